@@ -1,0 +1,1148 @@
+//! The game state: the board plus the turn in progress, the rules of RULES.md sections 3–5,
+//! and the turn as atomic decisions (see [`crate::decision`]).
+
+use crate::board::{Board, NO_SLOT};
+use crate::decision::{action_count, Decision, DecisionKind};
+use crate::error::{DecisionError, SizeError};
+use crate::geom::{mix64, rect_key, Color, Cut, Dir, Rect};
+
+/// Why a game ended (RULES.md section 5).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Reason {
+    FourSides,
+    DrawRule,
+    NoSplitOrJoin,
+    TurnLimit,
+    Resignation,
+    Agreement,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 6] =
+        [Reason::FourSides, Reason::DrawRule, Reason::NoSplitOrJoin, Reason::TurnLimit, Reason::Resignation, Reason::Agreement];
+    /// The name used in JSON and game records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::FourSides => "four-sides",
+            Reason::DrawRule => "draw-rule",
+            Reason::NoSplitOrJoin => "no-split-or-join",
+            Reason::TurnLimit => "turn-limit",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "agreement",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.name() == s)
+    }
+    /// Does this reason need a winner (`true`) or forbid one (`false`)?
+    pub fn has_winner(self) -> bool {
+        matches!(self, Reason::FourSides | Reason::Resignation)
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub fn draw(reason: Reason) -> Outcome {
+        Outcome { winner: None, reason }
+    }
+}
+
+/// Where the turn in progress stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    /// Start of a turn: choose a split or a join.
+    Choose,
+    /// A split or join was chosen at `start`; decide where it ends.
+    Extent { kind: ChoiceKind, start: Rect },
+    /// After the split or join: swap steps or stop.
+    Swap,
+    /// The game has a result.
+    Over,
+}
+
+/// The pending choice of an extent decision.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ChoiceKind {
+    Split(Cut),
+    Join,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    Choose,
+    Extent { kind: ChoiceKind, start: u32 },
+    Swap,
+    Over,
+}
+
+/// What one turn did, for the automatic draw rule (5.2).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TurnRecord {
+    /// Pieces split (before the cut), or the join outline: disjoint rectangles.
+    pub(crate) region: Vec<Rect>,
+    /// The swap's targets, in order.
+    pub(crate) targets: Vec<Rect>,
+}
+
+impl TurnRecord {
+    fn clear(&mut self) {
+        self.region.clear();
+        self.targets.clear();
+    }
+    fn copy_from(&mut self, o: &TurnRecord) {
+        self.region.clear();
+        self.region.extend_from_slice(&o.region);
+        self.targets.clear();
+        self.targets.extend_from_slice(&o.targets);
+    }
+    fn hash(&self) -> u64 {
+        let mut h = 0x51_7cc1_b727_220au64;
+        for r in &self.region {
+            h = mix64(h ^ rect_key(*r));
+        }
+        h = mix64(h ^ 0xff);
+        for r in &self.targets {
+            h = mix64(h ^ rect_key(*r));
+        }
+        h
+    }
+}
+
+/// The last six turns (three of each player), oldest first.
+#[derive(Clone, Debug, Default)]
+struct DrawWindow {
+    turns: [TurnRecord; 6],
+    head: usize,
+    len: usize,
+}
+
+impl DrawWindow {
+    fn push(&mut self, rec: &TurnRecord) {
+        let i = (self.head + self.len) % 6;
+        self.turns[i].copy_from(rec);
+        if self.len < 6 {
+            self.len += 1;
+        } else {
+            self.head = (self.head + 1) % 6;
+        }
+    }
+    fn get(&self, i: usize) -> &TurnRecord {
+        &self.turns[(self.head + i) % 6]
+    }
+    fn clear(&mut self) {
+        self.head = 0;
+        self.len = 0;
+    }
+}
+
+/// `a` lies inside `b` as point sets; both are lists of disjoint rectangles.
+fn region_inside(a: &[Rect], b: &[Rect]) -> bool {
+    a.iter().all(|ra| b.iter().map(|rb| ra.overlap_area(*rb)).sum::<u64>() == ra.area())
+}
+
+/// One loop-guard state of the turn: colouring (hash + snapshot of colour bits) and swapper.
+#[derive(Clone, Copy, Debug)]
+struct GuardEntry {
+    key: u64,
+    swapper: u32,
+    offset: u32,
+}
+
+/// Buffers reused across decisions so the hot path does not allocate.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    mark: Vec<u32>,
+    mark_id: u32,
+    safe: Vec<u32>,
+    stack: Vec<u32>,
+    group: Vec<u32>,
+    seeds: Vec<u32>,
+    to_flip: Vec<u32>,
+    /// Slots whose colour changed in the current step, in order (for undo).
+    pub(crate) flips: Vec<u32>,
+    xs: Vec<u16>,
+    ys: Vec<u16>,
+    run: Vec<u32>,
+    pub(crate) bases: Vec<(Decision, Decision)>,
+    pub(crate) decisions: Vec<Decision>,
+}
+
+impl Clone for Scratch {
+    /// Scratch space holds no state: a clone starts empty.
+    fn clone(&self) -> Scratch {
+        Scratch::default()
+    }
+}
+
+impl Scratch {
+    /// A fresh stamp for `mark`/`safe`, sized for `slots` slots.
+    fn stamp(&mut self, slots: usize) -> u32 {
+        if self.mark.len() < slots {
+            self.mark.resize(slots, 0);
+            self.safe.resize(slots, 0);
+        }
+        if self.mark_id == u32::MAX {
+            self.mark.fill(0);
+            self.safe.fill(0);
+            self.mark_id = 0;
+        }
+        self.mark_id += 1;
+        self.mark_id
+    }
+}
+
+/// A game in progress: position, turn state, draw-rule history and result.
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Board,
+    to_move: Color,
+    state: State,
+    fresh: Vec<u32>,
+    swapper: u32,
+    guard: Vec<GuardEntry>,
+    guard_bits: Vec<u64>,
+    turn: TurnRecord,
+    window: DrawWindow,
+    turns_played: u32,
+    max_turns: u32,
+    outcome: Option<Outcome>,
+    s: Scratch,
+}
+
+impl PartialEq for Game {
+    /// Equal positions in equal turn states with equal histories (slot layouts may differ).
+    fn eq(&self, o: &Game) -> bool {
+        self.board == o.board
+            && self.to_move == o.to_move
+            && self.phase() == o.phase()
+            && self.outcome == o.outcome
+            && self.fresh_pieces() == o.fresh_pieces()
+            && self.swapper_piece() == o.swapper_piece()
+            && self.turns_played == o.turns_played
+            && self.max_turns == o.max_turns
+            && self.window_hash() == o.window_hash()
+            && self.guard_hash() == o.guard_hash()
+    }
+}
+
+impl Game {
+    /// The standard start (rule 1.4) on an `n × n` board at resolution `r`.
+    pub fn new(n: u16, r: u16) -> Result<Game, SizeError> {
+        let board = Board::standard(n, r)?;
+        Ok(Game::from_board(board, Color::Black, None))
+    }
+
+    /// A game from a loaded position (rule 3.6): surrounded groups are resolved, a four-side
+    /// chain becomes a result, then rule 5.3 is checked. A given result is kept.
+    pub fn from_board(board: Board, to_move: Color, result: Option<Outcome>) -> Game {
+        let mut game = Game {
+            board,
+            to_move,
+            state: State::Choose,
+            fresh: Vec::new(),
+            swapper: NO_SLOT,
+            guard: Vec::new(),
+            guard_bits: Vec::new(),
+            turn: TurnRecord::default(),
+            window: DrawWindow::default(),
+            turns_played: 0,
+            max_turns: 0,
+            outcome: result,
+            s: Scratch::default(),
+        };
+        game.resolve_all();
+        if game.outcome.is_none() {
+            if let Some(w) = game.winner_full() {
+                game.outcome = Some(Outcome { winner: Some(w), reason: Reason::FourSides });
+            } else if !game.has_split_or_join(to_move) {
+                game.outcome = Some(Outcome::draw(Reason::NoSplitOrJoin));
+            }
+        }
+        if game.outcome.is_some() {
+            game.state = State::Over;
+        }
+        game
+    }
+
+    /// Sets the turn limit of rule 5.4 (`0` = none), counted from the start or loaded position.
+    pub fn set_max_turns(&mut self, max_turns: u32) {
+        self.max_turns = max_turns;
+        if self.outcome.is_none() && self.state == State::Choose && max_turns > 0 && self.turns_played >= max_turns {
+            self.finish(Outcome::draw(Reason::TurnLimit));
+        }
+    }
+
+    pub fn max_turns(&self) -> u32 {
+        self.max_turns
+    }
+
+    /// Restarts from the standard start, keeping the buffers (and the turn limit).
+    pub fn reset_standard(&mut self) {
+        let n = self.board.board_size();
+        let r = self.board.resolution();
+        self.board = Board::standard(n, r).expect("size was valid");
+        self.to_move = Color::Black;
+        self.state = State::Choose;
+        self.fresh.clear();
+        self.swapper = NO_SLOT;
+        self.guard.clear();
+        self.guard_bits.clear();
+        self.turn.clear();
+        self.window.clear();
+        self.turns_played = 0;
+        self.outcome = None;
+    }
+
+    /// Ends the game now with `outcome` (resignation, agreement, or any result from outside).
+    pub fn finish(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+        self.state = State::Over;
+    }
+
+    #[inline]
+    pub(crate) fn scratch(&mut self) -> &mut Scratch {
+        &mut self.s
+    }
+
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    #[inline]
+    pub fn grid_size(&self) -> u16 {
+        self.board.grid_size()
+    }
+    /// Size of the action space, `8·G·G + 1`.
+    #[inline]
+    pub fn action_count(&self) -> u32 {
+        action_count(self.board.grid_size())
+    }
+    /// The player whose turn it is (after the game ended: who would move next).
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+    /// Who makes the next decision: the player to move, or `None` when the game is over.
+    #[inline]
+    pub fn decider(&self) -> Option<Color> {
+        (self.state != State::Over).then_some(self.to_move)
+    }
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.state == State::Over
+    }
+    /// Turns completed since the start or the loaded position.
+    #[inline]
+    pub fn turns_played(&self) -> u32 {
+        self.turns_played
+    }
+    pub fn phase(&self) -> Phase {
+        match self.state {
+            State::Choose => Phase::Choose,
+            State::Extent { kind, start } => Phase::Extent { kind, start: self.board.rect(start) },
+            State::Swap => Phase::Swap,
+            State::Over => Phase::Over,
+        }
+    }
+    /// The turn's fresh pieces (rule 4.1.6, 4.2.2), sorted by `(y, x)`; empty outside the swap.
+    pub fn fresh_pieces(&self) -> Vec<Rect> {
+        let mut v: Vec<Rect> = self.fresh.iter().map(|&s| self.board.rect(s)).collect();
+        v.sort_unstable_by_key(|r| (r.y, r.x));
+        v
+    }
+    /// The current swapper, once a first step has been taken.
+    pub fn swapper_piece(&self) -> Option<Rect> {
+        (self.swapper != NO_SLOT && self.state == State::Swap).then(|| self.board.rect(self.swapper))
+    }
+    /// Is the game at the beginning of a turn (where complete moves start)?
+    #[inline]
+    pub fn at_turn_start(&self) -> bool {
+        self.state == State::Choose
+    }
+
+    // ---------------------------------------------------------------- hash
+
+    fn window_hash(&self) -> u64 {
+        let mut h = self.window.len as u64;
+        for i in 0..self.window.len {
+            h = mix64(h ^ self.window.get(i).hash());
+        }
+        h
+    }
+    fn guard_hash(&self) -> u64 {
+        // The set of states visited this turn: order-free, so XOR.
+        self.guard.iter().fold(0, |h, e| h ^ mix64(e.key))
+    }
+
+    /// 64-bit hash of everything that affects the legal decisions or the outcome: pieces and
+    /// colours, who decides, phase, pending choice, fresh pieces, swapper, the loop-guard states
+    /// of the turn, the draw-rule window, the result, and the turn count when a limit is set.
+    pub fn hash(&self) -> u64 {
+        let mut h = self.board.hash() ^ mix64(0xC0 + self.to_move as u64);
+        let phase = match self.state {
+            State::Choose => 1,
+            State::Extent { kind, start } => {
+                let k = match kind {
+                    ChoiceKind::Split(Cut::H) => 2,
+                    ChoiceKind::Split(Cut::V) => 3,
+                    ChoiceKind::Join => 4,
+                };
+                mix64(k ^ rect_key(self.board.rect(start)) << 3)
+            }
+            State::Swap => 5,
+            State::Over => 6,
+        };
+        h ^= mix64(0xA1 ^ phase);
+        if self.state == State::Swap {
+            for &f in &self.fresh {
+                h ^= mix64(0xF5E5 ^ rect_key(self.board.rect(f)));
+            }
+            if self.swapper != NO_SLOT {
+                h ^= mix64(0x5a5a ^ rect_key(self.board.rect(self.swapper)));
+            }
+            h ^= mix64(self.guard_hash() ^ 0x6d);
+        }
+        h ^= mix64(self.window_hash() ^ 0x77);
+        if let Some(o) = self.outcome {
+            h ^= mix64(0x0u64 ^ (o.reason as u64) << 8 ^ o.winner.map_or(3, |c| c as u64));
+        }
+        if self.max_turns > 0 {
+            h ^= mix64(0x7e7e ^ u64::from(self.turns_played) << 20 ^ u64::from(self.max_turns));
+        }
+        h
+    }
+
+    // ---------------------------------------------------------------- captures and wins
+
+    /// BFS of the group (touching, same colour) of `seed`. Returns true as soon as it reaches a
+    /// side of the board or a piece already known safe under stamp `safe_id`; then every piece
+    /// visited is marked safe. Otherwise the whole group is left in `s.group`.
+    fn group_reaches_side(&mut self, seed: u32, safe_id: u32) -> bool {
+        let b = &self.board;
+        let s = &mut self.s;
+        let g = b.grid_size();
+        let id = s.stamp(b.slot_capacity());
+        let color = b.color(seed);
+        s.group.clear();
+        s.stack.clear();
+        s.stack.push(seed);
+        s.mark[seed as usize] = id;
+        let mut found = false;
+        while let Some(p) = s.stack.pop() {
+            s.group.push(p);
+            if b.rect(p).touches_side(g) {
+                found = true;
+                break;
+            }
+            let mut hit_safe = false;
+            b.for_each_touching(p, |q| {
+                if b.color(q) == color {
+                    if s.safe[q as usize] == safe_id {
+                        hit_safe = true;
+                    } else if s.mark[q as usize] != id {
+                        s.mark[q as usize] = id;
+                        s.stack.push(q);
+                    }
+                }
+            });
+            if hit_safe {
+                found = true;
+                break;
+            }
+        }
+        if found {
+            for &p in &s.group {
+                s.safe[p as usize] = safe_id;
+            }
+        }
+        found
+    }
+
+    /// Captures after a step that flipped `a` and `b`: only groups touching them can have lost
+    /// their contact with the sides. Returns whether anything was captured.
+    fn resolve_after_step(&mut self, a: u32, b: u32) -> bool {
+        let safe_id = self.s.stamp(self.board.slot_capacity());
+        let mut seeds = std::mem::take(&mut self.s.seeds);
+        seeds.clear();
+        seeds.push(a);
+        seeds.push(b);
+        self.board.for_each_touching(a, |q| seeds.push(q));
+        self.board.for_each_touching(b, |q| seeds.push(q));
+        let mut captured = false;
+        for &seed in &seeds {
+            if self.s.safe[seed as usize] == safe_id {
+                continue;
+            }
+            if !self.group_reaches_side(seed, safe_id) {
+                captured = true;
+                break;
+            }
+        }
+        self.s.seeds = seeds;
+        if captured {
+            self.resolve_all();
+        }
+        captured
+    }
+
+    /// The capture rule (3.3) from scratch: while some group touches no side, flip it. All
+    /// surrounded groups of a pass flip together; the result is the same in any order.
+    pub(crate) fn resolve_all(&mut self) -> bool {
+        let mut any = false;
+        loop {
+            let id = self.s.stamp(self.board.slot_capacity());
+            self.s.to_flip.clear();
+            let g = self.board.grid_size();
+            for p in 0..self.board.slot_capacity() as u32 {
+                if !self.board.is_live(p) || self.s.mark[p as usize] == id {
+                    continue;
+                }
+                let color = self.board.color(p);
+                let b = &self.board;
+                let s = &mut self.s;
+                s.group.clear();
+                s.stack.clear();
+                s.stack.push(p);
+                s.mark[p as usize] = id;
+                let mut side = false;
+                while let Some(x) = s.stack.pop() {
+                    s.group.push(x);
+                    side |= b.rect(x).touches_side(g);
+                    b.for_each_touching(x, |q| {
+                        if b.color(q) == color && s.mark[q as usize] != id {
+                            s.mark[q as usize] = id;
+                            s.stack.push(q);
+                        }
+                    });
+                }
+                if !side {
+                    s.to_flip.extend_from_slice(&s.group);
+                }
+            }
+            if self.s.to_flip.is_empty() {
+                return any;
+            }
+            any = true;
+            for i in 0..self.s.to_flip.len() {
+                let p = self.s.to_flip[i];
+                self.board.flip(p);
+                self.s.flips.push(p);
+            }
+        }
+    }
+
+    /// Sides (mask, see [`Rect::side_mask`]) touched by the chain (edge-neighbours, same colour)
+    /// of `seed`; stops early once all four are found.
+    fn chain_sides(&mut self, seed: u32, id: u32) -> u8 {
+        let b = &self.board;
+        let s = &mut self.s;
+        let g = b.grid_size();
+        let color = b.color(seed);
+        s.stack.clear();
+        s.stack.push(seed);
+        s.mark[seed as usize] = id;
+        let mut mask = 0u8;
+        while let Some(p) = s.stack.pop() {
+            mask |= b.rect(p).side_mask(g);
+            if mask == 15 {
+                break;
+            }
+            b.for_each_edge_neighbour(p, |q| {
+                if b.color(q) == color && s.mark[q as usize] != id {
+                    s.mark[q as usize] = id;
+                    s.stack.push(q);
+                }
+            });
+        }
+        mask
+    }
+
+    /// Rule 3.1 over the whole board: a winning chain must contain a piece on the west side.
+    pub(crate) fn winner_full(&mut self) -> Option<Color> {
+        let id = self.s.stamp(self.board.slot_capacity());
+        let mut winner = None;
+        let mut y = 0;
+        while y < self.board.grid_size() {
+            let p = self.board.slot_at(0, y);
+            y = self.board.rect(p).top();
+            if self.s.mark[p as usize] == id {
+                continue;
+            }
+            if self.chain_sides(p, id) == 15 {
+                let c = self.board.color(p);
+                debug_assert!(winner.is_none_or(|w| w == c), "both players have a four-side chain");
+                winner = Some(c);
+            }
+        }
+        winner
+    }
+
+    // ---------------------------------------------------------------- splits and joins
+
+    /// Next piece of a cut run along line `c` from `pos` (along the line), if the cut can reach
+    /// it: the line may run along piece sides, and the first piece it crosses must be one of
+    /// `color`'s with its legal midline on the line (rules 4.1.2, 4.1.3).
+    fn run_next(b: &Board, cut: Cut, c: u16, mut pos: u16, color: Color) -> Option<u32> {
+        let g = b.grid_size();
+        while pos < g {
+            let (p, q) = match cut {
+                Cut::H => (b.slot_at(pos, c), b.slot_at(pos, c - 1)),
+                Cut::V => (b.slot_at(c, pos), b.slot_at(c - 1, pos)),
+            };
+            if p == q {
+                return (b.color(p) == color && b.rect(p).midline(cut) == Some(c)).then_some(p);
+            }
+            let (rp, rq) = (b.rect(p), b.rect(q));
+            pos = match cut {
+                Cut::H => rp.right().min(rq.right()),
+                Cut::V => rp.top().min(rq.top()),
+            };
+        }
+        None
+    }
+
+    pub(crate) fn run_next_pub(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
+        Game::run_next(b, cut, c, pos, color)
+    }
+
+    /// Like [`Game::run_next`] but walking back from `pos` (exclusive).
+    fn run_prev(b: &Board, cut: Cut, c: u16, mut pos: u16, color: Color) -> Option<u32> {
+        while pos > 0 {
+            let (p, q) = match cut {
+                Cut::H => (b.slot_at(pos - 1, c), b.slot_at(pos - 1, c - 1)),
+                Cut::V => (b.slot_at(c, pos - 1), b.slot_at(c - 1, pos - 1)),
+            };
+            if p == q {
+                return (b.color(p) == color && b.rect(p).midline(cut) == Some(c)).then_some(p);
+            }
+            let (rp, rq) = (b.rect(p), b.rect(q));
+            pos = match cut {
+                Cut::H => rp.x.max(rq.x),
+                Cut::V => rp.y.max(rq.y),
+            };
+        }
+        None
+    }
+
+    #[inline]
+    fn run_end(r: Rect, cut: Cut) -> u16 {
+        match cut {
+            Cut::H => r.right(),
+            Cut::V => r.top(),
+        }
+    }
+    #[inline]
+    fn run_start(r: Rect, cut: Cut) -> u16 {
+        match cut {
+            Cut::H => r.x,
+            Cut::V => r.y,
+        }
+    }
+
+    /// Checks that `outline` is a union of whole pieces of `color` (rule 4.2), given that the
+    /// pieces along its bottom and left sides are already known to sit inside it.
+    fn outline_is_own(b: &Board, o: Rect, color: Color) -> bool {
+        let (x1, y1) = (o.right(), o.top());
+        let mut x = o.x;
+        while x < x1 {
+            let r = b.rect(b.slot_at(x, y1 - 1));
+            if r.top() != y1 {
+                return false;
+            }
+            x = r.right();
+        }
+        let mut y = o.y;
+        while y < y1 {
+            let r = b.rect(b.slot_at(x1 - 1, y));
+            if r.right() != x1 {
+                return false;
+            }
+            y = r.top();
+        }
+        for y in o.y..y1 {
+            let mut x = o.x;
+            while x < x1 {
+                let s = b.slot_at(x, y);
+                if b.color(s) != color {
+                    return false;
+                }
+                x = b.rect(s).right();
+            }
+        }
+        true
+    }
+
+    /// Calls `f` with every legal join outline whose lower-left corner is the corner of piece
+    /// `p` (of colour `color`), until `f` returns false.
+    fn joins_from(b: &Board, s: &mut Scratch, p: u32, color: Color, mut f: impl FnMut(Rect) -> bool) {
+        let g = b.grid_size();
+        let pr = b.rect(p);
+        let (x0, y0) = (pr.x, pr.y);
+        // Candidate right sides: the pieces along the bottom side must sit on it.
+        s.xs.clear();
+        let mut x = x0;
+        while x < g {
+            let q = b.slot_at(x, y0);
+            let r = b.rect(q);
+            if r.y != y0 || b.color(q) != color {
+                break;
+            }
+            x = r.right();
+            s.xs.push(x);
+        }
+        s.ys.clear();
+        let mut y = y0;
+        while y < g {
+            let q = b.slot_at(x0, y);
+            let r = b.rect(q);
+            if r.x != x0 || b.color(q) != color {
+                break;
+            }
+            y = r.top();
+            s.ys.push(y);
+        }
+        for &x1 in &s.xs {
+            let w = x1 - x0;
+            let mut hs = [w, 0, 2 * w];
+            if w % 2 == 0 {
+                hs[1] = w / 2;
+            }
+            for h in hs {
+                if h == 0 || (w == pr.w && h == pr.h) {
+                    continue;
+                }
+                let y1 = u32::from(y0) + u32::from(h);
+                if y1 > u32::from(g) || s.ys.binary_search(&(y1 as u16)).is_err() {
+                    continue;
+                }
+                let o = Rect::new(x0, y0, w, h);
+                if Game::outline_is_own(b, o, color) && !f(o) {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn has_join_from(&mut self, p: u32, color: Color) -> bool {
+        let mut found = false;
+        Game::joins_from(&self.board, &mut self.s, p, color, |_| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// Rule 5.3: does `color` have any legal split or join?
+    fn has_split_or_join(&mut self, color: Color) -> bool {
+        let mut own = std::mem::take(&mut self.s.run);
+        own.clear();
+        let mut any_split = false;
+        for p in self.board.live_slots() {
+            if self.board.color(p) == color {
+                let r = self.board.rect(p);
+                if r.h_midline().is_some() || r.v_midline().is_some() {
+                    any_split = true;
+                    break;
+                }
+                own.push(p);
+            }
+        }
+        let found = any_split || own.iter().any(|&p| self.has_join_from(p, color));
+        self.s.run = own;
+        found
+    }
+
+    /// Every legal (choose, extent) pair of the player to move, in no particular order: all
+    /// complete splits (each contiguous run of each cut line) and joins.
+    pub(crate) fn collect_bases(&mut self, out: &mut Vec<(Decision, Decision)>) {
+        out.clear();
+        let color = self.to_move;
+        let g = self.board.grid_size();
+        let mut run = std::mem::take(&mut self.s.run);
+        for p in 0..self.board.slot_capacity() as u32 {
+            if !self.board.is_live(p) || self.board.color(p) != color {
+                continue;
+            }
+            let r = self.board.rect(p);
+            for cut in [Cut::H, Cut::V] {
+                let Some(c) = r.midline(cut) else { continue };
+                if Game::run_prev(&self.board, cut, c, Game::run_start(r, cut), color).is_some() {
+                    continue; // not the first piece of its run; its run is listed from there
+                }
+                run.clear();
+                run.push(p);
+                let mut q = p;
+                while let Some(n) = Game::run_next(&self.board, cut, c, Game::run_end(self.board.rect(q), cut), color) {
+                    run.push(n);
+                    q = n;
+                }
+                for i in 0..run.len() {
+                    let a = self.board.rect(run[i]);
+                    let choose = Decision::encode(DecisionKind::Split { cut, x: a.x, y: a.y }, g);
+                    for &e in &run[i..] {
+                        let b = self.board.rect(e);
+                        out.push((choose, Decision::encode(DecisionKind::End { x: b.x, y: b.y }, g)));
+                    }
+                }
+            }
+            let choose = Decision::encode(DecisionKind::Join { x: r.x, y: r.y }, g);
+            Game::joins_from(&self.board, &mut self.s, p, color, |o| {
+                out.push((choose, Decision::encode(DecisionKind::End { x: o.right() - 1, y: o.top() - 1 }, g)));
+                true
+            });
+        }
+        self.s.run = run;
+    }
+
+    // ---------------------------------------------------------------- legal decisions
+
+    /// The legal decisions, sorted ascending; never empty while the game goes on.
+    pub fn legal_decisions(&mut self) -> Vec<Decision> {
+        let mut v = Vec::new();
+        self.legal_decisions_into(&mut v);
+        v
+    }
+
+    /// [`Game::legal_decisions`] into a caller's buffer (cleared first), without allocating
+    /// once the buffer is large enough.
+    pub fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
+        out.clear();
+        let g = self.board.grid_size();
+        let color = self.to_move;
+        match self.state {
+            State::Over => {}
+            State::Choose => {
+                for p in 0..self.board.slot_capacity() as u32 {
+                    if !self.board.is_live(p) || self.board.color(p) != color {
+                        continue;
+                    }
+                    let r = self.board.rect(p);
+                    if r.h_midline().is_some() {
+                        out.push(Decision::encode(DecisionKind::Split { cut: Cut::H, x: r.x, y: r.y }, g));
+                    }
+                    if r.v_midline().is_some() {
+                        out.push(Decision::encode(DecisionKind::Split { cut: Cut::V, x: r.x, y: r.y }, g));
+                    }
+                    if self.has_join_from(p, color) {
+                        out.push(Decision::encode(DecisionKind::Join { x: r.x, y: r.y }, g));
+                    }
+                }
+                out.sort_unstable();
+            }
+            State::Extent { kind: ChoiceKind::Split(cut), start } => {
+                let c = self.board.rect(start).midline(cut).expect("pending split has a midline");
+                let mut q = start;
+                loop {
+                    let r = self.board.rect(q);
+                    out.push(Decision::encode(DecisionKind::End { x: r.x, y: r.y }, g));
+                    match Game::run_next(&self.board, cut, c, Game::run_end(r, cut), color) {
+                        Some(n) => q = n,
+                        None => break,
+                    }
+                }
+                out.sort_unstable();
+            }
+            State::Extent { kind: ChoiceKind::Join, start } => {
+                Game::joins_from(&self.board, &mut self.s, start, color, |o| {
+                    out.push(Decision::encode(DecisionKind::End { x: o.right() - 1, y: o.top() - 1 }, g));
+                    true
+                });
+                out.sort_unstable();
+            }
+            State::Swap => {
+                self.push_steps(out);
+                out.push(Decision::stop(g));
+                out.sort_unstable();
+            }
+        }
+    }
+
+    /// The legal swap steps (without stop), unsorted.
+    pub(crate) fn push_steps(&mut self, out: &mut Vec<Decision>) {
+        let g = self.board.grid_size();
+        if self.swapper == NO_SLOT {
+            for i in 0..self.fresh.len() {
+                let f = self.fresh[i];
+                let r = self.board.rect(f);
+                for dir in Dir::ALL {
+                    // A first step never recreates the state before it: the swapper changes.
+                    if self.target(f, dir).is_some() {
+                        out.push(Decision::encode(DecisionKind::Step { dir, x: r.x, y: r.y }, g));
+                    }
+                }
+            }
+        } else {
+            let s = self.swapper;
+            let r = self.board.rect(s);
+            for dir in Dir::ALL {
+                if self.guarded_target(s, dir).is_some() {
+                    out.push(Decision::encode(DecisionKind::Step { dir, x: r.x, y: r.y }, g));
+                }
+            }
+        }
+    }
+
+    /// An opponent two-point neighbour of `s` in `dir` (rule 4.3.2), ignoring the loop guard.
+    #[inline]
+    fn target(&self, s: u32, dir: Dir) -> Option<u32> {
+        let t = self.board.two_point_neighbour(s, dir)?;
+        (self.board.color(t) != self.to_move).then_some(t)
+    }
+
+    /// [`Game::target`] that also passes the loop guard (rule 4.3.4).
+    fn guarded_target(&mut self, s: u32, dir: Dir) -> Option<u32> {
+        let t = self.target(s, dir)?;
+        if self.guard.iter().any(|e| e.swapper == t) {
+            // Only a state with the same swapper can be recreated: simulate and undo.
+            self.s.flips.clear();
+            self.flip_step(s, t);
+            let repeat = self.guard_contains(t);
+            for i in (0..self.s.flips.len()).rev() {
+                let p = self.s.flips[i];
+                self.board.flip(p);
+            }
+            if repeat {
+                return None;
+            }
+        }
+        Some(t)
+    }
+
+    /// Colours of one step: `s` to the opponent, `t` to the mover, then captures.
+    fn flip_step(&mut self, s: u32, t: u32) -> bool {
+        let mover = self.to_move;
+        self.board.set_color(s, mover.opposite());
+        self.board.set_color(t, mover);
+        self.s.flips.push(s);
+        self.s.flips.push(t);
+        self.resolve_after_step(s, t)
+    }
+
+    fn guard_key(&self, swapper: u32) -> u64 {
+        self.board.hash() ^ mix64(rect_key(self.board.rect(swapper)) ^ 0x6a09_e667)
+    }
+
+    fn guard_contains(&self, swapper: u32) -> bool {
+        let key = self.guard_key(swapper);
+        let bits = self.board.black_bits();
+        self.guard.iter().any(|e| {
+            e.swapper == swapper && e.key == key && {
+                let o = e.offset as usize;
+                &self.guard_bits[o..o + bits.len()] == bits
+            }
+        })
+    }
+
+    fn guard_push(&mut self, swapper: u32) {
+        let key = self.guard_key(swapper);
+        let offset = self.guard_bits.len() as u32;
+        self.guard_bits.extend_from_slice(self.board.black_bits());
+        self.guard.push(GuardEntry { key, swapper, offset });
+    }
+
+    // ---------------------------------------------------------------- applying decisions
+
+    /// Is `d` legal here?
+    pub fn is_legal(&mut self, d: Decision) -> bool {
+        let mut buf = std::mem::take(&mut self.s.decisions);
+        self.legal_decisions_into(&mut buf);
+        let ok = buf.binary_search(&d).is_ok();
+        self.s.decisions = buf;
+        ok
+    }
+
+    /// Applies a decision after checking it; on an illegal decision the state is untouched.
+    pub fn apply(&mut self, d: Decision) -> Result<(), DecisionError> {
+        if self.state == State::Over {
+            return Err(DecisionError::GameOver);
+        }
+        if d.0 >= self.action_count() {
+            return Err(DecisionError::OutOfRange { index: d.0, size: self.action_count() });
+        }
+        if !self.is_legal(d) {
+            let what = d.decode(self.grid_size()).map_or_else(|| d.0.to_string(), |k| k.to_string());
+            return Err(DecisionError::Illegal(what));
+        }
+        self.apply_unchecked(d);
+        Ok(())
+    }
+
+    /// Applies a decision known to be legal (search's hot path); legality is only
+    /// debug-asserted.
+    pub fn apply_unchecked(&mut self, d: Decision) {
+        debug_assert!(self.is_legal(d), "illegal decision {:?}", d.decode(self.grid_size()));
+        let g = self.board.grid_size();
+        let kind = d.decode(g).expect("decision in range");
+        match (self.state, kind) {
+            (State::Choose, DecisionKind::Split { cut, x, y }) => {
+                let start = self.board.slot_with_corner(x, y).expect("piece at split start");
+                self.state = State::Extent { kind: ChoiceKind::Split(cut), start };
+            }
+            (State::Choose, DecisionKind::Join { x, y }) => {
+                let start = self.board.slot_with_corner(x, y).expect("piece at join corner");
+                self.state = State::Extent { kind: ChoiceKind::Join, start };
+            }
+            (State::Extent { kind: ChoiceKind::Split(cut), start }, DecisionKind::End { x, y }) => {
+                self.do_split(cut, start, x, y)
+            }
+            (State::Extent { kind: ChoiceKind::Join, start }, DecisionKind::End { x, y }) => {
+                let r = self.board.rect(start);
+                let outline = Rect::new(r.x, r.y, x + 1 - r.x, y + 1 - r.y);
+                self.turn.region.clear();
+                self.turn.region.push(outline);
+                let slot = self.board.join(outline, self.to_move);
+                self.fresh.clear();
+                self.fresh.push(slot);
+                self.begin_swap();
+            }
+            (State::Swap, DecisionKind::Step { dir, x, y }) => {
+                let s = if self.swapper == NO_SLOT {
+                    self.board.slot_with_corner(x, y).expect("fresh piece at step")
+                } else {
+                    self.swapper
+                };
+                self.do_step(s, dir);
+            }
+            (State::Swap, DecisionKind::Stop) => self.end_turn(),
+            (state, kind) => panic!("decision {kind} does not fit state {state:?}"),
+        }
+    }
+
+    fn do_split(&mut self, cut: Cut, start: u32, ex: u16, ey: u16) {
+        let color = self.to_move;
+        let c = self.board.rect(start).midline(cut).expect("midline");
+        let mut run = std::mem::take(&mut self.s.run);
+        run.clear();
+        let mut q = start;
+        loop {
+            run.push(q);
+            let r = self.board.rect(q);
+            if r.x == ex && r.y == ey {
+                break;
+            }
+            q = Game::run_next(&self.board, cut, c, Game::run_end(r, cut), color).expect("end lies on the run");
+        }
+        self.turn.region.clear();
+        self.fresh.clear();
+        for &p in &run {
+            self.turn.region.push(self.board.rect(p));
+            let (lo, hi) = self.board.split(p, cut);
+            self.fresh.push(lo);
+            self.fresh.push(hi);
+        }
+        self.s.run = run;
+        self.begin_swap();
+    }
+
+    fn begin_swap(&mut self) {
+        self.state = State::Swap;
+        self.swapper = NO_SLOT;
+        self.guard.clear();
+        self.guard_bits.clear();
+        if !self.any_step() {
+            self.end_turn();
+        }
+    }
+
+    fn any_step(&mut self) -> bool {
+        let mut buf = std::mem::take(&mut self.s.decisions);
+        buf.clear();
+        self.push_steps(&mut buf);
+        let any = !buf.is_empty();
+        self.s.decisions = buf;
+        any
+    }
+
+    fn do_step(&mut self, s: u32, dir: Dir) {
+        let t = self.board.two_point_neighbour(s, dir).expect("target of a legal step");
+        if self.swapper == NO_SLOT {
+            self.guard_push(s);
+        }
+        self.s.flips.clear();
+        let captured = self.flip_step(s, t);
+        self.turn.targets.push(self.board.rect(t));
+        let winner = if captured {
+            self.winner_full()
+        } else {
+            let id = self.s.stamp(self.board.slot_capacity());
+            let wt = self.chain_sides(t, id) == 15;
+            let ws = self.board.color(s) != self.board.color(t) && self.chain_sides(s, id) == 15;
+            debug_assert!(!(wt && ws), "both players have a four-side chain");
+            if wt {
+                Some(self.board.color(t))
+            } else if ws {
+                Some(self.board.color(s))
+            } else {
+                None
+            }
+        };
+        if let Some(w) = winner {
+            self.outcome = Some(Outcome { winner: Some(w), reason: Reason::FourSides });
+            self.end_turn();
+            return;
+        }
+        if self.board.color(t) != self.to_move {
+            self.end_turn(); // the swapper was captured (rule 4.3.3)
+            return;
+        }
+        self.guard_push(t);
+        self.swapper = t;
+        if !self.any_step() {
+            self.end_turn();
+        }
+    }
+
+    fn end_turn(&mut self) {
+        self.window.push(&self.turn);
+        self.turn.clear();
+        self.turns_played += 1;
+        self.to_move = self.to_move.opposite();
+        self.fresh.clear();
+        self.swapper = NO_SLOT;
+        self.guard.clear();
+        self.guard_bits.clear();
+        self.state = State::Choose;
+        if self.outcome.is_some() {
+            self.state = State::Over;
+            return;
+        }
+        let outcome = if self.draw_rule() {
+            Some(Outcome::draw(Reason::DrawRule))
+        } else if !self.has_split_or_join(self.to_move) {
+            Some(Outcome::draw(Reason::NoSplitOrJoin))
+        } else if self.max_turns > 0 && self.turns_played >= self.max_turns {
+            Some(Outcome::draw(Reason::TurnLimit))
+        } else {
+            None
+        };
+        if let Some(o) = outcome {
+            self.finish(o);
+        }
+    }
+
+    /// The automatic draw of rule 5.2 over the last six turns.
+    fn draw_rule(&self) -> bool {
+        let w = &self.window;
+        if w.len < 6 {
+            return false;
+        }
+        let nested = |i: usize| {
+            let latest = &w.get(i).region;
+            region_inside(latest, &w.get(i - 2).region) && region_inside(latest, &w.get(i - 4).region)
+        };
+        if !(nested(5) && nested(4)) {
+            return false;
+        }
+        w.get(5).targets.iter().any(|x| (0..5).all(|i| w.get(i).targets.contains(x)))
+    }
+}

@@ -1,0 +1,1 @@
+//! Position JSON. WIP

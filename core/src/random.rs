@@ -1,0 +1,63 @@
+//! Random play, the one definition used everywhere (the `random` agent, `random-game`,
+//! rollouts, the rules benchmark): choose uniformly among the complete legal splits and joins,
+//! then at every swap point stop with probability 1/2, otherwise take a uniformly chosen legal
+//! step.
+
+use crate::decision::Decision;
+use crate::game::{Game, Phase};
+use rand::Rng;
+
+/// Plays the rest of the current turn at random (from any phase) and returns the number of
+/// decisions made. Does nothing when the game is over.
+pub fn play_random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> u32 {
+    let mut decisions = 0;
+    let turn = game.turns_played();
+    let mut buf = std::mem::take(&mut game.scratch().decisions);
+    match game.phase() {
+        Phase::Over => {}
+        Phase::Choose => {
+            let mut bases = std::mem::take(&mut game.scratch().bases);
+            game.collect_bases(&mut bases);
+            debug_assert!(!bases.is_empty(), "a live game has a split or a join");
+            // Slot order depends on history; sort so the choice depends on the position only.
+            bases.sort_unstable();
+            let (choose, end) = bases[rng.random_range(0..bases.len())];
+            game.scratch().bases = bases;
+            game.apply_unchecked(choose);
+            game.apply_unchecked(end);
+            decisions += 2;
+        }
+        Phase::Extent { .. } => {
+            game.legal_decisions_into(&mut buf);
+            let end = buf[rng.random_range(0..buf.len())];
+            game.apply_unchecked(end);
+            decisions += 1;
+        }
+        Phase::Swap => {}
+    }
+    while game.turns_played() == turn && matches!(game.phase(), Phase::Swap) {
+        decisions += 1;
+        if rng.random_bool(0.5) {
+            game.apply_unchecked(Decision::stop(game.grid_size()));
+            break;
+        }
+        buf.clear();
+        game.push_steps(&mut buf);
+        debug_assert!(!buf.is_empty(), "the swap phase always offers a step");
+        buf.sort_unstable();
+        let step = buf[rng.random_range(0..buf.len())];
+        game.apply_unchecked(step);
+    }
+    game.scratch().decisions = buf;
+    decisions
+}
+
+/// Plays random turns until the game ends (set a turn limit first with
+/// [`Game::set_max_turns`], or the game may run long). Returns the number of decisions.
+pub fn play_random_game<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> u64 {
+    let mut decisions = 0u64;
+    while !game.is_over() {
+        decisions += u64::from(play_random_turn(game, rng));
+    }
+    decisions
+}
