@@ -254,16 +254,21 @@ impl Board {
         // lands on left edges only, because no piece crosses the outline.
         let mut doomed = std::mem::take(&mut self.scratch);
         doomed.clear();
-        for y in outline.y..outline.top() {
+        // Rows between `y` and the lowest top of the pieces on row `y` hold the same pieces.
+        let mut y = outline.y;
+        while y < outline.top() {
             let mut x = outline.x;
+            let mut next = outline.top();
             while x < outline.right() {
                 let s = self.slot_at(x, y);
                 let r = self.rect(s);
                 if r.y == y {
                     doomed.push(s);
                 }
+                next = next.min(r.top());
                 x = r.right();
             }
+            y = next;
         }
         for &s in &doomed {
             self.remove(s);

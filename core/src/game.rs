@@ -169,6 +169,8 @@ pub(crate) struct Scratch {
     xs: Vec<u16>,
     ys: Vec<u16>,
     run: Vec<u32>,
+    runs: Vec<(Cut, u32, u32)>,
+    joins: Vec<(u32, Rect)>,
     pub(crate) bases: Vec<(Decision, Decision)>,
     pub(crate) decisions: Vec<Decision>,
 }
@@ -495,6 +497,14 @@ impl Game {
         captured
     }
 
+    /// Resolves every surrounded group (rule 3.3) of the current colouring; returns whether
+    /// anything was captured. Positions reached by play are always resolved already, so this
+    /// is for benchmarks and checks.
+    pub fn resolve_captures(&mut self) -> bool {
+        self.s.flips.clear();
+        self.resolve_all()
+    }
+
     /// The capture rule (3.3) from scratch: while some group touches no side, flip it. All
     /// surrounded groups of a pass flip together; the result is the same in any order.
     pub(crate) fn resolve_all(&mut self) -> bool {
@@ -653,6 +663,12 @@ impl Game {
     /// pieces along its bottom and left sides are already known to sit inside it.
     fn outline_is_own(b: &Board, o: Rect, color: Color) -> bool {
         let (x1, y1) = (o.right(), o.top());
+        // Cheap filter first: the upper-right piece must be own and fit the corner.
+        let ur = b.slot_at(x1 - 1, y1 - 1);
+        let r = b.rect(ur);
+        if r.right() != x1 || r.top() != y1 || b.color(ur) != color {
+            return false;
+        }
         let mut x = o.x;
         while x < x1 {
             let r = b.rect(b.slot_at(x, y1 - 1));
@@ -669,15 +685,21 @@ impl Game {
             }
             y = r.top();
         }
-        for y in o.y..y1 {
+        // Rows between `y` and the lowest top of the pieces on row `y` hold the same pieces.
+        let mut y = o.y;
+        while y < y1 {
             let mut x = o.x;
+            let mut next = y1;
             while x < x1 {
                 let s = b.slot_at(x, y);
                 if b.color(s) != color {
                     return false;
                 }
-                x = b.rect(s).right();
+                let r = b.rect(s);
+                next = next.min(r.top());
+                x = r.right();
             }
+            y = next;
         }
         true
     }
@@ -688,18 +710,7 @@ impl Game {
         let g = b.grid_size();
         let pr = b.rect(p);
         let (x0, y0) = (pr.x, pr.y);
-        // Candidate right sides: the pieces along the bottom side must sit on it.
-        s.xs.clear();
-        let mut x = x0;
-        while x < g {
-            let q = b.slot_at(x, y0);
-            let r = b.rect(q);
-            if r.y != y0 || b.color(q) != color {
-                break;
-            }
-            x = r.right();
-            s.xs.push(x);
-        }
+        // Candidate tops: the pieces up the left side must sit on it.
         s.ys.clear();
         let mut y = y0;
         while y < g {
@@ -711,18 +722,37 @@ impl Game {
             y = r.top();
             s.ys.push(y);
         }
+        // Candidate right sides, no further than twice the tallest candidate height.
+        let x_max = (u32::from(x0) + 2 * u32::from(y - y0)).min(u32::from(g)) as u16;
+        s.xs.clear();
+        let mut x = x0;
+        while x < x_max {
+            let q = b.slot_at(x, y0);
+            let r = b.rect(q);
+            if r.y != y0 || b.color(q) != color || r.right() > x_max {
+                break;
+            }
+            x = r.right();
+            s.xs.push(x);
+        }
+        if s.xs.len() + s.ys.len() <= 2 {
+            return; // only the piece itself fits
+        }
         for &x1 in &s.xs {
             let w = x1 - x0;
-            let mut hs = [w, 0, 2 * w];
-            if w % 2 == 0 {
-                hs[1] = w / 2;
+            let mut hs = [w / 2, w, 2 * w];
+            if w % 2 != 0 {
+                hs[0] = 0;
             }
             for h in hs {
                 if h == 0 || (w == pr.w && h == pr.h) {
                     continue;
                 }
                 let y1 = u32::from(y0) + u32::from(h);
-                if y1 > u32::from(g) || s.ys.binary_search(&(y1 as u16)).is_err() {
+                if y1 > u32::from(y) {
+                    break; // taller than the left side allows; larger h only more so
+                }
+                if s.ys.binary_search(&(y1 as u16)).is_err() {
                     continue;
                 }
                 let o = Rect::new(x0, y0, w, h);
@@ -762,13 +792,18 @@ impl Game {
         found
     }
 
-    /// Every legal (choose, extent) pair of the player to move, in no particular order: all
-    /// complete splits (each contiguous run of each cut line) and joins.
-    pub(crate) fn collect_bases(&mut self, out: &mut Vec<(Decision, Decision)>) {
-        out.clear();
+    /// Finds every legal split and join of the player to move: split runs go to `s.runs`
+    /// (cut, offset into `s.run`, length: a run of `m` pieces gives `m(m+1)/2` splits), joins
+    /// to `s.joins`. Returns the number of complete splits and joins.
+    fn find_bases(&mut self) -> usize {
         let color = self.to_move;
-        let g = self.board.grid_size();
         let mut run = std::mem::take(&mut self.s.run);
+        let mut runs = std::mem::take(&mut self.s.runs);
+        let mut joins = std::mem::take(&mut self.s.joins);
+        run.clear();
+        runs.clear();
+        joins.clear();
+        let mut total = 0;
         for p in 0..self.board.slot_capacity() as u32 {
             if !self.board.is_live(p) || self.board.color(p) != color {
                 continue;
@@ -779,29 +814,69 @@ impl Game {
                 if Game::run_prev(&self.board, cut, c, Game::run_start(r, cut), color).is_some() {
                     continue; // not the first piece of its run; its run is listed from there
                 }
-                run.clear();
+                let offset = run.len();
                 run.push(p);
                 let mut q = p;
                 while let Some(n) = Game::run_next(&self.board, cut, c, Game::run_end(self.board.rect(q), cut), color) {
                     run.push(n);
                     q = n;
                 }
-                for i in 0..run.len() {
-                    let a = self.board.rect(run[i]);
-                    let choose = Decision::encode(DecisionKind::Split { cut, x: a.x, y: a.y }, g);
-                    for &e in &run[i..] {
-                        let b = self.board.rect(e);
-                        out.push((choose, Decision::encode(DecisionKind::End { x: b.x, y: b.y }, g)));
-                    }
-                }
+                let m = run.len() - offset;
+                total += m * (m + 1) / 2;
+                runs.push((cut, offset as u32, m as u32));
             }
-            let choose = Decision::encode(DecisionKind::Join { x: r.x, y: r.y }, g);
             Game::joins_from(&self.board, &mut self.s, p, color, |o| {
-                out.push((choose, Decision::encode(DecisionKind::End { x: o.right() - 1, y: o.top() - 1 }, g)));
+                joins.push((p, o));
                 true
             });
         }
+        total += joins.len();
         self.s.run = run;
+        self.s.runs = runs;
+        self.s.joins = joins;
+        total
+    }
+
+    /// The `k`-th complete split or join found by [`Game::find_bases`], as (choose, extent).
+    pub(crate) fn nth_base(&self, mut k: usize) -> (Decision, Decision) {
+        let g = self.board.grid_size();
+        for &(cut, offset, m) in &self.s.runs {
+            let (offset, m) = (offset as usize, m as usize);
+            if k >= m * (m + 1) / 2 {
+                k -= m * (m + 1) / 2;
+                continue;
+            }
+            for i in 0..m {
+                if k < m - i {
+                    let a = self.board.rect(self.s.run[offset + i]);
+                    let b = self.board.rect(self.s.run[offset + i + k]);
+                    return (
+                        Decision::encode(DecisionKind::Split { cut, x: a.x, y: a.y }, g),
+                        Decision::encode(DecisionKind::End { x: b.x, y: b.y }, g),
+                    );
+                }
+                k -= m - i;
+            }
+        }
+        let (_, o) = self.s.joins[k];
+        (
+            Decision::encode(DecisionKind::Join { x: o.x, y: o.y }, g),
+            Decision::encode(DecisionKind::End { x: o.right() - 1, y: o.top() - 1 }, g),
+        )
+    }
+
+    /// Picks one complete split or join uniformly with `pick(n) in 0..n`; `None` if there is none.
+    pub(crate) fn pick_base(&mut self, pick: impl FnOnce(usize) -> usize) -> Option<(Decision, Decision)> {
+        let n = self.find_bases();
+        (n > 0).then(|| self.nth_base(pick(n)))
+    }
+
+    /// Every legal (choose, extent) pair of the player to move, in no particular order: all
+    /// complete splits (each contiguous run of each cut line) and joins.
+    pub(crate) fn collect_bases(&mut self, out: &mut Vec<(Decision, Decision)>) {
+        out.clear();
+        let n = self.find_bases();
+        out.extend((0..n).map(|k| self.nth_base(k)));
     }
 
     // ---------------------------------------------------------------- legal decisions

@@ -42,10 +42,11 @@ pub const MIDGAME_6X6_JSON: &str = include_str!("../data/midgame-6x6.json");
 #[derive(Debug, Error)]
 pub enum PositionError {
     /// The text is not JSON at all.
+    /// (Not a `#[source]`: the message already includes it, and error chains would repeat it.)
     #[error("malformed JSON: {0}")]
-    Json(#[from] serde_json::Error),
+    Json(serde_json::Error),
     /// `board` or `resolution` is outside rule 1.1 (checked before anything is allocated).
-    #[error("{0}")]
+    #[error(transparent)]
     Size(#[from] SizeError),
     /// A key is missing, unknown, or holds a value of the wrong type.
     #[error("{0}")]
@@ -63,6 +64,12 @@ pub enum PositionError {
     /// The `result` object contradicts itself.
     #[error("result: {0}")]
     Result(String),
+}
+
+impl From<serde_json::Error> for PositionError {
+    fn from(e: serde_json::Error) -> PositionError {
+        PositionError::Json(e)
+    }
 }
 
 // ------------------------------------------------------------------------------- writing

@@ -10,27 +10,43 @@ use rand::Rng;
 /// Plays the rest of the current turn at random (from any phase) and returns the number of
 /// decisions made. Does nothing when the game is over.
 pub fn play_random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> u32 {
+    random_turn(game, rng, None)
+}
+
+/// [`play_random_turn`] that also records the decisions it made in `path` (cleared first);
+/// the same RNG stream gives the same choices.
+pub fn play_random_turn_recorded<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, path: &mut Vec<Decision>) -> u32 {
+    path.clear();
+    random_turn(game, rng, Some(path))
+}
+
+fn random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, mut path: Option<&mut Vec<Decision>>) -> u32 {
+    let mut record = |d: Decision| {
+        if let Some(p) = path.as_deref_mut() {
+            p.push(d);
+        }
+    };
     let mut decisions = 0;
     let turn = game.turns_played();
     let mut buf = std::mem::take(&mut game.scratch().decisions);
     match game.phase() {
         Phase::Over => {}
         Phase::Choose => {
-            let mut bases = std::mem::take(&mut game.scratch().bases);
-            game.collect_bases(&mut bases);
-            debug_assert!(!bases.is_empty(), "a live game has a split or a join");
-            // Slot order depends on history; sort so the choice depends on the position only.
-            bases.sort_unstable();
-            let (choose, end) = bases[rng.random_range(0..bases.len())];
-            game.scratch().bases = bases;
+            // Bases are listed in slot order, which depends on the game's history as well as
+            // the position: the same seed and history give the same game.
+            let (choose, end) =
+                game.pick_base(|n| rng.random_range(0..n)).expect("a live game has a split or a join");
             game.apply_unchecked(choose);
             game.apply_unchecked(end);
+            record(choose);
+            record(end);
             decisions += 2;
         }
         Phase::Extent { .. } => {
             game.legal_decisions_into(&mut buf);
             let end = buf[rng.random_range(0..buf.len())];
             game.apply_unchecked(end);
+            record(end);
             decisions += 1;
         }
         Phase::Swap => {}
@@ -39,6 +55,7 @@ pub fn play_random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> u32 {
         decisions += 1;
         if rng.random_bool(0.5) {
             game.apply_unchecked(Decision::stop(game.grid_size()));
+            record(Decision::stop(game.grid_size()));
             break;
         }
         buf.clear();
@@ -47,6 +64,7 @@ pub fn play_random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> u32 {
         buf.sort_unstable();
         let step = buf[rng.random_range(0..buf.len())];
         game.apply_unchecked(step);
+        record(step);
     }
     game.scratch().decisions = buf;
     decisions
