@@ -1,1 +1,27 @@
-fn main() {}
+//! `crumble`: the command-line program of Crumble Zero. One thin file per subcommand lives in
+//! `cli/`; this file only parses the arguments and turns errors into exit statuses.
+//!
+//! Exit status: 0 on success, 2 on bad input of any kind (flags, position files, notation,
+//! illegal moves; clap's own usage errors also exit 2), with the reason on stderr.
+
+mod cli;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        // `crumble moves | head -1` closes stdout early: that is not an error.
+        Err(e) if cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    let args = cli::Cli::parse();
+    cli::dispatch(args)
+}

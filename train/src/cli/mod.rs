@@ -1,0 +1,56 @@
+//! The subcommands of `crumble`, one file each, and the flags they share.
+
+mod bench;
+mod moves;
+mod position_args;
+mod random_game;
+mod replay;
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+pub use position_args::PositionArgs;
+
+/// Crumble Zero: the Crumble rules engine on the command line (and, later, self-play training).
+#[derive(Debug, Parser)]
+#[command(name = "crumble", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play moves from a position and print the final position as JSON.
+    Replay(replay::Args),
+    /// List every legal split and join of the player to move, one per line, sorted.
+    Moves(moves::Args),
+    /// Play a random game and print its moves, then `# result: <json>`.
+    RandomGame(random_game::Args),
+    /// Measure the speed of parts of the system.
+    #[command(subcommand)]
+    Bench(bench::Bench),
+}
+
+pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Replay(a) => replay::run(a),
+        Command::Moves(a) => moves::run(a),
+        Command::RandomGame(a) => random_game::run(a),
+        Command::Bench(b) => bench::run(b),
+    }
+}
+
+/// Writes `text` to stdout in one piece (nothing is printed before all work succeeded).
+pub(crate) fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Did the error come from writing to a closed pipe?
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}

@@ -1,0 +1,45 @@
+//! `crumble random-game [POSITION FLAGS] [--seed S] [--max-turns T]`: random play (DESIGN.md,
+//! `crumble_core::random`), one move per line in canonical notation, then `# result: <json>`.
+
+use super::PositionArgs;
+use anyhow::Context as _;
+use crumble_core::{notation, position, random};
+use rand::SeedableRng;
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Seed of the random choices (ChaCha8); the same seed gives the same game.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Turn limit (rule 5.4), counted from the start position; 0 means none.
+    #[arg(long, value_name = "T", default_value_t = 200)]
+    max_turns: u32,
+    /// Moves to play before the random game starts, in the chosen frame.
+    #[arg(value_name = "MOVE")]
+    moves: Vec<String>,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let mut game = a.pos.replay(&a.moves)?;
+    game.set_max_turns(a.max_turns);
+    let frame = a.pos.frame();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
+    let mut path = Vec::new();
+    let mut text = String::new();
+    while !game.is_over() {
+        let before = game.clone();
+        random::play_random_turn_recorded(&mut game, &mut rng, &mut path);
+        let mv = before.move_from_decisions(&path)?;
+        let line = notation::format_move(&before, &mv, frame);
+        text.push_str(&line.with_context(|| format!("internal error: the random move {mv:?} cannot be printed"))?);
+        text.push('\n');
+    }
+    text.push_str("# result: ");
+    text.push_str(&position::outcome_json(game.outcome()).to_string());
+    text.push('\n');
+    super::print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
