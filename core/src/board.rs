@@ -70,6 +70,29 @@ impl Board {
         Ok(Board::from_valid_pieces(n, r, &pieces))
     }
 
+    /// Back to the start position of rule 1.4, reusing every buffer (no allocation).
+    pub(crate) fn reset_standard(&mut self) {
+        self.slots.clear();
+        self.free.clear();
+        self.black_bits.clear();
+        self.hash = 0;
+        self.live = 0;
+        let (n, r) = (self.n, self.r);
+        for j in 0..n {
+            for i in 0..n {
+                let color = if (i + j) % 2 == 1 { Color::Black } else { Color::White };
+                self.add(Piece { rect: Rect::new(i * r, j * r, r, r), color });
+            }
+        }
+    }
+
+    /// Upper bound on slot indices: every live piece covers at least one unit cell, and slots
+    /// are recycled before new ones are made.
+    #[inline]
+    pub(crate) fn slot_limit(&self) -> usize {
+        usize::from(self.g) * usize::from(self.g)
+    }
+
     /// Builds a board from pieces already known to tile it exactly with legal shapes.
     pub(crate) fn from_valid_pieces(n: u16, r: u16, pieces: &[Piece]) -> Board {
         let g = n * r;
@@ -79,7 +102,7 @@ impl Board {
             r,
             g,
             grid: vec![NO_SLOT; gu * gu],
-            slots: Vec::with_capacity(pieces.len() * 2),
+            slots: Vec::with_capacity(pieces.len() * 4),
             free: Vec::new(),
             live: 0,
             black_bits: Vec::new(),

@@ -171,7 +171,6 @@ pub(crate) struct Scratch {
     run: Vec<u32>,
     runs: Vec<(Cut, u32, u32)>,
     joins: Vec<(u32, Rect)>,
-    pub(crate) bases: Vec<(Decision, Decision)>,
     pub(crate) decisions: Vec<Decision>,
 }
 
@@ -286,9 +285,7 @@ impl Game {
 
     /// Restarts from the standard start, keeping the buffers (and the turn limit).
     pub fn reset_standard(&mut self) {
-        let n = self.board.board_size();
-        let r = self.board.resolution();
-        self.board = Board::standard(n, r).expect("size was valid");
+        self.board.reset_standard();
         self.to_move = Color::Black;
         self.state = State::Choose;
         self.fresh.clear();
@@ -433,7 +430,7 @@ impl Game {
         let b = &self.board;
         let s = &mut self.s;
         let g = b.grid_size();
-        let id = s.stamp(b.slot_capacity());
+        let id = s.stamp(b.slot_limit());
         let color = b.color(seed);
         s.group.clear();
         s.stack.clear();
@@ -473,7 +470,7 @@ impl Game {
     /// Captures after a step that flipped `a` and `b`: only groups touching them can have lost
     /// their contact with the sides. Returns whether anything was captured.
     fn resolve_after_step(&mut self, a: u32, b: u32) -> bool {
-        let safe_id = self.s.stamp(self.board.slot_capacity());
+        let safe_id = self.s.stamp(self.board.slot_limit());
         let mut seeds = std::mem::take(&mut self.s.seeds);
         seeds.clear();
         seeds.push(a);
@@ -510,7 +507,7 @@ impl Game {
     pub(crate) fn resolve_all(&mut self) -> bool {
         let mut any = false;
         loop {
-            let id = self.s.stamp(self.board.slot_capacity());
+            let id = self.s.stamp(self.board.slot_limit());
             self.s.to_flip.clear();
             let g = self.board.grid_size();
             for p in 0..self.board.slot_capacity() as u32 {
@@ -579,7 +576,7 @@ impl Game {
 
     /// Rule 3.1 over the whole board: a winning chain must contain a piece on the west side.
     pub(crate) fn winner_full(&mut self) -> Option<Color> {
-        let id = self.s.stamp(self.board.slot_capacity());
+        let id = self.s.stamp(self.board.slot_limit());
         let mut winner = None;
         let mut y = 0;
         while y < self.board.grid_size() {
@@ -1149,7 +1146,7 @@ impl Game {
         let winner = if captured {
             self.winner_full()
         } else {
-            let id = self.s.stamp(self.board.slot_capacity());
+            let id = self.s.stamp(self.board.slot_limit());
             let wt = self.chain_sides(t, id) == 15;
             let ws = self.board.color(s) != self.board.color(t) && self.chain_sides(s, id) == 15;
             debug_assert!(!(wt && ws), "both players have a four-side chain");

@@ -35,11 +35,6 @@ impl Color {
             _ => None,
         }
     }
-
-    #[inline]
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
 }
 
 impl fmt::Display for Color {

@@ -121,25 +121,27 @@ impl Game {
             if !fresh.contains(&swap.from) {
                 return Err(MoveError::IllegalSwap(format!("{} is not a fresh piece of this turn", swap.from)));
             }
+            let mover = self.to_move();
             let mut at = swap.from;
             for (i, &dir) in swap.steps.iter().enumerate() {
                 if self.turns_played() != turn || self.is_over() {
                     let why = match self.outcome() {
-                        Some(o) if o.winner.is_some() && o.reason == crate::Reason::FourSides => "the game was already won",
-                        Some(_) => "the game is over",
-                        None => "the swap is over (the swapper was captured, or no target was left)",
+                        Some(o) if o.winner.is_some() && o.reason == crate::Reason::FourSides => "the game was already won".to_string(),
+                        Some(_) => "the game is over".to_string(),
+                        None if self.board().piece_with_corner(at.x, at.y).is_some_and(|p| p.color != mover) => {
+                            "the swapper was captured".to_string()
+                        }
+                        None => format!("no legal target was left, so the swap ended ({})", self.explain_step(at, dir, i, mover)),
                     };
                     return Err(MoveError::IllegalSwap(format!("step {} ({}) comes after the swap ended: {why}", i + 1, dir.letter())));
                 }
                 let d = Decision::encode(DecisionKind::Step { dir, x: at.x, y: at.y }, gs);
                 if !self.is_legal(d) {
-                    return Err(MoveError::IllegalSwap(self.explain_step(at, dir, i)));
+                    return Err(MoveError::IllegalSwap(self.explain_step(at, dir, i, mover)));
                 }
                 self.apply_unchecked(d);
                 path.push(d);
-                if let Some(s) = self.swapper_piece() {
-                    at = s;
-                }
+                at = step_target(at, dir, self.board());
             }
         }
         if self.turns_played() == turn && matches!(self.phase(), Phase::Swap) {
@@ -150,7 +152,7 @@ impl Game {
         Ok(path)
     }
 
-    fn explain_step(&self, at: Rect, dir: Dir, i: usize) -> String {
+    fn explain_step(&self, at: Rect, dir: Dir, i: usize, mover: crate::Color) -> String {
         let b = self.board();
         let n = i + 1;
         let (cx, cy) = match dir {
@@ -167,7 +169,7 @@ impl Game {
         };
         if !two_point {
             format!("step {n} ({}): {} is not a two-point neighbour of the swapper {at}", dir.letter(), t.rect)
-        } else if t.color == self.to_move() {
+        } else if t.color == mover {
             format!("step {n} ({}): {} is the mover's own piece", dir.letter(), t.rect)
         } else {
             format!("step {n} ({}) into {} recreates a state of this turn (loop guard)", dir.letter(), t.rect)
@@ -291,4 +293,16 @@ impl Game {
         }
         out
     }
+}
+
+/// The piece a step from `at` in `dir` went into (a two-point neighbour has `at`'s width or
+/// height, so its rectangle follows from `at` and the board).
+fn step_target(at: Rect, dir: Dir, b: &crate::Board) -> Rect {
+    let (x, y) = match dir {
+        Dir::N => (at.x, at.top()),
+        Dir::S => (at.x, at.y - 1),
+        Dir::E => (at.right(), at.y),
+        Dir::W => (at.x - 1, at.y),
+    };
+    b.piece_at(x, y).rect
 }

@@ -232,11 +232,9 @@ impl View {
         }
     }
 
+    /// Rotation by 180° is its own inverse: this maps view to absolute and back.
     fn to_abs(&self, r: Rect) -> Rect {
         if self.rotated { r.rotated(self.g) } else { r }
-    }
-    fn to_view(&self, r: Rect) -> Rect {
-        self.to_abs(r) // rotation by 180° is its own inverse
     }
     fn dir_to(&self, d: Dir) -> Dir {
         if self.rotated { d.opposite() } else { d }
@@ -538,9 +536,10 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
         }
     };
     let vgame = &view.game;
-    let Some(piece) = vgame.board().piece_with_corner(point.0, point.1) else {
-        return err(format!("no piece has its lower-left corner at '{pos_text}'"), pos_span);
-    };
+    // A split names a piece; a join names its outline's corner, which a bad outline may not
+    // share with any piece (then the join check below says what is wrong).
+    let piece = vgame.board().piece_with_corner(point.0, point.1);
+    let no_piece = || NotationError { message: format!("no piece has its lower-left corner at '{pos_text}'"), span: pos_span };
 
     // Action.
     let act_at = cur.at();
@@ -556,7 +555,7 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
                 }
                 None => 1,
             };
-            (Base::Split { cut, first: piece.rect, count }, count >= 2)
+            (Base::Split { cut, first: piece.ok_or_else(no_piece)?.rect, count }, count >= 2)
         }
         Some(b'J') => {
             cur.i += 1;
@@ -673,7 +672,11 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
         match vgame.move_decisions(&mv) {
             Ok(_) => ok.push(mv),
             Err(e) => {
-                first_err.get_or_insert(e);
+                // Report the candidate that got furthest: one whose first step is legal.
+                let first_step = Move { base, swap: Some(Swap { from, steps: steps[..1].to_vec() }) };
+                if first_err.is_none() || vgame.move_decisions(&first_step).is_ok() {
+                    first_err = Some(e);
+                }
             }
         }
     }
