@@ -171,7 +171,11 @@ pub(crate) struct Scratch {
     run: Vec<u32>,
     runs: Vec<(Cut, u32, u32)>,
     joins: Vec<(u32, Rect)>,
-    pub(crate) decisions: Vec<Decision>,
+    /// Buffers for `is_legal`, `any_step` and random play: each user its own, because they
+    /// nest (applying a decision checks for steps while random play holds its list).
+    legal: Vec<Decision>,
+    steps: Vec<Decision>,
+    pub(crate) random: Vec<Decision>,
 }
 
 impl Clone for Scratch {
@@ -1026,10 +1030,10 @@ impl Game {
 
     /// Is `d` legal here?
     pub fn is_legal(&mut self, d: Decision) -> bool {
-        let mut buf = std::mem::take(&mut self.s.decisions);
+        let mut buf = std::mem::take(&mut self.s.legal);
         self.legal_decisions_into(&mut buf);
         let ok = buf.binary_search(&d).is_ok();
-        self.s.decisions = buf;
+        self.s.legal = buf;
         ok
     }
 
@@ -1127,11 +1131,11 @@ impl Game {
     }
 
     fn any_step(&mut self) -> bool {
-        let mut buf = std::mem::take(&mut self.s.decisions);
+        let mut buf = std::mem::take(&mut self.s.steps);
         buf.clear();
         self.push_steps(&mut buf);
         let any = !buf.is_empty();
-        self.s.decisions = buf;
+        self.s.steps = buf;
         any
     }
 

@@ -28,7 +28,7 @@ fn random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, mut path: Option<&
     };
     let mut decisions = 0;
     let turn = game.turns_played();
-    let mut buf = std::mem::take(&mut game.scratch().decisions);
+    let mut buf = std::mem::take(&mut game.scratch().random);
     match game.phase() {
         Phase::Over => {}
         Phase::Choose => {
@@ -66,7 +66,7 @@ fn random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, mut path: Option<&
         game.apply_unchecked(step);
         record(step);
     }
-    game.scratch().decisions = buf;
+    game.scratch().random = buf;
     decisions
 }
 
