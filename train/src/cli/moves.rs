@@ -22,9 +22,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let frame = a.pos.frame();
+    // One formatter for all moves: it builds the writer's view of the position once.
+    let mut formatter = notation::Formatter::new(&game, frame);
     let mut lines = Vec::new();
     for mv in game.base_moves() {
-        let text = notation::format_move(&game, &mv, frame);
+        let text = formatter.format(&game, &mv);
         lines.push(text.with_context(|| format!("internal error: the listed move {mv:?} cannot be printed"))?);
     }
     lines.sort_unstable();
