@@ -129,6 +129,64 @@ pub fn to_json(game: &Game) -> String {
 
 // ------------------------------------------------------------------------------- reading
 
+/// A JSON value read like [`Value`], except that an object with a repeated key is an error
+/// (serde_json would silently keep the last one).
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Strict;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Strict, E> {
+        Ok(Strict(Value::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Strict, E> {
+        Ok(Strict(Value::String(v.into())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Strict, E> {
+        Ok(Strict(Value::String(v)))
+    }
+    fn visit_unit<E>(self) -> Result<Strict, E> {
+        Ok(Strict(Value::Null))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        let mut v = Vec::new();
+        while let Some(Strict(x)) = seq.next_element()? {
+            v.push(x);
+        }
+        Ok(Strict(Value::Array(v)))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Strict, A::Error> {
+        let mut map = Map::new();
+        while let Some(k) = m.next_key::<String>()? {
+            if map.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!("duplicate key {k:?}")));
+            }
+            let Strict(v) = m.next_value()?;
+            map.insert(k, v);
+        }
+        Ok(Strict(Value::Object(map)))
+    }
+}
+
 fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -160,6 +218,7 @@ fn required<'a>(obj: &'a Map<String, Value>, key: &str, what: &str) -> Result<&'
 fn integer(v: &Value, what: &str) -> Result<u64, String> {
     v.as_u64().ok_or_else(|| match v {
         Value::Number(n) if n.is_i64() => format!("{what} is {n}, a negative number"),
+        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => format!("{what} is {n}, far out of range"),
         Value::Number(n) => format!("{what} is {n}, not an integer"),
         other => format!("{what} is {}, not an integer", type_name(other)),
     })
@@ -245,7 +304,7 @@ fn parse_piece(index: usize, v: &Value, g: u16) -> Result<Piece, PositionError> 
 /// Reads a position file (see the module docs) and builds the game: captures resolved, a
 /// four-side chain turned into a result, rule 5.3 checked; a result in the file is kept.
 pub fn from_json(text: &str) -> Result<Game, PositionError> {
-    let root: Value = serde_json::from_str(text)?;
+    let root = serde_json::from_str::<Strict>(text)?.0;
     let Value::Object(obj) = &root else {
         return Err(schema(format!("the position is {}; expected an object", type_name(&root))));
     };
@@ -418,6 +477,9 @@ mod tests {
     fn refuses_malformed_json() {
         refused("{\"board\": 6,", &["malformed JSON", "line 1"]);
         refused("[1, 2]", &["expected an object"]);
+        let ok = position(2, 2, "black", &start(2, 2), "null");
+        refused(&ok.replace(r#""board": 2,"#, r#""board": 2, "board": 3,"#), &["malformed JSON", "duplicate key \"board\"", "column"]);
+        refused(&ok.replacen(r#""x": 0,"#, r#""x": 0, "x": 2,"#, 1), &["duplicate key \"x\""]);
     }
 
     #[test]
