@@ -1,0 +1,330 @@
+//! Every search setting in one struct, [`SearchConfig`]: the `[search]` section of a TOML
+//! config (the training config embeds it), with a default for every key. Unknown keys are
+//! errors; values out of range are refused by [`SearchConfig::validate`] with the key named.
+//!
+//! ```toml
+//! [search]
+//! simulations = 200          # simulations per full search
+//! c_puct = 1.5
+//! [search.gumbel]
+//! enabled = true
+//! ```
+
+use crate::evaluator::RolloutConfig;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Why a config was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("config {path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("config key `{key}` = {value}: {reason}")]
+    Invalid { key: String, value: String, reason: String },
+}
+
+/// All settings of the search (see the module docs). Field docs are the reference.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchConfig {
+    /// Simulations of a full search (one simulation = one selection-expansion-backup pass from
+    /// the root; the root's own evaluation counts as one). An agent spec's `SIMS` overrides it.
+    pub simulations: u32,
+    /// PUCT exploration constant: `Q + c_puct · P · sqrt(N_parent) / (1 + N_child)`.
+    pub c_puct: f32,
+    /// First-play urgency: an unvisited child's Q is the parent's Q minus
+    /// `fpu_reduction · sqrt(prior mass of the visited children)` (Leela's reduction).
+    pub fpu_reduction: f32,
+    /// Keep the subtree of the decision played as the next search's tree.
+    pub tree_reuse: bool,
+    /// Cache evaluations by the rules engine's state hash (one cache per evaluator).
+    pub eval_cache: bool,
+    /// Entries kept in the evaluation cache; when full it is cleared.
+    pub eval_cache_capacity: usize,
+    /// Root Dirichlet noise (PUCT searches; Gumbel searches explore through their own noise).
+    pub noise: NoiseConfig,
+    /// How the decision to play is picked from the root visits (PUCT searches).
+    pub temperature: TemperatureConfig,
+    /// Resignation in self-play.
+    pub resign: ResignConfig,
+    /// Gumbel AlphaZero root search and its policy target.
+    pub gumbel: GumbelConfig,
+    /// KataGo's playout cap randomisation.
+    pub playout_cap: PlayoutCapConfig,
+    /// KataGo's forced playouts and policy target pruning (PUCT searches).
+    pub forced_playouts: ForcedPlayoutsConfig,
+    /// The random-playout evaluator of the `mcts:rollout:SIMS` agents.
+    pub rollout: RolloutConfig,
+}
+
+/// Root Dirichlet noise: `P' = (1 - epsilon)·P + epsilon·Dir(alpha)`, applied on full searches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NoiseConfig {
+    pub enabled: bool,
+    /// Total concentration: each legal decision gets `alpha = total_alpha / legal count`
+    /// (KataGo's scaling; the number of legal decisions varies from 2 to hundreds).
+    pub total_alpha: f32,
+    /// Weight of the noise in the root priors.
+    pub epsilon: f32,
+}
+
+/// Temperature by turn number: `initial` for turns `< turns`, then `final`. Decisions are
+/// sampled with probability proportional to `N^(1/T)`; `T = 0` plays the most visited.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TemperatureConfig {
+    pub initial: f32,
+    #[serde(rename = "final")]
+    pub final_: f32,
+    /// Number of (whole) turns played with the initial temperature.
+    pub turns: u32,
+}
+
+/// Resignation: a player whose search value (own view) stays below `threshold` for
+/// `consecutive` of their searches in a row resigns; in a fraction `playout_fraction` of the
+/// games nobody resigns and the record notes who would have, to measure false resignations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ResignConfig {
+    pub enabled: bool,
+    pub threshold: f32,
+    pub consecutive: u32,
+    pub playout_fraction: f32,
+}
+
+/// Gumbel AlphaZero (Danihelka et al. 2022) at the root: Gumbel top-k sampling of
+/// `sampled_actions` decisions, sequential halving over the simulation budget, the decision
+/// played is the survivor, and the policy target is `softmax(logits + σ(completed Q))`.
+/// Interior nodes use PUCT.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GumbelConfig {
+    pub enabled: bool,
+    /// `k`: decisions considered at the root (fewer when fewer are legal).
+    pub sampled_actions: u32,
+    /// `σ(q) = (c_visit + max N) · c_scale · q`, q rescaled to [0, 1].
+    pub c_visit: f32,
+    pub c_scale: f32,
+    /// Scale of the Gumbel noise (1 in self-play; 0 gives a deterministic search for matches).
+    pub noise_scale: f32,
+}
+
+/// Playout cap randomisation (KataGo): a fraction `full_fraction` of the searched decisions
+/// get the full search (noise, forced playouts; their targets train the policy), the rest a
+/// fast search of `fast_simulations` that only advances the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PlayoutCapConfig {
+    pub enabled: bool,
+    pub full_fraction: f32,
+    pub fast_simulations: u32,
+}
+
+/// Forced playouts (KataGo): on full PUCT searches a root child with fewer than
+/// `sqrt(k · P · N_root)` visits is chosen first; with `prune`, the visit target subtracts
+/// those forced visits again where they were not deserved (never below zero).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ForcedPlayoutsConfig {
+    pub enabled: bool,
+    pub k: f32,
+    pub prune: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            simulations: 200,
+            c_puct: 1.5,
+            fpu_reduction: 0.2,
+            tree_reuse: true,
+            eval_cache: true,
+            eval_cache_capacity: 200_000,
+            noise: NoiseConfig::default(),
+            temperature: TemperatureConfig::default(),
+            resign: ResignConfig::default(),
+            gumbel: GumbelConfig::default(),
+            playout_cap: PlayoutCapConfig::default(),
+            forced_playouts: ForcedPlayoutsConfig::default(),
+            rollout: RolloutConfig::default(),
+        }
+    }
+}
+
+impl Default for NoiseConfig {
+    fn default() -> Self {
+        NoiseConfig { enabled: true, total_alpha: 10.0, epsilon: 0.25 }
+    }
+}
+impl Default for TemperatureConfig {
+    fn default() -> Self {
+        TemperatureConfig { initial: 1.0, final_: 0.0, turns: 10 }
+    }
+}
+impl Default for ResignConfig {
+    fn default() -> Self {
+        ResignConfig { enabled: false, threshold: -0.9, consecutive: 3, playout_fraction: 0.1 }
+    }
+}
+impl Default for GumbelConfig {
+    fn default() -> Self {
+        GumbelConfig { enabled: false, sampled_actions: 16, c_visit: 50.0, c_scale: 1.0, noise_scale: 1.0 }
+    }
+}
+impl Default for PlayoutCapConfig {
+    fn default() -> Self {
+        PlayoutCapConfig { enabled: false, full_fraction: 0.25, fast_simulations: 32 }
+    }
+}
+impl Default for ForcedPlayoutsConfig {
+    fn default() -> Self {
+        ForcedPlayoutsConfig { enabled: false, k: 2.0, prune: true }
+    }
+}
+
+fn bad(key: &str, value: impl std::fmt::Display, reason: &str) -> ConfigError {
+    ConfigError::Invalid { key: key.into(), value: value.to_string(), reason: reason.into() }
+}
+
+fn check_f(key: &str, v: f32, lo: f32, hi: f32) -> Result<(), ConfigError> {
+    if v.is_finite() && v >= lo && v <= hi { Ok(()) } else { Err(bad(key, v, &format!("must lie in [{lo}, {hi}]"))) }
+}
+
+impl SearchConfig {
+    /// The search settings for matches and evaluation: no noise, no exploration temperature,
+    /// no playout cap, no resignation, deterministic Gumbel; everything else as configured.
+    pub fn for_play(&self) -> SearchConfig {
+        let mut c = self.clone();
+        c.noise.enabled = false;
+        c.temperature = TemperatureConfig { initial: 0.0, final_: 0.0, turns: 0 };
+        c.playout_cap.enabled = false;
+        c.resign.enabled = false;
+        c.gumbel.noise_scale = 0.0;
+        c.forced_playouts.enabled = false;
+        c
+    }
+
+    /// Checks every value's range; the error names the key (as written under `[search]`).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.simulations == 0 || self.simulations > 10_000_000 {
+            return Err(bad("search.simulations", self.simulations, "must be 1 to 10,000,000"));
+        }
+        check_f("search.c_puct", self.c_puct, 0.0, 1e3)?;
+        check_f("search.fpu_reduction", self.fpu_reduction, 0.0, 2.0)?;
+        if self.eval_cache && self.eval_cache_capacity == 0 {
+            return Err(bad("search.eval_cache_capacity", 0, "must be positive when the cache is on"));
+        }
+        check_f("search.noise.total_alpha", self.noise.total_alpha, 1e-6, 1e4)?;
+        check_f("search.noise.epsilon", self.noise.epsilon, 0.0, 1.0)?;
+        check_f("search.temperature.initial", self.temperature.initial, 0.0, 100.0)?;
+        check_f("search.temperature.final", self.temperature.final_, 0.0, 100.0)?;
+        check_f("search.resign.threshold", self.resign.threshold, -1.0, 1.0)?;
+        if self.resign.consecutive == 0 {
+            return Err(bad("search.resign.consecutive", 0, "must be at least 1"));
+        }
+        check_f("search.resign.playout_fraction", self.resign.playout_fraction, 0.0, 1.0)?;
+        if self.gumbel.sampled_actions < 1 {
+            return Err(bad("search.gumbel.sampled_actions", 0, "must be at least 1"));
+        }
+        check_f("search.gumbel.c_visit", self.gumbel.c_visit, 0.0, 1e6)?;
+        check_f("search.gumbel.c_scale", self.gumbel.c_scale, 0.0, 1e6)?;
+        check_f("search.gumbel.noise_scale", self.gumbel.noise_scale, 0.0, 100.0)?;
+        check_f("search.playout_cap.full_fraction", self.playout_cap.full_fraction, 0.0, 1.0)?;
+        if self.playout_cap.enabled && self.playout_cap.fast_simulations == 0 {
+            return Err(bad("search.playout_cap.fast_simulations", 0, "must be at least 1"));
+        }
+        check_f("search.forced_playouts.k", self.forced_playouts.k, 0.0, 1e3)?;
+        if self.rollout.max_turns == 0 {
+            return Err(bad("search.rollout.max_turns", 0, "must be at least 1"));
+        }
+        Ok(())
+    }
+
+    /// Parses the body of a `[search]` table (keys at top level), then validates it.
+    pub fn from_toml_str(text: &str, path: &str) -> Result<SearchConfig, ConfigError> {
+        let c: SearchConfig =
+            toml::from_str(text).map_err(|e| ConfigError::Parse { path: path.into(), message: e.to_string() })?;
+        c.validate()?;
+        Ok(c)
+    }
+
+    /// The TOML of this config (as the body of a `[search]` table).
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(self).expect("a search config always serialises")
+    }
+}
+
+/// Settings of the self-play driver: the `[selfplay]` section of a config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SelfPlayConfig {
+    /// Board size `N` and resolution `R` of the standard start.
+    pub board: u16,
+    pub resolution: u16,
+    /// Turn limit of every game (`0` = none); a game reaching it is a draw.
+    pub max_turns: u32,
+    /// Games played at once (each with its own tree; their leaves form one batch).
+    pub parallel_games: usize,
+    /// Finished games per record file.
+    pub games_per_file: usize,
+    /// Seed of everything random in self-play (game `i` draws from `seed` and `i`).
+    pub seed: u64,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig { board: 6, resolution: 8, max_turns: 200, parallel_games: 64, games_per_file: 64, seed: 0 }
+    }
+}
+
+impl SelfPlayConfig {
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if crumble_core::Game::new(self.board, self.resolution).is_err() {
+            return Err(bad(
+                "selfplay.board/resolution",
+                format!("{}/{}", self.board, self.resolution),
+                "not a supported board size and resolution (RULES.md 1.1, 1.3)",
+            ));
+        }
+        if self.parallel_games == 0 || self.parallel_games > 100_000 {
+            return Err(bad("selfplay.parallel_games", self.parallel_games, "must be 1 to 100,000"));
+        }
+        if self.games_per_file == 0 {
+            return Err(bad("selfplay.games_per_file", 0, "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// The parts of a config file this crate reads: the `[search]` and `[selfplay]` sections,
+/// each strict (unknown keys are errors); other top-level sections belong to other crates and
+/// are left alone, so the training config can be passed as it is.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConfigFile {
+    #[serde(default)]
+    pub search: SearchConfig,
+    #[serde(default)]
+    pub selfplay: SelfPlayConfig,
+}
+
+impl ConfigFile {
+    pub fn from_toml_str(text: &str, path: &str) -> Result<ConfigFile, ConfigError> {
+        let c: ConfigFile =
+            toml::from_str(text).map_err(|e| ConfigError::Parse { path: path.into(), message: e.to_string() })?;
+        c.search.validate()?;
+        c.selfplay.validate()?;
+        Ok(c)
+    }
+    pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ConfigError::Read { path: path.display().to_string(), source })?;
+        ConfigFile::from_toml_str(&text, &path.display().to_string())
+    }
+}

@@ -1,0 +1,186 @@
+//! The one interface between search and whatever judges positions: a batch-first
+//! [`Evaluator`], with two evaluators that need no network ([`UniformEvaluator`],
+//! [`RolloutEvaluator`]).
+//!
+//! # Sign convention
+//!
+//! Every value is **one scalar in `[-1, 1]` from the point of view of the player who decides
+//! in that state** ([`Game::decider`]): `+1` means that player wins, `-1` that they lose, `0`
+//! a draw. A turn is several decisions by the same player, so consecutive states often share
+//! their decider; search flips the sign only where the decider changes.
+
+use crumble_core::{random, Color, Decision, Game};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::fmt;
+
+/// One state to evaluate: a live game and its legal decisions (sorted, at least two: search
+/// never asks about a state with a single legal decision).
+#[derive(Clone, Copy, Debug)]
+pub struct Leaf<'a> {
+    pub game: &'a Game,
+    pub legal: &'a [Decision],
+}
+
+/// What an evaluator says about one [`Leaf`]. The caller owns it and reuses it across calls.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Evaluation {
+    /// Value in `[-1, 1]` from the view of the leaf's decider (see the module docs).
+    pub value: f32,
+    /// Prior probability of each legal decision, in the order of [`Leaf::legal`]: the
+    /// evaluator resizes it to `legal.len()`; non-negative, summing to 1.
+    pub priors: Vec<f32>,
+}
+
+/// Why an evaluation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    #[error("evaluator {evaluator}: {message}")]
+    Failed { evaluator: String, message: String },
+    #[error("evaluator {evaluator}: {source}")]
+    Backend {
+        evaluator: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+/// A batch-first position evaluator (the network, a rollout, a uniform dummy).
+///
+/// `evaluate` gets many leaves at once (from many games) and fills `out[i]` for `leaves[i]`
+/// (`out.len() == leaves.len()`). Values follow the sign convention of this module: from the
+/// view of the player who decides in that leaf. Implementations may keep buffers and RNGs in
+/// `self`; given the same sequence of calls they must give the same answers (determinism).
+pub trait Evaluator: Send + fmt::Debug {
+    /// A short name for logs and errors (`uniform`, `rollout`, a checkpoint path).
+    fn name(&self) -> String;
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError>;
+}
+
+impl Evaluator for Box<dyn Evaluator> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        (**self).evaluate(leaves, out)
+    }
+}
+
+fn uniform(legal: &[Decision], priors: &mut Vec<f32>) {
+    let p = 1.0 / legal.len().max(1) as f32;
+    priors.clear();
+    priors.resize(legal.len(), p);
+}
+
+/// Uniform priors and value 0: search with it is pure tree search on exact terminal values.
+/// The dummy backend for tests and the search benchmark.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UniformEvaluator;
+
+impl Evaluator for UniformEvaluator {
+    fn name(&self) -> String {
+        "uniform".into()
+    }
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        for (leaf, o) in leaves.iter().zip(out.iter_mut()) {
+            uniform(leaf.legal, &mut o.priors);
+            o.value = 0.0;
+        }
+        Ok(())
+    }
+}
+
+/// Settings of the [`RolloutEvaluator`]: the `[search.rollout]` section of a config.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RolloutConfig {
+    /// Random playouts per evaluated leaf; the value is their mean score.
+    pub playouts: u32,
+    /// Each playout stops after this many further turns (counted from the leaf); a playout
+    /// stopped there scores 0, as a draw does.
+    pub max_turns: u32,
+}
+
+impl Default for RolloutConfig {
+    fn default() -> Self {
+        RolloutConfig { playouts: 1, max_turns: 200 }
+    }
+}
+
+/// Uniform priors and, as value, the mean result of random playouts (random play as
+/// `DESIGN.md` defines it, [`crumble_core::random`]) from the leaf: `+1` a win for the leaf's
+/// decider, `-1` a loss, `0` a draw or a playout stopped at its turn cap.
+///
+/// Leaves of one batch are played out in parallel (rayon); each leaf's RNG is seeded from the
+/// evaluator's seed, the call number and the leaf's position in the batch, so the answers do
+/// not depend on the number of threads.
+#[derive(Debug)]
+pub struct RolloutEvaluator {
+    config: RolloutConfig,
+    seed: u64,
+    calls: u64,
+}
+
+impl RolloutEvaluator {
+    pub fn new(config: RolloutConfig, seed: u64) -> RolloutEvaluator {
+        RolloutEvaluator { config, seed, calls: 0 }
+    }
+}
+
+/// SplitMix64 finaliser: mixes seeds and counters into independent-looking 64-bit values.
+pub(crate) fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Mean score of `playouts` random playouts from `game` for `me`, each capped at `cap` turns.
+pub fn rollout_value(game: &Game, me: Color, playouts: u32, cap: u32, rng: &mut ChaCha8Rng) -> f32 {
+    if playouts == 0 {
+        return 0.0;
+    }
+    let mut sum = 0i64;
+    let mut g = game.clone();
+    for i in 0..playouts {
+        if i > 0 {
+            g = game.clone();
+        }
+        let limit = g.turns_played().saturating_add(cap.max(1));
+        let limit = if g.max_turns() > 0 { limit.min(g.max_turns()) } else { limit };
+        g.set_max_turns(limit);
+        random::play_random_game(&mut g, rng);
+        if let Some(w) = g.outcome().and_then(|o| o.winner) {
+            sum += if w == me { 1 } else { -1 };
+        }
+    }
+    sum as f32 / playouts as f32
+}
+
+impl Evaluator for RolloutEvaluator {
+    fn name(&self) -> String {
+        format!("rollout({} playouts, {} turns)", self.config.playouts, self.config.max_turns)
+    }
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        self.calls += 1;
+        let base = mix(self.seed ^ mix(self.calls));
+        let cfg = self.config.clone();
+        let work = |(i, (leaf, o)): (usize, (&Leaf<'_>, &mut Evaluation))| {
+            uniform(leaf.legal, &mut o.priors);
+            o.value = match leaf.game.decider() {
+                Some(me) => {
+                    let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ i as u64));
+                    rollout_value(leaf.game, me, cfg.playouts, cfg.max_turns, &mut rng)
+                }
+                None => 0.0,
+            };
+        };
+        if leaves.len() > 1 {
+            leaves.par_iter().zip(out.par_iter_mut()).enumerate().for_each(work);
+        } else {
+            leaves.iter().zip(out.iter_mut()).enumerate().for_each(work);
+        }
+        Ok(())
+    }
+}
