@@ -28,8 +28,10 @@ pub mod game;
 pub mod geom;
 pub mod moves;
 pub mod notation;
+pub mod perft;
 pub mod position;
 pub mod random;
+pub mod solve;
 
 pub use board::Board;
 pub use decision::{action_count, Decision, DecisionKind};

@@ -1,0 +1,296 @@
+//! An exhaustive solver for short wins, the ground truth for search and tactics tests.
+//!
+//! * Depth 1: every complete move that wins at once ([`Solver::winning_moves`]).
+//! * Depth 2: the moves that force a win within the mover's next two turns: a move that wins
+//!   at once, or one after which every reply of the opponent still leaves the mover a winning
+//!   move (a reply that wins for the opponent or ends the game otherwise refutes it)
+//!   ([`Solver::forced_wins`]).
+//! * Marks (RULES.md 6.6): `+` when the mover would have a winning move if they moved again
+//!   right after the move, `++` when the opponent has no defence against losing on the next
+//!   turn (the move forces a win at depth 2 without winning at once) ([`Solver::mark`]).
+//!
+//! Everything is exact: every complete move is enumerated (the loop guard bounds the swap
+//! paths). The pruning only changes the order and stops early: the search for a winning move
+//! stops at the first win, tries earlier winners first (killer moves), never plays a stop
+//! (splits, joins and stops never win: only a swap step can), and skips a split or join
+//! whose fresh pieces cannot step at all; the replies loop tries earlier refutations first and
+//! stops at the first refutation.
+//!
+//! ```
+//! use crumble_core::{Game, solve::Solver};
+//! let game = Game::new(6, 8).unwrap();
+//! let mut solver = Solver::new();
+//! assert!(solver.winning_moves(&game).is_empty());
+//! assert!(solver.find_win(&game).is_none());
+//! ```
+
+use crate::decision::{Decision, DecisionKind};
+use crate::game::{Game, Phase};
+use crate::geom::Color;
+use crate::moves::Move;
+use crate::perft::{move_paths, TurnWalker};
+use std::ops::ControlFlow;
+
+/// A move's annotation (RULES.md 6.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mark {
+    /// `+`: the mover would have a winning move if they moved again.
+    Check,
+    /// `++`: the opponent has no defence against losing on the next turn.
+    Mate,
+}
+
+impl Mark {
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Mark::Check => "+",
+            Mark::Mate => "++",
+        }
+    }
+}
+
+/// How a move forces the win at depth 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForcedWin {
+    /// The move itself wins.
+    AtOnce,
+    /// Every reply leaves a winning move (`++`).
+    NextTurn,
+}
+
+/// The depth-first search for a winning move, with its own buffers and killer moves.
+#[derive(Debug, Default)]
+struct WinSearch {
+    bufs: Vec<Vec<Decision>>,
+    path: Vec<Decision>,
+    killers: Vec<Move>,
+    nodes: u64,
+}
+
+const KILLERS: usize = 8;
+
+fn remember(list: &mut Vec<Move>, mv: Move) {
+    if let Some(i) = list.iter().position(|m| *m == mv) {
+        list.remove(i);
+    }
+    list.insert(0, mv);
+    list.truncate(KILLERS);
+}
+
+impl WinSearch {
+    /// A winning decision path of the player to move, if there is one.
+    fn find(&mut self, game: &Game) -> Option<Vec<Decision>> {
+        if game.is_over() || !game.at_turn_start() {
+            return None;
+        }
+        let mover = game.to_move();
+        for i in 0..self.killers.len() {
+            let mut g = game.clone();
+            if let Ok(path) = g.play_move(&self.killers[i]) {
+                self.nodes += 1;
+                if g.outcome().is_some_and(|o| o.winner == Some(mover)) {
+                    let mv = self.killers.remove(i);
+                    self.killers.insert(0, mv);
+                    return Some(path);
+                }
+            }
+        }
+        let mut g = game.clone();
+        self.path.clear();
+        let turn = g.turns_played();
+        if self.node(&mut g, turn, mover, 0) {
+            let path = self.path.clone();
+            if let Ok(mv) = game.move_from_decisions(&path) {
+                remember(&mut self.killers, mv);
+            }
+            Some(path)
+        } else {
+            None
+        }
+    }
+
+    /// Searches the rest of the turn; on success `self.path` holds the winning path.
+    fn node(&mut self, game: &mut Game, turn: u32, mover: Color, depth: usize) -> bool {
+        self.nodes += 1;
+        if game.turns_played() != turn || game.is_over() {
+            return game.outcome().is_some_and(|o| o.winner == Some(mover));
+        }
+        if self.bufs.len() <= depth {
+            self.bufs.resize_with(depth + 1, Vec::new);
+        }
+        let mut buf = std::mem::take(&mut self.bufs[depth]);
+        game.legal_decisions_into(&mut buf);
+        let g = game.grid_size();
+        let stop = Decision::stop(g);
+        let swap = matches!(game.phase(), Phase::Swap);
+        let mut found = false;
+        let n = buf.len() - usize::from(buf.last() == Some(&stop));
+        for i in 0..n {
+            let d = buf[i];
+            if swap {
+                debug_assert!(matches!(d.decode(g), Some(DecisionKind::Step { .. })));
+            }
+            self.path.push(d);
+            let won = if i + 1 == n {
+                game.apply_unchecked(d);
+                self.after(game, turn, mover, depth)
+            } else {
+                let mut child = game.clone();
+                child.apply_unchecked(d);
+                self.after(&mut child, turn, mover, depth)
+            };
+            if won {
+                found = true;
+                break;
+            }
+            self.path.pop();
+        }
+        self.bufs[depth] = buf;
+        found
+    }
+
+    fn after(&mut self, game: &mut Game, turn: u32, mover: Color, depth: usize) -> bool {
+        if game.turns_played() != turn || game.is_over() {
+            self.nodes += 1;
+            // A turn that ended after a split or join without a step cannot have won.
+            return game.outcome().is_some_and(|o| o.winner == Some(mover));
+        }
+        self.node(game, turn, mover, depth + 1)
+    }
+}
+
+/// The exhaustive solver. Holds buffers and killer moves between calls; one per thread.
+#[derive(Debug, Default)]
+pub struct Solver {
+    wins: WinSearch,
+    replies: TurnWalker,
+    refutations: Vec<Move>,
+}
+
+impl Solver {
+    pub fn new() -> Solver {
+        Solver::default()
+    }
+
+    /// Game states visited by the win searches so far (a measure of work).
+    pub fn nodes(&self) -> u64 {
+        self.wins.nodes
+    }
+
+    /// A complete move of the player to move that wins at once, if there is one (stops at
+    /// the first). `game` must be at a turn start.
+    pub fn find_win(&mut self, game: &Game) -> Option<Move> {
+        let path = self.wins.find(game)?;
+        Some(game.move_from_decisions(&path).expect("a found path is a legal move"))
+    }
+
+    /// Every complete move of the player to move that wins at once (depth 1), in walk order.
+    pub fn winning_moves(&mut self, game: &Game) -> Vec<Move> {
+        if game.is_over() || !game.at_turn_start() {
+            return Vec::new();
+        }
+        let mover = game.to_move();
+        let mut paths = Vec::new();
+        let _ = TurnWalker::new().walk::<()>(game.clone(), &mut |path, after| {
+            if after.outcome().is_some_and(|o| o.winner == Some(mover)) {
+                paths.push(path.to_vec());
+            }
+            ControlFlow::Continue(())
+        });
+        paths.iter().map(|p| game.move_from_decisions(p).expect("a walked path is a legal move")).collect()
+    }
+
+    /// Does `after` (the position after the mover's move, opponent to move) refute it: is
+    /// there a reply after which the mover has no winning move? A reply that ends the game
+    /// without the mover winning refutes too; one that makes the mover win does not.
+    fn refuted(&mut self, after: &Game, mover: Color) -> bool {
+        if after.is_over() {
+            return after.outcome().is_none_or(|o| o.winner != Some(mover));
+        }
+        let reply_refutes = |wins: &mut WinSearch, g: &Game| -> bool {
+            match g.outcome() {
+                Some(o) => o.winner != Some(mover),
+                None => wins.find(g).is_none(),
+            }
+        };
+        for i in 0..self.refutations.len() {
+            let mut g = after.clone();
+            if g.play_move(&self.refutations[i]).is_ok() && reply_refutes(&mut self.wins, &g) {
+                let mv = self.refutations.remove(i);
+                self.refutations.insert(0, mv);
+                return true;
+            }
+        }
+        let wins = &mut self.wins;
+        let found = self.replies.walk(after.clone(), &mut |path, g| {
+            if reply_refutes(wins, g) { ControlFlow::Break(path.to_vec()) } else { ControlFlow::Continue(()) }
+        });
+        match found {
+            ControlFlow::Break(path) => {
+                if let Ok(mv) = after.move_from_decisions(&path) {
+                    remember(&mut self.refutations, mv);
+                }
+                true
+            }
+            ControlFlow::Continue(()) => false,
+        }
+    }
+
+    /// Does playing `mv` (legal, from a turn start) force a win within the mover's next two
+    /// turns, and how?
+    pub fn forces_win(&mut self, game: &Game, mv: &Move) -> Option<ForcedWin> {
+        let mover = game.to_move();
+        let mut after = game.clone();
+        after.play_move(mv).ok()?;
+        self.forced_after(&after, mover)
+    }
+
+    fn forced_after(&mut self, after: &Game, mover: Color) -> Option<ForcedWin> {
+        if after.outcome().is_some_and(|o| o.winner == Some(mover)) {
+            return Some(ForcedWin::AtOnce);
+        }
+        (!self.refuted(after, mover)).then_some(ForcedWin::NextTurn)
+    }
+
+    /// Depth 2: every move that forces a win within the mover's next two turns, in walk
+    /// order, with how. Empty when there is none (or the game is over).
+    pub fn forced_wins(&mut self, game: &Game) -> Vec<(Move, ForcedWin)> {
+        if game.is_over() || !game.at_turn_start() {
+            return Vec::new();
+        }
+        let mover = game.to_move();
+        let mut out = Vec::new();
+        for path in move_paths(game) {
+            let mut after = game.clone();
+            for &d in &path {
+                after.apply_unchecked(d);
+            }
+            if let Some(how) = self.forced_after(&after, mover) {
+                out.push((game.move_from_decisions(&path).expect("a walked path is a legal move"), how));
+            }
+        }
+        out
+    }
+
+    /// Would the mover of `mv` have a winning move if they moved again right after it? `false`
+    /// when `mv` ends the game.
+    pub fn threatens(&mut self, game: &Game, mv: &Move) -> bool {
+        let mover = game.to_move();
+        let mut after = game.clone();
+        if after.play_move(mv).is_err() || after.is_over() {
+            return false;
+        }
+        let again = Game::from_board(after.board().clone(), mover, None);
+        self.wins.find(&again).is_some()
+    }
+
+    /// The mark of a legal move (RULES.md 6.6): `++` if it forces a win next turn, else `+` if
+    /// it threatens one, else none. A move that wins at once has no mark (the game is over).
+    pub fn mark(&mut self, game: &Game, mv: &Move) -> Option<Mark> {
+        match self.forces_win(game, mv) {
+            Some(ForcedWin::NextTurn) => Some(Mark::Mate),
+            Some(ForcedWin::AtOnce) => None,
+            None => self.threatens(game, mv).then_some(Mark::Check),
+        }
+    }
+}
