@@ -2,9 +2,11 @@
 
 mod bench;
 mod moves;
+mod perft;
 mod position_args;
 mod random_game;
 mod replay;
+mod solve;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -28,6 +30,10 @@ enum Command {
     Moves(moves::Args),
     /// Play a random game and print its moves, then `# result: <json>`.
     RandomGame(random_game::Args),
+    /// Count the distinct complete moves over D turns (turn-level perft), timed.
+    Perft(perft::Args),
+    /// Find moves that win at once (depth 1) or force a win within two turns (depth 2).
+    Solve(solve::Args),
     /// Measure the speed of parts of the system.
     #[command(subcommand)]
     Bench(bench::Bench),
@@ -38,6 +44,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(a) => replay::run(a),
         Command::Moves(a) => moves::run(a),
         Command::RandomGame(a) => random_game::run(a),
+        Command::Perft(a) => perft::run(a),
+        Command::Solve(a) => solve::run(a),
         Command::Bench(b) => bench::run(b),
     }
 }
