@@ -31,6 +31,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod random;
+pub mod record;
 pub mod solve;
 
 pub use board::Board;

@@ -1,0 +1,561 @@
+//! Game records: a PGN-like text format for a whole game.
+//!
+//! ```text
+//! [Board "6"]
+//! [Resolution "8"]
+//! [Frame "per-player"]
+//! [Black "Ada"]
+//! [White "Bo"]
+//! [Date "2025.01.31"]
+//! [Result "0-1"]
+//! [Termination "resignation"]
+//!
+//! 1. 1HN 5,5HSWS {White answers at once} 2. 0,2J2,1
+//! 2... 3H 0-1
+//! ```
+//!
+//! * **Tags**, one per line, `[Name "value"]` (`\"` and `\\` escape inside the value):
+//!   `Board` and `Resolution` (default 6 and 8), `Frame` (`per-player`, the default, or
+//!   `absolute`: the notation frame of the moves, RULES.md section 6), `Black`, `White`,
+//!   `Date`, `Result`, `Termination`, and `Position`. Other tags are kept as they are.
+//! * **`Result`** (required): `1-0` Black won (Black moves first and is named first), `0-1`
+//!   White won, `1/2-1/2` a draw, `*` the game goes on.
+//! * **`Termination`**: the reason name of RULES.md (`four-sides`, `draw-rule`,
+//!   `no-split-or-join`, `turn-limit`, `resignation`, `agreement`). When the moves themselves
+//!   end the game it may be left out, and must agree if given; a result the moves do not
+//!   reach (resignation, agreement, turn limit) needs it.
+//! * **`Position`**: the start position as one line of position JSON, written as a bare
+//!   JSON object (`[Position {"board":6,...}]`; a quoted, escaped string is accepted too),
+//!   present only when the game does not start from the standard start.
+//! * **Moves** after a blank line, numbered per full turn: `1. <black> <white> 2. ...`, in
+//!   the record's frame. After a comment, or when the game starts with White to move, a White
+//!   move is written `2... <white>`. Move numbers are checked when present and may be left
+//!   out. Comments are `{...}` (no nesting, may span lines) and belong to the move before
+//!   them (or the game, before the first move). The movetext may end with the result token,
+//!   which must agree with the `Result` tag.
+//!
+//! [`parse`] refuses a malformed record with the line and the reason ([`RecordError`]);
+//! [`GameRecord::write`] then [`parse`] gives the same record.
+
+use crate::game::{Game, Outcome, Reason};
+use crate::geom::Color;
+use crate::moves::Move;
+use crate::notation::{self, Formatter, Frame};
+use crate::position::{self, PositionError};
+use thiserror::Error;
+
+/// A whole game: start position, notation frame, tags, moves (absolute frame), comments and
+/// result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// The start position (the standard start, or any position players agreed on).
+    pub start: Game,
+    /// The frame the moves are written in.
+    pub frame: Frame,
+    /// Tags other than the structural ones (`Board`, `Resolution`, `Frame`, `Result`,
+    /// `Termination`, `Position`): `Black`, `White`, `Date` and anything else, in order.
+    pub tags: Vec<(String, String)>,
+    /// The moves, in the absolute frame.
+    pub moves: Vec<Move>,
+    /// A comment before the first move.
+    pub intro: Option<String>,
+    /// `comments[i]`: the comment after move `i` (kept the same length as `moves` by
+    /// [`GameRecord::push_move`] and [`parse`]).
+    pub comments: Vec<Option<String>>,
+    /// The game's result: `None` while it goes on (`*`).
+    pub result: Option<Outcome>,
+}
+
+/// Why a record was refused: the 1-based line and what is wrong there.
+#[derive(Debug, Error)]
+#[error("line {line}: {kind}")]
+pub struct RecordError {
+    pub line: usize,
+    pub kind: RecordErrorKind,
+}
+
+/// The kinds of [`RecordError`].
+#[derive(Debug, Error)]
+pub enum RecordErrorKind {
+    /// A tag line that is not `[Name "value"]`.
+    #[error("malformed tag: {0}")]
+    BadTag(String),
+    /// The same tag twice.
+    #[error("tag {0} is given twice")]
+    DuplicateTag(String),
+    /// A structural tag with a value it cannot have.
+    #[error("tag {tag}: {why}")]
+    BadTagValue { tag: String, why: String },
+    /// The `Position` tag holds a position that does not load.
+    #[error("tag Position: {0}")]
+    Position(#[source] PositionError),
+    /// There is no `Result` tag.
+    #[error("the record has no Result tag")]
+    MissingResult,
+    /// A `{` without its `}`.
+    #[error("comment opened here is never closed")]
+    UnclosedComment,
+    /// A `}` with no `{` before it.
+    #[error("'}}' without a comment opened before it")]
+    StrayBrace,
+    /// A move number that does not fit the game.
+    #[error("move number {found:?}: expected {expected:?}")]
+    MoveNumber { found: String, expected: String },
+    /// A move that cannot be read or played.
+    #[error("move {number} ({text:?}) refused: {why}")]
+    Move { number: String, text: String, why: String },
+    /// Moves after the game ended (by the rules, or after the result token).
+    #[error("{0:?} comes after the end of the game")]
+    AfterEnd(String),
+    /// The result token or the tags disagree with the game.
+    #[error("{0}")]
+    Result(String),
+}
+
+fn fail<T>(line: usize, kind: RecordErrorKind) -> Result<T, RecordError> {
+    Err(RecordError { line, kind })
+}
+
+fn bad_value<T>(line: usize, tag: &str, why: String) -> Result<T, RecordError> {
+    fail(line, RecordErrorKind::BadTagValue { tag: tag.to_string(), why })
+}
+
+/// The result token of an outcome.
+pub fn result_token(result: Option<Outcome>) -> &'static str {
+    match result {
+        None => "*",
+        Some(Outcome { winner: Some(Color::Black), .. }) => "1-0",
+        Some(Outcome { winner: Some(Color::White), .. }) => "0-1",
+        Some(Outcome { winner: None, .. }) => "1/2-1/2",
+    }
+}
+
+/// The winner a result token names: `Some(Some(c))` a win, `Some(None)` a draw, `None` for `*`.
+fn parse_result_token(t: &str) -> Option<Option<Option<Color>>> {
+    match t {
+        "1-0" => Some(Some(Some(Color::Black))),
+        "0-1" => Some(Some(Some(Color::White))),
+        "1/2-1/2" => Some(Some(None)),
+        "*" => Some(None),
+        _ => None,
+    }
+}
+
+const STRUCTURAL: [&str; 6] = ["Board", "Resolution", "Frame", "Result", "Termination", "Position"];
+
+/// Move number text of the move `index` (0-based) of a game whose first mover is `first`.
+fn number_of(index: usize, first: Color) -> (usize, Color) {
+    let ply = index + usize::from(first == Color::White);
+    (ply / 2 + 1, if ply % 2 == 0 { Color::Black } else { Color::White })
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ")
+}
+
+impl GameRecord {
+    /// A record of no moves from `start`, in `frame`, with the start's result.
+    pub fn new(start: Game, frame: Frame) -> GameRecord {
+        let result = start.outcome();
+        GameRecord { start, frame, tags: Vec::new(), moves: Vec::new(), intro: None, comments: Vec::new(), result }
+    }
+
+    /// The value of a non-structural tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a non-structural tag (replacing an earlier value).
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(t) => t.1 = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// Appends a move (absolute frame) with an optional comment after it.
+    pub fn push_move(&mut self, mv: Move, comment: Option<String>) {
+        self.comments.resize(self.moves.len(), None);
+        self.moves.push(mv);
+        self.comments.push(comment);
+    }
+
+    /// The comment after move `i`, if any.
+    pub fn comment(&self, i: usize) -> Option<&str> {
+        self.comments.get(i).and_then(|c| c.as_deref())
+    }
+
+    /// Plays the first `ply` moves (all of them for `None`) on the start position; with all
+    /// moves played, a result that the moves do not reach (resignation, agreement, turn limit)
+    /// is applied too. Fails on an illegal move (the move's 0-based index and why).
+    pub fn replay(&self, ply: Option<usize>) -> Result<Game, (usize, String)> {
+        let n = ply.unwrap_or(self.moves.len()).min(self.moves.len());
+        let mut game = self.start.clone();
+        for (i, mv) in self.moves[..n].iter().enumerate() {
+            game.play_move(mv).map_err(|e| (i, e.to_string()))?;
+        }
+        if n == self.moves.len() && !game.is_over() {
+            if let Some(o) = self.result {
+                game.finish(o);
+            }
+        }
+        Ok(game)
+    }
+
+    /// The record as text (see the module documentation). A `}` inside a comment is written
+    /// as `)`, since comments cannot nest. Moves that do not replay are written as `??`.
+    pub fn write(&self) -> String {
+        let mut out = String::new();
+        let b = self.start.board();
+        let standard = Game::new(b.board_size(), b.resolution()).is_ok_and(|s| s == self.start);
+        out += &format!("[Board \"{}\"]\n[Resolution \"{}\"]\n", b.board_size(), b.resolution());
+        out += &format!("[Frame \"{}\"]\n", self.frame.name());
+        for (n, v) in &self.tags {
+            out += &format!("[{n} \"{}\"]\n", escape(v));
+        }
+        out += &format!("[Result \"{}\"]\n", result_token(self.result));
+        if let Some(o) = self.result {
+            out += &format!("[Termination \"{}\"]\n", o.reason.name());
+        }
+        if !standard {
+            let value: serde_json::Value =
+                serde_json::from_str(&position::to_json(&self.start)).expect("position JSON is JSON");
+            out += &format!("[Position {value}]\n");
+        }
+        out.push('\n');
+
+        let mut words: Vec<String> = Vec::new();
+        let comment = |c: &str| format!("{{{}}}", c.replace('}', ")"));
+        if let Some(c) = &self.intro {
+            words.push(comment(c));
+        }
+        let first = self.start.to_move();
+        let mut game = self.start.clone();
+        let mut need_number = true;
+        for (i, mv) in self.moves.iter().enumerate() {
+            let (num, who) = number_of(i, first);
+            if who == Color::Black {
+                words.push(format!("{num}."));
+            } else if need_number {
+                words.push(format!("{num}..."));
+            }
+            let text = Formatter::new(&game, self.frame).format(&game, mv).unwrap_or_else(|| "??".into());
+            words.push(text);
+            let _ = game.play_move(mv);
+            need_number = false;
+            if let Some(c) = self.comment(i) {
+                words.push(comment(c));
+                need_number = true;
+            }
+        }
+        words.push(result_token(self.result).to_string());
+        // Wrap at 80 columns; a word never breaks.
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.len() + 1 + w.len() > 80 {
+                out += &line;
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line += &w;
+        }
+        out += &line;
+        out.push('\n');
+        out
+    }
+}
+
+// ----------------------------------------------------------------------------- parsing
+
+/// A tag line `[Name value]` -> (name, raw value text).
+fn parse_tag(line: &str, no: usize) -> Result<(String, String), RecordError> {
+    let bad = |why: &str| fail(no, RecordErrorKind::BadTag(format!("{why} in {line:?}")));
+    let t = line.trim();
+    let Some(inner) = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')) else {
+        return bad("a tag is '[Name \"value\"]' on one line");
+    };
+    let inner = inner.trim();
+    let name_len = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+    let (name, rest) = inner.split_at(name_len);
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return bad("the tag name must start with a letter");
+    }
+    let rest = rest.trim();
+    if name == "Position" && rest.starts_with('{') {
+        return Ok((name.to_string(), rest.to_string()));
+    }
+    let Some(body) = rest.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else {
+        return bad("the value must be in double quotes");
+    };
+    let mut value = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('"' | '\\')) => value.push(e),
+                _ => return bad("only \\\" and \\\\ may be escaped"),
+            },
+            '"' => return bad("a '\"' inside the value must be escaped as \\\""),
+            c => value.push(c),
+        }
+    }
+    Ok((name.to_string(), value))
+}
+
+/// A token of the movetext with its line.
+#[derive(Debug)]
+enum Token {
+    Word(String),
+    Comment(String),
+}
+
+fn tokenize(lines: &[(usize, &str)]) -> Result<Vec<(usize, Token)>, RecordError> {
+    let mut out = Vec::new();
+    let mut comment: Option<(usize, String)> = None;
+    for &(no, line) in lines {
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut Vec<(usize, Token)>| {
+            if !word.is_empty() {
+                out.push((no, Token::Word(std::mem::take(word))));
+            }
+        };
+        for c in line.chars() {
+            if let Some((_, text)) = comment.as_mut() {
+                if c == '}' {
+                    let (at, text) = comment.take().unwrap();
+                    out.push((at, Token::Comment(text.trim().to_string())));
+                } else {
+                    text.push(c);
+                }
+                continue;
+            }
+            match c {
+                '{' => {
+                    flush(&mut word, &mut out);
+                    comment = Some((no, String::new()));
+                }
+                '}' => return fail(no, RecordErrorKind::StrayBrace),
+                c if c.is_whitespace() => flush(&mut word, &mut out),
+                c => word.push(c),
+            }
+        }
+        flush(&mut word, &mut out);
+        if let Some((_, text)) = comment.as_mut() {
+            text.push(' ');
+        }
+    }
+    if let Some((at, _)) = comment {
+        return fail(at, RecordErrorKind::UnclosedComment);
+    }
+    Ok(out)
+}
+
+/// Reads a game record (see the module documentation).
+pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
+    // Header: tag lines (blank lines and lines before the movetext allowed between them).
+    let mut tags: Vec<(usize, String, String)> = Vec::new();
+    let mut body_start = lines.len();
+    for (k, &(no, line)) in lines.iter().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with('[') {
+            let (name, value) = parse_tag(t, no)?;
+            if tags.iter().any(|(_, n, _)| *n == name) {
+                return fail(no, RecordErrorKind::DuplicateTag(name));
+            }
+            tags.push((no, name, value));
+        } else {
+            body_start = k;
+            break;
+        }
+    }
+    let get = |name: &str| tags.iter().find(|(_, n, _)| n == name).map(|(no, _, v)| (*no, v.as_str()));
+
+    let number = |name: &str, default: u32| -> Result<(usize, u32), RecordError> {
+        match get(name) {
+            None => Ok((1, default)),
+            Some((no, v)) => match v.parse::<u32>() {
+                Ok(n) => Ok((no, n)),
+                Err(_) => bad_value(no, name, format!("{v:?} is not a whole number")),
+            },
+        }
+    };
+    let (board_line, board) = number("Board", 6)?;
+    let (res_line, resolution) = number("Resolution", 8)?;
+    let frame = match get("Frame") {
+        None => Frame::PerPlayer,
+        Some((no, v)) => match Frame::from_name(v) {
+            Some(f) => f,
+            None => return bad_value(no, "Frame", format!("{v:?} is neither \"per-player\" nor \"absolute\"")),
+        },
+    };
+    let start = match get("Position") {
+        Some((no, v)) => {
+            let game = position::from_json(v).map_err(|e| RecordError { line: no, kind: RecordErrorKind::Position(e) })?;
+            let b = game.board();
+            if get("Board").is_some() && u32::from(b.board_size()) != board {
+                return bad_value(board_line, "Board", format!("{board} disagrees with the Position's board {}", b.board_size()));
+            }
+            if get("Resolution").is_some() && u32::from(b.resolution()) != resolution {
+                return bad_value(
+                    res_line,
+                    "Resolution",
+                    format!("{resolution} disagrees with the Position's resolution {}", b.resolution()),
+                );
+            }
+            game
+        }
+        None => {
+            if let Err(e) = crate::board::check_size(board, resolution) {
+                let (no, tag) = if matches!(e, crate::SizeError::Resolution(_)) { (res_line, "Resolution") } else { (board_line, "Board") };
+                return bad_value(no, tag, e.to_string());
+            }
+            Game::new(board as u16, resolution as u16).expect("size checked")
+        }
+    };
+    let Some((result_line, result_text)) = get("Result") else {
+        return fail(lines.len().max(1), RecordErrorKind::MissingResult);
+    };
+    let Some(result_winner) = parse_result_token(result_text) else {
+        return bad_value(result_line, "Result", format!("{result_text:?} is not 1-0, 0-1, 1/2-1/2 or *"));
+    };
+    let termination = match get("Termination") {
+        None => None,
+        Some((no, v)) => match Reason::from_name(v) {
+            Some(r) => Some((no, r)),
+            None => {
+                let names: Vec<&str> = Reason::ALL.iter().map(|r| r.name()).collect();
+                return bad_value(no, "Termination", format!("{v:?} is not one of {}", names.join(", ")));
+            }
+        },
+    };
+    let other: Vec<(String, String)> =
+        tags.iter().filter(|(_, n, _)| !STRUCTURAL.contains(&n.as_str())).map(|(_, n, v)| (n.clone(), v.clone())).collect();
+
+    // Movetext.
+    let tokens = tokenize(&lines[body_start..])?;
+    let first = start.to_move();
+    let mut game = start.clone();
+    let mut moves = Vec::new();
+    let mut comments: Vec<Option<String>> = Vec::new();
+    let mut intro: Option<String> = None;
+    let mut end_token: Option<(usize, String)> = None;
+    for (no, tok) in tokens {
+        let add_comment = |slot: &mut Option<String>, c: String| {
+            *slot = Some(match slot.take() {
+                Some(old) => format!("{old} {c}"),
+                None => c,
+            });
+        };
+        let word = match tok {
+            Token::Comment(c) => {
+                match moves.len() {
+                    0 => add_comment(&mut intro, c),
+                    n => add_comment(&mut comments[n - 1], c),
+                }
+                continue;
+            }
+            Token::Word(w) => w,
+        };
+        if let Some((_, t)) = &end_token {
+            return fail(no, RecordErrorKind::AfterEnd(format!("{word} (after the result {t})")));
+        }
+        if parse_result_token(&word).is_some() {
+            end_token = Some((no, word));
+            continue;
+        }
+        // A move number, possibly glued to the move: `12.`, `12...`, `12.1HN`.
+        let mut rest = word.as_str();
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        if digits > 0 && rest[digits..].starts_with('.') {
+            let dots = rest[digits..].chars().take_while(|&c| c == '.').count();
+            let found = &rest[..digits + dots];
+            let (num, who) = number_of(moves.len(), first);
+            let expected = if who == Color::Black { format!("{num}.") } else { format!("{num}...") };
+            if found != expected {
+                return fail(no, RecordErrorKind::MoveNumber { found: found.to_string(), expected });
+            }
+            rest = &rest[digits + dots..];
+            if rest.is_empty() {
+                continue;
+            }
+        }
+        let (num, who) = number_of(moves.len(), first);
+        let number = if who == Color::Black { format!("{num}.") } else { format!("{num}...") };
+        if game.is_over() {
+            return fail(no, RecordErrorKind::AfterEnd(format!("move {number} {rest}")));
+        }
+        let refuse = |why: String| RecordError {
+            line: no,
+            kind: RecordErrorKind::Move { number: number.clone(), text: rest.to_string(), why },
+        };
+        let mv = notation::parse_move(&game, rest, frame).map_err(|e| refuse(e.to_string()))?;
+        game.play_move(&mv).map_err(|e| refuse(e.to_string()))?;
+        moves.push(mv);
+        comments.push(None);
+    }
+
+    // The result: the tags, the result token and the game must agree.
+    let bad_result = |no: usize, why: String| fail(no, RecordErrorKind::Result(why));
+    if let Some((no, t)) = &end_token {
+        if t != result_text {
+            return bad_result(*no, format!("the result token {t} disagrees with [Result \"{result_text}\"]"));
+        }
+    }
+    let result = match (game.outcome(), result_winner) {
+        (Some(o), Some(w)) => {
+            if o.winner != w {
+                return bad_result(
+                    result_line,
+                    format!("[Result \"{result_text}\"] disagrees with the game, which ended {}", result_token(Some(o))),
+                );
+            }
+            if let Some((no, r)) = termination {
+                if r != o.reason {
+                    return bad_value(no, "Termination", format!("{:?}, but the game ended by {:?}", r.name(), o.reason.name()));
+                }
+            }
+            Some(o)
+        }
+        (Some(o), None) => {
+            return bad_result(result_line, format!("[Result \"*\"], but the game ended ({})", position::outcome_text(Some(o))));
+        }
+        (None, None) => {
+            if let Some((no, r)) = termination {
+                return bad_value(no, "Termination", format!("{:?} with the result *", r.name()));
+            }
+            None
+        }
+        (None, Some(w)) => {
+            let Some((no, reason)) = termination else {
+                return bad_result(
+                    result_line,
+                    format!(
+                        "[Result \"{result_text}\"] is not reached by the moves: add a Termination tag (resignation, agreement or turn-limit)"
+                    ),
+                );
+            };
+            let ok = match reason {
+                Reason::Resignation => w.is_some(),
+                Reason::Agreement | Reason::TurnLimit => w.is_none(),
+                _ => false,
+            };
+            if !ok {
+                let why = if matches!(reason, Reason::Resignation | Reason::Agreement | Reason::TurnLimit) {
+                    format!("{:?} does not fit the result {result_text}", reason.name())
+                } else {
+                    format!("{:?} with the result {result_text}, but the moves do not end the game that way", reason.name())
+                };
+                return bad_value(no, "Termination", why);
+            }
+            Some(Outcome { winner: w, reason })
+        }
+    };
+    Ok(GameRecord { start, frame, tags: other, moves, intro, comments, result })
+}
