@@ -32,6 +32,7 @@ pub mod perft;
 pub mod position;
 pub mod random;
 pub mod record;
+pub mod render;
 pub mod solve;
 
 pub use board::Board;
