@@ -6,6 +6,7 @@ mod perft;
 mod position_args;
 mod random_game;
 mod replay;
+mod show;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,8 @@ enum Command {
     Moves(moves::Args),
     /// Play a random game and print its moves, then `# result: <json>`.
     RandomGame(random_game::Args),
+    /// Draw a position in the terminal or as SVG, optionally from a game record.
+    Show(show::Args),
     /// Count the distinct complete moves over D turns (turn-level perft), timed.
     Perft(perft::Args),
     /// Find moves that win at once (depth 1) or force a win within two turns (depth 2).
@@ -44,6 +47,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(a) => replay::run(a),
         Command::Moves(a) => moves::run(a),
         Command::RandomGame(a) => random_game::run(a),
+        Command::Show(a) => show::run(a),
         Command::Perft(a) => perft::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Bench(b) => bench::run(b),
