@@ -1,0 +1,131 @@
+//! `crumble show [POSITION FLAGS] [MOVE...] [--record FILE [--ply K]] [--svg FILE]`: draws the
+//! position in the terminal (colour when stdout is a terminal and `NO_COLOR` is not set), or
+//! writes it as an SVG image; with a record, the position after its move K (default: all).
+//! The last move is highlighted.
+
+use super::PositionArgs;
+use anyhow::Context as _;
+use clap::ValueEnum;
+use crumble_core::render::{self, svg::SvgOptions, term::TermOptions, Highlight};
+use crumble_core::{notation, record, Color, Game, Move};
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    /// Colour when stdout is a terminal and NO_COLOR is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ViewArg {
+    Black,
+    White,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Moves to play first, in the chosen frame (the last one is highlighted).
+    #[arg(value_name = "MOVE", conflicts_with = "record")]
+    moves: Vec<String>,
+    /// Show a position of this game record instead (its own start, frame and moves).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "board", "resolution"])]
+    record: Option<PathBuf>,
+    /// With --record: the position after this many moves (default: after all of them).
+    #[arg(long, value_name = "K", requires = "record")]
+    ply: Option<usize>,
+    /// Write the picture as SVG to this file instead of drawing it in the terminal.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Whose side is at the bottom (default: the player to move in the per-player frame,
+    /// Black in the absolute frame).
+    #[arg(long, value_enum)]
+    view: Option<ViewArg>,
+    /// Terminal colours.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+    /// Leave out the edge coordinates.
+    #[arg(long)]
+    no_coords: bool,
+}
+
+/// The position to show, the game before the last move and that move.
+struct Shown {
+    game: Game,
+    frame: notation::Frame,
+    last: Option<(Game, Move)>,
+}
+
+fn from_record(path: &PathBuf, ply: Option<usize>) -> anyhow::Result<Shown> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read record {}", path.display()))?;
+    let rec = record::parse(&text).with_context(|| format!("record {} refused", path.display()))?;
+    if let Some(k) = ply {
+        if k > rec.moves.len() {
+            anyhow::bail!("--ply {k}: the record has only {} moves", rec.moves.len());
+        }
+    }
+    let k = ply.unwrap_or(rec.moves.len());
+    let game = rec.replay(Some(k)).map_err(|(i, why)| anyhow::anyhow!("move {} of the record: {why}", i + 1))?;
+    let game = if k == rec.moves.len() { rec.replay(None).map_err(|(_, why)| anyhow::anyhow!(why))? } else { game };
+    let last = if k > 0 {
+        let before = rec.replay(Some(k - 1)).map_err(|(_, why)| anyhow::anyhow!(why))?;
+        Some((before, rec.moves[k - 1].clone()))
+    } else {
+        None
+    };
+    Ok(Shown { game, frame: rec.frame, last })
+}
+
+fn from_moves(a: &Args) -> anyhow::Result<Shown> {
+    let frame = a.pos.frame();
+    let Some((last_text, first)) = a.moves.split_last() else {
+        return Ok(Shown { game: a.pos.start()?, frame, last: None });
+    };
+    let before = a.pos.replay(first)?;
+    let game = a.pos.replay(&a.moves)?;
+    let mv = notation::parse_move(&before, last_text, frame).expect("replayed above");
+    Ok(Shown { game, frame, last: Some((before, mv)) })
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let shown = match &a.record {
+        Some(path) => from_record(path, a.ply)?,
+        None => from_moves(&a)?,
+    };
+    let game = &shown.game;
+    let view = match a.view {
+        Some(ViewArg::Black) => Color::Black,
+        Some(ViewArg::White) => Color::White,
+        None if shown.frame.rotates_for(game.to_move()) => Color::White,
+        None => Color::Black,
+    };
+    let (highlight, last_move) = match &shown.last {
+        Some((before, mv)) => (
+            Highlight::of(before, mv),
+            notation::format_move(before, mv, shown.frame).map(|t| format!("{t} ({})", before.to_move().name())),
+        ),
+        None => (None, None),
+    };
+    if let Some(path) = &a.svg {
+        let opts = SvgOptions { view, coords: !a.no_coords, highlight, last_move };
+        let text = render::svg::render(game, &opts);
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let color = match a.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+        }
+    };
+    let opts = TermOptions { color, view, coords: !a.no_coords, highlight, last_move };
+    super::print(&render::term::render(game, &opts))?;
+    Ok(ExitCode::SUCCESS)
+}
