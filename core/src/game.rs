@@ -221,7 +221,8 @@ pub struct Game {
 }
 
 impl PartialEq for Game {
-    /// Equal positions in equal turn states with equal histories (slot layouts may differ).
+    /// Equal positions in equal turn states with equal draw-rule windows (slot layouts may
+    /// differ): equal exactly when everything `hash` covers is equal.
     fn eq(&self, o: &Game) -> bool {
         self.board == o.board
             && self.to_move == o.to_move
@@ -229,8 +230,9 @@ impl PartialEq for Game {
             && self.outcome == o.outcome
             && self.fresh_pieces() == o.fresh_pieces()
             && self.swapper_piece() == o.swapper_piece()
-            && self.turns_played == o.turns_played
             && self.max_turns == o.max_turns
+            // The turn count matters only under a turn limit (as in `hash`).
+            && (self.max_turns == 0 || self.turns_played == o.turns_played)
             && self.window_hash() == o.window_hash()
             && self.guard_hash() == o.guard_hash()
     }
@@ -713,7 +715,8 @@ impl Game {
         let (x0, y0) = (pr.x, pr.y);
         // Candidate tops: the pieces up the left side must sit on it.
         s.ys.clear();
-        let mut y = y0;
+        s.ys.push(pr.top());
+        let mut y = pr.top();
         while y < g {
             let q = b.slot_at(x0, y);
             let r = b.rect(q);
@@ -727,6 +730,10 @@ impl Game {
         let x_max = (u32::from(x0) + 2 * u32::from(y - y0)).min(u32::from(g)) as u16;
         s.xs.clear();
         let mut x = x0;
+        if pr.right() <= x_max {
+            s.xs.push(pr.right());
+            x = pr.right();
+        }
         while x < x_max {
             let q = b.slot_at(x, y0);
             let r = b.rect(q);

@@ -111,7 +111,10 @@ impl Game {
             }
         }
         for &d in &path {
-            self.apply(d).map_err(|e| MoveError::IllegalSplit(e.to_string()))?;
+            self.apply(d).map_err(|e| match mv.base {
+                Base::Split { .. } => MoveError::IllegalSplit(e.to_string()),
+                Base::Join { .. } => MoveError::IllegalJoin(e.to_string()),
+            })?;
         }
         if let Some(swap) = &mv.swap {
             if swap.steps.is_empty() {

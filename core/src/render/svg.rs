@@ -31,9 +31,9 @@ impl Default for SvgOptions {
 }
 
 const CELL: f64 = 100.0;
-const PAD: f64 = 12.0;
+const PAD: f64 = 24.0;
 const GUTTER: f64 = 44.0;
-const STATUS: f64 = 56.0;
+const STATUS: f64 = 84.0;
 
 /// A number with at most two decimals and no trailing zeros.
 fn num(v: f64) -> String {
@@ -192,11 +192,9 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
         s += "</g>\n";
     }
 
-    // Status: a disc in the colour of the side to move (or the winner), then the text.
+    // Status: a disc in the colour of the side to move (or the winner), the status text,
+    // and the last move on a second line.
     let mut text = status_line(game);
-    if let Some(m) = &opts.last_move {
-        let _ = write!(text, "; last move {m}");
-    }
     if opts.view == Color::White {
         text += "; White's view";
     }
@@ -204,7 +202,7 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
         Some(o) => o.winner,
         None => Some(game.to_move()),
     };
-    let ty = PAD + side + bottom_gap + STATUS / 2.0;
+    let ty = PAD + side + bottom_gap + 14.0;
     let mut tx = sx(0);
     if let Some(c) = disc {
         let fill = if c == Color::Black { "#262626" } else { "#f7f4ec" };
@@ -223,6 +221,15 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
         num(ty),
         escape(&text)
     );
+    if let Some(m) = &opts.last_move {
+        let _ = writeln!(
+            s,
+            r#"<text class="label" x="{}" y="{}" dominant-baseline="middle">last move {}</text>"#,
+            num(tx),
+            num(ty + 34.0),
+            escape(m)
+        );
+    }
     s += "</svg>\n";
     s
 }

@@ -51,18 +51,28 @@ struct Cell {
     mark: Option<char>,
 }
 
-/// Positions of the boundary coordinates `cs` (sorted) on the canvas: at least two characters
-/// from one boundary to the next, otherwise about `per_cell` characters per cell.
+/// Canvas positions of the sorted coordinates `cs` (which include every cell line `k·r`).
+/// Each cell band gets about `per_cell` characters; a band holding small pieces is stretched
+/// (up to 2.5 times) so that its pieces keep their proportions, and any interval still
+/// shorter than two characters (a line and one character inside) is pushed to two.
 fn layout(cs: &[u16], r: u16, per_cell: usize) -> Vec<usize> {
-    let mut pos = Vec::with_capacity(cs.len());
-    let mut at = 0usize;
-    for (i, &c) in cs.iter().enumerate() {
-        if i > 0 {
-            let len = usize::from(c - cs[i - 1]);
-            let want = (len * per_cell + usize::from(r) / 2) / usize::from(r);
-            at += want.max(2);
+    let mut pos = vec![0usize; cs.len()];
+    let mut i = 0;
+    while i + 1 < cs.len() {
+        // The band from cs[i] (a cell line) to the next cell line.
+        let band_start = cs[i];
+        let mut j = i + 1;
+        while cs[j] % r != 0 {
+            j += 1;
         }
-        pos.push(at);
+        let min_len = cs[i..=j].windows(2).map(|w| w[1] - w[0]).min().unwrap_or(r);
+        let base = per_cell as f64 / f64::from(r);
+        let scale = base.max(2.0 / f64::from(min_len)).min(2.5 * base);
+        for k in i + 1..=j {
+            let want = pos[i] + (f64::from(cs[k] - band_start) * scale).round() as usize;
+            pos[k] = want.max(pos[k - 1] + 2);
+        }
+        i = j;
     }
     pos
 }
@@ -95,6 +105,8 @@ pub fn render(game: &Game, opts: &TermOptions) -> String {
     };
     let mut xs: Vec<u16> = pieces.iter().flat_map(|p| [p.rect.x, p.rect.right()]).collect();
     let mut ys: Vec<u16> = pieces.iter().flat_map(|p| [p.rect.y, p.rect.top()]).collect();
+    xs.extend((0..=n).map(|k| k * r));
+    ys.extend((0..=n).map(|k| k * r));
     xs.sort_unstable();
     xs.dedup();
     ys.sort_unstable();
@@ -250,8 +262,8 @@ pub fn render(game: &Game, opts: &TermOptions) -> String {
     if let Some(m) = &opts.last_move {
         let _ = write!(out, "; last move {m}");
     }
-    if !opts.coords || opts.view != Color::Black {
-        let _ = write!(out, "; {}'s view", opts.view.name());
+    if opts.view == Color::White {
+        out += "; White's view";
     }
     out.push('\n');
     out
