@@ -184,9 +184,15 @@ pub fn divide(game: &Game, turns: u32, frame: Frame) -> Vec<DivideLine> {
     let mut lines: Vec<DivideLine> = firsts
         .into_iter()
         .map(|(path, count)| {
-            let mv = game.move_from_decisions(&path).expect("a walked path is a legal move");
+            let mv = game
+                .move_from_decisions(&path)
+                .expect("a walked path is a legal move");
             let notation = formatter.format(game, &mv).expect("a legal move prints");
-            DivideLine { notation, mv, count }
+            DivideLine {
+                notation,
+                mv,
+                count,
+            }
         })
         .collect();
     lines.sort_by(|a, b| a.notation.cmp(&b.notation));
@@ -207,5 +213,11 @@ pub fn move_paths(game: &Game) -> Vec<Vec<Decision>> {
 
 /// Every complete move of the player to move (`game` at a turn start).
 pub fn all_moves(game: &Game) -> Vec<Move> {
-    move_paths(game).iter().map(|p| game.move_from_decisions(p).expect("a walked path is a legal move")).collect()
+    move_paths(game)
+        .iter()
+        .map(|p| {
+            game.move_from_decisions(p)
+                .expect("a walked path is a legal move")
+        })
+        .collect()
 }

@@ -103,7 +103,11 @@ pub enum RecordErrorKind {
     MoveNumber { found: String, expected: String },
     /// A move that cannot be read or played.
     #[error("move {number} ({text:?}) refused: {why}")]
-    Move { number: String, text: String, why: String },
+    Move {
+        number: String,
+        text: String,
+        why: String,
+    },
     /// Moves after the game ended (by the rules, or after the result token).
     #[error("{0:?} comes after the end of the game")]
     AfterEnd(String),
@@ -117,15 +121,27 @@ fn fail<T>(line: usize, kind: RecordErrorKind) -> Result<T, RecordError> {
 }
 
 fn bad_value<T>(line: usize, tag: &str, why: String) -> Result<T, RecordError> {
-    fail(line, RecordErrorKind::BadTagValue { tag: tag.to_string(), why })
+    fail(
+        line,
+        RecordErrorKind::BadTagValue {
+            tag: tag.to_string(),
+            why,
+        },
+    )
 }
 
 /// The result token of an outcome.
 pub fn result_token(result: Option<Outcome>) -> &'static str {
     match result {
         None => "*",
-        Some(Outcome { winner: Some(Color::Black), .. }) => "1-0",
-        Some(Outcome { winner: Some(Color::White), .. }) => "0-1",
+        Some(Outcome {
+            winner: Some(Color::Black),
+            ..
+        }) => "1-0",
+        Some(Outcome {
+            winner: Some(Color::White),
+            ..
+        }) => "0-1",
         Some(Outcome { winner: None, .. }) => "1/2-1/2",
     }
 }
@@ -141,28 +157,55 @@ fn parse_result_token(t: &str) -> Option<Option<Option<Color>>> {
     }
 }
 
-const STRUCTURAL: [&str; 6] = ["Board", "Resolution", "Frame", "Result", "Termination", "Position"];
+const STRUCTURAL: [&str; 6] = [
+    "Board",
+    "Resolution",
+    "Frame",
+    "Result",
+    "Termination",
+    "Position",
+];
 
 /// Move number text of the move `index` (0-based) of a game whose first mover is `first`.
 fn number_of(index: usize, first: Color) -> (usize, Color) {
     let ply = index + usize::from(first == Color::White);
-    (ply / 2 + 1, if ply % 2 == 0 { Color::Black } else { Color::White })
+    (
+        ply / 2 + 1,
+        if ply % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        },
+    )
 }
 
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ")
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
 }
 
 impl GameRecord {
     /// A record of no moves from `start`, in `frame`, with the start's result.
     pub fn new(start: Game, frame: Frame) -> GameRecord {
         let result = start.outcome();
-        GameRecord { start, frame, tags: Vec::new(), moves: Vec::new(), intro: None, comments: Vec::new(), result }
+        GameRecord {
+            start,
+            frame,
+            tags: Vec::new(),
+            moves: Vec::new(),
+            intro: None,
+            comments: Vec::new(),
+            result,
+        }
     }
 
     /// The value of a non-structural tag.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Sets a non-structural tag (replacing an earlier value).
@@ -208,7 +251,11 @@ impl GameRecord {
         let mut out = String::new();
         let b = self.start.board();
         let standard = Game::new(b.board_size(), b.resolution()).is_ok_and(|s| s == self.start);
-        out += &format!("[Board \"{}\"]\n[Resolution \"{}\"]\n", b.board_size(), b.resolution());
+        out += &format!(
+            "[Board \"{}\"]\n[Resolution \"{}\"]\n",
+            b.board_size(),
+            b.resolution()
+        );
         out += &format!("[Frame \"{}\"]\n", self.frame.name());
         for (n, v) in &self.tags {
             out += &format!("[{n} \"{}\"]\n", escape(v));
@@ -218,8 +265,8 @@ impl GameRecord {
             out += &format!("[Termination \"{}\"]\n", o.reason.name());
         }
         if !standard {
-            let value: serde_json::Value =
-                serde_json::from_str(&position::to_json(&self.start)).expect("position JSON is JSON");
+            let value: serde_json::Value = serde_json::from_str(&position::to_json(&self.start))
+                .expect("position JSON is JSON");
             out += &format!("[Position {value}]\n");
         }
         out.push('\n');
@@ -239,7 +286,9 @@ impl GameRecord {
             } else if need_number {
                 words.push(format!("{num}..."));
             }
-            let text = Formatter::new(&game, self.frame).format(&game, mv).unwrap_or_else(|| "??".into());
+            let text = Formatter::new(&game, self.frame)
+                .format(&game, mv)
+                .unwrap_or_else(|| "??".into());
             words.push(text);
             let _ = game.play_move(mv);
             need_number = false;
@@ -278,7 +327,9 @@ fn parse_tag(line: &str, no: usize) -> Result<(String, String), RecordError> {
         return bad("a tag is '[Name \"value\"]' on one line");
     };
     let inner = inner.trim();
-    let name_len = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+    let name_len = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
     let (name, rest) = inner.split_at(name_len);
     if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return bad("the tag name must start with a letter");
@@ -375,7 +426,11 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             break;
         }
     }
-    let get = |name: &str| tags.iter().find(|(_, n, _)| n == name).map(|(no, _, v)| (*no, v.as_str()));
+    let get = |name: &str| {
+        tags.iter()
+            .find(|(_, n, _)| n == name)
+            .map(|(no, _, v)| (*no, v.as_str()))
+    };
 
     let number = |name: &str, default: u32| -> Result<(usize, u32), RecordError> {
         match get(name) {
@@ -392,28 +447,51 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         None => Frame::PerPlayer,
         Some((no, v)) => match Frame::from_name(v) {
             Some(f) => f,
-            None => return bad_value(no, "Frame", format!("{v:?} is neither \"per-player\" nor \"absolute\"")),
+            None => {
+                return bad_value(
+                    no,
+                    "Frame",
+                    format!("{v:?} is neither \"per-player\" nor \"absolute\""),
+                );
+            }
         },
     };
     let start = match get("Position") {
         Some((no, v)) => {
-            let game = position::from_json(v).map_err(|e| RecordError { line: no, kind: RecordErrorKind::Position(e) })?;
+            let game = position::from_json(v).map_err(|e| RecordError {
+                line: no,
+                kind: RecordErrorKind::Position(e),
+            })?;
             let b = game.board();
             if get("Board").is_some() && u32::from(b.board_size()) != board {
-                return bad_value(board_line, "Board", format!("{board} disagrees with the Position's board {}", b.board_size()));
+                return bad_value(
+                    board_line,
+                    "Board",
+                    format!(
+                        "{board} disagrees with the Position's board {}",
+                        b.board_size()
+                    ),
+                );
             }
             if get("Resolution").is_some() && u32::from(b.resolution()) != resolution {
                 return bad_value(
                     res_line,
                     "Resolution",
-                    format!("{resolution} disagrees with the Position's resolution {}", b.resolution()),
+                    format!(
+                        "{resolution} disagrees with the Position's resolution {}",
+                        b.resolution()
+                    ),
                 );
             }
             game
         }
         None => {
             if let Err(e) = crate::board::check_size(board, resolution) {
-                let (no, tag) = if matches!(e, crate::SizeError::Resolution(_)) { (res_line, "Resolution") } else { (board_line, "Board") };
+                let (no, tag) = if matches!(e, crate::SizeError::Resolution(_)) {
+                    (res_line, "Resolution")
+                } else {
+                    (board_line, "Board")
+                };
                 return bad_value(no, tag, e.to_string());
             }
             Game::new(board as u16, resolution as u16).expect("size checked")
@@ -423,7 +501,11 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         return fail(lines.len().max(1), RecordErrorKind::MissingResult);
     };
     let Some(result_winner) = parse_result_token(result_text) else {
-        return bad_value(result_line, "Result", format!("{result_text:?} is not 1-0, 0-1, 1/2-1/2 or *"));
+        return bad_value(
+            result_line,
+            "Result",
+            format!("{result_text:?} is not 1-0, 0-1, 1/2-1/2 or *"),
+        );
     };
     let termination = match get("Termination") {
         None => None,
@@ -431,12 +513,19 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             Some(r) => Some((no, r)),
             None => {
                 let names: Vec<&str> = Reason::ALL.iter().map(|r| r.name()).collect();
-                return bad_value(no, "Termination", format!("{v:?} is not one of {}", names.join(", ")));
+                return bad_value(
+                    no,
+                    "Termination",
+                    format!("{v:?} is not one of {}", names.join(", ")),
+                );
             }
         },
     };
-    let other: Vec<(String, String)> =
-        tags.iter().filter(|(_, n, _)| !STRUCTURAL.contains(&n.as_str())).map(|(_, n, v)| (n.clone(), v.clone())).collect();
+    let other: Vec<(String, String)> = tags
+        .iter()
+        .filter(|(_, n, _)| !STRUCTURAL.contains(&n.as_str()))
+        .map(|(_, n, v)| (n.clone(), v.clone()))
+        .collect();
 
     // Movetext.
     let tokens = tokenize(&lines[body_start..])?;
@@ -464,7 +553,10 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             Token::Word(w) => w,
         };
         if let Some((_, t)) = &end_token {
-            return fail(no, RecordErrorKind::AfterEnd(format!("{word} (after the result {t})")));
+            return fail(
+                no,
+                RecordErrorKind::AfterEnd(format!("{word} (after the result {t})")),
+            );
         }
         if parse_result_token(&word).is_some() {
             end_token = Some((no, word));
@@ -472,14 +564,26 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         }
         // A move number, possibly glued to the move: `12.`, `12...`, `12.1HN`.
         let mut rest = word.as_str();
-        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
         if digits > 0 && rest[digits..].starts_with('.') {
             let dots = rest[digits..].chars().take_while(|&c| c == '.').count();
             let found = &rest[..digits + dots];
             let (num, who) = number_of(moves.len(), first);
-            let expected = if who == Color::Black { format!("{num}.") } else { format!("{num}...") };
+            let expected = if who == Color::Black {
+                format!("{num}.")
+            } else {
+                format!("{num}...")
+            };
             if found != expected {
-                return fail(no, RecordErrorKind::MoveNumber { found: found.to_string(), expected });
+                return fail(
+                    no,
+                    RecordErrorKind::MoveNumber {
+                        found: found.to_string(),
+                        expected,
+                    },
+                );
             }
             rest = &rest[digits + dots..];
             if rest.is_empty() {
@@ -487,13 +591,24 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             }
         }
         let (num, who) = number_of(moves.len(), first);
-        let number = if who == Color::Black { format!("{num}.") } else { format!("{num}...") };
+        let number = if who == Color::Black {
+            format!("{num}.")
+        } else {
+            format!("{num}...")
+        };
         if game.is_over() {
-            return fail(no, RecordErrorKind::AfterEnd(format!("move {number} {rest}")));
+            return fail(
+                no,
+                RecordErrorKind::AfterEnd(format!("move {number} {rest}")),
+            );
         }
         let refuse = |why: String| RecordError {
             line: no,
-            kind: RecordErrorKind::Move { number: number.clone(), text: rest.to_string(), why },
+            kind: RecordErrorKind::Move {
+                number: number.clone(),
+                text: rest.to_string(),
+                why,
+            },
         };
         let mv = notation::parse_move(&game, rest, frame).map_err(|e| refuse(e.to_string()))?;
         game.play_move(&mv).map_err(|e| refuse(e.to_string()))?;
@@ -505,7 +620,10 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     let bad_result = |no: usize, why: String| fail(no, RecordErrorKind::Result(why));
     if let Some((no, t)) = &end_token {
         if t != result_text {
-            return bad_result(*no, format!("the result token {t} disagrees with [Result \"{result_text}\"]"));
+            return bad_result(
+                *no,
+                format!("the result token {t} disagrees with [Result \"{result_text}\"]"),
+            );
         }
     }
     let result = match (game.outcome(), result_winner) {
@@ -513,22 +631,43 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             if o.winner != w {
                 return bad_result(
                     result_line,
-                    format!("[Result \"{result_text}\"] disagrees with the game, which ended {}", result_token(Some(o))),
+                    format!(
+                        "[Result \"{result_text}\"] disagrees with the game, which ended {}",
+                        result_token(Some(o))
+                    ),
                 );
             }
             if let Some((no, r)) = termination {
                 if r != o.reason {
-                    return bad_value(no, "Termination", format!("{:?}, but the game ended by {:?}", r.name(), o.reason.name()));
+                    return bad_value(
+                        no,
+                        "Termination",
+                        format!(
+                            "{:?}, but the game ended by {:?}",
+                            r.name(),
+                            o.reason.name()
+                        ),
+                    );
                 }
             }
             Some(o)
         }
         (Some(o), None) => {
-            return bad_result(result_line, format!("[Result \"*\"], but the game ended ({})", position::outcome_text(Some(o))));
+            return bad_result(
+                result_line,
+                format!(
+                    "[Result \"*\"], but the game ended ({})",
+                    position::outcome_text(Some(o))
+                ),
+            );
         }
         (None, None) => {
             if let Some((no, r)) = termination {
-                return bad_value(no, "Termination", format!("{:?} with the result *", r.name()));
+                return bad_value(
+                    no,
+                    "Termination",
+                    format!("{:?} with the result *", r.name()),
+                );
             }
             None
         }
@@ -547,15 +686,29 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
                 _ => false,
             };
             if !ok {
-                let why = if matches!(reason, Reason::Resignation | Reason::Agreement | Reason::TurnLimit) {
+                let why = if matches!(
+                    reason,
+                    Reason::Resignation | Reason::Agreement | Reason::TurnLimit
+                ) {
                     format!("{:?} does not fit the result {result_text}", reason.name())
                 } else {
-                    format!("{:?} with the result {result_text}, but the moves do not end the game that way", reason.name())
+                    format!(
+                        "{:?} with the result {result_text}, but the moves do not end the game that way",
+                        reason.name()
+                    )
                 };
                 return bad_value(no, "Termination", why);
             }
             Some(Outcome { winner: w, reason })
         }
     };
-    Ok(GameRecord { start, frame, tags: other, moves, intro, comments, result })
+    Ok(GameRecord {
+        start,
+        frame,
+        tags: other,
+        moves,
+        intro,
+        comments,
+        result,
+    })
 }

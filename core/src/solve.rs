@@ -28,7 +28,7 @@ use crate::decision::{Decision, DecisionKind};
 use crate::game::{Game, Phase};
 use crate::geom::Color;
 use crate::moves::Move;
-use crate::perft::{move_paths, TurnWalker};
+use crate::perft::{TurnWalker, move_paths};
 use std::ops::ControlFlow;
 
 /// A move's annotation (RULES.md 6.6).
@@ -181,7 +181,10 @@ impl Solver {
     /// the first). `game` must be at a turn start.
     pub fn find_win(&mut self, game: &Game) -> Option<Move> {
         let path = self.wins.find(game)?;
-        Some(game.move_from_decisions(&path).expect("a found path is a legal move"))
+        Some(
+            game.move_from_decisions(&path)
+                .expect("a found path is a legal move"),
+        )
     }
 
     /// Every complete move of the player to move that wins at once (depth 1), in walk order.
@@ -197,7 +200,13 @@ impl Solver {
             }
             ControlFlow::Continue(())
         });
-        paths.iter().map(|p| game.move_from_decisions(p).expect("a walked path is a legal move")).collect()
+        paths
+            .iter()
+            .map(|p| {
+                game.move_from_decisions(p)
+                    .expect("a walked path is a legal move")
+            })
+            .collect()
     }
 
     /// Does `after` (the position after the mover's move, opponent to move) refute it: is
@@ -223,7 +232,11 @@ impl Solver {
         }
         let wins = &mut self.wins;
         let found = self.replies.walk(after.clone(), &mut |path, g| {
-            if reply_refutes(wins, g) { ControlFlow::Break(path.to_vec()) } else { ControlFlow::Continue(()) }
+            if reply_refutes(wins, g) {
+                ControlFlow::Break(path.to_vec())
+            } else {
+                ControlFlow::Continue(())
+            }
         });
         match found {
             ControlFlow::Break(path) => {
@@ -266,7 +279,11 @@ impl Solver {
                 after.apply_unchecked(d);
             }
             if let Some(how) = self.forced_after(&after, mover) {
-                out.push((game.move_from_decisions(&path).expect("a walked path is a legal move"), how));
+                out.push((
+                    game.move_from_decisions(&path)
+                        .expect("a walked path is a legal move"),
+                    how,
+                ));
             }
         }
         out

@@ -49,11 +49,17 @@ impl Highlight {
                 let mark = match cut {
                     Cut::H => {
                         let y = first.h_midline()?;
-                        BaseMark::Cut { from: (first.x, y), to: (last.right(), y) }
+                        BaseMark::Cut {
+                            from: (first.x, y),
+                            to: (last.right(), y),
+                        }
                     }
                     Cut::V => {
                         let x = first.v_midline()?;
-                        BaseMark::Cut { from: (x, first.y), to: (x, last.top()) }
+                        BaseMark::Cut {
+                            from: (x, first.y),
+                            to: (x, last.top()),
+                        }
                     }
                 };
                 let fresh = pieces
@@ -68,7 +74,12 @@ impl Highlight {
             Base::Join { outline } => (BaseMark::Outline(outline), vec![outline]),
         };
         let mut after_base = before.clone();
-        after_base.play_move(&Move { base: mv.base, swap: None }).ok()?;
+        after_base
+            .play_move(&Move {
+                base: mv.base,
+                swap: None,
+            })
+            .ok()?;
         let b = after_base.board();
         let g = b.grid_size();
         let mut path = Vec::new();
@@ -89,7 +100,12 @@ impl Highlight {
                 steps.push(d);
             }
         }
-        Some(Highlight { base, fresh, path, steps })
+        Some(Highlight {
+            base,
+            fresh,
+            path,
+            steps,
+        })
     }
 
     /// The same highlight seen from `view`'s side of a `g`-unit board.
@@ -99,7 +115,10 @@ impl Highlight {
         }
         let p = |(x, y): (u16, u16)| (g - x, g - y);
         let base = match self.base {
-            BaseMark::Cut { from, to } => BaseMark::Cut { from: p(to), to: p(from) },
+            BaseMark::Cut { from, to } => BaseMark::Cut {
+                from: p(to),
+                to: p(from),
+            },
             BaseMark::Outline(r) => BaseMark::Outline(r.rotated(g)),
         };
         Highlight {
@@ -118,7 +137,16 @@ fn view_pieces(game: &Game, view: Color) -> Vec<Piece> {
         .board()
         .sorted_pieces()
         .into_iter()
-        .map(|p| if view == Color::White { Piece { rect: p.rect.rotated(g), color: p.color } } else { p })
+        .map(|p| {
+            if view == Color::White {
+                Piece {
+                    rect: p.rect.rotated(g),
+                    color: p.color,
+                }
+            } else {
+                p
+            }
+        })
         .collect();
     v.sort_unstable_by_key(|p| (p.rect.y, p.rect.x));
     v
@@ -127,13 +155,24 @@ fn view_pieces(game: &Game, view: Color) -> Vec<Piece> {
 /// Edge labels in view coordinates: `(x, count)` along the bottom edge and `(y, count)` along
 /// the left edge, the origin included with count 0.
 fn edge_labels(pieces: &[Piece]) -> (Vec<(u16, u32)>, Vec<(u16, u32)>) {
-    let mut xs: Vec<u16> = pieces.iter().filter(|p| p.rect.y == 0).flat_map(|p| [p.rect.x, p.rect.right()]).collect();
-    let mut ys: Vec<u16> = pieces.iter().filter(|p| p.rect.x == 0).flat_map(|p| [p.rect.y, p.rect.top()]).collect();
+    let mut xs: Vec<u16> = pieces
+        .iter()
+        .filter(|p| p.rect.y == 0)
+        .flat_map(|p| [p.rect.x, p.rect.right()])
+        .collect();
+    let mut ys: Vec<u16> = pieces
+        .iter()
+        .filter(|p| p.rect.x == 0)
+        .flat_map(|p| [p.rect.y, p.rect.top()])
+        .collect();
     xs.sort_unstable();
     xs.dedup();
     ys.sort_unstable();
     ys.dedup();
-    (xs.into_iter().zip(0..).collect(), ys.into_iter().zip(0..).collect())
+    (
+        xs.into_iter().zip(0..).collect(),
+        ys.into_iter().zip(0..).collect(),
+    )
 }
 
 /// One line saying whose turn it is or how the game ended, e.g. `Black to move (turn 3)` or
@@ -147,7 +186,11 @@ pub fn status_line(game: &Game) -> String {
                 None => format!("{token}: draw ({})", o.reason.name()),
             }
         }
-        None => format!("{} to move (turn {})", capital(game.to_move()), game.turns_played() + 1),
+        None => format!(
+            "{} to move (turn {})",
+            capital(game.to_move()),
+            game.turns_played() + 1
+        ),
     }
 }
 

@@ -6,7 +6,7 @@
 //! Units: one cell is 100 user units; the board's lower-left corner (in the chosen view) is
 //! at `(MARGIN_LEFT, MARGIN_TOP + 100·N)` with `y` growing downwards as SVG wants.
 
-use super::{edge_labels, status_line, view_pieces, BaseMark, Highlight};
+use super::{BaseMark, Highlight, edge_labels, status_line, view_pieces};
 use crate::game::Game;
 use crate::geom::{Color, Rect};
 use std::fmt::Write as _;
@@ -26,7 +26,12 @@ pub struct SvgOptions {
 
 impl Default for SvgOptions {
     fn default() -> SvgOptions {
-        SvgOptions { view: Color::Black, coords: true, highlight: None, last_move: None }
+        SvgOptions {
+            view: Color::Black,
+            coords: true,
+            highlight: None,
+            last_move: None,
+        }
     }
 }
 
@@ -43,7 +48,10 @@ fn num(v: f64) -> String {
 }
 
 fn escape(t: &str) -> String {
-    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// Draws the position (see the module documentation).
@@ -59,7 +67,11 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
     let sx = |x: u16| left + f64::from(x) * unit;
     let sy = |y: u16| PAD + side - f64::from(y) * unit;
     let pieces = view_pieces(game, opts.view);
-    let smallest = pieces.iter().map(|p| p.rect.w.min(p.rect.h)).min().unwrap_or(r);
+    let smallest = pieces
+        .iter()
+        .map(|p| p.rect.w.min(p.rect.h))
+        .min()
+        .unwrap_or(r);
     // Thin outlines, thinner still when pieces are tiny.
     let stroke = (f64::from(smallest) * unit * 0.06).clamp(0.4, 1.6);
 
@@ -85,7 +97,12 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
         num((stroke * 4.0).max(3.0)),
         num((stroke * 3.0).max(3.0))
     );
-    let _ = writeln!(s, r##"<rect class="background" x="0" y="0" width="{}" height="{}" fill="#e9e4d8"/>"##, num(width), num(height));
+    let _ = writeln!(
+        s,
+        r##"<rect class="background" x="0" y="0" width="{}" height="{}" fill="#e9e4d8"/>"##,
+        num(width),
+        num(height)
+    );
     s += "<g class=\"pieces\">\n";
     for p in &pieces {
         let rc = p.rect;
@@ -134,11 +151,22 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
                 );
             }
         }
-        let centre = |rc: Rect| ((sx(rc.x) + sx(rc.right())) / 2.0, (sy(rc.y) + sy(rc.top())) / 2.0);
+        let centre = |rc: Rect| {
+            (
+                (sx(rc.x) + sx(rc.right())) / 2.0,
+                (sy(rc.y) + sy(rc.top())) / 2.0,
+            )
+        };
         if let Some(&first) = hl.path.first() {
             let (cx, cy) = centre(first);
             let rad = (f64::from(first.w.min(first.h)) * unit * 0.12).clamp(2.0, 8.0);
-            let _ = writeln!(s, r#"<circle class="start" cx="{}" cy="{}" r="{}"/>"#, num(cx), num(cy), num(rad));
+            let _ = writeln!(
+                s,
+                r#"<circle class="start" cx="{}" cy="{}" r="{}"/>"#,
+                num(cx),
+                num(cy),
+                num(rad)
+            );
         }
         for pair in hl.path.windows(2) {
             let (a, b2) = (centre(pair[0]), centre(pair[1]));
@@ -205,7 +233,11 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
     let ty = PAD + side + bottom_gap + 14.0;
     let mut tx = sx(0);
     if let Some(c) = disc {
-        let fill = if c == Color::Black { "#262626" } else { "#f7f4ec" };
+        let fill = if c == Color::Black {
+            "#262626"
+        } else {
+            "#f7f4ec"
+        };
         let _ = writeln!(
             s,
             r##"<circle class="to-move" cx="{}" cy="{}" r="11" fill="{fill}" stroke="#555" stroke-width="1.5"/>"##,

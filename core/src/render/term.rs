@@ -8,7 +8,7 @@
 //! inside, and larger pieces keep their proportions (a cell is about 8×4 characters on boards
 //! up to 6, 6×3 up to 8, 4×2 beyond).
 
-use super::{edge_labels, status_line, view_pieces, BaseMark, Highlight};
+use super::{BaseMark, Highlight, edge_labels, status_line, view_pieces};
 use crate::game::Game;
 use crate::geom::{Color, Dir};
 use std::fmt::Write as _;
@@ -30,7 +30,13 @@ pub struct TermOptions {
 
 impl Default for TermOptions {
     fn default() -> TermOptions {
-        TermOptions { color: false, view: Color::Black, coords: true, highlight: None, last_move: None }
+        TermOptions {
+            color: false,
+            view: Color::Black,
+            coords: true,
+            highlight: None,
+            last_move: None,
+        }
     }
 }
 
@@ -103,8 +109,14 @@ pub fn render(game: &Game, opts: &TermOptions) -> String {
     } else {
         (4, 2)
     };
-    let mut xs: Vec<u16> = pieces.iter().flat_map(|p| [p.rect.x, p.rect.right()]).collect();
-    let mut ys: Vec<u16> = pieces.iter().flat_map(|p| [p.rect.y, p.rect.top()]).collect();
+    let mut xs: Vec<u16> = pieces
+        .iter()
+        .flat_map(|p| [p.rect.x, p.rect.right()])
+        .collect();
+    let mut ys: Vec<u16> = pieces
+        .iter()
+        .flat_map(|p| [p.rect.y, p.rect.top()])
+        .collect();
     xs.extend((0..=n).map(|k| k * r));
     ys.extend((0..=n).map(|k| k * r));
     xs.sort_unstable();
@@ -159,9 +171,21 @@ pub fn render(game: &Game, opts: &TermOptions) -> String {
         match hl.base {
             BaseMark::Cut { from, to } => {
                 if from.1 == to.1 {
-                    hline(&mut canvas, row(from.1), col(from.0.min(to.0)), col(from.0.max(to.0)), true);
+                    hline(
+                        &mut canvas,
+                        row(from.1),
+                        col(from.0.min(to.0)),
+                        col(from.0.max(to.0)),
+                        true,
+                    );
                 } else {
-                    vline(&mut canvas, col(from.0), row(from.1.max(to.1)), row(from.1.min(to.1)), true);
+                    vline(
+                        &mut canvas,
+                        col(from.0),
+                        row(from.1.max(to.1)),
+                        row(from.1.min(to.1)),
+                        true,
+                    );
                 }
             }
             BaseMark::Outline(o) => {
@@ -288,7 +312,11 @@ fn glyph(cell: Cell, color: bool) -> (char, Option<u8>, u8) {
                 _ => '+',
             }
         };
-        let (fg, bg) = if hot { (FG_HOT, BG_HOT) } else { (FG_LINE, BG_LINE) };
+        let (fg, bg) = if hot {
+            (FG_HOT, BG_HOT)
+        } else {
+            (FG_LINE, BG_LINE)
+        };
         return (c, Some(fg), bg);
     }
     let bg = match cell.fill {
@@ -296,7 +324,11 @@ fn glyph(cell: Cell, color: bool) -> (char, Option<u8>, u8) {
         _ => BG_WHITE,
     };
     if let Some(m) = cell.mark {
-        let fg = if cell.fill == Some(Color::Black) { FG_MARK_ON_BLACK } else { FG_MARK };
+        let fg = if cell.fill == Some(Color::Black) {
+            FG_MARK_ON_BLACK
+        } else {
+            FG_MARK
+        };
         return (m, Some(fg), bg);
     }
     let c = match (color, cell.fill) {
@@ -308,10 +340,19 @@ fn glyph(cell: Cell, color: bool) -> (char, Option<u8>, u8) {
 
 /// A box-drawing character for the connections `bits` (heavy lines when `hot`).
 fn box_char(bits: u8, hot: bool) -> char {
-    let (u, d, l, r) = (bits & UP != 0, bits & DOWN != 0, bits & LEFT != 0, bits & RIGHT != 0);
+    let (u, d, l, r) = (
+        bits & UP != 0,
+        bits & DOWN != 0,
+        bits & LEFT != 0,
+        bits & RIGHT != 0,
+    );
     let light = match (u, d, l, r) {
-        (false, false, true, true) | (false, false, true, false) | (false, false, false, true) => '─',
-        (true, true, false, false) | (true, false, false, false) | (false, true, false, false) => '│',
+        (false, false, true, true) | (false, false, true, false) | (false, false, false, true) => {
+            '─'
+        }
+        (true, true, false, false) | (true, false, false, false) | (false, true, false, false) => {
+            '│'
+        }
         (false, true, false, true) => '┌',
         (false, true, true, false) => '┐',
         (true, false, false, true) => '└',

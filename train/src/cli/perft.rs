@@ -29,7 +29,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let game = a.pos.replay(&a.moves)?;
     if let Some(o) = game.outcome() {
-        anyhow::bail!("the game is over (result {}): nothing to count", position::outcome_text(Some(o)));
+        anyhow::bail!(
+            "the game is over (result {}): nothing to count",
+            position::outcome_text(Some(o))
+        );
     }
     let t0 = Instant::now();
     let mut out = String::new();
@@ -49,7 +52,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         out,
         "time: {secs:.3} s ({:.0} per second, 1 thread, {cores} cores{})",
         total as f64 / secs.max(1e-9),
-        if cfg!(debug_assertions) { ", DEBUG BUILD: use --release" } else { "" }
+        if cfg!(debug_assertions) {
+            ", DEBUG BUILD: use --release"
+        } else {
+            ""
+        }
     );
     super::print(&out)?;
     Ok(ExitCode::SUCCESS)

@@ -6,8 +6,8 @@
 use super::PositionArgs;
 use anyhow::Context as _;
 use clap::ValueEnum;
-use crumble_core::render::{self, svg::SvgOptions, term::TermOptions, Highlight};
-use crumble_core::{notation, record, Color, Game, Move};
+use crumble_core::render::{self, Highlight, svg::SvgOptions, term::TermOptions};
+use crumble_core::{Color, Game, Move, notation, record};
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Whose side is at the bottom (default: the player to move in the per-player frame,
-    /// Black in the absolute frame).
+    /// Black in the absolute frame or when the game is over).
     #[arg(long, value_enum)]
     view: Option<ViewArg>,
     /// Terminal colours.
@@ -62,7 +62,8 @@ struct Shown {
 }
 
 fn from_record(path: &PathBuf, ply: Option<usize>) -> anyhow::Result<Shown> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read record {}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read record {}", path.display()))?;
     let rec = record::parse(&text).with_context(|| format!("record {} refused", path.display()))?;
     if let Some(k) = ply {
         if k > rec.moves.len() {
@@ -70,26 +71,46 @@ fn from_record(path: &PathBuf, ply: Option<usize>) -> anyhow::Result<Shown> {
         }
     }
     let k = ply.unwrap_or(rec.moves.len());
-    let game = rec.replay(Some(k)).map_err(|(i, why)| anyhow::anyhow!("move {} of the record: {why}", i + 1))?;
-    let game = if k == rec.moves.len() { rec.replay(None).map_err(|(_, why)| anyhow::anyhow!(why))? } else { game };
+    let game = rec
+        .replay(Some(k))
+        .map_err(|(i, why)| anyhow::anyhow!("move {} of the record: {why}", i + 1))?;
+    let game = if k == rec.moves.len() {
+        rec.replay(None).map_err(|(_, why)| anyhow::anyhow!(why))?
+    } else {
+        game
+    };
     let last = if k > 0 {
-        let before = rec.replay(Some(k - 1)).map_err(|(_, why)| anyhow::anyhow!(why))?;
+        let before = rec
+            .replay(Some(k - 1))
+            .map_err(|(_, why)| anyhow::anyhow!(why))?;
         Some((before, rec.moves[k - 1].clone()))
     } else {
         None
     };
-    Ok(Shown { game, frame: rec.frame, last })
+    Ok(Shown {
+        game,
+        frame: rec.frame,
+        last,
+    })
 }
 
 fn from_moves(a: &Args) -> anyhow::Result<Shown> {
     let frame = a.pos.frame();
     let Some((last_text, first)) = a.moves.split_last() else {
-        return Ok(Shown { game: a.pos.start()?, frame, last: None });
+        return Ok(Shown {
+            game: a.pos.start()?,
+            frame,
+            last: None,
+        });
     };
     let before = a.pos.replay(first)?;
     let game = a.pos.replay(&a.moves)?;
     let mv = notation::parse_move(&before, last_text, frame).expect("replayed above");
-    Ok(Shown { game, frame, last: Some((before, mv)) })
+    Ok(Shown {
+        game,
+        frame,
+        last: Some((before, mv)),
+    })
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -101,18 +122,25 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let view = match a.view {
         Some(ViewArg::Black) => Color::Black,
         Some(ViewArg::White) => Color::White,
-        None if shown.frame.rotates_for(game.to_move()) => Color::White,
+        // A finished game is shown from Black's side (to_move names who would move next).
+        None if !game.is_over() && shown.frame.rotates_for(game.to_move()) => Color::White,
         None => Color::Black,
     };
     let (highlight, last_move) = match &shown.last {
         Some((before, mv)) => (
             Highlight::of(before, mv),
-            notation::format_move(before, mv, shown.frame).map(|t| format!("{t} ({})", before.to_move().name())),
+            notation::format_move(before, mv, shown.frame)
+                .map(|t| format!("{t} ({})", before.to_move().name())),
         ),
         None => (None, None),
     };
     if let Some(path) = &a.svg {
-        let opts = SvgOptions { view, coords: !a.no_coords, highlight, last_move };
+        let opts = SvgOptions {
+            view,
+            coords: !a.no_coords,
+            highlight,
+            last_move,
+        };
         let text = render::svg::render(game, &opts);
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("wrote {}", path.display());
@@ -122,10 +150,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ColorArg::Always => true,
         ColorArg::Never => false,
         ColorArg::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
         }
     };
-    let opts = TermOptions { color, view, coords: !a.no_coords, highlight, last_move };
+    let opts = TermOptions {
+        color,
+        view,
+        coords: !a.no_coords,
+        highlight,
+        last_move,
+    };
     super::print(&render::term::render(game, &opts))?;
     Ok(ExitCode::SUCCESS)
 }

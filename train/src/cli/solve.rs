@@ -6,7 +6,7 @@
 use super::PositionArgs;
 use crumble_core::notation::Formatter;
 use crumble_core::solve::{ForcedWin, Mark, Solver};
-use crumble_core::{perft, position, Game, Move};
+use crumble_core::{Game, Move, perft, position};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -29,8 +29,15 @@ pub struct Args {
 
 fn sorted(game: &Game, frame: crumble_core::Frame, moves: &[(Move, &str)]) -> Vec<String> {
     let mut f = Formatter::new(game, frame);
-    let mut v: Vec<String> =
-        moves.iter().map(|(m, suffix)| format!("{}{suffix}", f.format(game, m).expect("a legal move prints"))).collect();
+    let mut v: Vec<String> = moves
+        .iter()
+        .map(|(m, suffix)| {
+            format!(
+                "{}{suffix}",
+                f.format(game, m).expect("a legal move prints")
+            )
+        })
+        .collect();
     v.sort_unstable();
     v
 }
@@ -38,7 +45,10 @@ fn sorted(game: &Game, frame: crumble_core::Frame, moves: &[(Move, &str)]) -> Ve
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let game = a.pos.replay(&a.moves)?;
     if let Some(o) = game.outcome() {
-        anyhow::bail!("the game is over (result {}): nothing to solve", position::outcome_text(Some(o)));
+        anyhow::bail!(
+            "the game is over (result {}): nothing to solve",
+            position::outcome_text(Some(o))
+        );
     }
     let frame = a.pos.frame();
     let who = game.to_move().name();
@@ -46,15 +56,25 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut solver = Solver::new();
     let mut out = String::new();
     let forced: Vec<(Move, ForcedWin)> = if a.depth == 1 {
-        solver.winning_moves(&game).into_iter().map(|m| (m, ForcedWin::AtOnce)).collect()
+        solver
+            .winning_moves(&game)
+            .into_iter()
+            .map(|m| (m, ForcedWin::AtOnce))
+            .collect()
     } else {
         solver.forced_wins(&game)
     };
-    let at_once: Vec<(Move, &str)> =
-        forced.iter().filter(|(_, h)| *h == ForcedWin::AtOnce).map(|(m, _)| (m.clone(), "")).collect();
+    let at_once: Vec<(Move, &str)> = forced
+        .iter()
+        .filter(|(_, h)| *h == ForcedWin::AtOnce)
+        .map(|(m, _)| (m.clone(), ""))
+        .collect();
     let mate_suffix = if a.annotate { Mark::Mate.suffix() } else { "" };
-    let next: Vec<(Move, &str)> =
-        forced.iter().filter(|(_, h)| *h == ForcedWin::NextTurn).map(|(m, _)| (m.clone(), mate_suffix)).collect();
+    let next: Vec<(Move, &str)> = forced
+        .iter()
+        .filter(|(_, h)| *h == ForcedWin::NextTurn)
+        .map(|(m, _)| (m.clone(), mate_suffix))
+        .collect();
     if a.depth == 1 {
         if at_once.is_empty() {
             let _ = writeln!(out, "# {who} to move: no move wins at once");
@@ -71,7 +91,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             next.len()
         );
     }
-    for line in sorted(&game, frame, &at_once).into_iter().chain(sorted(&game, frame, &next)) {
+    for line in sorted(&game, frame, &at_once)
+        .into_iter()
+        .chain(sorted(&game, frame, &next))
+    {
         let _ = writeln!(out, "{line}");
     }
     if a.annotate {
@@ -89,7 +112,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let _ = writeln!(out, "{line}");
         }
     }
-    let _ = writeln!(out, "# time: {:.3} s, {} states searched", t0.elapsed().as_secs_f64(), solver.nodes());
+    let _ = writeln!(
+        out,
+        "# time: {:.3} s, {} states searched",
+        t0.elapsed().as_secs_f64(),
+        solver.nodes()
+    );
     super::print(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,307 @@
+//! Game records: hand-written files and program-written records read, replay and round-trip;
+//! malformed records are refused with the right line.
+
+use crumble_core::record::{self, GameRecord};
+use crumble_core::{Color, Frame, Game, Outcome, Reason, notation, position, random};
+use rand::SeedableRng;
+use std::path::PathBuf;
+
+fn data(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/records")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Reads `text`, checks that writing it and reading it back gives the same record, and that
+/// writing is stable.
+fn round_trip(text: &str) -> GameRecord {
+    let rec = record::parse(text).unwrap_or_else(|e| panic!("refused: {e}\n{text}"));
+    let written = rec.write();
+    let back =
+        record::parse(&written).unwrap_or_else(|e| panic!("own output refused: {e}\n{written}"));
+    assert_eq!(back, rec, "written:\n{written}");
+    assert_eq!(back.write(), written, "writing is stable");
+    rec
+}
+
+#[test]
+fn hand_written_opening_with_comments() {
+    let rec = round_trip(&data("opening-with-comments.rec"));
+    assert_eq!(rec.moves.len(), 5);
+    assert_eq!(rec.tag("Black"), Some("Ada"));
+    assert_eq!(rec.tag("White"), Some("Bo"));
+    assert_eq!(rec.tag("Date"), Some("2025.01.31"));
+    assert_eq!(rec.tag("Event"), Some("hand-written test record"));
+    assert_eq!(rec.intro.as_deref(), Some("The fig. 2 opening."));
+    assert_eq!(rec.comment(0), Some("Black swaps north, RULES.md 7.1"));
+    assert_eq!(rec.comment(3), Some("a comment that spans two lines"));
+    assert_eq!(rec.result, None);
+    // The moves are the ones the notation gives.
+    let mut game = Game::new(6, 8).unwrap();
+    for (mv, text) in rec
+        .moves
+        .iter()
+        .zip(["1HN", "0VE", "3,2VW", "3,2V", "0,2,4H"])
+    {
+        assert_eq!(
+            *mv,
+            notation::parse_move(&game, text, Frame::PerPlayer).unwrap()
+        );
+        game.play_move(mv).unwrap();
+    }
+    assert_eq!(rec.replay(None).unwrap(), game);
+    let written = rec.write();
+    let flat = written.replace('\n', " ");
+    assert!(
+        flat.contains("1. 1HN {Black swaps north, RULES.md 7.1} 1... 0VE 2. 3,2VW 3,2V"),
+        "{written}"
+    );
+    assert!(
+        !written.contains("[Position"),
+        "the standard start has no Position tag"
+    );
+}
+
+#[test]
+fn hand_written_resignation() {
+    let rec = round_trip(&data("resignation.rec"));
+    assert_eq!(
+        rec.result,
+        Some(Outcome {
+            winner: Some(Color::Black),
+            reason: Reason::Resignation
+        })
+    );
+    let game = rec.replay(None).unwrap();
+    assert_eq!(game.outcome(), rec.result);
+    assert!(
+        !rec.replay(Some(5)).unwrap().is_over(),
+        "the game goes on before the last move"
+    );
+    assert!(rec.write().contains("[Termination \"resignation\"]"));
+}
+
+#[test]
+fn hand_written_custom_start_and_win() {
+    let rec = round_trip(&data("custom-start-win.rec"));
+    assert_ne!(rec.start, Game::new(6, 8).unwrap());
+    assert_eq!(
+        rec.result,
+        Some(Outcome {
+            winner: Some(Color::Black),
+            reason: Reason::FourSides
+        })
+    );
+    assert!(rec.replay(None).unwrap().is_over());
+    assert!(
+        rec.write().contains("[Position {\"board\":6,"),
+        "{}",
+        rec.write()
+    );
+}
+
+#[test]
+fn hand_written_white_starts_agreement() {
+    let rec = round_trip(&data("white-starts-agreement.rec"));
+    assert_eq!(rec.start.to_move(), Color::White);
+    assert_eq!(rec.result, Some(Outcome::draw(Reason::Agreement)));
+    let written = rec.write();
+    assert!(
+        written.contains("1... 0VE 2. 3,2VW 3,2V {Draw agreed.} 1/2-1/2"),
+        "{written}"
+    );
+}
+
+#[test]
+fn hand_written_absolute_frame() {
+    let rec = round_trip(&data("absolute-frame.rec"));
+    assert_eq!(rec.frame, Frame::Absolute);
+    let per_player = record::parse("[Result \"*\"]\n\n1. 1HN 5,5HSWS *\n").unwrap();
+    assert_eq!(rec.moves, per_player.moves, "the same game in both frames");
+}
+
+/// Records written by the program from random games, in both frames, with comments and
+/// every kind of ending, read back as the same game.
+#[test]
+fn program_written_records_round_trip() {
+    for seed in 0..40u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let (n, r) = [(6, 8), (4, 2), (3, 4), (8, 8)][seed as usize % 4];
+        let mut start = Game::new(n, r).unwrap();
+        if seed % 5 == 1 {
+            // A custom start: the position after a few random turns.
+            for _ in 0..3 {
+                random::play_random_turn(&mut start, &mut rng);
+            }
+            start = position::from_json(&position::to_json(&start)).unwrap();
+        }
+        let frame = if seed % 2 == 0 {
+            Frame::PerPlayer
+        } else {
+            Frame::Absolute
+        };
+        let mut rec = GameRecord::new(start.clone(), frame);
+        rec.set_tag("Black", "random");
+        rec.set_tag("White", "random \"quoted\" \\ name");
+        let mut game = start;
+        let limit = [6, 30, 200][seed as usize % 3];
+        let mut path = Vec::new();
+        while !game.is_over() && rec.moves.len() < limit {
+            let before = game.clone();
+            random::play_random_turn_recorded(&mut game, &mut rng, &mut path);
+            let mv = before.move_from_decisions(&path).unwrap();
+            let comment =
+                (rec.moves.len() % 4 == 1).then(|| format!("turn {} {{nested}}", rec.moves.len()));
+            rec.push_move(mv, comment);
+        }
+        rec.result = game.outcome().or(match seed % 3 {
+            0 => Some(Outcome {
+                winner: Some(Color::White),
+                reason: Reason::Resignation,
+            }),
+            1 => Some(Outcome::draw(Reason::Agreement)),
+            _ => None,
+        });
+        let text = rec.write();
+        let back = record::parse(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        // A comment's '}' is written as ')'.
+        for c in rec.comments.iter_mut().flatten() {
+            *c = c.replace('}', ")");
+        }
+        assert_eq!(back, rec, "seed {seed}:\n{text}");
+        let end = back.replay(None).unwrap();
+        assert_eq!(end.outcome(), rec.result, "seed {seed}");
+    }
+}
+
+/// `text` is refused with an error on `line` whose message contains `part`.
+fn refused(text: &str, line: usize, part: &str) {
+    match record::parse(text) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => {
+            assert_eq!(e.line, line, "wrong line for {e}\n{text}");
+            let msg = e.to_string();
+            assert!(msg.starts_with(&format!("line {line}: ")), "{msg}");
+            assert!(msg.contains(part), "message {msg:?} lacks {part:?}");
+        }
+    }
+}
+
+#[test]
+fn malformed_records_are_refused_with_the_line() {
+    let head = "[Board \"6\"]\n[Result \"*\"]\n\n";
+    refused(
+        "[Board \"6\"\n[Result \"*\"]\n\n1. 1HN *\n",
+        1,
+        "malformed tag",
+    );
+    refused("[Board 6]\n[Result \"*\"]\n", 1, "double quotes");
+    refused(
+        "[Board \"6\"]\n[Board \"6\"]\n[Result \"*\"]\n",
+        2,
+        "given twice",
+    );
+    refused("[Board \"six\"]\n[Result \"*\"]\n", 1, "not a whole number");
+    refused("[Board \"99\"]\n[Result \"*\"]\n", 1, "out of range");
+    refused("[Resolution \"3\"]\n[Result \"*\"]\n", 1, "resolution 3");
+    refused("[Frame \"mine\"]\n[Result \"*\"]\n", 1, "per-player");
+    refused("[Result \"2-0\"]\n", 1, "not 1-0");
+    refused("[Board \"6\"]\n\n1. 1HN\n", 3, "no Result tag");
+    refused(
+        &format!("{head}1. 1HN 5,5HSWS\n2. 9H *\n"),
+        5,
+        "move 2. (\"9H\") refused",
+    );
+    refused(
+        &format!("{head}1. 1HN\n5,5HSWS 3. 0H *\n"),
+        5,
+        "move number \"3.\": expected \"2.\"",
+    );
+    refused(
+        &format!("{head}1. 1HN 2... 5,5HSWS *\n"),
+        4,
+        "move number \"2...\": expected \"1...\"",
+    );
+    refused(
+        &format!("{head}1. 1HN 1. 5,5HSWS *\n"),
+        4,
+        "move number \"1.\": expected \"1...\"",
+    );
+    refused(
+        &format!("{head}1. 1HN {{unclosed\n\n2. 0H *\n"),
+        4,
+        "never closed",
+    );
+    refused(&format!("{head}1. 1HN }} *\n"), 4, "without a comment");
+    refused(&format!("{head}1. 1HN * 5,5HSWS\n"), 4, "after the end");
+    refused(&format!("{head}1. 1HN 1-0\n"), 4, "disagrees with [Result");
+    refused(
+        "[Result \"1-0\"]\n\n1. 1HN 1-0\n",
+        1,
+        "add a Termination tag",
+    );
+    refused(
+        "[Result \"1-0\"]\n[Termination \"agreement\"]\n\n1. 1HN 1-0\n",
+        2,
+        "does not fit",
+    );
+    refused(
+        "[Result \"1-0\"]\n[Termination \"checkmate\"]\n",
+        2,
+        "is not one of",
+    );
+    refused(
+        "[Result \"*\"]\n[Termination \"resignation\"]\n",
+        2,
+        "with the result *",
+    );
+    refused(
+        "[Result \"*\"]\n[Position {\"board\": 6}]\n",
+        2,
+        "tag Position",
+    );
+    refused(
+        "[Board \"8\"]\n[Result \"*\"]\n[Position {\"board\":2,\"resolution\":1,\"to_move\":\"black\",\"pieces\":[{\"x\":0,\"y\":0,\"w\":2,\"h\":2,\"color\":\"black\"}]}]\n",
+        1,
+        "disagrees with the Position",
+    );
+    // The custom-start win: a wrong result, a result of * and a wrong termination.
+    let win = data("custom-start-win.rec");
+    refused(
+        &win.replace("[Result \"1-0\"]", "[Result \"0-1\"]")
+            .replace("} 1-0", "} 0-1"),
+        4,
+        "ended 1-0",
+    );
+    refused(
+        &win.replace(
+            "[Termination \"four-sides\"]",
+            "[Termination \"resignation\"]",
+        ),
+        5,
+        "ended by \"four-sides\"",
+    );
+    // Moves after a win.
+    refused(
+        &win.replace("} 1-0", "} 1... 0H 1-0"),
+        8,
+        "after the end of the game",
+    );
+}
+
+#[test]
+fn a_white_move_after_a_comment_needs_the_ellipsis_number_or_none() {
+    let ok = "[Result \"*\"]\n\n1. 1HN {c} 5,5HSWS *\n";
+    assert_eq!(
+        record::parse(ok).unwrap().moves.len(),
+        2,
+        "numbers may be left out"
+    );
+    let glued = "[Result \"*\"]\n\n1.1HN 1...5,5HSWS *\n";
+    assert_eq!(
+        record::parse(glued).unwrap().moves.len(),
+        2,
+        "numbers may touch the move"
+    );
+}
