@@ -605,23 +605,12 @@ impl Game {
     /// Next piece of a cut run along line `c` from `pos` (along the line), if the cut can reach
     /// it: the line may run along piece sides, and the first piece it crosses must be one of
     /// `color`'s with its legal midline on the line (rules 4.1.2, 4.1.3).
-    fn run_next(b: &Board, cut: Cut, c: u16, mut pos: u16, color: Color) -> Option<u32> {
-        let g = b.grid_size();
-        while pos < g {
-            let (p, q) = match cut {
-                Cut::H => (b.slot_at(pos, c), b.slot_at(pos, c - 1)),
-                Cut::V => (b.slot_at(c, pos), b.slot_at(c - 1, pos)),
-            };
-            if p == q {
-                return (b.color(p) == color && b.rect(p).midline(cut) == Some(c)).then_some(p);
-            }
-            let (rp, rq) = (b.rect(p), b.rect(q));
-            pos = match cut {
-                Cut::H => rp.right().min(rq.right()),
-                Cut::V => rp.top().min(rq.top()),
-            };
+    #[inline]
+    fn run_next(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
+        match cut {
+            Cut::H => Game::run_walk::<true, true>(b, c, pos, color),
+            Cut::V => Game::run_walk::<false, true>(b, c, pos, color),
         }
-        None
     }
 
     pub(crate) fn run_next_pub(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
@@ -629,22 +618,36 @@ impl Game {
     }
 
     /// Like [`Game::run_next`] but walking back from `pos` (exclusive).
-    fn run_prev(b: &Board, cut: Cut, c: u16, mut pos: u16, color: Color) -> Option<u32> {
-        while pos > 0 {
-            let (p, q) = match cut {
-                Cut::H => (b.slot_at(pos - 1, c), b.slot_at(pos - 1, c - 1)),
-                Cut::V => (b.slot_at(c, pos - 1), b.slot_at(c - 1, pos - 1)),
-            };
+    #[inline]
+    fn run_prev(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
+        match cut {
+            Cut::H => Game::run_walk::<true, false>(b, c, pos, color),
+            Cut::V => Game::run_walk::<false, false>(b, c, pos, color),
+        }
+    }
+
+    /// The walk behind [`Game::run_next`] (`FORWARD`) and [`Game::run_prev`], specialised
+    /// for horizontal (`H`) and vertical lines, since it runs for every piece every turn.
+    fn run_walk<const H: bool, const FORWARD: bool>(b: &Board, c: u16, mut pos: u16, color: Color) -> Option<u32> {
+        let g = b.grid_size();
+        let cut = if H { Cut::H } else { Cut::V };
+        loop {
+            if FORWARD && pos >= g || !FORWARD && pos == 0 {
+                return None;
+            }
+            let at = if FORWARD { pos } else { pos - 1 };
+            let (p, q) = if H { (b.slot_at(at, c), b.slot_at(at, c - 1)) } else { (b.slot_at(c, at), b.slot_at(c - 1, at)) };
             if p == q {
                 return (b.color(p) == color && b.rect(p).midline(cut) == Some(c)).then_some(p);
             }
             let (rp, rq) = (b.rect(p), b.rect(q));
-            pos = match cut {
-                Cut::H => rp.x.max(rq.x),
-                Cut::V => rp.y.max(rq.y),
+            pos = match (H, FORWARD) {
+                (true, true) => rp.right().min(rq.right()),
+                (false, true) => rp.top().min(rq.top()),
+                (true, false) => rp.x.max(rq.x),
+                (false, false) => rp.y.max(rq.y),
             };
         }
-        None
     }
 
     #[inline]
