@@ -1232,3 +1232,86 @@ impl Game {
         w.get(5).targets.iter().any(|x| (0..5).all(|i| w.get(i).targets.contains(x)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(region: &[Rect], targets: &[Rect]) -> TurnRecord {
+        TurnRecord { region: region.to_vec(), targets: targets.to_vec() }
+    }
+
+    /// A game whose draw-rule window holds `turns` (oldest first).
+    fn with_window(turns: &[TurnRecord]) -> Game {
+        let mut g = Game::new(6, 8).unwrap();
+        for t in turns {
+            g.window.push(t);
+        }
+        g
+    }
+
+    const A: Rect = Rect::new(0, 0, 16, 16);
+    const A1: Rect = Rect::new(0, 0, 8, 16);
+    const A2: Rect = Rect::new(8, 0, 8, 16);
+    const B: Rect = Rect::new(32, 32, 16, 16);
+    const X: Rect = Rect::new(16, 16, 8, 8);
+    const Y: Rect = Rect::new(24, 16, 8, 8);
+
+    #[test]
+    fn rule_5_2_draw_when_regions_nest_and_one_piece_is_always_a_target() {
+        // Black splits A, joins A's halves back, splits A again; White works inside B; both
+        // swap into X every turn (also with other targets on the way).
+        let turns = [
+            rec(&[A], &[X]),
+            rec(&[B], &[Y, X]),
+            rec(&[A], &[X]),
+            rec(&[B], &[X]),
+            rec(&[A1, A2], &[X, Y]),
+            rec(&[B], &[X]),
+        ];
+        assert!(with_window(&turns).draw_rule());
+        // A latest region inside the union of two pieces split earlier also nests.
+        let mut t2 = turns.clone();
+        t2[0] = rec(&[A1, A2], &[X]);
+        t2[4] = rec(&[A], &[X]);
+        assert!(with_window(&t2).draw_rule());
+    }
+
+    #[test]
+    fn rule_5_2_no_draw_otherwise() {
+        let good = [rec(&[A], &[X]), rec(&[B], &[X]), rec(&[A], &[X]), rec(&[B], &[X]), rec(&[A], &[X]), rec(&[B], &[X])];
+        assert!(with_window(&good).draw_rule());
+        // Fewer than six turns.
+        assert!(!with_window(&good[..5]).draw_rule());
+        // One turn without a swap has no targets.
+        let mut t = good.clone();
+        t[2] = rec(&[A], &[]);
+        assert!(!with_window(&t).draw_rule());
+        // A target other than X on one turn.
+        let mut t = good.clone();
+        t[3] = rec(&[B], &[Y]);
+        assert!(!with_window(&t).draw_rule());
+        // Black's latest region not inside the one two turns back.
+        let mut t3 = good.clone();
+        t3[4] = rec(&[B], &[X]); // Black's latest turn worked in White's region
+        assert!(!with_window(&t3).draw_rule());
+        // White's latest region larger than an earlier one.
+        let mut t4 = good.clone();
+        t4[1] = rec(&[Rect::new(32, 32, 8, 16)], &[X]);
+        assert!(!with_window(&t4).draw_rule());
+        // Only the last six turns count: an old non-matching turn is forgotten.
+        let mut g = with_window(&[rec(&[B], &[Y])]);
+        for r in &good {
+            g.window.push(r);
+        }
+        assert!(g.draw_rule());
+    }
+
+    #[test]
+    fn region_inside_compares_point_sets() {
+        assert!(region_inside(&[A1], &[A]));
+        assert!(region_inside(&[A], &[A1, A2]));
+        assert!(!region_inside(&[A], &[A1]));
+        assert!(!region_inside(&[B], &[A]));
+    }
+}

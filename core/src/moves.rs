@@ -267,8 +267,12 @@ impl Game {
         Ok(Move { base, swap })
     }
 
-    /// Every legal split and join of the player to move, as moves without a swap.
+    /// Every legal split and join of the player to move, as moves without a swap (none when
+    /// the game is over or in the middle of a turn).
     pub fn base_moves(&mut self) -> Vec<Move> {
+        if !self.at_turn_start() {
+            return Vec::new();
+        }
         let mut bases = Vec::new();
         self.collect_bases(&mut bases);
         let gs = self.grid_size();
