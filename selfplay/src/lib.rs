@@ -1,12 +1,41 @@
 //! # crumble-selfplay
 //!
-//! Search and self-play for Crumble: the batch-first [`Evaluator`] trait (the network crate
-//! implements it; this crate never links the network library), Monte-Carlo tree search over
-//! the rules engine's atomic decisions, the batched self-play driver, match play between
-//! agents, and the self-play record format.
+//! Search and self-play for Crumble, on top of the rules engine (`crumble-core`) and below
+//! the network (`crumble-model`), which it never links:
+//!
+//! - [`evaluator`]: the batch-first [`Evaluator`] trait (values from the deciding player's
+//!   view), [`UniformEvaluator`] and [`RolloutEvaluator`].
+//! - [`config`]: [`SearchConfig`], every search setting (the `[search]` TOML section), and
+//!   [`SelfPlayConfig`] (`[selfplay]`).
+//! - [`mcts`]: [`Search`], one tree: PUCT or Gumbel root, exact terminals, forced-decision
+//!   skipping, tree reuse, noise, forced playouts and target pruning.
+//! - [`driver`]: many games at once, leaves batched per evaluator, tree work on rayon.
+//! - [`agent`]: agent strings (`random`, `mcts:rollout:400`, `ckpt:PATH[:SIMS]`).
+//! - [`selfplay`] and [`matchplay`]: the two jobs built on the driver.
+//! - [`record`]: game records and the versioned record file format.
+//!
+//! ```
+//! use crumble_selfplay::{mcts::Search, SearchConfig, UniformEvaluator};
+//! let game = crumble_core::Game::new(6, 8).unwrap();
+//! let mut search = Search::new(SearchConfig::default(), 1);
+//! let out = search.search_with(&game, 100, true, &mut UniformEvaluator).unwrap();
+//! assert_eq!(out.root_visits, 100);
+//! assert!((out.target.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+//! ```
 
+pub mod agent;
+pub mod bench;
 pub mod config;
+pub mod driver;
 pub mod evaluator;
+pub mod matchplay;
+pub mod mcts;
+pub mod record;
+pub mod selfplay;
 
+pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
+pub use driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating};
 pub use evaluator::{EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, UniformEvaluator};
+pub use mcts::{Search, SearchOutput, Step};
+pub use record::{GameRecord, RecordError, SearchRecord, StepKind, StepRecord};

@@ -1,0 +1,174 @@
+//! Agents named by strings, the same everywhere the CLI takes one:
+//!
+//! | spec | agent |
+//! | --- | --- |
+//! | `random` | random play (`DESIGN.md`'s one definition) |
+//! | `mcts:uniform:SIMS` | search with uniform priors and value 0, `SIMS` simulations per decision |
+//! | `mcts:rollout:SIMS` | search with random-playout values ([`crate::RolloutEvaluator`]) |
+//! | `ckpt:PATH[:SIMS]` | search with a network checkpoint (built by the network crate) |
+//!
+//! Parsing is typed ([`AgentSpec::parse`]); building an agent's evaluator goes through
+//! [`build_evaluator`], which hands `ckpt:` specs to a [`CheckpointLoader`] the caller
+//! supplies. That is the extension point: this crate never links the network library; the
+//! `crumble` program passes a loader from the network crate (a `Box<dyn Evaluator>`).
+
+use crate::config::SearchConfig;
+use crate::evaluator::{Evaluator, RolloutEvaluator, UniformEvaluator};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The evaluator of a search agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvaluatorSpec {
+    Uniform,
+    Rollout,
+    Checkpoint(PathBuf),
+}
+
+/// A parsed agent string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AgentSpec {
+    Random,
+    /// Search; `simulations: None` takes the config's `search.simulations`.
+    Mcts { evaluator: EvaluatorSpec, simulations: Option<u32> },
+}
+
+/// Why an agent string or agent could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error("agent `{spec}`: unknown kind `{kind}` (expected random, mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS])")]
+    UnknownKind { spec: String, kind: String },
+    #[error("agent `{spec}`: unknown evaluator `{evaluator}` (expected uniform or rollout)")]
+    UnknownEvaluator { spec: String, evaluator: String },
+    #[error("agent `{spec}`: missing {what}")]
+    Missing { spec: String, what: &'static str },
+    #[error("agent `{spec}`: simulations `{sims}` is not a whole number from 1 to 10,000,000")]
+    BadSimulations { spec: String, sims: String },
+    #[error("agent `{spec}`: unexpected `{rest}` after the spec")]
+    Trailing { spec: String, rest: String },
+    #[error("agent `{spec}`: cannot load checkpoint {path}: {message}")]
+    Checkpoint { spec: String, path: String, message: String },
+}
+
+fn sims(spec: &str, s: &str) -> Result<u32, AgentError> {
+    match s.parse::<u32>() {
+        Ok(n) if (1..=10_000_000).contains(&n) => Ok(n),
+        _ => Err(AgentError::BadSimulations { spec: spec.into(), sims: s.into() }),
+    }
+}
+
+impl AgentSpec {
+    /// Parses an agent string (see the module docs).
+    pub fn parse(spec: &str) -> Result<AgentSpec, AgentError> {
+        let s = spec.trim();
+        if s == "random" {
+            return Ok(AgentSpec::Random);
+        }
+        if let Some(rest) = s.strip_prefix("ckpt:") {
+            // PATH may itself contain ':'; a last segment made of digits is SIMS.
+            let (path, n) = match rest.rsplit_once(':') {
+                Some((p, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => (p, Some(sims(spec, n)?)),
+                _ => (rest, None),
+            };
+            if path.is_empty() {
+                return Err(AgentError::Missing { spec: spec.into(), what: "checkpoint path (ckpt:PATH[:SIMS])" });
+            }
+            return Ok(AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint(path.into()), simulations: n });
+        }
+        let mut parts = s.split(':');
+        let kind = parts.next().unwrap_or("");
+        if kind != "mcts" {
+            return Err(AgentError::UnknownKind { spec: spec.into(), kind: kind.into() });
+        }
+        let evaluator = match parts.next() {
+            Some("uniform") => EvaluatorSpec::Uniform,
+            Some("rollout") => EvaluatorSpec::Rollout,
+            Some(e) if !e.is_empty() => {
+                return Err(AgentError::UnknownEvaluator { spec: spec.into(), evaluator: e.into() });
+            }
+            _ => return Err(AgentError::Missing { spec: spec.into(), what: "evaluator (mcts:uniform:SIMS)" }),
+        };
+        let n = match parts.next() {
+            Some(n) => sims(spec, n)?,
+            None => return Err(AgentError::Missing { spec: spec.into(), what: "simulations (mcts:EVAL:SIMS)" }),
+        };
+        let rest: Vec<&str> = parts.collect();
+        if !rest.is_empty() {
+            return Err(AgentError::Trailing { spec: spec.into(), rest: rest.join(":") });
+        }
+        Ok(AgentSpec::Mcts { evaluator, simulations: Some(n) })
+    }
+
+    /// Simulations per decision of a search agent (the spec's, else the config's).
+    pub fn simulations(&self, cfg: &SearchConfig) -> Option<u32> {
+        match self {
+            AgentSpec::Random => None,
+            AgentSpec::Mcts { simulations, .. } => Some(simulations.unwrap_or(cfg.simulations)),
+        }
+    }
+}
+
+impl std::str::FromStr for AgentSpec {
+    type Err = AgentError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        AgentSpec::parse(s)
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint(p), simulations } => {
+                write!(f, "ckpt:{}", p.display())?;
+                if let Some(n) = simulations {
+                    write!(f, ":{n}")?;
+                }
+                Ok(())
+            }
+            AgentSpec::Mcts { evaluator, simulations } => {
+                let e = if *evaluator == EvaluatorSpec::Uniform { "uniform" } else { "rollout" };
+                write!(f, "mcts:{e}:{}", simulations.unwrap_or(0))
+            }
+        }
+    }
+}
+
+/// Builds the evaluator of `ckpt:PATH` agents. The network crate implements it; this crate
+/// only calls it.
+pub trait CheckpointLoader {
+    fn load(&self, path: &Path) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>>;
+}
+
+/// The loader of a build without the network: every checkpoint is refused with a clear error.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoCheckpoints;
+
+impl CheckpointLoader for NoCheckpoints {
+    fn load(&self, _path: &Path) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>> {
+        Err("this program was built without the network crate (checkpoint agents are unavailable)".into())
+    }
+}
+
+/// The evaluator of a search agent; `None` for `random`. `seed` seeds rollouts.
+pub fn build_evaluator(
+    spec: &AgentSpec,
+    cfg: &SearchConfig,
+    seed: u64,
+    loader: &dyn CheckpointLoader,
+) -> Result<Option<Box<dyn Evaluator>>, AgentError> {
+    match spec {
+        AgentSpec::Random => Ok(None),
+        AgentSpec::Mcts { evaluator: EvaluatorSpec::Uniform, .. } => Ok(Some(Box::new(UniformEvaluator))),
+        AgentSpec::Mcts { evaluator: EvaluatorSpec::Rollout, .. } => {
+            Ok(Some(Box::new(RolloutEvaluator::new(cfg.rollout.clone(), seed))))
+        }
+        AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint(p), .. } => {
+            loader.load(p).map(Some).map_err(|e| AgentError::Checkpoint {
+                spec: spec.to_string(),
+                path: p.display().to_string(),
+                message: e.to_string(),
+            })
+        }
+    }
+}

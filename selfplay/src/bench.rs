@@ -1,0 +1,71 @@
+//! Search throughput measurement (behind `crumble bench mcts`): many independent searches
+//! from one position, their leaves evaluated in one batch per round, exactly as self-play
+//! batches them.
+
+use crate::config::SearchConfig;
+use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
+use crate::mcts::{Search, Step};
+use crumble_core::Game;
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// Runs searches of `simulations` simulations (each from a fresh tree) from `start` in
+/// `searches` parallel searches on the current rayon pool until `duration` has passed.
+/// Returns (simulations done, seconds).
+pub fn search_throughput(
+    start: &Game,
+    cfg: &SearchConfig,
+    evaluator: &mut dyn Evaluator,
+    searches: usize,
+    simulations: u32,
+    duration: Duration,
+) -> Result<(u64, f64), EvalError> {
+    let mut trees: Vec<(Search, Option<usize>, bool)> =
+        (0..searches.max(1)).map(|i| (Search::new(cfg.clone(), i as u64), None, false)).collect();
+    for (t, _, _) in &mut trees {
+        t.begin(start, simulations, true);
+    }
+    let mut outs: Vec<Evaluation> = Vec::new();
+    let t0 = Instant::now();
+    loop {
+        {
+            let outs = &outs;
+            let work = |(t, pending, needs): &mut (Search, Option<usize>, bool)| {
+                if let Some(j) = pending.take() {
+                    t.provide(&outs[j]);
+                }
+                loop {
+                    if t.run() == Step::NeedsEval {
+                        *needs = true;
+                        return;
+                    }
+                    t.finish();
+                    t.clear();
+                    t.begin(start, simulations, true);
+                }
+            };
+            if trees.len() == 1 {
+                trees.iter_mut().for_each(work);
+            } else {
+                trees.par_iter_mut().with_max_len(1).for_each(work);
+            }
+        }
+        if t0.elapsed() >= duration {
+            break;
+        }
+        let idx: Vec<usize> = (0..trees.len()).filter(|&i| trees[i].2).collect();
+        while outs.len() < idx.len() {
+            outs.push(Evaluation::default());
+        }
+        {
+            let leaves: Vec<Leaf<'_>> = idx.iter().map(|&i| trees[i].0.leaf().expect("pending leaf")).collect();
+            evaluator.evaluate(&leaves, &mut outs[..idx.len()])?;
+        }
+        for (j, &i) in idx.iter().enumerate() {
+            trees[i].1 = Some(j);
+            trees[i].2 = false;
+        }
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    Ok((trees.iter().map(|t| t.0.total_simulations).sum(), secs))
+}

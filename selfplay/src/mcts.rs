@@ -1,0 +1,916 @@
+//! Monte-Carlo tree search over the rules engine's atomic decisions.
+//!
+//! One [`Search`] owns one tree. It never calls an evaluator itself: [`Search::run`] plays
+//! simulations until one reaches a state that needs an evaluation and then returns
+//! [`Step::NeedsEval`]; the caller gathers such leaves from many searches into one batch, and
+//! hands each answer back with [`Search::provide`]. So one search works alone (see
+//! [`Search::search_with`]) and many work together (the self-play driver).
+//!
+//! Design points:
+//! - **Values.** A node stores the sum of backed-up values in Black's view; a node read from
+//!   its parent's view is multiplied by the parent decider's sign (+1 Black, -1 White). So
+//!   the sign flips exactly where the deciding player changes and never inside a turn.
+//! - **Terminal states** are scored exactly (+1/-1 for the winner, 0 for a draw) on every
+//!   visit, never evaluated.
+//! - **Single legal decision.** When a new state has exactly one legal decision it is
+//!   applied at once, without a node or an evaluation; the edge leads to the first state with
+//!   a real choice (or the end) and the node keeps the forced decisions it skipped.
+//! - **Tree reuse.** [`Search::advance`] moves the root to the child of the decision played
+//!   (and through its forced decisions) and compacts the tree; [`Search::begin`] reuses it
+//!   only when the game's state hash equals the root's.
+//! - **Root.** PUCT with Dirichlet noise and forced playouts, or Gumbel AlphaZero (Gumbel
+//!   top-k with sequential halving, completed-Q target). Interior nodes always use PUCT with
+//!   first-play urgency.
+
+use crate::config::SearchConfig;
+use crate::evaluator::{Evaluation, Leaf};
+use crumble_core::{Color, Decision, Game, Phase};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Gamma};
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NodeState {
+    /// Created; its evaluation is pending.
+    Unexpanded,
+    Expanded,
+    Terminal,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    hash: u64,
+    /// Sum of backed-up values, Black's view.
+    w: f64,
+    n: u32,
+    edges: u32,
+    n_edges: u32,
+    forced: u32,
+    n_forced: u32,
+    /// +1 Black decides here, -1 White, 0 the game is over.
+    sign: i8,
+    state: NodeState,
+    /// Exact value (Black's view) of a terminal node.
+    terminal: f32,
+    /// The evaluator's value, decider's view.
+    net_value: f32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    decision: Decision,
+    prior: f32,
+    child: u32,
+}
+
+/// What [`Search::run`] stopped for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A leaf waits for an evaluation: read it with [`Search::leaf`], answer with
+    /// [`Search::provide`], then call `run` again.
+    NeedsEval,
+    /// The simulation budget is spent.
+    Done,
+}
+
+#[derive(Clone, Debug, Default)]
+struct GumbelState {
+    /// Gumbel noise and log-prior of each root edge.
+    g: Vec<f32>,
+    logits: Vec<f32>,
+    /// Visits of each root edge in this search.
+    visits: Vec<u32>,
+    /// Sequential halving: the visit count a root edge must have to be chosen at step i.
+    table: Vec<u32>,
+    next: usize,
+}
+
+/// The result of a finished search, over the root's legal decisions (sorted).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchOutput {
+    pub legal: Vec<Decision>,
+    /// Visits of each legal decision's child (including visits kept from tree reuse).
+    pub visits: Vec<u32>,
+    /// The policy target: visit distribution, pruned visits (forced playouts), or the Gumbel
+    /// completed-Q policy; non-negative, sums to 1.
+    pub target: Vec<f32>,
+    /// Root value from the view of the root's decider: mean of the backed-up values.
+    pub value: f32,
+    /// Visits of the root.
+    pub root_visits: u32,
+    /// The decision Gumbel sequential halving picked (Gumbel searches only).
+    pub gumbel_choice: Option<Decision>,
+    /// Was this a full search (noise, forced playouts; a training target)?
+    pub full: bool,
+}
+
+/// One search tree and its settings; see the module docs.
+#[derive(Debug)]
+pub struct Search {
+    cfg: SearchConfig,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    forced: Vec<Decision>,
+    spare: (Vec<Node>, Vec<Edge>, Vec<Decision>),
+    stack: Vec<(u32, u32)>,
+    root: u32,
+    root_game: Option<Game>,
+    sim: Option<Game>,
+    /// Forced decisions still to be played (by [`Search::advance`]) to reach the root.
+    to_skip: Vec<Decision>,
+    budget: u32,
+    done: u32,
+    full: bool,
+    prepared: bool,
+    path: Vec<u32>,
+    pending: u32,
+    legal: Vec<Decision>,
+    noise_backup: Vec<f32>,
+    gumbel: Option<GumbelState>,
+    rng: ChaCha8Rng,
+    out: SearchOutput,
+    scratch: Vec<f32>,
+    /// Simulations completed over the search's life (for rates).
+    pub total_simulations: u64,
+}
+
+#[inline]
+fn sign_of(c: Option<Color>) -> i8 {
+    match c {
+        Some(Color::Black) => 1,
+        Some(Color::White) => -1,
+        None => 0,
+    }
+}
+
+fn terminal_value(game: &Game) -> f32 {
+    match game.outcome().and_then(|o| o.winner) {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => -1.0,
+        None => 0.0,
+    }
+}
+
+impl Search {
+    pub fn new(cfg: SearchConfig, seed: u64) -> Search {
+        Search {
+            cfg,
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            forced: Vec::new(),
+            spare: (Vec::new(), Vec::new(), Vec::new()),
+            stack: Vec::new(),
+            root: NONE,
+            root_game: None,
+            sim: None,
+            to_skip: Vec::new(),
+            budget: 0,
+            done: 0,
+            full: true,
+            prepared: false,
+            path: Vec::new(),
+            pending: NONE,
+            legal: Vec::new(),
+            noise_backup: Vec::new(),
+            gumbel: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            out: SearchOutput::default(),
+            scratch: Vec::new(),
+            total_simulations: 0,
+        }
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.cfg
+    }
+
+    /// Restarts the random stream (for a new game) and drops the tree.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.clear();
+    }
+
+    /// Drops the tree.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.edges.clear();
+        self.forced.clear();
+        self.to_skip.clear();
+        self.root = NONE;
+        self.pending = NONE;
+    }
+
+    /// Number of nodes in the tree.
+    pub fn tree_size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Visits of the root (including visits kept from tree reuse).
+    pub fn root_visits(&self) -> u32 {
+        if self.root == NONE { 0 } else { self.nodes[self.root as usize].n }
+    }
+
+    /// Starts a search of `simulations` simulations from `game` (live). `full` selects the
+    /// full search of playout cap randomisation (root noise and forced playouts, as
+    /// configured). Reuses the tree when its root is this state.
+    pub fn begin(&mut self, game: &Game, simulations: u32, full: bool) {
+        assert!(!game.is_over(), "search needs a live game");
+        let h = game.hash();
+        let reuse = self.cfg.tree_reuse
+            && self.root != NONE
+            && self.to_skip.is_empty()
+            && self.nodes[self.root as usize].hash == h
+            && self.nodes[self.root as usize].state == NodeState::Expanded;
+        if !reuse {
+            self.clear();
+            self.nodes.push(Node {
+                hash: h,
+                w: 0.0,
+                n: 0,
+                edges: 0,
+                n_edges: 0,
+                forced: 0,
+                n_forced: 0,
+                sign: sign_of(game.decider()),
+                state: NodeState::Unexpanded,
+                terminal: 0.0,
+                net_value: 0.0,
+            });
+            self.root = 0;
+        }
+        match &mut self.root_game {
+            Some(g) => g.clone_from(game),
+            None => self.root_game = Some(game.clone()),
+        }
+        self.budget = simulations.max(1);
+        self.done = 0;
+        self.full = full;
+        self.prepared = false;
+        self.pending = NONE;
+        self.gumbel = None;
+        self.noise_backup.clear();
+    }
+
+    /// Plays simulations until one needs an evaluation or the budget is spent.
+    pub fn run(&mut self) -> Step {
+        debug_assert!(self.pending == NONE, "provide the pending evaluation first");
+        let root = self.root;
+        while self.done < self.budget {
+            let root_game = self.root_game.as_ref().expect("begin() first");
+            match &mut self.sim {
+                Some(s) => s.clone_from(root_game),
+                None => self.sim = Some(root_game.clone()),
+            }
+            self.path.clear();
+            self.path.push(root);
+            if self.nodes[root as usize].state == NodeState::Unexpanded {
+                let sim = self.sim.as_mut().expect("set above");
+                sim.legal_decisions_into(&mut self.legal);
+                self.pending = root;
+                return Step::NeedsEval;
+            }
+            if !self.prepared {
+                self.prepare_root();
+            }
+            let mut node = root;
+            loop {
+                if self.nodes[node as usize].state == NodeState::Terminal {
+                    let v = self.nodes[node as usize].terminal;
+                    self.backup(f64::from(v));
+                    break;
+                }
+                let e = self.select_edge(node);
+                let edge = self.edges[e];
+                let sim = self.sim.as_mut().expect("set above");
+                sim.apply_unchecked(edge.decision);
+                if edge.child == NONE {
+                    let c = self.new_node();
+                    self.edges[e].child = c;
+                    self.path.push(c);
+                    if self.nodes[c as usize].state == NodeState::Terminal {
+                        let v = self.nodes[c as usize].terminal;
+                        self.backup(f64::from(v));
+                        break;
+                    }
+                    self.pending = c;
+                    return Step::NeedsEval;
+                }
+                let ch = self.nodes[edge.child as usize];
+                for i in ch.forced..ch.forced + ch.n_forced {
+                    sim.apply_unchecked(self.forced[i as usize]);
+                }
+                self.path.push(edge.child);
+                node = edge.child;
+            }
+        }
+        Step::Done
+    }
+
+    /// The leaf waiting for an evaluation (after [`Step::NeedsEval`]).
+    pub fn leaf(&self) -> Option<Leaf<'_>> {
+        (self.pending != NONE).then(|| Leaf { game: self.sim.as_ref().expect("a pending leaf"), legal: &self.legal })
+    }
+
+    /// State hash of the pending leaf (the evaluation cache's key).
+    pub fn leaf_hash(&self) -> Option<u64> {
+        (self.pending != NONE).then(|| self.nodes[self.pending as usize].hash)
+    }
+
+    /// Answers the pending leaf: expands it with the priors and backs up the value.
+    /// `eval.priors` must have one entry per legal decision of the leaf.
+    pub fn provide(&mut self, eval: &Evaluation) {
+        let c = self.pending;
+        assert!(c != NONE, "no leaf is pending");
+        assert_eq!(eval.priors.len(), self.legal.len(), "one prior per legal decision");
+        self.pending = NONE;
+        let start = self.edges.len() as u32;
+        for (&d, &p) in self.legal.iter().zip(&eval.priors) {
+            let p = if p.is_finite() && p > 0.0 { p } else { 0.0 };
+            self.edges.push(Edge { decision: d, prior: p, child: NONE });
+        }
+        let value = if eval.value.is_finite() { eval.value.clamp(-1.0, 1.0) } else { 0.0 };
+        let node = &mut self.nodes[c as usize];
+        node.edges = start;
+        node.n_edges = self.legal.len() as u32;
+        node.state = NodeState::Expanded;
+        node.net_value = value;
+        let v = f64::from(value) * f64::from(node.sign);
+        self.backup(v);
+    }
+
+    fn backup(&mut self, v_black: f64) {
+        for &n in &self.path {
+            let node = &mut self.nodes[n as usize];
+            node.n += 1;
+            node.w += v_black;
+        }
+        self.done += 1;
+        self.total_simulations += 1;
+    }
+
+    /// Creates the node of the simulation game's state after playing its forced decisions.
+    fn new_node(&mut self) -> u32 {
+        let sim = self.sim.as_mut().expect("a simulation is running");
+        let fstart = self.forced.len() as u32;
+        loop {
+            if sim.is_over() {
+                break;
+            }
+            sim.legal_decisions_into(&mut self.legal);
+            if self.legal.len() != 1 {
+                break;
+            }
+            let d = self.legal[0];
+            sim.apply_unchecked(d);
+            self.forced.push(d);
+        }
+        let over = sim.is_over();
+        self.nodes.push(Node {
+            hash: sim.hash(),
+            w: 0.0,
+            n: 0,
+            edges: 0,
+            n_edges: 0,
+            forced: fstart,
+            n_forced: self.forced.len() as u32 - fstart,
+            sign: sign_of(sim.decider()),
+            state: if over { NodeState::Terminal } else { NodeState::Unexpanded },
+            terminal: if over { terminal_value(sim) } else { 0.0 },
+            net_value: 0.0,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    #[inline]
+    fn child_q(&self, parent_sign: f32, child: u32) -> Option<f32> {
+        if child == NONE {
+            return None;
+        }
+        let c = &self.nodes[child as usize];
+        (c.n > 0).then(|| parent_sign * (c.w / f64::from(c.n)) as f32)
+    }
+
+    fn select_edge(&mut self, node: u32) -> usize {
+        let nd = self.nodes[node as usize];
+        if node == self.root {
+            if self.gumbel.is_some() {
+                return self.gumbel_select();
+            }
+            if self.full && self.cfg.forced_playouts.enabled {
+                if let Some(e) = self.forced_playout() {
+                    return e;
+                }
+            }
+        }
+        let s = f32::from(nd.sign);
+        let parent_q = s * (nd.w / f64::from(nd.n.max(1))) as f32;
+        let mut mass = 0.0f32;
+        for e in &self.edges[nd.edges as usize..(nd.edges + nd.n_edges) as usize] {
+            if e.child != NONE && self.nodes[e.child as usize].n > 0 {
+                mass += e.prior;
+            }
+        }
+        let fpu = parent_q - self.cfg.fpu_reduction * mass.sqrt();
+        let explore = self.cfg.c_puct * (nd.n as f32).sqrt();
+        let mut best = nd.edges as usize;
+        let mut best_score = f32::NEG_INFINITY;
+        for i in nd.edges as usize..(nd.edges + nd.n_edges) as usize {
+            let e = self.edges[i];
+            let (q, n) = match self.child_q(s, e.child) {
+                Some(q) => (q, self.nodes[e.child as usize].n),
+                None => (fpu, 0),
+            };
+            let score = q + explore * e.prior / (1.0 + n as f32);
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Forced playouts: a root child below `sqrt(k·P·N)` visits is taken first.
+    fn forced_playout(&self) -> Option<usize> {
+        let nd = self.nodes[self.root as usize];
+        let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
+        let total: u32 = self.edges[range.clone()]
+            .iter()
+            .map(|e| if e.child == NONE { 0 } else { self.nodes[e.child as usize].n })
+            .sum();
+        let mut best = None;
+        let mut best_gap = 0.0f32;
+        for i in range {
+            let e = self.edges[i];
+            let n = if e.child == NONE { 0 } else { self.nodes[e.child as usize].n };
+            let forced = (self.cfg.forced_playouts.k * e.prior * total as f32).sqrt();
+            let gap = forced - n as f32;
+            if e.prior > 0.0 && gap > best_gap {
+                best_gap = gap;
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// Root preparation once its priors are known: Dirichlet noise or the Gumbel state.
+    fn prepare_root(&mut self) {
+        self.prepared = true;
+        let nd = self.nodes[self.root as usize];
+        let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
+        if self.cfg.gumbel.enabled {
+            let m = (self.cfg.gumbel.sampled_actions as usize).min(range.len()).max(1);
+            let scale = self.cfg.gumbel.noise_scale;
+            let mut st = GumbelState::default();
+            for i in range {
+                let u: f64 = self.rng.random_range(1e-12..1.0);
+                st.g.push(scale * (-(-u.ln()).ln()) as f32);
+                st.logits.push(self.edges[i].prior.max(1e-30).ln());
+                st.visits.push(0);
+            }
+            st.table = considered_visits(m, (self.budget - self.done) as usize);
+            self.gumbel = Some(st);
+            return;
+        }
+        if self.full && self.cfg.noise.enabled && range.len() > 1 {
+            let alpha = (self.cfg.noise.total_alpha / range.len() as f32).max(1e-3);
+            let gamma = Gamma::new(f64::from(alpha), 1.0).expect("alpha is positive");
+            self.scratch.clear();
+            let mut sum = 0.0f64;
+            for _ in range.clone() {
+                let x = gamma.sample(&mut self.rng);
+                sum += x;
+                self.scratch.push(x as f32);
+            }
+            if sum > 0.0 {
+                let eps = self.cfg.noise.epsilon;
+                self.noise_backup.clear();
+                for (k, i) in range.enumerate() {
+                    let p = self.edges[i].prior;
+                    self.noise_backup.push(p);
+                    self.edges[i].prior = (1.0 - eps) * p + eps * (self.scratch[k] / sum as f32);
+                }
+            }
+        }
+    }
+
+    /// Completed Q of every root edge (root decider's view) into `self.scratch`, and the
+    /// largest child visit count.
+    fn completed_q(&mut self) -> u32 {
+        let nd = self.nodes[self.root as usize];
+        let s = f32::from(nd.sign);
+        let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
+        let (mut sum_n, mut sum_p, mut sum_pq, mut max_n) = (0u32, 0.0f32, 0.0f32, 0u32);
+        for e in &self.edges[range.clone()] {
+            if let Some(q) = self.child_q(s, e.child) {
+                let n = self.nodes[e.child as usize].n;
+                sum_n += n;
+                max_n = max_n.max(n);
+                sum_p += e.prior;
+                sum_pq += e.prior * q;
+            }
+        }
+        let v_mix = if sum_p > 0.0 {
+            (nd.net_value + sum_n as f32 * (sum_pq / sum_p)) / (sum_n as f32 + 1.0)
+        } else {
+            nd.net_value
+        };
+        self.scratch.clear();
+        for i in range {
+            let q = self.child_q(s, self.edges[i].child).unwrap_or(v_mix);
+            self.scratch.push(q);
+        }
+        // Rescale to [0, 1] by the min and max (mctx's `rescale_values`).
+        let (lo, hi) = self.scratch.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &q| (l.min(q), h.max(q)));
+        let width = (hi - lo).max(1e-6);
+        let sigma = (self.cfg.gumbel.c_visit + max_n as f32) * self.cfg.gumbel.c_scale;
+        for q in &mut self.scratch {
+            *q = sigma * (*q - lo) / width;
+        }
+        max_n
+    }
+
+    fn gumbel_select(&mut self) -> usize {
+        self.completed_q();
+        let base = self.nodes[self.root as usize].edges as usize;
+        let st = self.gumbel.as_mut().expect("gumbel state");
+        let want = st.table.get(st.next).copied();
+        st.next += 1;
+        let mut best = None;
+        let mut best_score = f32::NEG_INFINITY;
+        let min_visits = st.visits.iter().copied().min().unwrap_or(0);
+        for k in 0..st.g.len() {
+            let ok = match want {
+                Some(w) => st.visits[k] == w,
+                None => st.visits[k] == min_visits,
+            };
+            let score = st.g[k] + st.logits[k] + self.scratch[k];
+            if ok && score > best_score {
+                best_score = score;
+                best = Some(k);
+            }
+        }
+        // Falls back to the best-scoring edge with the fewest visits of this search.
+        let k = best.unwrap_or_else(|| {
+            (0..st.g.len())
+                .filter(|&k| st.visits[k] == min_visits)
+                .max_by(|&a, &b| (st.g[a] + st.logits[a]).total_cmp(&(st.g[b] + st.logits[b])))
+                .unwrap_or(0)
+        });
+        st.visits[k] += 1;
+        base + k
+    }
+
+    /// Finishes the search: computes the output (target, value, visits) and restores root
+    /// priors changed by noise.
+    pub fn finish(&mut self) -> &SearchOutput {
+        assert!(self.root != NONE && self.pending == NONE, "finish() after run() returned Done");
+        let nd = self.nodes[self.root as usize];
+        let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
+        let s = f32::from(nd.sign);
+        let out = &mut self.out;
+        out.legal.clear();
+        out.visits.clear();
+        out.target.clear();
+        out.full = self.full;
+        out.root_visits = nd.n;
+        out.value = if nd.n > 0 { s * (nd.w / f64::from(nd.n)) as f32 } else { 0.0 };
+        out.gumbel_choice = None;
+        for e in &self.edges[range.clone()] {
+            out.legal.push(e.decision);
+            out.visits.push(if e.child == NONE { 0 } else { self.nodes[e.child as usize].n });
+        }
+        if self.gumbel.is_some() {
+            self.completed_q();
+            let st = self.gumbel.as_ref().expect("gumbel state");
+            let out = &mut self.out;
+            // Improved policy: softmax(logits + sigma(completed q)).
+            let mut mx = f32::NEG_INFINITY;
+            for k in 0..st.g.len() {
+                mx = mx.max(st.logits[k] + self.scratch[k]);
+            }
+            let mut sum = 0.0f32;
+            for k in 0..st.g.len() {
+                let x = (st.logits[k] + self.scratch[k] - mx).exp();
+                out.target.push(x);
+                sum += x;
+            }
+            for t in &mut out.target {
+                *t /= sum;
+            }
+            let maxv = st.visits.iter().copied().max().unwrap_or(0);
+            let mut best = 0;
+            let mut best_score = f32::NEG_INFINITY;
+            for k in 0..st.g.len() {
+                let score = st.g[k] + st.logits[k] + self.scratch[k];
+                if st.visits[k] == maxv && score > best_score {
+                    best_score = score;
+                    best = k;
+                }
+            }
+            out.gumbel_choice = Some(out.legal[best]);
+        } else {
+            let mut visits: Vec<f32> = out.visits.iter().map(|&v| v as f32).collect();
+            if self.full && self.cfg.forced_playouts.enabled && self.cfg.forced_playouts.prune {
+                self.prune(&mut visits);
+            }
+            let out = &mut self.out;
+            let sum: f32 = visits.iter().sum();
+            if sum > 0.0 {
+                out.target.extend(visits.iter().map(|v| v / sum));
+            } else {
+                let p = 1.0 / out.legal.len().max(1) as f32;
+                out.target.resize(out.legal.len(), p);
+            }
+        }
+        if !self.noise_backup.is_empty() {
+            for (k, i) in range.enumerate() {
+                self.edges[i].prior = self.noise_backup[k];
+            }
+            self.noise_backup.clear();
+        }
+        &self.out
+    }
+
+    /// KataGo's policy target pruning: each child but the most visited loses up to its forced
+    /// playouts as long as its PUCT score stays below the best child's; a child left with one
+    /// visit or less is pruned to zero. Never negative.
+    fn prune(&self, visits: &mut [f32]) {
+        let nd = self.nodes[self.root as usize];
+        let s = f32::from(nd.sign);
+        let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
+        let total: f32 = visits.iter().sum();
+        if total <= 0.0 {
+            return;
+        }
+        let Some(best) = (0..visits.len()).max_by(|&a, &b| visits[a].total_cmp(&visits[b])) else { return };
+        let explore = self.cfg.c_puct * total.sqrt();
+        let edges = &self.edges[range];
+        let puct = |k: usize, n: f32| {
+            let q = self.child_q(s, edges[k].child).unwrap_or(0.0);
+            q + explore * edges[k].prior / (1.0 + n)
+        };
+        let best_score = puct(best, visits[best]);
+        for k in 0..visits.len() {
+            if k == best || visits[k] <= 0.0 {
+                continue;
+            }
+            let n = visits[k];
+            let forced = (self.cfg.forced_playouts.k * edges[k].prior * total).sqrt();
+            let q = self.child_q(s, edges[k].child).unwrap_or(0.0);
+            // Smallest n' with q + explore·P/(1+n') <= best_score.
+            let gap = best_score - q;
+            let needed = if gap > 0.0 { explore * edges[k].prior / gap - 1.0 } else { f32::INFINITY };
+            let reduced = needed.ceil().max(n - forced).min(n).max(0.0);
+            visits[k] = if reduced <= 1.0 { 0.0 } else { reduced };
+        }
+    }
+
+    /// Picks the decision to play from the last [`Search::finish`]: the Gumbel survivor, else
+    /// sampled from `visits^(1/T)` (`T = 0`: the most visited, ties to the higher prior).
+    pub fn pick(&mut self, temperature: f32) -> Decision {
+        let out = &self.out;
+        if let Some(d) = out.gumbel_choice {
+            return d;
+        }
+        if temperature <= 1e-3 || out.legal.len() == 1 {
+            let nd = self.nodes[self.root as usize];
+            let mut best = 0;
+            for k in 1..out.legal.len() {
+                let (a, b) = (out.visits[k], out.visits[best]);
+                let (pa, pb) = (self.edges[nd.edges as usize + k].prior, self.edges[nd.edges as usize + best].prior);
+                if a > b || (a == b && pa > pb) {
+                    best = k;
+                }
+            }
+            return out.legal[best];
+        }
+        let maxv = out.visits.iter().copied().max().unwrap_or(0).max(1) as f64;
+        let inv = 1.0 / f64::from(temperature);
+        let weights: Vec<f64> = out.visits.iter().map(|&v| (f64::from(v) / maxv).powf(inv)).collect();
+        let sum: f64 = weights.iter().sum();
+        if sum <= 0.0 {
+            return out.legal[self.rng.random_range(0..out.legal.len())];
+        }
+        let mut x = self.rng.random_range(0.0..sum);
+        for (k, w) in weights.iter().enumerate() {
+            if x < *w {
+                return out.legal[k];
+            }
+            x -= w;
+        }
+        out.legal[out.legal.len() - 1]
+    }
+
+    /// For a search whose root is at the start of a turn: the joint distribution over
+    /// (choose, extent) pairs, `target(choose) × P(extent | choose)`, where the conditional is
+    /// the visit distribution of the choose child's extent decisions; with no extent visited
+    /// yet, its priors; for an unexpanded child, uniform over the legal extents; a forced
+    /// extent gets all of it. Pairs with zero mass are left out; the masses sum to 1.
+    pub fn joint_choose_extent(&mut self, out: &mut Vec<(Decision, Decision, f32)>) {
+        out.clear();
+        let Some(root_game) = self.root_game.as_ref() else { return };
+        if root_game.phase() != Phase::Choose || self.root == NONE {
+            return;
+        }
+        let nd = self.nodes[self.root as usize];
+        let mut probe = root_game.clone();
+        let mut legal = Vec::new();
+        for k in 0..nd.n_edges as usize {
+            let t = self.out.target.get(k).copied().unwrap_or(0.0);
+            if t <= 0.0 {
+                continue;
+            }
+            let e = self.edges[nd.edges as usize + k];
+            let choose = e.decision;
+            if e.child != NONE {
+                let c = self.nodes[e.child as usize];
+                if c.n_forced > 0 {
+                    out.push((choose, self.forced[c.forced as usize], t));
+                    continue;
+                }
+                if c.state == NodeState::Expanded {
+                    let ce = &self.edges[c.edges as usize..(c.edges + c.n_edges) as usize];
+                    let n: u32 = ce.iter().map(|x| if x.child == NONE { 0 } else { self.nodes[x.child as usize].n }).sum();
+                    for x in ce {
+                        let w = if n > 0 {
+                            (if x.child == NONE { 0 } else { self.nodes[x.child as usize].n }) as f32 / n as f32
+                        } else {
+                            x.prior
+                        };
+                        if w > 0.0 {
+                            out.push((choose, x.decision, t * w));
+                        }
+                    }
+                    continue;
+                }
+            }
+            probe.clone_from(root_game);
+            probe.apply_unchecked(choose);
+            probe.legal_decisions_into(&mut legal);
+            let w = 1.0 / legal.len().max(1) as f32;
+            for &x in &legal {
+                out.push((choose, x, t * w));
+            }
+        }
+    }
+
+    /// The decision `d` was played in the game this tree follows: move the root along it
+    /// (tree reuse), or drop the tree when it has no such child.
+    pub fn advance(&mut self, d: Decision) {
+        if self.root == NONE {
+            return;
+        }
+        if !self.cfg.tree_reuse {
+            self.clear();
+            return;
+        }
+        if !self.to_skip.is_empty() {
+            if self.to_skip[0] == d {
+                self.to_skip.remove(0);
+            } else {
+                self.clear();
+            }
+            return;
+        }
+        let nd = self.nodes[self.root as usize];
+        if nd.state != NodeState::Expanded {
+            self.clear();
+            return;
+        }
+        let found = self.edges[nd.edges as usize..(nd.edges + nd.n_edges) as usize]
+            .iter()
+            .find(|e| e.decision == d)
+            .map(|e| e.child);
+        match found {
+            Some(c) if c != NONE && self.nodes[c as usize].state == NodeState::Expanded => {
+                let skip: Vec<Decision> = {
+                    let cn = self.nodes[c as usize];
+                    self.forced[cn.forced as usize..(cn.forced + cn.n_forced) as usize].to_vec()
+                };
+                self.compact(c);
+                self.to_skip = skip;
+            }
+            _ => self.clear(),
+        }
+    }
+
+    /// Keeps only the subtree of `new_root`, which becomes node 0.
+    fn compact(&mut self, new_root: u32) {
+        let (mut nn, mut ne, mut nf) = std::mem::take(&mut self.spare);
+        nn.clear();
+        ne.clear();
+        nf.clear();
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        nn.push(self.nodes[new_root as usize]);
+        nn[0].forced = 0;
+        nn[0].n_forced = 0;
+        stack.push((new_root, 0));
+        while let Some((old, new)) = stack.pop() {
+            let on = self.nodes[old as usize];
+            if old != new_root {
+                nn[new as usize].forced = nf.len() as u32;
+                nf.extend_from_slice(&self.forced[on.forced as usize..(on.forced + on.n_forced) as usize]);
+            }
+            if on.state == NodeState::Expanded {
+                nn[new as usize].edges = ne.len() as u32;
+                for i in on.edges..on.edges + on.n_edges {
+                    let mut e = self.edges[i as usize];
+                    if e.child != NONE {
+                        nn.push(self.nodes[e.child as usize]);
+                        let id = (nn.len() - 1) as u32;
+                        stack.push((e.child, id));
+                        e.child = id;
+                    }
+                    ne.push(e);
+                }
+            }
+        }
+        self.spare = (
+            std::mem::replace(&mut self.nodes, nn),
+            std::mem::replace(&mut self.edges, ne),
+            std::mem::replace(&mut self.forced, nf),
+        );
+        self.stack = stack;
+        self.root = 0;
+    }
+
+    /// Runs a whole search with one evaluator (one leaf per call): the simple way to search a
+    /// single position. Returns the output of [`Search::finish`].
+    pub fn search_with(
+        &mut self,
+        game: &Game,
+        simulations: u32,
+        full: bool,
+        evaluator: &mut dyn crate::Evaluator,
+    ) -> Result<&SearchOutput, crate::EvalError> {
+        self.begin(game, simulations, full);
+        let mut eval = [Evaluation::default()];
+        while self.run() == Step::NeedsEval {
+            {
+                let leaf = self.leaf().expect("pending leaf");
+                evaluator.evaluate(&[leaf], &mut eval)?;
+            }
+            self.provide(&eval[0]);
+        }
+        Ok(self.finish())
+    }
+
+    /// Mean value (Black's view) and visits of the node reached from the root by `path`
+    /// (decisions, forced ones included or not), for tests and diagnostics.
+    pub fn node_stats(&self, path: &[Decision]) -> Option<(f64, u32, Option<Color>)> {
+        let mut node = self.root;
+        if node == NONE {
+            return None;
+        }
+        let mut i = 0;
+        while i < path.len() {
+            let nd = self.nodes[node as usize];
+            let e = self.edges[nd.edges as usize..(nd.edges + nd.n_edges) as usize].iter().find(|e| e.decision == path[i])?;
+            if e.child == NONE {
+                return None;
+            }
+            node = e.child;
+            i += 1;
+            let c = self.nodes[node as usize];
+            for f in &self.forced[c.forced as usize..(c.forced + c.n_forced) as usize] {
+                if i < path.len() && path[i] == *f {
+                    i += 1;
+                }
+            }
+        }
+        let nd = self.nodes[node as usize];
+        let decider = match nd.sign {
+            1 => Some(Color::Black),
+            -1 => Some(Color::White),
+            _ => None,
+        };
+        Some((if nd.n > 0 { nd.w / f64::from(nd.n) } else { 0.0 }, nd.n, decider))
+    }
+}
+
+/// Sequential halving schedule (mctx `get_sequence_of_considered_visits`): entry `i` is the
+/// visit count (in this search) a root edge must have to receive simulation `i`.
+pub fn considered_visits(m: usize, sims: usize) -> Vec<u32> {
+    if m <= 1 {
+        return (0..sims as u32).collect();
+    }
+    let log2max = (m as f64).log2().ceil() as usize;
+    let mut seq = Vec::with_capacity(sims);
+    let mut visits = vec![0u32; m];
+    let mut considered = m;
+    while seq.len() < sims {
+        let extra = (sims / (log2max * considered)).max(1);
+        for _ in 0..extra {
+            seq.extend_from_slice(&visits[..considered]);
+            for v in &mut visits[..considered] {
+                *v += 1;
+            }
+        }
+        considered = (considered / 2).max(2);
+    }
+    seq.truncate(sims);
+    seq
+}
