@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 pub enum Bench {
     /// Rules engine: random games, decisions, legal-decision listing, capture resolution.
     Rules(RulesArgs),
+    /// Search: simulations per second (uniform and rollout evaluators), self-play games/hour.
+    Mcts(super::bench_mcts::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -34,6 +36,7 @@ pub struct RulesArgs {
 pub fn run(b: Bench) -> anyhow::Result<ExitCode> {
     match b {
         Bench::Rules(a) => rules(a),
+        Bench::Mcts(a) => super::bench_mcts::run(a),
     }
 }
 

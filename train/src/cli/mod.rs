@@ -1,11 +1,14 @@
 //! The subcommands of `crumble`, one file each, and the flags they share.
 
 mod bench;
+mod bench_mcts;
+mod match_;
 mod moves;
 mod perft;
 mod position_args;
 mod random_game;
 mod replay;
+mod selfplay;
 mod show;
 mod solve;
 
@@ -40,6 +43,10 @@ enum Command {
     /// Measure the speed of parts of the system.
     #[command(subcommand)]
     Bench(bench::Bench),
+    /// Self-play games of one agent into record files.
+    Selfplay(selfplay::Args),
+    /// A match between two agents (colours alternating, draws half).
+    Match(match_::Args),
 }
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -51,6 +58,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Perft(a) => perft::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Bench(b) => bench::run(b),
+        Command::Selfplay(a) => selfplay::run(a),
+        Command::Match(a) => match_::run(a),
     }
 }
 
