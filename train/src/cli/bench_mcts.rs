@@ -1,0 +1,100 @@
+//! `crumble bench mcts [--json]`: search speed on the standard 6×6 board at R = 8.
+//!
+//! Simulations per second from the start position with the uniform and the rollout
+//! evaluator (1 playout, 200-turn cap), on one thread (one search at a time) and on all
+//! cores (many searches at once, their leaves batched per round as in self-play); each
+//! search has `--sims` simulations on a fresh tree. Then games per hour of rollout self-play
+//! (`mcts:rollout:SIMS` with `--selfplay-sims`, default settings, all cores, turn limit 200).
+//! Only meaningful in a release build.
+
+use anyhow::bail;
+use crumble_selfplay::bench::search_throughput;
+use crumble_selfplay::driver::{run_games, with_threads, Player, PlayerKind, RunOptions, Seating};
+use crumble_selfplay::{RolloutEvaluator, SearchConfig, UniformEvaluator};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print one JSON object with the keys cores, uniform_sims_per_sec_1,
+    /// uniform_sims_per_sec_all, rollout_sims_per_sec_1, rollout_sims_per_sec_all,
+    /// rollout_games_per_hour.
+    #[arg(long)]
+    json: bool,
+    /// Seconds of each search measurement.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Simulations per search in the search measurements.
+    #[arg(long, default_value_t = 800)]
+    sims: u32,
+    /// Simulations per decision in the self-play measurement.
+    #[arg(long, default_value_t = 32)]
+    selfplay_sims: u32,
+    /// Self-play games of the games-per-hour measurement (played at once on all cores).
+    #[arg(long, default_value_t = 8)]
+    selfplay_games: u64,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 3600.0) {
+        bail!("--seconds must be a positive number of seconds (at most an hour), not {}", a.seconds);
+    }
+    if cfg!(debug_assertions) {
+        eprintln!("warning: this build has no optimisation (debug); the figures mean little. Use --release.");
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let start = crumble_core::Game::new(6, 8)?;
+    let cfg = SearchConfig::default();
+    let d = Duration::from_secs_f64(a.seconds);
+    let rate = |(n, s): (u64, f64)| n as f64 / s;
+    let many = 16 * cores;
+    let u1 = rate(with_threads(1, || search_throughput(&start, &cfg, &mut UniformEvaluator, 1, a.sims, d))?);
+    let ua = rate(with_threads(0, || search_throughput(&start, &cfg, &mut UniformEvaluator, many, a.sims, d))?);
+    let mut r = RolloutEvaluator::new(cfg.rollout.clone(), 1);
+    let r1 = rate(with_threads(1, || search_throughput(&start, &cfg, &mut r, 1, a.sims, d))?);
+    let ra = rate(with_threads(0, || search_throughput(&start, &cfg, &mut r, many, a.sims, d))?);
+    // Rollout self-play games per hour.
+    let mut players = [Player {
+        name: "rollout".into(),
+        kind: PlayerKind::Mcts {
+            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 2)),
+            simulations: a.selfplay_sims,
+            config: cfg.clone(),
+        },
+    }];
+    let opts = RunOptions {
+        start: start.clone(),
+        max_turns: 200,
+        parallel_games: a.selfplay_games as usize,
+        seed: 0,
+        record_targets: true,
+    };
+    let t0 = Instant::now();
+    let p = with_threads(0, || run_games(&mut players, Seating::SelfPlay, &opts, 0..a.selfplay_games, &mut |_| Ok(()), &mut |_| {}))?;
+    let gph = p.games_done as f64 / t0.elapsed().as_secs_f64() * 3600.0;
+    if a.json {
+        let v = serde_json::json!({
+            "cores": cores,
+            "uniform_sims_per_sec_1": u1,
+            "uniform_sims_per_sec_all": ua,
+            "rollout_sims_per_sec_1": r1,
+            "rollout_sims_per_sec_all": ra,
+            "rollout_games_per_hour": gph,
+        });
+        super::print(&format!("{v}\n"))?;
+    } else {
+        let build = if cfg!(debug_assertions) { "debug build (unoptimised)" } else { "release build" };
+        super::print(&format!(
+            "crumble bench mcts: 6x6 board, R = 8, start position, {} sims per search, {build}, machine with {cores} cores\n\
+             uniform evaluator  {u1:>10.0} sims/s on 1 thread, {ua:>10.0} sims/s on all cores ({many} searches at once, {:.2}x)\n\
+             rollout evaluator  {r1:>10.0} sims/s on 1 thread, {ra:>10.0} sims/s on all cores ({many} searches at once, {:.2}x)\n\
+             rollout self-play  {gph:>10.1} games/hour (mcts:rollout:{}, {} games at once, turn limit 200)\n",
+            a.sims,
+            ua / u1,
+            ra / r1,
+            a.selfplay_sims,
+            a.selfplay_games
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
