@@ -30,13 +30,18 @@ pub enum EvaluatorSpec {
 pub enum AgentSpec {
     Random,
     /// Search; `simulations: None` takes the config's `search.simulations`.
-    Mcts { evaluator: EvaluatorSpec, simulations: Option<u32> },
+    Mcts {
+        evaluator: EvaluatorSpec,
+        simulations: Option<u32>,
+    },
 }
 
 /// Why an agent string or agent could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {
-    #[error("agent `{spec}`: unknown kind `{kind}` (expected random, mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS])")]
+    #[error(
+        "agent `{spec}`: unknown kind `{kind}` (expected random, mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS])"
+    )]
     UnknownKind { spec: String, kind: String },
     #[error("agent `{spec}`: unknown evaluator `{evaluator}` (expected uniform or rollout)")]
     UnknownEvaluator { spec: String, evaluator: String },
@@ -163,12 +168,8 @@ pub fn build_evaluator(
         AgentSpec::Mcts { evaluator: EvaluatorSpec::Rollout, .. } => {
             Ok(Some(Box::new(RolloutEvaluator::new(cfg.rollout.clone(), seed))))
         }
-        AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint(p), .. } => {
-            loader.load(p).map(Some).map_err(|e| AgentError::Checkpoint {
-                spec: spec.to_string(),
-                path: p.display().to_string(),
-                message: e.to_string(),
-            })
-        }
+        AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint(p), .. } => loader.load(p).map(Some).map_err(|e| {
+            AgentError::Checkpoint { spec: spec.to_string(), path: p.display().to_string(), message: e.to_string() }
+        }),
     }
 }

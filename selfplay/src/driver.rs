@@ -12,10 +12,10 @@
 //! seed and settings give the same games whatever the number of threads.
 
 use crate::config::SearchConfig;
-use crate::evaluator::{mix, EvalError, Evaluation, Evaluator, Leaf};
+use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf, mix};
 use crate::mcts::{Search, Step};
 use crate::record::{GameRecord, SearchRecord, StepKind, StepRecord};
-use crumble_core::{random, Color, Decision, Game, Outcome, Phase, Reason};
+use crumble_core::{Color, Decision, Game, Outcome, Phase, Reason, random};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;

@@ -9,7 +9,7 @@
 //! a draw. A turn is several decisions by the same player, so consecutive states often share
 //! their decider; search flips the sign only where the decider changes.
 
-use crumble_core::{random, Color, Decision, Game};
+use crumble_core::{Color, Decision, Game, random};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;

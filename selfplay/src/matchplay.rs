@@ -1,7 +1,7 @@
 //! Matches between two agents: colours alternate game by game (agent A is Black in the
 //! even-numbered games), a turn limit ends long games as draws, draws count half.
 
-use crate::driver::{run_games, Player, Progress, RunError, RunOptions, Seating};
+use crate::driver::{Player, Progress, RunError, RunOptions, Seating, run_games};
 use crumble_core::Color;
 
 /// The score of a match from agent A's side.

@@ -732,7 +732,8 @@ impl Search {
                 }
                 if c.state == NodeState::Expanded {
                     let ce = &self.edges[c.edges as usize..(c.edges + c.n_edges) as usize];
-                    let n: u32 = ce.iter().map(|x| if x.child == NONE { 0 } else { self.nodes[x.child as usize].n }).sum();
+                    let n: u32 =
+                        ce.iter().map(|x| if x.child == NONE { 0 } else { self.nodes[x.child as usize].n }).sum();
                     for x in ce {
                         let w = if n > 0 {
                             (if x.child == NONE { 0 } else { self.nodes[x.child as usize].n }) as f32 / n as f32
@@ -868,7 +869,9 @@ impl Search {
         let mut i = 0;
         while i < path.len() {
             let nd = self.nodes[node as usize];
-            let e = self.edges[nd.edges as usize..(nd.edges + nd.n_edges) as usize].iter().find(|e| e.decision == path[i])?;
+            let e = self.edges[nd.edges as usize..(nd.edges + nd.n_edges) as usize]
+                .iter()
+                .find(|e| e.decision == path[i])?;
             if e.child == NONE {
                 return None;
             }

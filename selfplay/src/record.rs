@@ -19,7 +19,7 @@
 //! Files are written to a temporary name and renamed, so a file that exists is complete; a
 //! truncated or damaged file is refused with a typed [`RecordError`].
 
-use crumble_core::{position, Color, Decision, Frame, Game, Outcome, Reason};
+use crumble_core::{Color, Decision, Frame, Game, Outcome, Reason, position};
 use std::io::Write;
 use std::path::Path;
 
@@ -349,7 +349,11 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
                     for _ in 0..jn {
                         joint.push((Decision(r.u32()?), Decision(r.u32()?), r.f32()?));
                     }
-                    StepRecord { decision, kind: StepKind::Searched, search: Some(SearchRecord { value, full, policy, joint }) }
+                    StepRecord {
+                        decision,
+                        kind: StepKind::Searched,
+                        search: Some(SearchRecord { value, full, policy, joint }),
+                    }
                 }
                 k => return Err(r.corrupt(format!("step kind {k}"))),
             });

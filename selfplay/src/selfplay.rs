@@ -7,10 +7,10 @@
 //! files after the highest file number, and never overwrites a file. Games in progress when
 //! a run is killed are lost; finished files are complete (written through a rename).
 
-use crate::agent::{build_evaluator, AgentError, AgentSpec, CheckpointLoader};
+use crate::agent::{AgentError, AgentSpec, CheckpointLoader, build_evaluator};
 use crate::config::{SearchConfig, SelfPlayConfig};
-use crate::driver::{run_games, Player, PlayerKind, Progress, RunError, RunOptions, Seating};
-use crate::record::{read_file, write_file, GameRecord, RecordError};
+use crate::driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating, run_games};
+use crate::record::{GameRecord, RecordError, read_file, write_file};
 use crumble_core::Game;
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,7 @@
 
 use anyhow::bail;
 use crumble_selfplay::bench::search_throughput;
-use crumble_selfplay::driver::{run_games, with_threads, Player, PlayerKind, RunOptions, Seating};
+use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::{RolloutEvaluator, SearchConfig, UniformEvaluator};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -70,7 +70,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         record_targets: true,
     };
     let t0 = Instant::now();
-    let p = with_threads(0, || run_games(&mut players, Seating::SelfPlay, &opts, 0..a.selfplay_games, &mut |_| Ok(()), &mut |_| {}))?;
+    let p = with_threads(0, || {
+        run_games(&mut players, Seating::SelfPlay, &opts, 0..a.selfplay_games, &mut |_| Ok(()), &mut |_| {})
+    })?;
     let gph = p.games_done as f64 / t0.elapsed().as_secs_f64() * 3600.0;
     if a.json {
         let v = serde_json::json!({

@@ -3,8 +3,8 @@
 //! draws counting half. Prints A's score. Search agents play with match settings (no noise,
 //! temperature 0, no resignation).
 
-use crumble_selfplay::driver::{with_threads, RunOptions};
-use crumble_selfplay::{matchplay, selfplay, AgentSpec, ConfigFile, NoCheckpoints};
+use crumble_selfplay::driver::{RunOptions, with_threads};
+use crumble_selfplay::{AgentSpec, ConfigFile, NoCheckpoints, matchplay, selfplay};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -80,8 +80,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else {
         super::print(&format!(
             "{} vs {}: {} games (colours alternating, turn limit {}), A {} wins ({} as Black, {} as White), B {} wins, {} draws; A scores {:.1}% (draws half); mean {:.1} turns; {:.0} s\n",
-            sa, sb, r.games, a.max_turns, r.a_wins, r.a_wins_black, r.a_wins_white, r.b_wins, r.draws,
-            100.0 * r.score(), r.mean_turns, secs
+            sa,
+            sb,
+            r.games,
+            a.max_turns,
+            r.a_wins,
+            r.a_wins_black,
+            r.a_wins_white,
+            r.b_wins,
+            r.draws,
+            100.0 * r.score(),
+            r.mean_turns,
+            secs
         ))?;
     }
     Ok(ExitCode::SUCCESS)

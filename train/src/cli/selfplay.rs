@@ -4,7 +4,7 @@
 //! that already holds games is continued up to N games in total.
 
 use anyhow::Context as _;
-use crumble_selfplay::{selfplay, AgentSpec, ConfigFile, NoCheckpoints};
+use crumble_selfplay::{AgentSpec, ConfigFile, NoCheckpoints, selfplay};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -57,7 +57,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let per_hour = p.games_done as f64 / secs * 3600.0;
             let sims = (p.simulations - start.1) as f64 / start.0.elapsed().as_secs_f64().max(1e-9);
             let left = p.games_total - p.games_done;
-            let eta = if p.games_done > 0 { format!("{:.0} s", left as f64 * secs / p.games_done as f64) } else { "?".into() };
+            let eta = if p.games_done > 0 {
+                format!("{:.0} s", left as f64 * secs / p.games_done as f64)
+            } else {
+                "?".into()
+            };
             eprintln!(
                 "selfplay: {}/{} games, {:.1} games/h, {:.0} sims/s, cache hits {}, ETA {eta}",
                 p.games_done, p.games_total, per_hour, sims, p.cache_hits

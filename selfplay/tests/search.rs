@@ -1,0 +1,292 @@
+//! Search tests: wins in one, defence, backup signs, visit counts, targets.
+//!
+//! Positions in `tests/data/` (absolute-frame position JSON): `win-in-one-1-step.json` (the
+//! start of core's worked example 05-1: Black wins with `0,2J2,1E`), `win-in-one-3-steps.json`
+//! (White to move; every winning turn takes three swap steps, found by exhaustive search of
+//! the turn), `win-in-one-2-steps.json` (the mover's shortest win takes two steps), `defend-win-in-one.json` (Black to move, no win of its own; White threatens a
+//! win in one after 54 of 59 random Black turns, and a defence exists).
+
+use crumble_core::{Color, Decision, Game, position};
+use crumble_selfplay::mcts::Search;
+use crumble_selfplay::{
+    EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, SearchConfig, UniformEvaluator,
+};
+
+fn load(name: &str) -> Game {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    position::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+fn play_cfg() -> SearchConfig {
+    SearchConfig::default().for_play()
+}
+
+/// Plays the rest of the current turn by search; returns the decisions played.
+fn search_turn(game: &mut Game, cfg: &SearchConfig, sims: u32, eval: &mut dyn Evaluator, seed: u64) -> Vec<Decision> {
+    let mut search = Search::new(cfg.clone(), seed);
+    let turn = game.turns_played();
+    let mut played = Vec::new();
+    let mut legal = Vec::new();
+    while !game.is_over() && game.turns_played() == turn {
+        game.legal_decisions_into(&mut legal);
+        let d = if legal.len() == 1 {
+            legal[0]
+        } else {
+            search.search_with(game, sims, false, eval).unwrap();
+            search.pick(0.0)
+        };
+        game.apply(d).unwrap();
+        search.advance(d);
+        played.push(d);
+    }
+    played
+}
+
+/// Every winning turn path for the player to move (exhaustive; positions here are small).
+fn mover_can_win(g: &Game) -> bool {
+    let me = g.to_move();
+    let turn = g.turns_played();
+    let mut probe = g.clone();
+    for d in probe.legal_decisions() {
+        let mut h = g.clone();
+        h.apply(d).unwrap();
+        if let Some(o) = h.outcome() {
+            if o.winner == Some(me) {
+                return true;
+            }
+        } else if h.turns_played() == turn && mover_can_win(&h) {
+            return true;
+        }
+    }
+    false
+}
+
+fn rollout(seed: u64) -> RolloutEvaluator {
+    RolloutEvaluator::new(RolloutConfig { playouts: 1, max_turns: 200 }, seed)
+}
+
+#[test]
+fn finds_win_in_one_with_one_step() {
+    let mut g = load("win-in-one-1-step.json");
+    assert!(mover_can_win(&g));
+    let path = search_turn(&mut g, &play_cfg(), 300, &mut rollout(1), 1);
+    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::Black), "played {path:?}");
+}
+
+#[test]
+fn finds_win_in_one_with_a_two_step_swap_by_rollouts() {
+    let mut g = load("win-in-one-2-steps.json");
+    let me = g.to_move();
+    let path = search_turn(&mut g, &play_cfg(), 800, &mut rollout(2), 2);
+    assert_eq!(g.outcome().and_then(|o| o.winner), Some(me), "played {path:?}");
+    let steps = path.iter().filter(|d| d.0 >= 4 * 48 * 48 && d.0 < 8 * 48 * 48).count();
+    assert!(steps >= 2, "a multi-step swap: {path:?}");
+}
+
+#[test]
+fn finds_win_in_one_with_a_three_step_swap() {
+    let mut g = load("win-in-one-3-steps.json");
+    assert_eq!(g.to_move(), Color::White);
+    // Pure tree search (uniform priors, value 0, exact terminals) over the whole turn.
+    let path = search_turn(&mut g, &play_cfg(), 3000, &mut UniformEvaluator, 2);
+    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::White), "played {path:?}");
+    assert!(path.len() >= 5, "choose, extent and three steps: {path:?}");
+}
+
+#[test]
+fn defends_against_a_win_in_one() {
+    let g0 = load("defend-win-in-one.json");
+    assert_eq!(g0.to_move(), Color::Black);
+    assert!(!mover_can_win(&g0));
+    let mut g = g0.clone();
+    let path = search_turn(&mut g, &play_cfg(), 2000, &mut UniformEvaluator, 3);
+    assert!(!g.is_over());
+    assert!(!mover_can_win(&g), "after Black's {path:?} White still wins in one");
+}
+
+/// Value `+0.5` for the decider of every leaf, uniform priors.
+#[derive(Debug)]
+struct HalfForDecider;
+impl Evaluator for HalfForDecider {
+    fn name(&self) -> String {
+        "half".into()
+    }
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        UniformEvaluator.evaluate(leaves, out)?;
+        for o in out.iter_mut() {
+            o.value = 0.5;
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn backup_flips_sign_only_where_the_decider_changes() {
+    // Black's turn from the start: choose, extent, then swap decisions are all Black's, so
+    // every node inside the turn must see the +0.5 of Black's leaves as +0.5, and nodes after
+    // the turn (White decides) as -0.5 from Black's side.
+    let g = Game::new(6, 8).unwrap();
+    let mut cfg = play_cfg();
+    cfg.eval_cache = false;
+    let mut s = Search::new(cfg, 0);
+    let out = s.search_with(&g, 400, false, &mut HalfForDecider).unwrap().clone();
+    // Same-player sequence: the root and its first-level children are Black's.
+    for (k, &d) in out.legal.iter().enumerate() {
+        if out.visits[k] == 1 {
+            let (v, n, who) = s.node_stats(&[d]).unwrap();
+            assert_eq!((n, who), (1, Some(Color::Black)));
+            assert!((v - 0.5).abs() < 1e-9, "a Black node's own +0.5 is +0.5 for Black, got {v}");
+        }
+    }
+    // Walk every path of the tree: each node's value is its own evaluation (sign of its
+    // decider) plus its children's, and its visits are 1 plus its children's.
+    let mut checked_white = 0;
+    let mut stack: Vec<Vec<Decision>> = vec![vec![]];
+    let mut probe_legal = Vec::new();
+    while let Some(path) = stack.pop() {
+        let (v, n, who) = s.node_stats(&path).unwrap();
+        let mut g2 = g.clone();
+        for &d in &path {
+            g2.apply(d).unwrap();
+            g2.legal_decisions_into(&mut probe_legal);
+            while probe_legal.len() == 1 && !g2.is_over() {
+                g2.apply(probe_legal[0]).unwrap();
+                g2.legal_decisions_into(&mut probe_legal);
+            }
+        }
+        assert_eq!(who, g2.decider());
+        let own = match who {
+            Some(Color::Black) => 0.5,
+            Some(Color::White) => -0.5,
+            None => 0.0,
+        };
+        let mut sum_w = own;
+        let mut sum_n = 1u32;
+        g2.legal_decisions_into(&mut probe_legal);
+        for &d in &probe_legal {
+            let mut p = path.clone();
+            p.push(d);
+            if let Some((cv, cn, _)) = s.node_stats(&p) {
+                sum_w += cv * f64::from(cn);
+                sum_n += cn;
+                stack.push(p);
+            }
+        }
+        if who == Some(Color::White) {
+            checked_white += 1;
+        }
+        assert_eq!(n, sum_n, "visits at {path:?}");
+        assert!((v * f64::from(n) - sum_w).abs() < 1e-6, "value at {path:?}: {v} x {n} vs {sum_w}");
+    }
+    assert!(checked_white > 0, "the tree reached White's turn");
+    // From the root (Black's view) the mean lies strictly between the two signs.
+    assert!(out.value < 0.5 && out.value > -0.5);
+}
+
+#[test]
+fn winning_line_has_value_one_for_the_winner() {
+    let g = load("win-in-one-1-step.json");
+    let mut s = Search::new(play_cfg(), 5);
+    let out = s.search_with(&g, 2000, false, &mut UniformEvaluator).unwrap();
+    assert!(out.value > 0.5, "Black wins in one: root value {} from Black's view", out.value);
+}
+
+#[test]
+fn visit_counts_sum_correctly() {
+    let g = Game::new(6, 8).unwrap();
+    let mut s = Search::new(SearchConfig::default(), 9);
+    let out = s.search_with(&g, 300, true, &mut UniformEvaluator).unwrap().clone();
+    assert_eq!(out.root_visits, 300);
+    assert_eq!(out.visits.iter().sum::<u32>(), 299, "every simulation but the root's own evaluation");
+    assert_eq!(out.legal.len(), out.target.len());
+    assert!((out.target.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    // Tree reuse keeps the subtree: the next search starts with the child's visits.
+    let mut g2 = g.clone();
+    let d = s.pick(0.0);
+    let k = out.legal.iter().position(|&x| x == d).unwrap();
+    g2.apply(d).unwrap();
+    s.advance(d);
+    // Forced decisions (a single legal extent) are played without search.
+    let mut legal = g2.legal_decisions();
+    while legal.len() == 1 {
+        g2.apply(legal[0]).unwrap();
+        s.advance(legal[0]);
+        legal = g2.legal_decisions();
+    }
+    s.begin(&g2, 100, true);
+    assert_eq!(s.root_visits(), out.visits[k]);
+    while s.run() == crumble_selfplay::Step::NeedsEval {
+        let leaf = s.leaf().unwrap();
+        let mut e = [Evaluation::default()];
+        UniformEvaluator.evaluate(&[leaf], &mut e).unwrap();
+        s.provide(&e[0]);
+    }
+    let out2 = s.finish();
+    assert_eq!(out2.root_visits, out.visits[k] + 100);
+}
+
+#[test]
+fn gumbel_target_sums_to_one_over_legal_decisions() {
+    for (name, sims) in [("start", 50u32), ("win-in-one-1-step.json", 200), ("defend-win-in-one.json", 16)] {
+        let g = if name == "start" { Game::new(6, 8).unwrap() } else { load(name) };
+        let mut cfg = SearchConfig::default();
+        cfg.gumbel.enabled = true;
+        cfg.gumbel.sampled_actions = 8;
+        let mut s = Search::new(cfg, 4);
+        let out = s.search_with(&g, sims, true, &mut rollout(4)).unwrap();
+        let mut probe = g.clone();
+        assert_eq!(out.legal, probe.legal_decisions());
+        let sum: f32 = out.target.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{name}: sum {sum}");
+        assert!(out.target.iter().all(|&p| p >= 0.0 && p.is_finite()));
+        assert!(out.gumbel_choice.is_some());
+    }
+}
+
+#[test]
+fn gumbel_finds_the_win_in_one() {
+    let mut g = load("win-in-one-1-step.json");
+    let mut cfg = play_cfg();
+    cfg.gumbel.enabled = true;
+    let path = search_turn(&mut g, &cfg, 200, &mut rollout(6), 6);
+    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::Black), "played {path:?}");
+}
+
+#[test]
+fn pruned_targets_are_never_negative() {
+    for seed in 0..4 {
+        let g = if seed % 2 == 0 { Game::new(6, 8).unwrap() } else { load("defend-win-in-one.json") };
+        let mut cfg = SearchConfig::default();
+        cfg.forced_playouts.enabled = true;
+        cfg.forced_playouts.prune = true;
+        let mut s = Search::new(cfg, seed);
+        let out = s.search_with(&g, 200, true, &mut rollout(seed)).unwrap();
+        assert!(out.target.iter().all(|&p| p >= 0.0), "seed {seed}: {:?}", out.target);
+        assert!((out.target.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        // Pruning only removes visits from the others: the most visited child's share grows.
+        let total: u32 = out.visits.iter().sum();
+        let best = (0..out.visits.len()).max_by_key(|&k| out.visits[k]).unwrap();
+        assert!(out.target[best] + 1e-6 >= out.visits[best] as f32 / total as f32);
+    }
+}
+
+#[test]
+fn joint_choose_extent_distribution_sums_to_one_and_matches_the_target() {
+    let g = Game::new(6, 8).unwrap();
+    let mut s = Search::new(SearchConfig::default(), 8);
+    let out = s.search_with(&g, 200, true, &mut UniformEvaluator).unwrap().clone();
+    let mut joint = Vec::new();
+    s.joint_choose_extent(&mut joint);
+    let sum: f32 = joint.iter().map(|x| x.2).sum();
+    assert!((sum - 1.0).abs() < 1e-4, "sum {sum}");
+    for (k, &c) in out.legal.iter().enumerate() {
+        let m: f32 = joint.iter().filter(|x| x.0 == c).map(|x| x.2).sum();
+        assert!((m - out.target[k]).abs() < 1e-5);
+    }
+    // Every pair is a legal (choose, extent).
+    for &(c, e, _) in &joint {
+        let mut h = g.clone();
+        h.apply(c).unwrap();
+        h.apply(e).unwrap();
+    }
+}

@@ -1,0 +1,241 @@
+//! Self-play driver, records, agents and config: records replay to their result, the same
+//! seed gives the same games, the file format round-trips and refuses damage, agent strings
+//! and configs are parsed strictly.
+
+use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
+use crumble_selfplay::record::{RecordError, decode_file, encode_file, read_file};
+use crumble_selfplay::{
+    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, RolloutConfig, RolloutEvaluator,
+    SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, matchplay, selfplay,
+};
+
+fn small_cfg() -> SearchConfig {
+    let mut c = SearchConfig::default();
+    c.rollout = RolloutConfig { playouts: 1, max_turns: 30 };
+    c.resign.enabled = true;
+    c.resign.threshold = -0.8;
+    c.resign.playout_fraction = 0.5;
+    c.playout_cap.enabled = true;
+    c.playout_cap.fast_simulations = 4;
+    c
+}
+
+fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<GameRecord> {
+    let evaluator: Box<dyn crumble_selfplay::Evaluator> =
+        if rollout { Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)) } else { Box::new(UniformEvaluator) };
+    let mut players =
+        [Player { name: "test".into(), kind: PlayerKind::Mcts { evaluator, simulations: 16, config: cfg.clone() } }];
+    let opts = RunOptions {
+        start: crumble_core::Game::new(4, 2).unwrap(),
+        max_turns: 40,
+        parallel_games: 3,
+        seed: 42,
+        record_targets: true,
+    };
+    let mut out = Vec::new();
+    with_threads(threads, || {
+        run_games(
+            &mut players,
+            Seating::SelfPlay,
+            &opts,
+            0..games,
+            &mut |g| {
+                out.push(g);
+                Ok(())
+            },
+            &mut |_| {},
+        )
+    })
+    .unwrap();
+    out
+}
+
+#[test]
+fn records_replay_to_their_result_and_carry_targets() {
+    for (gumbel, rollout) in [(false, true), (true, false)] {
+        let mut cfg = small_cfg();
+        cfg.gumbel.enabled = gumbel;
+        cfg.forced_playouts.enabled = !gumbel;
+        let games = play(&cfg, 2, 6, rollout);
+        assert_eq!(games.len(), 6);
+        let mut indices: Vec<u64> = games.iter().map(|g| g.index).collect();
+        indices.sort();
+        assert_eq!(indices, (0..6).collect::<Vec<_>>());
+        for g in &games {
+            let end = g.replay().unwrap();
+            assert_eq!(end.outcome(), Some(g.outcome));
+            let mut replay = g.start_game().unwrap();
+            for s in &g.steps {
+                if let Some(r) = &s.search {
+                    assert_eq!(s.kind, StepKind::Searched);
+                    let legal = replay.legal_decisions();
+                    let ds: Vec<_> = r.policy.iter().map(|x| x.0).collect();
+                    assert_eq!(ds, legal, "the target covers exactly the legal decisions");
+                    let sum: f32 = r.policy.iter().map(|x| x.1).sum();
+                    assert!((sum - 1.0).abs() < 1e-4 && r.policy.iter().all(|x| x.1 >= 0.0));
+                    assert!((-1.0..=1.0).contains(&r.value));
+                    if replay.at_turn_start() {
+                        let js: f32 = r.joint.iter().map(|x| x.2).sum();
+                        assert!((js - 1.0).abs() < 1e-3, "joint sums to {js}");
+                    } else {
+                        assert!(r.joint.is_empty());
+                    }
+                } else {
+                    assert_eq!(s.kind, StepKind::Forced);
+                    assert_eq!(replay.legal_decisions(), vec![s.decision]);
+                }
+                replay.apply(s.decision).unwrap();
+            }
+        }
+        assert!(games.iter().any(|g| g.steps.iter().any(|s| s.search.as_ref().is_some_and(|r| !r.full))));
+    }
+}
+
+#[test]
+fn same_seed_gives_the_same_games() {
+    let cfg = small_cfg();
+    let a = play(&cfg, 1, 4, true);
+    let b = play(&cfg, 1, 4, true);
+    assert_eq!(a, b);
+    // The batches do not depend on the number of threads either.
+    let c = play(&cfg, 2, 4, true);
+    assert_eq!(a, c);
+    let mut other = cfg.clone();
+    other.noise.epsilon = 0.5;
+    assert_ne!(play(&other, 1, 4, true), a);
+}
+
+#[test]
+fn record_files_round_trip_and_refuse_damage() {
+    let games = play(&small_cfg(), 1, 3, false);
+    let bytes = encode_file(&games);
+    assert_eq!(decode_file(&bytes).unwrap(), games);
+    assert!(matches!(
+        decode_file(&bytes[..bytes.len() - 3]),
+        Err(RecordError::Truncated { .. } | RecordError::Checksum)
+    ));
+    assert!(matches!(decode_file(&bytes[..40]), Err(RecordError::Truncated { .. })));
+    assert!(matches!(decode_file(b"NOTAFILE1234567890123456"), Err(RecordError::BadMagic)));
+    let mut v = bytes.clone();
+    v[8] = 9;
+    assert!(matches!(decode_file(&v), Err(RecordError::UnsupportedVersion { found: 9 })));
+    let mut v = bytes.clone();
+    let n = v.len();
+    v[n / 2] ^= 0x55;
+    assert!(decode_file(&v).is_err());
+    // A record whose result is wrong does not replay.
+    let mut bad = games[0].clone();
+    bad.outcome.winner = match bad.outcome.winner {
+        Some(c) => Some(c.opposite()),
+        None => Some(crumble_core::Color::Black),
+    };
+    bad.outcome.reason = crumble_core::Reason::FourSides;
+    assert!(matches!(bad.replay(), Err(RecordError::Replay { .. })));
+    assert!(games[0].to_text().unwrap().starts_with("game "));
+}
+
+#[test]
+fn selfplay_job_writes_files_and_continues() {
+    let dir = std::env::temp_dir().join(format!("crumble-selfplay-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let sp = SelfPlayConfig { board: 4, resolution: 2, max_turns: 30, parallel_games: 2, games_per_file: 2, seed: 3 };
+    let spec = AgentSpec::parse("mcts:uniform:8").unwrap();
+    let cfg = SearchConfig::default();
+    let p = selfplay::make_player(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
+    selfplay::run_selfplay(p, &sp, &dir, 3, &mut |_| {}).unwrap();
+    let files = selfplay::record_files(&dir).unwrap();
+    assert_eq!(files.len(), 2);
+    let p = selfplay::make_player(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
+    let (existing, progress) = selfplay::run_selfplay(p, &sp, &dir, 5, &mut |_| {}).unwrap();
+    assert_eq!((existing.games, progress.games_done), (3, 2));
+    let mut all = Vec::new();
+    for f in selfplay::record_files(&dir).unwrap() {
+        all.extend(read_file(&f).unwrap());
+        assert!(f.with_extension("txt").exists());
+    }
+    let mut idx: Vec<u64> = all.iter().map(|g| g.index).collect();
+    idx.sort();
+    assert_eq!(idx, vec![0, 1, 2, 3, 4]);
+    for g in &all {
+        g.replay().unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn match_alternates_colours_and_counts_draws_half() {
+    let cfg = SearchConfig::default();
+    let a = selfplay::make_player(&AgentSpec::parse("mcts:uniform:4").unwrap(), &cfg, 0, &NoCheckpoints, true).unwrap();
+    let b = selfplay::make_player(&AgentSpec::Random, &cfg, 0, &NoCheckpoints, true).unwrap();
+    let opts = RunOptions {
+        start: crumble_core::Game::new(4, 2).unwrap(),
+        max_turns: 20,
+        parallel_games: 4,
+        seed: 1,
+        record_targets: false,
+    };
+    let r = matchplay::play_match(a, b, 6, &opts, &mut |_, _| {}).unwrap();
+    assert_eq!(r.games, 6);
+    assert_eq!(r.a_wins + r.b_wins + r.draws, 6);
+    assert!((r.score() - (r.a_wins as f64 + r.draws as f64 / 2.0) / 6.0).abs() < 1e-12);
+}
+
+#[test]
+fn agent_strings_parse_strictly() {
+    assert_eq!(AgentSpec::parse("random").unwrap(), AgentSpec::Random);
+    assert_eq!(
+        AgentSpec::parse("mcts:rollout:400").unwrap(),
+        AgentSpec::Mcts { evaluator: EvaluatorSpec::Rollout, simulations: Some(400) }
+    );
+    assert_eq!(
+        AgentSpec::parse("ckpt:runs/a:b/gen-0003:64").unwrap(),
+        AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint("runs/a:b/gen-0003".into()), simulations: Some(64) }
+    );
+    assert_eq!(
+        AgentSpec::parse("ckpt:runs/gen-0003").unwrap(),
+        AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint("runs/gen-0003".into()), simulations: None }
+    );
+    assert_eq!(AgentSpec::parse("mcts:uniform:25").unwrap().to_string(), "mcts:uniform:25");
+    assert!(matches!(AgentSpec::parse("alphazero"), Err(AgentError::UnknownKind { .. })));
+    assert!(matches!(AgentSpec::parse("mcts:net:5"), Err(AgentError::UnknownEvaluator { .. })));
+    assert!(matches!(AgentSpec::parse("mcts:rollout"), Err(AgentError::Missing { .. })));
+    assert!(matches!(AgentSpec::parse("mcts:rollout:0"), Err(AgentError::BadSimulations { .. })));
+    assert!(matches!(AgentSpec::parse("mcts:rollout:-3"), Err(AgentError::BadSimulations { .. })));
+    assert!(matches!(AgentSpec::parse("mcts:rollout:5:x"), Err(AgentError::Trailing { .. })));
+    // Without the network crate a checkpoint agent is a clear error, not a panic.
+    let spec = AgentSpec::parse("ckpt:x.ckpt").unwrap();
+    let err = selfplay::make_player(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false).unwrap_err();
+    assert!(err.to_string().contains("x.ckpt"), "{err}");
+}
+
+#[test]
+fn config_loads_from_toml_and_refuses_unknown_keys() {
+    let text = r#"
+        [search]
+        simulations = 64
+        [search.gumbel]
+        enabled = true
+        sampled_actions = 8
+        [search.rollout]
+        playouts = 2
+        [selfplay]
+        parallel_games = 32
+        [training]           # another crate's section: left alone
+        lr = 0.1
+    "#;
+    let c = ConfigFile::from_toml_str(text, "t.toml").unwrap();
+    assert_eq!(c.search.simulations, 64);
+    assert!(c.search.gumbel.enabled);
+    assert_eq!(c.search.gumbel.sampled_actions, 8);
+    assert_eq!(c.search.rollout.playouts, 2);
+    assert_eq!(c.search.rollout.max_turns, 200);
+    assert_eq!(c.selfplay.parallel_games, 32);
+    assert_eq!(c.search.c_puct, SearchConfig::default().c_puct);
+    let e = ConfigFile::from_toml_str("[search]\nsimulatons = 3\n", "t.toml").unwrap_err();
+    assert!(e.to_string().contains("simulatons"), "{e}");
+    let e = ConfigFile::from_toml_str("[search.noise]\nepsilon = 2.0\n", "t.toml").unwrap_err();
+    assert!(e.to_string().contains("search.noise.epsilon"), "{e}");
+    // The default config round-trips through TOML.
+    let d = SearchConfig::default();
+    assert_eq!(SearchConfig::from_toml_str(&d.to_toml_string(), "x").unwrap(), d);
+}
