@@ -716,9 +716,11 @@ impl Game {
         let g = b.grid_size();
         let pr = b.rect(p);
         let (x0, y0) = (pr.x, pr.y);
-        // Candidate tops: the pieces up the left side must sit on it.
+        // Candidate tops: the pieces up the left side must sit on it. The first `ys_flat` of
+        // them also end at the piece's right side: a column of whole pieces.
         s.ys.clear();
         s.ys.push(pr.top());
+        let mut ys_flat = 1;
         let mut y = pr.top();
         while y < g {
             let q = b.slot_at(x0, y);
@@ -728,13 +730,19 @@ impl Game {
             }
             y = r.top();
             s.ys.push(y);
+            if ys_flat == s.ys.len() - 1 && r.right() == pr.right() {
+                ys_flat += 1;
+            }
         }
-        // Candidate right sides, no further than twice the tallest candidate height.
+        // Candidate right sides, no further than twice the tallest candidate height; the
+        // first `xs_flat` also end at the piece's top: a row of whole pieces.
         let x_max = (u32::from(x0) + 2 * u32::from(y - y0)).min(u32::from(g)) as u16;
         s.xs.clear();
+        let mut xs_flat = 0;
         let mut x = x0;
         if pr.right() <= x_max {
             s.xs.push(pr.right());
+            xs_flat = 1;
             x = pr.right();
         }
         while x < x_max {
@@ -745,11 +753,14 @@ impl Game {
             }
             x = r.right();
             s.xs.push(x);
+            if xs_flat == s.xs.len() - 1 && r.top() == pr.top() {
+                xs_flat += 1;
+            }
         }
         if s.xs.len() + s.ys.len() <= 2 {
             return; // only the piece itself fits
         }
-        for &x1 in &s.xs {
+        for (k, &x1) in s.xs.iter().enumerate() {
             let w = x1 - x0;
             let mut hs = [w / 2, w, 2 * w];
             if w % 2 != 0 {
@@ -763,11 +774,11 @@ impl Game {
                 if y1 > u32::from(y) {
                     break; // taller than the left side allows; larger h only more so
                 }
-                if s.ys.binary_search(&(y1 as u16)).is_err() {
-                    continue;
-                }
+                let Ok(j) = s.ys.binary_search(&(y1 as u16)) else { continue };
                 let o = Rect::new(x0, y0, w, h);
-                if Game::outline_is_own(b, o, color) && !f(o) {
+                // A row or column of whole own pieces needs no further check.
+                let whole = (h == pr.h && k < xs_flat) || (w == pr.w && j < ys_flat);
+                if (whole || Game::outline_is_own(b, o, color)) && !f(o) {
                     return;
                 }
             }
