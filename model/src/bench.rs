@@ -1,0 +1,157 @@
+//! `crumble bench net`: FLOPs, inference throughput and training throughput of a network on
+//! real positions (from seeded random games), the numbers `scripts/bench_torch.py` prints
+//! for the identical PyTorch network.
+
+use crate::action;
+use crate::net::NetConfig;
+use crate::planes::{PLANES, Rasteriser};
+use crate::train::{self, TrainBatch};
+use burn::module::Module;
+use burn::tensor::{Device, Tensor, TensorData};
+use crumble_core::{Game, random};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+/// The figures of one benchmark run; the JSON keys are the field names.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct NetBench {
+    pub cores: usize,
+    pub flops_per_pos: u64,
+    pub infer_pos_per_sec_b1: f64,
+    pub infer_pos_per_sec_b16: f64,
+    pub infer_pos_per_sec_b64: f64,
+    pub infer_pos_per_sec_b256: f64,
+    pub train_samples_per_sec_b128: f64,
+}
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    pub config: NetConfig,
+    /// Board size `N` of the positions (grid `N·R`).
+    pub board: u16,
+    /// Minimum measuring time per figure, seconds (after one warm-up pass).
+    pub seconds: f64,
+    pub device: Device,
+}
+
+/// `count` positions from seeded random games (decision by decision, so every phase occurs),
+/// each live with at least two legal decisions.
+pub fn sample_positions(board: u16, resolution: u16, count: usize, seed: u64) -> Vec<Game> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut legal = Vec::new();
+    let mut game = Game::new(board, resolution).expect("board size");
+    game.set_max_turns(120);
+    while out.len() < count {
+        if game.is_over() {
+            game = Game::new(board, resolution).expect("board size");
+            game.set_max_turns(120);
+        }
+        game.legal_decisions_into(&mut legal);
+        if legal.len() > 1 && rand::Rng::random_bool(&mut rng, 0.3) {
+            out.push(game.clone());
+        }
+        if game.at_turn_start() && rand::Rng::random_bool(&mut rng, 0.5) {
+            random::play_random_turn(&mut game, &mut rng);
+        } else {
+            let d = legal[rand::Rng::random_range(&mut rng, 0..legal.len())];
+            game.apply_unchecked(d);
+        }
+    }
+    out
+}
+
+/// Rasterised planes of `games`, `[B·PLANES·G·G]`.
+pub fn rasterise_all(games: &[Game]) -> Vec<f32> {
+    let g = usize::from(games[0].grid_size());
+    let per = PLANES * g * g;
+    let mut v = vec![0.0; games.len() * per];
+    let mut r = Rasteriser::new();
+    for (k, game) in games.iter().enumerate() {
+        r.rasterise_slice(game, &mut v[k * per..(k + 1) * per]);
+    }
+    v
+}
+
+/// Runs `f` once to warm up, then repeatedly for at least `seconds`; returns calls per second.
+fn rate(seconds: f64, mut f: impl FnMut()) -> f64 {
+    f();
+    let t = Instant::now();
+    let mut n = 0u32;
+    while n < 2 || t.elapsed().as_secs_f64() < seconds {
+        f();
+        n += 1;
+    }
+    f64::from(n) / t.elapsed().as_secs_f64()
+}
+
+/// Measures the network of `opts.config`.
+pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
+    let cfg = &opts.config;
+    let r = cfg.resolution as u16;
+    let g = usize::from(opts.board) * cfg.resolution;
+    let games = sample_positions(opts.board, r, 256, 1);
+    let planes = rasterise_all(&games);
+    let per = PLANES * g * g;
+    let net = cfg.init(&opts.device)?.valid();
+
+    let mut infer = [0.0; 4];
+    for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
+        let x = Tensor::<4>::from_data(
+            TensorData::new(planes[..b * per].to_vec(), [b, PLANES, g, g]),
+            &opts.device,
+        );
+        let calls = rate(opts.seconds, || {
+            let o = net.forward(x.clone());
+            let _ = o.logits.into_data();
+            let _ = o.value.into_data();
+        });
+        infer[k] = calls * b as f64;
+    }
+
+    // Training: batch 128 with uniform targets over the legal decisions and random results.
+    let b = 128;
+    let a = action::policy_len(g as u16);
+    let mut policy = vec![0.0; b * a];
+    let mut mask = vec![0.0; b * a];
+    let mut legal = Vec::new();
+    for (k, game) in games[..b].iter().enumerate() {
+        let mut game = game.clone();
+        game.legal_decisions_into(&mut legal);
+        action::legal_mask(&legal, &mut mask[k * a..(k + 1) * a]);
+        for &d in &legal {
+            policy[k * a + action::index(d)] = 1.0 / legal.len() as f32;
+        }
+    }
+    let value: Vec<f32> = (0..b)
+        .map(|k| {
+            if k % 3 == 0 {
+                1.0
+            } else if k % 3 == 1 {
+                -1.0
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let ad = opts.device.clone().autodiff();
+    let batch = TrainBatch::from_host(g, planes[..b * per].to_vec(), policy, mask, value, &ad);
+    let mut tnet = Some(cfg.init(&ad)?);
+    let mut optim = train::adam();
+    let steps = rate(opts.seconds, || {
+        let (n, _, _) = train::step(tnet.take().expect("net"), &mut optim, &batch, 1e-4);
+        tnet = Some(n);
+    });
+
+    Ok(NetBench {
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        flops_per_pos: cfg.flops_per_position(usize::from(opts.board)),
+        infer_pos_per_sec_b1: infer[0],
+        infer_pos_per_sec_b16: infer[1],
+        infer_pos_per_sec_b64: infer[2],
+        infer_pos_per_sec_b256: infer[3],
+        train_samples_per_sec_b128: steps * b as f64,
+    })
+}

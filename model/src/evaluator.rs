@@ -1,0 +1,188 @@
+//! [`NetEvaluator`]: the network behind the search's batch-first [`Evaluator`] trait, and the
+//! [`NetLoader`] that builds it for `ckpt:PATH[:SIMS]` agents.
+
+use crate::action;
+use crate::checkpoint::{self, CheckpointError};
+use crate::net::{CrumbleNet, NetConfig};
+use crate::planes::{PLANES, Rasteriser};
+use burn::module::Module;
+use burn::tensor::{Device, Tensor, TensorData};
+use crumble_selfplay::agent::CheckpointLoader;
+use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
+use std::path::Path;
+
+/// Evaluates leaves with a [`CrumbleNet`]: rasterises a batch into a reused host buffer, runs
+/// one forward pass per board size in the batch, and turns logits into priors over each
+/// leaf's legal decisions ([`action::legal_softmax`]); the value is the net's, from the view
+/// of the leaf's decider.
+#[derive(Debug)]
+pub struct NetEvaluator {
+    name: String,
+    config: NetConfig,
+    net: CrumbleNet,
+    device: Device,
+    raster: Rasteriser,
+    /// Host input buffer `[B, PLANES, G, G]`, grown as needed and reused.
+    input: Vec<f32>,
+    /// Leaf indices of the current sub-batch.
+    group: Vec<usize>,
+}
+
+impl NetEvaluator {
+    /// Wraps a network (put into inference mode) on `device`.
+    pub fn new(
+        name: impl Into<String>,
+        config: NetConfig,
+        net: CrumbleNet,
+        device: Device,
+    ) -> NetEvaluator {
+        NetEvaluator {
+            name: name.into(),
+            config,
+            net: net.valid(),
+            device,
+            raster: Rasteriser::new(),
+            input: Vec::new(),
+            group: Vec::new(),
+        }
+    }
+
+    /// Loads a checkpoint onto `device`.
+    pub fn load(path: &Path, device: Device) -> Result<NetEvaluator, CheckpointError> {
+        let (config, net) = checkpoint::load(path, &device)?;
+        Ok(NetEvaluator::new(
+            path.display().to_string(),
+            config,
+            net,
+            device,
+        ))
+    }
+
+    pub fn config(&self) -> &NetConfig {
+        &self.config
+    }
+
+    pub fn net(&self) -> &CrumbleNet {
+        &self.net
+    }
+
+    fn failed(&self, message: String) -> EvalError {
+        EvalError::Failed {
+            evaluator: self.name.clone(),
+            message,
+        }
+    }
+
+    /// Runs the net on the leaves `idx` (all of grid size `g`): fills their evaluations.
+    fn run_group(
+        &mut self,
+        leaves: &[Leaf<'_>],
+        idx: &[usize],
+        g: usize,
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
+        let per = PLANES * g * g;
+        let b = idx.len();
+        if self.input.len() < b * per {
+            self.input.resize(b * per, 0.0);
+        }
+        for (k, &i) in idx.iter().enumerate() {
+            self.raster
+                .rasterise_slice(leaves[i].game, &mut self.input[k * per..(k + 1) * per]);
+        }
+        let data = TensorData::new(self.input[..b * per].to_vec(), [b, PLANES, g, g]);
+        let x = Tensor::<4>::from_data(data, &self.device);
+        let o = self.net.forward(x);
+        let logits = o.logits.into_data();
+        let values = o.value.into_data();
+        let logits = logits
+            .as_slice::<f32>()
+            .map_err(|e| self.failed(format!("reading logits: {e:?}")))?;
+        let values = values
+            .as_slice::<f32>()
+            .map_err(|e| self.failed(format!("reading values: {e:?}")))?;
+        let a = action::policy_len(g as u16);
+        for (k, &i) in idx.iter().enumerate() {
+            let e = &mut out[i];
+            action::legal_softmax(&logits[k * a..(k + 1) * a], leaves[i].legal, &mut e.priors);
+            e.value = values[k].clamp(-1.0, 1.0);
+        }
+        Ok(())
+    }
+}
+
+impl Evaluator for NetEvaluator {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        if leaves.len() != out.len() {
+            return Err(self.failed(format!("{} leaves but {} outputs", leaves.len(), out.len())));
+        }
+        let r = self.config.resolution;
+        let s = self.config.stride();
+        // One forward pass per grid size in the batch (normally there is one).
+        let mut sizes: [usize; 4] = [0; 4];
+        let mut n_sizes = 0;
+        for leaf in leaves {
+            let g = usize::from(leaf.game.grid_size());
+            let lr = usize::from(leaf.game.board().resolution());
+            if lr != r || g % s != 0 {
+                return Err(self.failed(format!(
+                    "a position at resolution {lr} given to a network for resolution {r}"
+                )));
+            }
+            if !sizes[..n_sizes].contains(&g) {
+                if n_sizes == sizes.len() {
+                    return Err(self.failed("more than 4 board sizes in one batch".into()));
+                }
+                sizes[n_sizes] = g;
+                n_sizes += 1;
+            }
+        }
+        let mut group = std::mem::take(&mut self.group);
+        let mut result = Ok(());
+        for &g in &sizes[..n_sizes] {
+            group.clear();
+            group.extend(
+                (0..leaves.len()).filter(|&i| usize::from(leaves[i].game.grid_size()) == g),
+            );
+            result = self.run_group(leaves, &group, g, out);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.group = group;
+        result
+    }
+}
+
+/// The [`CheckpointLoader`] of `ckpt:PATH[:SIMS]` agents: loads a checkpoint into a
+/// [`NetEvaluator`] on the default device (`flex`).
+#[derive(Debug, Clone, Default)]
+pub struct NetLoader {
+    device: Option<Device>,
+}
+
+impl NetLoader {
+    pub fn new() -> NetLoader {
+        NetLoader { device: None }
+    }
+    /// A loader that places networks on `device`.
+    pub fn on(device: Device) -> NetLoader {
+        NetLoader {
+            device: Some(device),
+        }
+    }
+}
+
+impl CheckpointLoader for NetLoader {
+    fn load(
+        &self,
+        path: &Path,
+    ) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>> {
+        let device = self.device.clone().unwrap_or_else(crate::default_device);
+        Ok(Box::new(NetEvaluator::load(path, device)?))
+    }
+}

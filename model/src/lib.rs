@@ -1,0 +1,47 @@
+//! # crumble-model
+//!
+//! The network side of Crumble Zero: the rasteriser ([`planes`]), decisions <-> policy
+//! indices ([`action`]), the 8 symmetries ([`symmetry`]), the burn network ([`net`]), the
+//! losses and optimiser step ([`train`]), [`NetEvaluator`] for the search, checkpoints
+//! ([`checkpoint`]) and the network benchmark ([`bench`]).
+//!
+//! The backend is chosen at run time from burn's `Device`: [`default_device`] is the
+//! pure-Rust `flex` CPU backend. Cargo features `tch`, `wgpu` and `cuda` compile burn's other
+//! backends in (see the README: they cannot be run on the project's CPU machine).
+//!
+//! ```
+//! use crumble_core::Game;
+//! use crumble_model::{planes, NetConfig};
+//! use ndarray::Array3;
+//!
+//! let game = Game::new(6, 8).unwrap();
+//! let mut buf = Array3::<f32>::zeros((planes::PLANES, 48, 48));
+//! planes::Rasteriser::new().rasterise(&game, buf.view_mut()).unwrap();
+//! assert_eq!(buf[[planes::PHASE_CHOOSE, 0, 0]], 1.0);
+//! let config = NetConfig::new().with_channels(8).with_blocks(1);
+//! assert!(config.flops_per_position(6) > 0);
+//! ```
+//!
+//! Architecture invariant: this crate knows the rules engine and the search's `Evaluator`
+//! trait; it knows nothing of replay files, configs of runs or the command line.
+
+pub mod action;
+pub mod bench;
+pub mod checkpoint;
+pub mod evaluator;
+pub mod net;
+pub mod planes;
+pub mod symmetry;
+pub mod train;
+
+pub use checkpoint::CheckpointError;
+pub use evaluator::{NetEvaluator, NetLoader};
+pub use net::{CrumbleNet, NetConfig, NetOutput};
+pub use symmetry::Sym;
+
+pub use burn::tensor::Device;
+
+/// The default device: burn's pure-Rust `flex` CPU backend.
+pub fn default_device() -> Device {
+    Device::flex()
+}

@@ -1,0 +1,334 @@
+//! The network: a residual tower at a coarse grid with KataGo-style global pooling, a fully
+//! convolutional policy head back at the fine grid, a stop logit and a value head.
+//!
+//! ```text
+//! input [B, 33, G, G]                         G = N·R fine grid (rasteriser planes)
+//!  └ stem: conv k=s, stride s, + ReLU       -> [B, C, n, n]    s = R / cell_pixels, n = N·cell_pixels
+//!  └ blocks × (pre-activation residual: x + α·conv3(relu(conv3(relu x)))), every
+//!    gpool_every-th block adds a channel bias from [mean, max] pooling of its middle
+//!  └ h = relu(x)                             -> [B, C, n, n]
+//!  policy: conv1x1(h) -> [B, 8·s², n, n] -depth-to-space-> [B, 8, G, G]
+//!          + conv1x1(input) (fine-grid skip: piece corners and phase at full resolution)
+//!          flattened -> [B, 8·G·G], then the stop logit from pooled h -> [B, 8·G·G + 1]
+//!  value:  pooled h [B, 2C] -> linear -> ReLU -> linear -> tanh -> [B]
+//! ```
+//!
+//! One set of weights evaluates any board size `N` at the resolution `R` it was built for:
+//! every layer is convolutional or reads pooled features. There is no normalisation layer;
+//! each residual branch is scaled by a learned scalar `α` (initialised small, as in
+//! SkipInit/Fixup), so inference and training compute the same function and nothing but
+//! the parameters is state.
+
+use crate::planes::PLANES;
+use burn::config::Config;
+use burn::module::{Module, Param};
+use burn::tensor::activation::{relu, tanh};
+use burn::tensor::module::{conv2d, linear};
+use burn::tensor::ops::ConvOptions;
+use burn::tensor::{Device, Tensor, TensorData};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Sizes of the network. A checkpoint stores this next to the weights.
+#[derive(Config, Debug, PartialEq)]
+pub struct NetConfig {
+    /// Resolution `R` (grid units per board cell) of the positions this net reads.
+    #[config(default = 8)]
+    pub resolution: usize,
+    /// Tower pixels per board cell (must divide `resolution`): the stem is a convolution
+    /// with kernel and stride `resolution / cell_pixels`.
+    #[config(default = 1)]
+    pub cell_pixels: usize,
+    /// Channels of the residual tower.
+    #[config(default = 48)]
+    pub channels: usize,
+    /// Residual blocks.
+    #[config(default = 6)]
+    pub blocks: usize,
+    /// Every `gpool_every`-th block (1-based) is a global-pooling block; 0 for none.
+    #[config(default = 3)]
+    pub gpool_every: usize,
+    /// Hidden units of the value head.
+    #[config(default = 64)]
+    pub value_hidden: usize,
+    /// Seed of the initial weights.
+    #[config(default = 0)]
+    pub seed: u64,
+}
+
+/// Why a configuration cannot build a network.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ConfigError {
+    #[error("net config: {0}")]
+    Invalid(String),
+}
+
+impl NetConfig {
+    /// Stem kernel and stride: `resolution / cell_pixels`.
+    pub fn stride(&self) -> usize {
+        self.resolution / self.cell_pixels.max(1)
+    }
+
+    /// Checks the sizes (all positive, `cell_pixels` divides `resolution`, nothing huge).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let bad = |m: String| Err(ConfigError::Invalid(m));
+        if self.resolution == 0 || self.resolution > 64 {
+            return bad(format!("resolution {} is not in 1..=64", self.resolution));
+        }
+        if self.cell_pixels == 0 || self.resolution % self.cell_pixels != 0 {
+            return bad(format!(
+                "cell_pixels {} must be positive and divide resolution {}",
+                self.cell_pixels, self.resolution
+            ));
+        }
+        if self.channels == 0 || self.channels > 1024 {
+            return bad(format!("channels {} is not in 1..=1024", self.channels));
+        }
+        if self.blocks > 64 {
+            return bad(format!("blocks {} is more than 64", self.blocks));
+        }
+        if self.value_hidden == 0 || self.value_hidden > 4096 {
+            return bad(format!(
+                "value_hidden {} is not in 1..=4096",
+                self.value_hidden
+            ));
+        }
+        Ok(())
+    }
+
+    /// Floating-point operations (multiply and add counted separately) of one forward pass
+    /// for an `n × n` board: convolutions, linear layers, pooling and the depth-to-space are
+    /// counted; activations are not.
+    pub fn flops_per_position(&self, n: usize) -> u64 {
+        let c = self.channels as u64;
+        let s = self.stride() as u64;
+        let tn = (n * self.cell_pixels) as u64; // tower side
+        let g = (n * self.resolution) as u64; // fine side
+        let px = tn * tn;
+        let mut f = 2 * px * c * (PLANES as u64) * s * s; // stem
+        for b in 0..self.blocks {
+            f += 2 * 2 * px * c * c * 9;
+            if self.gpool_every > 0 && (b + 1) % self.gpool_every == 0 {
+                f += 2 * px * c + 2 * (2 * c) * c;
+            }
+        }
+        f += 2 * px * c * 8 * s * s; // policy 1x1 to 8·s² channels
+        f += 2 * g * g * (PLANES as u64) * 8; // fine skip
+        f += 2 * px * c; // head pooling
+        f += 2 * 2 * c; // stop
+        f += 2 * 2 * c * self.value_hidden as u64 + 2 * self.value_hidden as u64; // value
+        f
+    }
+}
+
+fn uniform_param<const D: usize>(
+    shape: [usize; D],
+    bound: f32,
+    rng: &mut ChaCha8Rng,
+    device: &Device,
+) -> Param<Tensor<D>> {
+    let n: usize = shape.iter().product();
+    let v: Vec<f32> = (0..n).map(|_| rng.random_range(-bound..=bound)).collect();
+    Param::from_tensor(Tensor::from_data(TensorData::new(v, shape), device))
+}
+
+fn const_param<const D: usize>(shape: [usize; D], value: f32, device: &Device) -> Param<Tensor<D>> {
+    let n: usize = shape.iter().product();
+    Param::from_tensor(Tensor::from_data(
+        TensorData::new(vec![value; n], shape),
+        device,
+    ))
+}
+
+/// A 2-D convolution with bias (weights `[out, in, k, k]`).
+#[derive(Module, Debug)]
+pub struct Conv {
+    pub weight: Param<Tensor<4>>,
+    pub bias: Param<Tensor<1>>,
+    stride: usize,
+    padding: usize,
+}
+
+impl Conv {
+    /// He-uniform weights scaled by `gain`, zero bias.
+    fn new(
+        cin: usize,
+        cout: usize,
+        k: usize,
+        stride: usize,
+        padding: usize,
+        gain: f32,
+        rng: &mut ChaCha8Rng,
+        device: &Device,
+    ) -> Conv {
+        let bound = gain * (6.0 / (cin * k * k) as f32).sqrt();
+        Conv {
+            weight: uniform_param([cout, cin, k, k], bound, rng, device),
+            bias: const_param([cout], 0.0, device),
+            stride,
+            padding,
+        }
+    }
+
+    /// # Shapes
+    /// `[B, in, H, W]` -> `[B, out, H', W']`
+    pub fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let opts = ConvOptions::new([self.stride; 2], [self.padding; 2], [1, 1], 1);
+        conv2d(x, self.weight.val(), Some(self.bias.val()), opts)
+    }
+}
+
+/// A dense layer (weights `[in, out]`).
+#[derive(Module, Debug)]
+pub struct Dense {
+    pub weight: Param<Tensor<2>>,
+    pub bias: Param<Tensor<1>>,
+}
+
+impl Dense {
+    fn new(din: usize, dout: usize, gain: f32, rng: &mut ChaCha8Rng, device: &Device) -> Dense {
+        let bound = gain * (6.0 / din as f32).sqrt();
+        Dense {
+            weight: uniform_param([din, dout], bound, rng, device),
+            bias: const_param([dout], 0.0, device),
+        }
+    }
+
+    /// # Shapes
+    /// `[B, in]` -> `[B, out]`
+    pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        linear(x, self.weight.val(), Some(self.bias.val()))
+    }
+}
+
+/// `[B, C, H, W]` -> `[B, 2C]`: channel means then channel maxima.
+fn pool(x: Tensor<4>) -> Tensor<2> {
+    let [b, c, _, _] = x.dims();
+    let mean = x.clone().mean_dims(&[2, 3]).reshape([b, c]);
+    let max = x.max_dims(&[2, 3]).reshape([b, c]);
+    Tensor::cat(vec![mean, max], 1)
+}
+
+/// A pre-activation residual block, optionally with global pooling.
+#[derive(Module, Debug)]
+pub struct ResBlock {
+    pub conv1: Conv,
+    pub conv2: Conv,
+    /// Global pooling: `[mean, max]` of the middle activations -> a bias per channel.
+    pub gpool: Option<Dense>,
+    /// Scale of the residual branch (learned).
+    pub alpha: Param<Tensor<1>>,
+}
+
+impl ResBlock {
+    /// # Shapes
+    /// `[B, C, n, n]` -> `[B, C, n, n]`
+    pub fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let h = self.conv1.forward(relu(x.clone())); // [B, C, n, n]
+        let h = match &self.gpool {
+            Some(d) => {
+                let [b, c, _, _] = h.dims();
+                let h = relu(h);
+                let bias = d.forward(pool(h.clone())).reshape([b, c, 1, 1]);
+                h + bias
+            }
+            None => relu(h),
+        };
+        let h = self.conv2.forward(h);
+        x + h * self.alpha.val().reshape([1, 1, 1, 1])
+    }
+}
+
+/// The Crumble network.
+#[derive(Module, Debug)]
+pub struct CrumbleNet {
+    pub stem: Conv,
+    pub blocks: Vec<ResBlock>,
+    /// 1×1 convolution to `8·s²` channels, then depth-to-space to the 8 fine planes.
+    pub policy: Conv,
+    /// 1×1 convolution of the input planes to the 8 fine planes.
+    pub policy_fine: Conv,
+    pub stop: Dense,
+    pub value1: Dense,
+    pub value2: Dense,
+    stride: usize,
+}
+
+/// What one forward pass returns.
+#[derive(Debug, Clone)]
+pub struct NetOutput {
+    /// `[B, 8·G·G + 1]` policy logits (action-space order).
+    pub logits: Tensor<2>,
+    /// `[B]` values in `(-1, 1)` from the deciding player's view.
+    pub value: Tensor<1>,
+}
+
+impl NetConfig {
+    /// Builds the network with weights drawn from `seed` (deterministic, independent of
+    /// burn's global RNG).
+    pub fn init(&self, device: &Device) -> Result<CrumbleNet, ConfigError> {
+        self.validate()?;
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        let c = self.channels;
+        let s = self.stride();
+        let stem = Conv::new(PLANES, c, s, s, 0, 1.0, &mut rng, device);
+        let blocks = (0..self.blocks)
+            .map(|b| ResBlock {
+                conv1: Conv::new(c, c, 3, 1, 1, 1.0, &mut rng, device),
+                conv2: Conv::new(c, c, 3, 1, 1, 1.0, &mut rng, device),
+                gpool: (self.gpool_every > 0 && (b + 1) % self.gpool_every == 0)
+                    .then(|| Dense::new(2 * c, c, 0.5, &mut rng, device)),
+                alpha: const_param([1], 0.2, device),
+            })
+            .collect();
+        Ok(CrumbleNet {
+            stem,
+            blocks,
+            policy: Conv::new(c, 8 * s * s, 1, 1, 0, 0.1, &mut rng, device),
+            policy_fine: Conv::new(PLANES, 8, 1, 1, 0, 0.1, &mut rng, device),
+            stop: Dense::new(2 * c, 1, 0.1, &mut rng, device),
+            value1: Dense::new(2 * c, self.value_hidden, 1.0, &mut rng, device),
+            value2: Dense::new(self.value_hidden, 1, 0.1, &mut rng, device),
+            stride: s,
+        })
+    }
+}
+
+impl CrumbleNet {
+    /// Forward pass.
+    ///
+    /// # Shapes
+    /// - input: `[B, PLANES, G, G]` with `G` a multiple of the stem stride
+    /// - logits: `[B, 8·G·G + 1]`, value: `[B]`
+    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        let [b, _, g, _] = input.dims();
+        let s = self.stride;
+        let n = g / s;
+        let mut x = relu(self.stem.forward(input.clone())); // [B, C, n, n]
+        for block in &self.blocks {
+            x = block.forward(x);
+        }
+        let h = relu(x); // [B, C, n, n]
+        let pooled = pool(h.clone()); // [B, 2C]
+
+        let coarse = self
+            .policy
+            .forward(h) // [B, 8·s·s, n, n]
+            .reshape([b, 8, s, s, n, n])
+            .permute([0, 1, 4, 2, 5, 3]) // [B, 8, n, s, n, s]
+            .reshape([b, 8, g, g]);
+        let fine = self.policy_fine.forward(input); // [B, 8, G, G]
+        let planes = (coarse + fine).reshape([b, 8 * g * g]);
+        let stop = self.stop.forward(pooled.clone()); // [B, 1]
+        let logits = Tensor::cat(vec![planes, stop], 1); // [B, 8·G·G + 1]
+
+        let v = relu(self.value1.forward(pooled)); // [B, hidden]
+        let value = tanh(self.value2.forward(v)).reshape([b]); // [B]
+        NetOutput { logits, value }
+    }
+
+    /// Stem stride `R / cell_pixels`: the fine grid side must be a multiple of it.
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+}

@@ -1,0 +1,9 @@
+//! Tests of crumble-model, in one binary (burn makes every test binary slow to link).
+
+mod model {
+    pub mod action;
+    pub mod common;
+    pub mod net;
+    pub mod planes;
+    pub mod symmetry;
+}

@@ -1,0 +1,306 @@
+//! The network, its evaluator and checkpoints.
+
+use super::common::positions;
+use burn::module::Module;
+use burn::tensor::{Tensor, TensorData};
+use crumble_core::Game;
+use crumble_model::bench::rasterise_all;
+use crumble_model::checkpoint::{self, CheckpointError};
+use crumble_model::planes::PLANES;
+use crumble_model::train::{self, TrainBatch};
+use crumble_model::{CrumbleNet, NetConfig, NetEvaluator, NetLoader, action, default_device};
+use crumble_selfplay::evaluator::{Evaluation, Evaluator, Leaf};
+
+fn tiny() -> NetConfig {
+    NetConfig::new()
+        .with_channels(8)
+        .with_blocks(2)
+        .with_gpool_every(2)
+        .with_value_hidden(8)
+        .with_seed(3)
+}
+
+fn input(games: &[Game]) -> Tensor<4> {
+    let g = usize::from(games[0].grid_size());
+    Tensor::from_data(
+        TensorData::new(rasterise_all(games), [games.len(), PLANES, g, g]),
+        &default_device(),
+    )
+}
+
+fn outputs(net: &CrumbleNet, games: &[Game]) -> (Vec<f32>, Vec<f32>) {
+    let o = net.forward(input(games));
+    (
+        o.logits.into_data().try_to_vec::<f32>().unwrap(),
+        o.value.into_data().try_to_vec::<f32>().unwrap(),
+    )
+}
+
+/// A training batch with one-hot policy targets on a pseudo-random legal decision and
+/// alternating results.
+fn batch(games: &[Game], device: &burn::tensor::Device) -> TrainBatch {
+    let g = usize::from(games[0].grid_size());
+    let a = action::policy_len(g as u16);
+    let (mut policy, mut mask) = (vec![0.0; games.len() * a], vec![0.0; games.len() * a]);
+    for (k, game) in games.iter().enumerate() {
+        let legal = game.clone().legal_decisions();
+        action::legal_mask(&legal, &mut mask[k * a..(k + 1) * a]);
+        policy[k * a + action::index(legal[(k * 7) % legal.len()])] = 1.0;
+    }
+    let value = (0..games.len())
+        .map(|k| if k % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    TrainBatch::from_host(g, rasterise_all(games), policy, mask, value, device)
+}
+
+fn trained(config: &NetConfig, games: &[Game], steps: usize) -> CrumbleNet {
+    let ad = default_device().autodiff();
+    let b = batch(games, &ad);
+    let mut net = config.init(&ad).unwrap();
+    let mut optim = train::adam();
+    for _ in 0..steps {
+        net = train::step(net, &mut optim, &b, 1e-3).0;
+    }
+    net.valid()
+}
+
+#[test]
+fn one_net_runs_on_6x6_and_8x8() {
+    let net = tiny().init(&default_device()).unwrap();
+    for n in [6u16, 8] {
+        let games = positions(n, 8, 3, 1);
+        let (logits, values) = outputs(&net, &games);
+        let g = usize::from(n) * 8;
+        assert_eq!(logits.len(), 3 * (8 * g * g + 1));
+        assert!(logits.iter().all(|v| v.is_finite()));
+        assert!(values.iter().all(|v| v.abs() < 1.0));
+    }
+}
+
+#[test]
+fn same_batch_twice_gives_the_same_numbers() {
+    let games = positions(6, 8, 5, 2);
+    let net = tiny().init(&default_device()).unwrap();
+    let a = outputs(&net, &games);
+    let b = outputs(&net, &games);
+    assert_eq!(a, b);
+    // The same config builds the same weights.
+    let net2 = tiny().init(&default_device()).unwrap();
+    assert_eq!(outputs(&net2, &games), a);
+}
+
+#[test]
+fn checkpoint_round_trip_is_bit_identical() {
+    let games = positions(6, 8, 4, 3);
+    let cfg = tiny();
+    let net = trained(&cfg, &games, 2);
+    let dir = std::env::temp_dir().join(format!("crumble-model-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("net.crnet");
+    checkpoint::save(&path, &cfg, &net).unwrap();
+    let (cfg2, net2) = checkpoint::load(&path, &default_device()).unwrap();
+    assert_eq!(cfg2, cfg);
+    let (a, b) = (outputs(&net, &games), outputs(&net2, &games));
+    assert_eq!(
+        a.0.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        b.0.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        a.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        b.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+    // Trained weights differ from the initial ones (the reload did not just re-initialise).
+    assert_ne!(
+        outputs(&cfg.init(&default_device()).unwrap(), &games).1,
+        b.1
+    );
+
+    // The ckpt: agent goes through the loader.
+    use crumble_selfplay::agent::{AgentSpec, build_evaluator};
+    let spec = AgentSpec::parse(&format!("ckpt:{}:10", path.display())).unwrap();
+    let mut ev = build_evaluator(&spec, &Default::default(), 0, &NetLoader::new())
+        .unwrap()
+        .unwrap();
+    let mut g0 = games[0].clone();
+    let legal = g0.legal_decisions();
+    let mut out = vec![Evaluation::default()];
+    ev.evaluate(
+        &[Leaf {
+            game: &games[0],
+            legal: &legal,
+        }],
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out[0].priors.len(), legal.len());
+    let missing = AgentSpec::parse("ckpt:/nonexistent/x.crnet").unwrap();
+    let err = build_evaluator(&missing, &Default::default(), 0, &NetLoader::new())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("/nonexistent/x.crnet"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn damaged_checkpoints_are_refused_clearly() {
+    let cfg = tiny();
+    let dev = default_device();
+    let net = cfg.init(&dev).unwrap();
+    let bytes = checkpoint::encode(&cfg, &net).unwrap();
+    let load = |b: &[u8]| {
+        checkpoint::decode(b, "x.crnet", &dev)
+            .map(|_| ())
+            .unwrap_err()
+    };
+    for cut in [0, 5, 12, 40, bytes.len() / 2, bytes.len() - 1] {
+        let e = load(&bytes[..cut]);
+        assert!(
+            matches!(
+                e,
+                CheckpointError::Truncated { .. } | CheckpointError::Magic { .. }
+            ),
+            "cut at {cut}: {e}"
+        );
+        assert!(e.to_string().starts_with("x.crnet:"), "{e}");
+    }
+    let mut b = bytes.clone();
+    b[0] = b'X';
+    assert!(matches!(load(&b), CheckpointError::Magic { .. }));
+    let mut b = bytes.clone();
+    b[8] = 9;
+    assert!(matches!(
+        load(&b),
+        CheckpointError::Version { found: 9, .. }
+    ));
+    let mut b = bytes.clone();
+    let mid = b.len() - 100;
+    b[mid] ^= 0x40;
+    assert!(matches!(load(&b), CheckpointError::Checksum { .. }));
+    let mut b = bytes.clone();
+    b.push(0);
+    assert!(matches!(load(&b), CheckpointError::Trailing { .. }));
+
+    // Config and weights that disagree (consistent checksum): 16 channels, weights of 8.
+    let other = checkpoint::encode(
+        &tiny().with_channels(16),
+        &tiny().with_channels(16).init(&dev).unwrap(),
+    )
+    .unwrap();
+    let forged = splice_config(&other, &bytes);
+    let e = load(&forged);
+    assert!(matches!(e, CheckpointError::Mismatch { .. }), "{e}");
+    // An unknown config key.
+    let json = r#"{"resolution": 8, "channels": 8, "colour": 1}"#;
+    let e = load(&with_config(json, &bytes));
+    assert!(
+        matches!(e, CheckpointError::Config { .. }) && e.to_string().contains("colour"),
+        "{e}"
+    );
+}
+
+/// Parts of a checkpoint: (config json, weights).
+fn parts(b: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let clen = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+    let json = b[16..16 + clen].to_vec();
+    let wlen = u64::from_le_bytes(b[16 + clen..24 + clen].try_into().unwrap()) as usize;
+    (json, b[24 + clen..24 + clen + wlen].to_vec())
+}
+
+fn assemble(json: &[u8], weights: &[u8]) -> Vec<u8> {
+    let mut b = checkpoint::MAGIC.to_vec();
+    b.extend_from_slice(&checkpoint::VERSION.to_le_bytes());
+    b.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    b.extend_from_slice(json);
+    b.extend_from_slice(&(weights.len() as u64).to_le_bytes());
+    b.extend_from_slice(weights);
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &x in &b {
+        h ^= u64::from(x);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    b.extend_from_slice(&h.to_le_bytes());
+    b
+}
+
+/// The config of `a` with the weights of `b`.
+fn splice_config(a: &[u8], b: &[u8]) -> Vec<u8> {
+    assemble(&parts(a).0, &parts(b).1)
+}
+
+fn with_config(json: &str, b: &[u8]) -> Vec<u8> {
+    assemble(json.as_bytes(), &parts(b).1)
+}
+
+#[test]
+fn evaluator_batches_mixed_sizes_like_single_calls() {
+    let cfg = tiny();
+    let net = cfg.init(&default_device()).unwrap();
+    let mut ev = NetEvaluator::new("test", cfg, net, default_device());
+    let mut games = positions(6, 8, 3, 4);
+    games.extend(positions(8, 8, 2, 5));
+    games.swap(1, 3);
+    let legal: Vec<_> = games.iter().map(|g| g.clone().legal_decisions()).collect();
+    let leaves: Vec<Leaf> = games
+        .iter()
+        .zip(&legal)
+        .map(|(g, l)| Leaf { game: g, legal: l })
+        .collect();
+    let mut out = vec![Evaluation::default(); leaves.len()];
+    ev.evaluate(&leaves, &mut out).unwrap();
+    for (i, leaf) in leaves.iter().enumerate() {
+        assert_eq!(out[i].priors.len(), leaf.legal.len());
+        assert!((out[i].priors.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        let mut one = vec![Evaluation::default()];
+        ev.evaluate(std::slice::from_ref(leaf), &mut one).unwrap();
+        assert!((one[0].value - out[i].value).abs() < 1e-5);
+        for (p, q) in one[0].priors.iter().zip(&out[i].priors) {
+            assert!((p - q).abs() < 1e-5);
+        }
+    }
+    // A position of another resolution is an error, not a panic.
+    let g4 = Game::new(6, 4).unwrap();
+    let l4 = g4.clone().legal_decisions();
+    assert!(
+        ev.evaluate(
+            &[Leaf {
+                game: &g4,
+                legal: &l4
+            }],
+            &mut out[..1]
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn a_tiny_net_overfits_a_handful_of_positions() {
+    let t = std::time::Instant::now();
+    let games = positions(4, 4, 8, 6);
+    let cfg = NetConfig::new()
+        .with_resolution(4)
+        .with_channels(16)
+        .with_blocks(2)
+        .with_gpool_every(2)
+        .with_value_hidden(16);
+    let ad = default_device().autodiff();
+    let b = batch(&games, &ad);
+    let mut net = cfg.init(&ad).unwrap();
+    let mut optim = train::adam();
+    let mut first = None;
+    let mut last = 0.0;
+    for _ in 0..300 {
+        let (n, p, v) = train::step(net, &mut optim, &b, 3e-3);
+        net = n;
+        first.get_or_insert(p + v);
+        last = p + v;
+        if last < 0.05 * first.unwrap() {
+            break;
+        }
+    }
+    let first = first.unwrap();
+    assert!(last < 0.1 * first, "loss {first} -> {last}");
+    eprintln!(
+        "overfit: loss {first:.3} -> {last:.4} in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+}
