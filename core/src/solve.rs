@@ -125,8 +125,7 @@ impl WinSearch {
         let swap = matches!(game.phase(), Phase::Swap);
         let mut found = false;
         let n = buf.len() - usize::from(buf.last() == Some(&stop));
-        for i in 0..n {
-            let d = buf[i];
+        for (i, &d) in buf[..n].iter().enumerate() {
             if swap {
                 debug_assert!(matches!(d.decode(g), Some(DecisionKind::Step { .. })));
             }

@@ -152,9 +152,12 @@ fn view_pieces(game: &Game, view: Color) -> Vec<Piece> {
     v
 }
 
+/// Labels along one edge: (coordinate in grid units, intersection count).
+type Labels = Vec<(u16, u32)>;
+
 /// Edge labels in view coordinates: `(x, count)` along the bottom edge and `(y, count)` along
 /// the left edge, the origin included with count 0.
-fn edge_labels(pieces: &[Piece]) -> (Vec<(u16, u32)>, Vec<(u16, u32)>) {
+fn edge_labels(pieces: &[Piece]) -> (Labels, Labels) {
     let mut xs: Vec<u16> = pieces
         .iter()
         .filter(|p| p.rect.y == 0)

@@ -244,18 +244,16 @@ pub fn render(game: &Game, opts: &TermOptions) -> String {
         for c in 0..w {
             let cell = canvas[at(c, rw)];
             let (ch_, fg, bg) = glyph(cell, opts.color);
-            if opts.color {
-                if style != Some((bg, fg)) {
-                    match fg {
-                        Some(f) => {
-                            let _ = write!(out, "\x1b[0;38;5;{f};48;5;{bg}m");
-                        }
-                        None => {
-                            let _ = write!(out, "\x1b[0;48;5;{bg}m");
-                        }
+            if opts.color && style != Some((bg, fg)) {
+                match fg {
+                    Some(f) => {
+                        let _ = write!(out, "\x1b[0;38;5;{f};48;5;{bg}m");
                     }
-                    style = Some((bg, fg));
+                    None => {
+                        let _ = write!(out, "\x1b[0;48;5;{bg}m");
+                    }
                 }
+                style = Some((bg, fg));
             }
             out.push(ch_);
         }
