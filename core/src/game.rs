@@ -174,8 +174,10 @@ pub(crate) struct Scratch {
     /// Buffers for `is_legal`, `any_step` and random play: each user its own, because they
     /// nest (applying a decision checks for steps while random play holds its list).
     legal: Vec<Decision>,
-    steps: Vec<Decision>,
     pub(crate) random: Vec<Decision>,
+    /// For the debug-build check of the cached swap steps.
+    #[cfg(debug_assertions)]
+    check: Vec<Decision>,
 }
 
 impl Clone for Scratch {
@@ -210,6 +212,8 @@ pub struct Game {
     state: State,
     fresh: Vec<u32>,
     swapper: u32,
+    /// The legal steps of the current swap state, sorted (see `any_step`).
+    steps: Vec<Decision>,
     guard: Vec<GuardEntry>,
     guard_bits: Vec<u64>,
     turn: TurnRecord,
@@ -254,6 +258,7 @@ impl Game {
             state: State::Choose,
             fresh: Vec::new(),
             swapper: NO_SLOT,
+            steps: Vec::new(),
             guard: Vec::new(),
             guard_bits: Vec::new(),
             turn: TurnRecord::default(),
@@ -957,9 +962,18 @@ impl Game {
                 out.sort_unstable();
             }
             State::Swap => {
-                self.push_steps(out);
+                // Computed when the swap state was entered; stop is the largest index.
+                #[cfg(debug_assertions)]
+                {
+                    let mut fresh = std::mem::take(&mut self.s.check);
+                    fresh.clear();
+                    self.push_steps(&mut fresh);
+                    fresh.sort_unstable();
+                    debug_assert_eq!(fresh, self.steps, "stale cached swap steps");
+                    self.s.check = fresh;
+                }
+                out.extend_from_slice(&self.steps);
                 out.push(Decision::stop(g));
-                out.sort_unstable();
             }
         }
     }
@@ -1151,13 +1165,22 @@ impl Game {
         }
     }
 
+    /// Computes the legal steps of the swap state just entered into `steps` (sorted), which
+    /// stays valid until the next decision; returns whether there is any.
     fn any_step(&mut self) -> bool {
-        let mut buf = std::mem::take(&mut self.s.steps);
+        let mut buf = std::mem::take(&mut self.steps);
         buf.clear();
         self.push_steps(&mut buf);
+        buf.sort_unstable();
         let any = !buf.is_empty();
-        self.s.steps = buf;
+        self.steps = buf;
         any
+    }
+
+    /// The legal steps (without stop), sorted; only meaningful in the swap phase.
+    #[inline]
+    pub(crate) fn swap_steps(&self) -> &[Decision] {
+        &self.steps
     }
 
     fn do_step(&mut self, s: u32, dir: Dir) {

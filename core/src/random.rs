@@ -58,11 +58,9 @@ fn random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, mut path: Option<&
             record(Decision::stop(game.grid_size()));
             break;
         }
-        buf.clear();
-        game.push_steps(&mut buf);
-        debug_assert!(!buf.is_empty(), "the swap phase always offers a step");
-        buf.sort_unstable();
-        let step = buf[rng.random_range(0..buf.len())];
+        let steps = game.swap_steps();
+        debug_assert!(!steps.is_empty(), "the swap phase always offers a step");
+        let step = steps[rng.random_range(0..steps.len())];
         game.apply_unchecked(step);
         record(step);
     }
