@@ -47,7 +47,9 @@ pub fn search_throughput(
             if trees.len() == 1 {
                 trees.iter_mut().for_each(work);
             } else {
-                trees.par_iter_mut().with_max_len(1).for_each(work);
+                // One contiguous chunk per thread: a search's games stay on one thread's allocator.
+                let chunk = trees.len().div_ceil(rayon::current_num_threads().max(1));
+                trees.par_chunks_mut(chunk).for_each(|c| c.iter_mut().for_each(work));
             }
         }
         if t0.elapsed() >= duration {

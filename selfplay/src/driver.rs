@@ -339,8 +339,11 @@ pub fn run_games(
         {
             let (metas, outs) = (&metas, &outs);
             let record = opts.record_targets;
-            slots.par_iter_mut().with_max_len(1).for_each(|s| {
-                if s.active {
+            // One contiguous chunk of slots per thread: a slot's games mostly stay on one
+            // thread (and its allocator arena).
+            let chunk = slots.len().div_ceil(rayon::current_num_threads().max(1)).max(1);
+            slots.par_chunks_mut(chunk).for_each(|c| {
+                for s in c.iter_mut().filter(|s| s.active) {
                     s.step(metas, outs, record);
                 }
             });

@@ -47,7 +47,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let cfg = SearchConfig::default();
     let d = Duration::from_secs_f64(a.seconds);
     let rate = |(n, s): (u64, f64)| n as f64 / s;
-    let many = 16 * cores;
+    let many = 64 * cores;
     let u1 = rate(with_threads(1, || search_throughput(&start, &cfg, &mut UniformEvaluator, 1, a.sims, d))?);
     let ua = rate(with_threads(0, || search_throughput(&start, &cfg, &mut UniformEvaluator, many, a.sims, d))?);
     let mut r = RolloutEvaluator::new(cfg.rollout.clone(), 1);
