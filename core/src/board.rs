@@ -37,7 +37,7 @@ pub fn check_size(board: u32, resolution: u32) -> Result<(), SizeError> {
     Ok(())
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     n: u16,
     r: u16,
@@ -54,6 +54,37 @@ pub struct Board {
     hash: u64,
     /// Reused buffer for joins (no allocation per move).
     scratch: Vec<u32>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            n: self.n,
+            r: self.r,
+            g: self.g,
+            grid: self.grid.clone(),
+            slots: self.slots.clone(),
+            free: self.free.clone(),
+            live: self.live,
+            black_bits: self.black_bits.clone(),
+            hash: self.hash,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Copies `src` into `self` reusing `self`'s buffers: search resets its simulation state
+    /// from the root this way once per simulation, without touching the heap.
+    fn clone_from(&mut self, src: &Board) {
+        self.n = src.n;
+        self.r = src.r;
+        self.g = src.g;
+        self.grid.clone_from(&src.grid);
+        self.slots.clone_from(&src.slots);
+        self.free.clone_from(&src.free);
+        self.live = src.live;
+        self.black_bits.clone_from(&src.black_bits);
+        self.hash = src.hash;
+    }
 }
 
 impl PartialEq for Board {

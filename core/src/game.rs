@@ -205,7 +205,7 @@ impl Scratch {
 }
 
 /// A game in progress: position, turn state, draw-rule history and result.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     board: Board,
     to_move: Color,
@@ -222,6 +222,51 @@ pub struct Game {
     max_turns: u32,
     outcome: Option<Outcome>,
     s: Scratch,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        let mut g = Game {
+            board: self.board.clone(),
+            to_move: self.to_move,
+            state: self.state,
+            fresh: Vec::new(),
+            swapper: self.swapper,
+            steps: Vec::new(),
+            guard: Vec::new(),
+            guard_bits: Vec::new(),
+            turn: TurnRecord::default(),
+            window: DrawWindow::default(),
+            turns_played: self.turns_played,
+            max_turns: self.max_turns,
+            outcome: self.outcome,
+            s: Scratch::default(),
+        };
+        g.clone_from(self);
+        g
+    }
+
+    /// Copies `src` into `self` reusing every buffer (scratch space included): no heap
+    /// allocation once the buffers are large enough, which search relies on.
+    fn clone_from(&mut self, src: &Game) {
+        self.board.clone_from(&src.board);
+        self.to_move = src.to_move;
+        self.state = src.state;
+        self.fresh.clone_from(&src.fresh);
+        self.swapper = src.swapper;
+        self.steps.clone_from(&src.steps);
+        self.guard.clone_from(&src.guard);
+        self.guard_bits.clone_from(&src.guard_bits);
+        self.turn.copy_from(&src.turn);
+        self.window.head = src.window.head;
+        self.window.len = src.window.len;
+        for (a, b) in self.window.turns.iter_mut().zip(&src.window.turns) {
+            a.copy_from(b);
+        }
+        self.turns_played = src.turns_played;
+        self.max_turns = src.max_turns;
+        self.outcome = src.outcome;
+    }
 }
 
 impl PartialEq for Game {

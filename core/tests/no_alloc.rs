@@ -40,6 +40,19 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
         game.reset_standard();
         random::play_random_game(&mut game, &mut rng);
     }
+    // Search's pattern: reset a simulation state from the root with `clone_from`, then play.
+    let mut root = Game::new(6, 8).unwrap();
+    for _ in 0..30 {
+        random::play_random_turn(&mut root, &mut rng);
+    }
+    let mut sim = root.clone();
+    // Warm-up: the buffers grow to the largest state this root's subtrees reach.
+    for _ in 0..6_000 {
+        sim.clone_from(&root);
+        for _ in 0..3 {
+            random::play_random_turn(&mut sim, &mut rng);
+        }
+    }
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let mut decisions = 0u64;
     for _ in 0..50 {
@@ -56,6 +69,16 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
             decisions += 1;
         }
     }
+    let before_search = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..2_000 {
+        sim.clone_from(&root);
+        for _ in 0..3 {
+            decisions += u64::from(random::play_random_turn(&mut sim, &mut rng));
+        }
+        sim.legal_decisions_into(&mut legal);
+    }
+    let search_allocations = ALLOCATIONS.load(Ordering::Relaxed) - before_search;
+    assert_eq!(search_allocations, 0, "clone_from + play: {search_allocations} allocations");
     let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
     assert!(decisions > 10_000, "only {decisions} decisions");
     assert_eq!(allocations, 0, "{allocations} allocations in {decisions} decisions");
