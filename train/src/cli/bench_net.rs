@@ -1,0 +1,103 @@
+//! `crumble bench net [--json]`: the network of the default config (6×6, R = 8): FLOPs per
+//! position, inference positions per second at batch 1, 16, 64 and 256, and training samples
+//! per second (forward, losses, backward, Adam step) at batch 128, on burn's `flex` CPU
+//! backend using all cores. `scripts/bench_torch.py` prints the same keys for the identical
+//! PyTorch network. Only meaningful in a release build.
+
+use anyhow::bail;
+use crumble_model::NetConfig;
+use crumble_model::bench::{self, BenchOptions};
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print one JSON object with the keys cores, flops_per_pos, infer_pos_per_sec_b1,
+    /// infer_pos_per_sec_b16, infer_pos_per_sec_b64, infer_pos_per_sec_b256,
+    /// train_samples_per_sec_b128.
+    #[arg(long)]
+    json: bool,
+    /// Minimum seconds of each measurement (after a warm-up pass).
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+    /// Board size N of the positions.
+    #[arg(long, default_value_t = 6)]
+    board: u16,
+    /// Override the default config's tower channels (for exploring sizes).
+    #[arg(long, hide = true)]
+    channels: Option<usize>,
+    /// Override the default config's residual blocks.
+    #[arg(long, hide = true)]
+    blocks: Option<usize>,
+    /// Override the default config's tower pixels per cell.
+    #[arg(long, hide = true)]
+    cell_pixels: Option<usize>,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 3600.0) {
+        bail!(
+            "--seconds must be a positive number of seconds (at most an hour), not {}",
+            a.seconds
+        );
+    }
+    if !(2..=32).contains(&a.board) {
+        bail!("--board must be from 2 to 32, not {}", a.board);
+    }
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "warning: this build has no optimisation (debug); the figures mean little. Use --release."
+        );
+    }
+    let mut config = NetConfig::new();
+    if let Some(c) = a.channels {
+        config.channels = c;
+    }
+    if let Some(b) = a.blocks {
+        config.blocks = b;
+    }
+    if let Some(p) = a.cell_pixels {
+        config.cell_pixels = p;
+    }
+    config.validate()?;
+    let opts = BenchOptions {
+        config: config.clone(),
+        board: a.board,
+        seconds: a.seconds,
+        device: crumble_model::default_device(),
+    };
+    let f = bench::run(&opts)?;
+    if a.json {
+        super::print(&format!("{}\n", serde_json::to_string(&f)?))?;
+    } else {
+        let build = if cfg!(debug_assertions) {
+            "debug build (unoptimised)"
+        } else {
+            "release build"
+        };
+        super::print(&format!(
+            "crumble bench net: {n}x{n} board, R = {r}, burn flex backend, {build}, machine with {cores} cores\n\
+             network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}\n\
+             FLOPs per position  {flops:>12.1} M\n\
+             inference           {:>12.0} positions/s at batch 1\n\
+             {:>32.0} positions/s at batch 16\n\
+             {:>32.0} positions/s at batch 64\n\
+             {:>32.0} positions/s at batch 256\n\
+             training            {:>12.1} samples/s at batch 128 (forward, losses, backward, Adam)\n",
+            f.infer_pos_per_sec_b1,
+            f.infer_pos_per_sec_b16,
+            f.infer_pos_per_sec_b64,
+            f.infer_pos_per_sec_b256,
+            f.train_samples_per_sec_b128,
+            n = a.board,
+            r = config.resolution,
+            cores = f.cores,
+            c = config.channels,
+            b = config.blocks,
+            gp = config.gpool_every,
+            t = usize::from(a.board) * config.cell_pixels,
+            vh = config.value_hidden,
+            flops = f.flops_per_pos as f64 / 1e6,
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

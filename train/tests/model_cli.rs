@@ -1,0 +1,53 @@
+//! The network through the `crumble` program: `ckpt:` agents load checkpoints, bad ones give
+//! a clear error. (`crumble bench net` is a benchmark: it is not run here.)
+
+use crumble_model::{NetConfig, checkpoint, default_device};
+use std::process::{Command, Output};
+
+fn crumble(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .output()
+        .expect("the crumble binary runs")
+}
+
+#[test]
+fn a_checkpoint_agent_plays_a_match() {
+    let dir = std::env::temp_dir().join(format!("crumble-model-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tiny.crnet");
+    let cfg = NetConfig::new()
+        .with_channels(8)
+        .with_blocks(1)
+        .with_value_hidden(8);
+    checkpoint::save(&path, &cfg, &cfg.init(&default_device()).unwrap()).unwrap();
+    let spec = format!("ckpt:{}:4", path.display());
+    let out = crumble(&[
+        "match",
+        &spec,
+        "random",
+        "--games",
+        "2",
+        "--max-turns",
+        "6",
+        "--parallel",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let bad = dir.join("bad.crnet");
+    std::fs::write(&bad, b"CRMBNET\n\x01\x00").unwrap();
+    let spec = format!("ckpt:{}:4", bad.display());
+    let out = crumble(&["match", &spec, "random", "--games", "2"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.crnet") && err.contains("truncated"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
