@@ -19,6 +19,8 @@ pub enum Bench {
     Rules(RulesArgs),
     /// Search: simulations per second (uniform and rollout evaluators), self-play games/hour.
     Mcts(super::bench_mcts::Args),
+    /// Network: FLOPs, inference positions/s (batch 1, 16, 64, 256), training samples/s.
+    Net(super::bench_net::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -37,6 +39,7 @@ pub fn run(b: Bench) -> anyhow::Result<ExitCode> {
     match b {
         Bench::Rules(a) => rules(a),
         Bench::Mcts(a) => super::bench_mcts::run(a),
+        Bench::Net(a) => super::bench_net::run(a),
     }
 }
 

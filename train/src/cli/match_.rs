@@ -4,7 +4,7 @@
 //! temperature 0, no resignation).
 
 use crumble_selfplay::driver::{RunOptions, with_threads};
-use crumble_selfplay::{AgentSpec, ConfigFile, NoCheckpoints, matchplay, selfplay};
+use crumble_selfplay::{AgentSpec, ConfigFile, matchplay, selfplay};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -41,8 +41,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(p) => ConfigFile::load(p)?,
         None => ConfigFile::default(),
     };
-    let pa = selfplay::make_player(&sa, &cfg.search, a.seed ^ 0xA, &NoCheckpoints, true)?;
-    let pb = selfplay::make_player(&sb, &cfg.search, a.seed ^ 0xB, &NoCheckpoints, true)?;
+    let pa = selfplay::make_player(&sa, &cfg.search, a.seed ^ 0xA, &crumble_model::NetLoader::new(), true)?;
+    let pb = selfplay::make_player(&sb, &cfg.search, a.seed ^ 0xB, &crumble_model::NetLoader::new(), true)?;
     let opts = RunOptions {
         start: crumble_core::Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
         max_turns: a.max_turns,

@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_mcts;
+mod bench_net;
 mod match_;
 mod moves;
 mod perft;

@@ -4,7 +4,7 @@
 //! that already holds games is continued up to N games in total.
 
 use anyhow::Context as _;
-use crumble_selfplay::{AgentSpec, ConfigFile, NoCheckpoints, selfplay};
+use crumble_selfplay::{AgentSpec, ConfigFile, selfplay};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -40,7 +40,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(s) = a.seed {
         cfg.selfplay.seed = s;
     }
-    let player = selfplay::make_player(&spec, &cfg.search, cfg.selfplay.seed, &NoCheckpoints, false)?;
+    let player = selfplay::make_player(&spec, &cfg.search, cfg.selfplay.seed, &crumble_model::NetLoader::new(), false)?;
     let t0 = Instant::now();
     let mut last = Instant::now();
     let mut first: Option<(Instant, u64)> = None;
