@@ -50,6 +50,8 @@ pub struct Board {
     live: u32,
     /// Colour by slot as bits (1 = black): the loop guard snapshots this.
     black_bits: Vec<u64>,
+    /// White pieces by slot as bits: with `black_bits`, one colour's pieces without a scan.
+    white_bits: Vec<u64>,
     /// XOR of `piece_hash` over all pieces.
     hash: u64,
     /// Reused buffer for joins (no allocation per move).
@@ -67,6 +69,7 @@ impl Clone for Board {
             free: self.free.clone(),
             live: self.live,
             black_bits: self.black_bits.clone(),
+            white_bits: self.white_bits.clone(),
             hash: self.hash,
             scratch: Vec::new(),
         }
@@ -83,6 +86,7 @@ impl Clone for Board {
         self.free.clone_from(&src.free);
         self.live = src.live;
         self.black_bits.clone_from(&src.black_bits);
+        self.white_bits.clone_from(&src.white_bits);
         self.hash = src.hash;
     }
 }
@@ -114,6 +118,7 @@ impl Board {
         self.slots.clear();
         self.free.clear();
         self.black_bits.clear();
+        self.white_bits.clear();
         self.hash = 0;
         self.live = 0;
         let (n, r) = (self.n, self.r);
@@ -145,6 +150,7 @@ impl Board {
             free: Vec::new(),
             live: 0,
             black_bits: Vec::new(),
+            white_bits: Vec::new(),
             hash: 0,
             scratch: Vec::new(),
         };
@@ -228,11 +234,6 @@ impl Board {
         let r = self.rect(s);
         (r.x == x && r.y == y).then_some(s)
     }
-    /// Live slots, in slot order.
-    #[inline]
-    pub(crate) fn live_slots(&self) -> impl Iterator<Item = u32> + '_ {
-        self.slots.iter().enumerate().filter(|(_, p)| p.rect.w != 0).map(|(i, _)| i as u32)
-    }
     /// All pieces sorted by `(y, x)` of their lower-left corners.
     pub fn sorted_pieces(&self) -> Vec<Piece> {
         let mut v: Vec<Piece> = self.slots.iter().filter(|p| p.rect.w != 0).copied().collect();
@@ -252,16 +253,32 @@ impl Board {
         }
     }
 
-    fn set_black_bit(&mut self, slot: u32, black: bool) {
+    /// Records the colour of `slot` (`None`: a dead slot) in the colour bit sets.
+    fn set_color_bits(&mut self, slot: u32, color: Option<Color>) {
         let (w, b) = ((slot / 64) as usize, slot % 64);
         if w >= self.black_bits.len() {
             self.black_bits.resize(w + 1, 0);
+            self.white_bits.resize(w + 1, 0);
         }
-        if black {
-            self.black_bits[w] |= 1 << b;
-        } else {
-            self.black_bits[w] &= !(1 << b);
-        }
+        let (black, white) = (color == Some(Color::Black), color == Some(Color::White));
+        self.black_bits[w] = self.black_bits[w] & !(1 << b) | u64::from(black) << b;
+        self.white_bits[w] = self.white_bits[w] & !(1 << b) | u64::from(white) << b;
+    }
+
+    /// The slots of `color`'s pieces, in slot order.
+    #[inline]
+    pub(crate) fn slots_of(&self, color: Color) -> impl Iterator<Item = u32> + '_ {
+        let bits = if color == Color::Black { &self.black_bits } else { &self.white_bits };
+        bits.iter().enumerate().flat_map(|(i, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros();
+                    w &= w - 1;
+                    i as u32 * 64 + b
+                })
+            })
+        })
     }
 
     /// Adds a piece in a fresh or recycled slot and paints it on the grid.
@@ -278,7 +295,7 @@ impl Board {
         };
         self.live += 1;
         self.hash ^= piece_hash(p.rect, p.color);
-        self.set_black_bit(slot, p.color == Color::Black);
+        self.set_color_bits(slot, Some(p.color));
         self.fill(p.rect, slot);
         slot
     }
@@ -289,7 +306,7 @@ impl Board {
         debug_assert!(p.rect.w != 0);
         self.hash ^= piece_hash(p.rect, p.color);
         self.slots[slot as usize].rect = Rect::default();
-        self.set_black_bit(slot, false);
+        self.set_color_bits(slot, None);
         self.free.push(slot);
         self.live -= 1;
     }
@@ -300,7 +317,7 @@ impl Board {
         if p.color != c {
             self.hash ^= piece_hash(p.rect, p.color) ^ piece_hash(p.rect, c);
             p.color = c;
-            self.set_black_bit(slot, c == Color::Black);
+            self.set_color_bits(slot, Some(c));
         }
     }
 
@@ -470,9 +487,10 @@ impl Board {
                     }
                 }
             }
-            let bit = self.black_bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
-            if bit != (p.color == Color::Black) {
-                return Err(format!("colour bit of piece {r} is stale"));
+            let black = self.black_bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+            let white = self.white_bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+            if (black, white) != (p.color == Color::Black, p.color == Color::White) {
+                return Err(format!("colour bits of piece {r} are stale"));
             }
         }
         if area != u64::from(g) * u64::from(g) {
@@ -483,6 +501,9 @@ impl Board {
         }
         if live != self.live {
             return Err("live count is stale".into());
+        }
+        if self.slots_of(Color::Black).count() + self.slots_of(Color::White).count() != live as usize {
+            return Err("colour bits mark dead slots".into());
         }
         Ok(())
     }

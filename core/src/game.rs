@@ -849,15 +849,13 @@ impl Game {
         let mut own = std::mem::take(&mut self.s.run);
         own.clear();
         let mut any_split = false;
-        for p in self.board.live_slots() {
-            if self.board.color(p) == color {
-                let r = self.board.rect(p);
-                if r.h_midline().is_some() || r.v_midline().is_some() {
-                    any_split = true;
-                    break;
-                }
-                own.push(p);
+        for p in self.board.slots_of(color) {
+            let r = self.board.rect(p);
+            if r.h_midline().is_some() || r.v_midline().is_some() {
+                any_split = true;
+                break;
             }
+            own.push(p);
         }
         let found = any_split || own.iter().any(|&p| self.has_join_from(p, color));
         self.s.run = own;
@@ -876,10 +874,7 @@ impl Game {
         runs.clear();
         joins.clear();
         let mut total = 0;
-        for p in 0..self.board.slot_capacity() as u32 {
-            if !self.board.is_live(p) || self.board.color(p) != color {
-                continue;
-            }
+        for p in self.board.slots_of(color) {
             let r = self.board.rect(p);
             for cut in [Cut::H, Cut::V] {
                 let Some(c) = r.midline(cut) else { continue };
@@ -969,10 +964,7 @@ impl Game {
         match self.state {
             State::Over => {}
             State::Choose => {
-                for p in 0..self.board.slot_capacity() as u32 {
-                    if !self.board.is_live(p) || self.board.color(p) != color {
-                        continue;
-                    }
+                for p in self.board.slots_of(color) {
                     let r = self.board.rect(p);
                     if r.h_midline().is_some() {
                         out.push(Decision::encode(DecisionKind::Split { cut: Cut::H, x: r.x, y: r.y }, g));
@@ -980,7 +972,12 @@ impl Game {
                     if r.v_midline().is_some() {
                         out.push(Decision::encode(DecisionKind::Split { cut: Cut::V, x: r.x, y: r.y }, g));
                     }
-                    if self.has_join_from(p, color) {
+                    let mut join = false;
+                    Game::joins_from(&self.board, &mut self.s, p, color, |_| {
+                        join = true;
+                        false
+                    });
+                    if join {
                         out.push(Decision::encode(DecisionKind::Join { x: r.x, y: r.y }, g));
                     }
                 }
