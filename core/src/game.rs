@@ -533,20 +533,30 @@ impl Game {
         seeds.push(b);
         self.board.for_each_touching(a, |q| seeds.push(q));
         self.board.for_each_touching(b, |q| seeds.push(q));
+        // A surrounded group found is flipped at once, and the groups touching it are looked
+        // at again (only they can have changed); any order of flips gives the same result.
+        // Groups found safe stay safe: flips only ever grow side-touching groups.
         let mut captured = false;
-        for &seed in &seeds {
-            if self.s.safe[seed as usize] == safe_id {
+        let mut i = 0;
+        while i < seeds.len() {
+            let seed = seeds[i];
+            i += 1;
+            if self.s.safe[seed as usize] == safe_id || self.group_reaches_side(seed, safe_id) {
                 continue;
             }
-            if !self.group_reaches_side(seed, safe_id) {
-                captured = true;
-                break;
+            captured = true;
+            let group = std::mem::take(&mut self.s.group);
+            for &p in &group {
+                self.board.flip(p);
+                self.s.flips.push(p);
             }
+            for &p in &group {
+                seeds.push(p);
+                self.board.for_each_touching(p, |q| seeds.push(q));
+            }
+            self.s.group = group;
         }
         self.s.seeds = seeds;
-        if captured {
-            self.resolve_all();
-        }
         captured
     }
 
