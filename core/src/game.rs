@@ -499,10 +499,11 @@ impl Game {
                 found = true;
                 break;
             }
+            // A neighbour on a side (or known safe) settles it before it is even pushed.
             let mut hit_safe = false;
             b.for_each_touching(p, |q| {
                 if b.color(q) == color {
-                    if s.safe[q as usize] == safe_id {
+                    if s.safe[q as usize] == safe_id || b.rect(q).touches_side(g) {
                         hit_safe = true;
                     } else if s.mark[q as usize] != id {
                         s.mark[q as usize] = id;
