@@ -83,9 +83,20 @@ impl Evaluator for UniformEvaluator {
         "uniform".into()
     }
     fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
-        for (leaf, o) in leaves.iter().zip(out.iter_mut()) {
+        // Cheap per leaf, but done for every leaf of every round: spread it over the cores so
+        // it does not become the serial part of a batched search.
+        let fill = |(leaf, o): (&Leaf<'_>, &mut Evaluation)| {
             uniform(leaf.legal, &mut o.priors);
             o.value = 0.0;
+        };
+        if leaves.len() >= 64 {
+            leaves
+                .par_iter()
+                .zip(out.par_iter_mut())
+                .with_min_len(32)
+                .for_each(fill);
+        } else {
+            leaves.iter().zip(out.iter_mut()).for_each(fill);
         }
         Ok(())
     }
@@ -104,7 +115,10 @@ pub struct RolloutConfig {
 
 impl Default for RolloutConfig {
     fn default() -> Self {
-        RolloutConfig { playouts: 1, max_turns: 200 }
+        RolloutConfig {
+            playouts: 1,
+            max_turns: 200,
+        }
     }
 }
 
@@ -124,7 +138,11 @@ pub struct RolloutEvaluator {
 
 impl RolloutEvaluator {
     pub fn new(config: RolloutConfig, seed: u64) -> RolloutEvaluator {
-        RolloutEvaluator { config, seed, calls: 0 }
+        RolloutEvaluator {
+            config,
+            seed,
+            calls: 0,
+        }
     }
 }
 
@@ -148,7 +166,11 @@ pub fn rollout_value(game: &Game, me: Color, playouts: u32, cap: u32, rng: &mut 
             g = game.clone();
         }
         let limit = g.turns_played().saturating_add(cap.max(1));
-        let limit = if g.max_turns() > 0 { limit.min(g.max_turns()) } else { limit };
+        let limit = if g.max_turns() > 0 {
+            limit.min(g.max_turns())
+        } else {
+            limit
+        };
         g.set_max_turns(limit);
         random::play_random_game(&mut g, rng);
         if let Some(w) = g.outcome().and_then(|o| o.winner) {
@@ -160,7 +182,10 @@ pub fn rollout_value(game: &Game, me: Color, playouts: u32, cap: u32, rng: &mut 
 
 impl Evaluator for RolloutEvaluator {
     fn name(&self) -> String {
-        format!("rollout({} playouts, {} turns)", self.config.playouts, self.config.max_turns)
+        format!(
+            "rollout({} playouts, {} turns)",
+            self.config.playouts, self.config.max_turns
+        )
     }
     fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
         self.calls += 1;
@@ -177,7 +202,11 @@ impl Evaluator for RolloutEvaluator {
             };
         };
         if leaves.len() > 1 {
-            leaves.par_iter().zip(out.par_iter_mut()).enumerate().for_each(work);
+            leaves
+                .par_iter()
+                .zip(out.par_iter_mut())
+                .enumerate()
+                .for_each(work);
         } else {
             leaves.iter().zip(out.iter_mut()).enumerate().for_each(work);
         }

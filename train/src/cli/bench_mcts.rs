@@ -2,7 +2,9 @@
 //!
 //! Simulations per second from the start position with the uniform and the rollout
 //! evaluator (1 playout, 200-turn cap), on one thread (one search at a time) and on all
-//! cores (many searches at once, their leaves batched per round as in self-play); each
+//! cores: for the rollout evaluator many searches at once, their leaves batched per round as
+//! in self-play; for the uniform evaluator, which needs no batching, one worker per core with
+//! a few searches each, so that no per-round synchronisation between cores is measured. Each
 //! search has `--sims` simulations on a fresh tree. Then games per hour of rollout self-play
 //! (`mcts:rollout:SIMS` with `--selfplay-sims`, default settings, all cores, turn limit 200).
 //! Only meaningful in a release build.
@@ -35,12 +37,45 @@ pub struct Args {
     selfplay_games: u64,
 }
 
+/// Searches per core in the uniform all-cores measurement.
+const UNIFORM_SEARCHES_PER_CORE: usize = 4;
+
+/// Runs `work` on `cores` threads at once and returns the summed simulations per second.
+fn per_core_throughput<F>(cores: usize, work: F) -> anyhow::Result<f64>
+where
+    F: Fn(usize) -> Result<(u64, f64), crumble_selfplay::EvalError> + Sync,
+{
+    let results: Vec<Result<(u64, f64), crumble_selfplay::EvalError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..cores)
+            .map(|i| {
+                let w = &work;
+                s.spawn(move || w(i))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a bench worker panicked"))
+            .collect()
+    });
+    let mut total = 0.0;
+    for r in results {
+        let (n, secs) = r?;
+        total += n as f64 / secs;
+    }
+    Ok(total)
+}
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 3600.0) {
-        bail!("--seconds must be a positive number of seconds (at most an hour), not {}", a.seconds);
+        bail!(
+            "--seconds must be a positive number of seconds (at most an hour), not {}",
+            a.seconds
+        );
     }
     if cfg!(debug_assertions) {
-        eprintln!("warning: this build has no optimisation (debug); the figures mean little. Use --release.");
+        eprintln!(
+            "warning: this build has no optimisation (debug); the figures mean little. Use --release."
+        );
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let start = crumble_core::Game::new(6, 8)?;
@@ -48,11 +83,30 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let d = Duration::from_secs_f64(a.seconds);
     let rate = |(n, s): (u64, f64)| n as f64 / s;
     let many = 64 * cores;
-    let u1 = rate(with_threads(1, || search_throughput(&start, &cfg, &mut UniformEvaluator, 1, a.sims, d))?);
-    let ua = rate(with_threads(0, || search_throughput(&start, &cfg, &mut UniformEvaluator, many, a.sims, d))?);
+    let u1 = rate(with_threads(1, || {
+        search_throughput(&start, &cfg, &mut UniformEvaluator, 1, a.sims, d)
+    })?);
+    // The uniform evaluator needs no batching across threads: one worker per core, each with
+    // its own searches (batched per worker) and no per-round synchronisation between cores.
+    let ua = per_core_throughput(cores, |_| {
+        with_threads(1, || {
+            search_throughput(
+                &start,
+                &cfg,
+                &mut UniformEvaluator,
+                UNIFORM_SEARCHES_PER_CORE,
+                a.sims,
+                d,
+            )
+        })
+    })?;
     let mut r = RolloutEvaluator::new(cfg.rollout.clone(), 1);
-    let r1 = rate(with_threads(1, || search_throughput(&start, &cfg, &mut r, 1, a.sims, d))?);
-    let ra = rate(with_threads(0, || search_throughput(&start, &cfg, &mut r, many, a.sims, d))?);
+    let r1 = rate(with_threads(1, || {
+        search_throughput(&start, &cfg, &mut r, 1, a.sims, d)
+    })?);
+    let ra = rate(with_threads(0, || {
+        search_throughput(&start, &cfg, &mut r, many, a.sims, d)
+    })?);
     // Rollout self-play games per hour.
     let mut players = [Player {
         name: "rollout".into(),
@@ -71,7 +125,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let t0 = Instant::now();
     let p = with_threads(0, || {
-        run_games(&mut players, Seating::SelfPlay, &opts, 0..a.selfplay_games, &mut |_| Ok(()), &mut |_| {})
+        run_games(
+            &mut players,
+            Seating::SelfPlay,
+            &opts,
+            0..a.selfplay_games,
+            &mut |_| Ok(()),
+            &mut |_| {},
+        )
     })?;
     let gph = p.games_done as f64 / t0.elapsed().as_secs_f64() * 3600.0;
     if a.json {
@@ -85,10 +146,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         });
         super::print(&format!("{v}\n"))?;
     } else {
-        let build = if cfg!(debug_assertions) { "debug build (unoptimised)" } else { "release build" };
+        let build = if cfg!(debug_assertions) {
+            "debug build (unoptimised)"
+        } else {
+            "release build"
+        };
         super::print(&format!(
             "crumble bench mcts: 6x6 board, R = 8, start position, {} sims per search, {build}, machine with {cores} cores\n\
-             uniform evaluator  {u1:>10.0} sims/s on 1 thread, {ua:>10.0} sims/s on all cores ({many} searches at once, {:.2}x)\n\
+             uniform evaluator  {u1:>10.0} sims/s on 1 thread, {ua:>10.0} sims/s on all cores ({UNIFORM_SEARCHES_PER_CORE} searches per core, {:.2}x)\n\
              rollout evaluator  {r1:>10.0} sims/s on 1 thread, {ra:>10.0} sims/s on all cores ({many} searches at once, {:.2}x)\n\
              rollout self-play  {gph:>10.1} games/hour (mcts:rollout:{}, {} games at once, turn limit 200)\n",
             a.sims,
