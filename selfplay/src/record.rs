@@ -117,10 +117,14 @@ impl GameRecord {
     /// The game at its start (standard or the recorded position), with the turn limit set.
     pub fn start_game(&self) -> Result<Game, RecordError> {
         let mut g = match &self.start {
-            None => Game::new(self.board, self.resolution)
-                .map_err(|e| RecordError::Replay { index: self.index, what: e.to_string() })?,
-            Some(json) => position::from_json(json)
-                .map_err(|e| RecordError::Replay { index: self.index, what: format!("start position: {e}") })?,
+            None => Game::new(self.board, self.resolution).map_err(|e| RecordError::Replay {
+                index: self.index,
+                what: e.to_string(),
+            })?,
+            Some(json) => position::from_json(json).map_err(|e| RecordError::Replay {
+                index: self.index,
+                what: format!("start position: {e}"),
+            })?,
         };
         g.set_max_turns(self.max_turns);
         Ok(g)
@@ -152,42 +156,42 @@ impl GameRecord {
         }
     }
 
-    /// One line of text: index, result and the moves in per-player notation.
-    pub fn to_text(&self) -> Result<String, RecordError> {
-        let mut g = self.start_game()?;
-        let mut moves = Vec::new();
-        let mut path = Vec::new();
-        let mut turn = g.turns_played();
-        let flush = |g: &Game, path: &mut Vec<Decision>, moves: &mut Vec<String>| {
-            if path.is_empty() {
-                return;
-            }
-            let text = g
-                .move_from_decisions(path)
-                .ok()
-                .and_then(|mv| crumble_core::notation::format_move(g, &mv, Frame::PerPlayer))
-                .unwrap_or_else(|| format!("?{:?}", path.iter().map(|d| d.0).collect::<Vec<_>>()));
-            moves.push(text);
-            path.clear();
-        };
+    /// The game as a human-readable game record (`crumble_core::record`, per-player frame):
+    /// tags `Game` (its number in the run) and the result, the moves in notation.
+    pub fn to_game_record(&self) -> Result<crumble_core::record::GameRecord, RecordError> {
+        let start = self.start_game()?;
+        let mut rec = crumble_core::record::GameRecord::new(start.clone(), Frame::PerPlayer);
+        rec.set_tag("Game", &self.index.to_string());
+        let mut g = start;
         let mut before = g.clone();
+        let mut path: Vec<Decision> = Vec::new();
+        let mut turn = g.turns_played();
         for s in &self.steps {
             path.push(s.decision);
-            g.apply(s.decision)
-                .map_err(|e| RecordError::Replay { index: self.index, what: format!("decision refused: {e}") })?;
+            g.apply(s.decision).map_err(|e| RecordError::Replay {
+                index: self.index,
+                what: format!("decision refused: {e}"),
+            })?;
             if g.turns_played() != turn || g.is_over() {
-                flush(&before, &mut path, &mut moves);
+                let mv = before
+                    .move_from_decisions(&path)
+                    .map_err(|e| RecordError::Replay {
+                        index: self.index,
+                        what: format!("turn {}: {e}", turn + 1),
+                    })?;
+                rec.push_move(mv, None);
+                path.clear();
                 before.clone_from(&g);
                 turn = g.turns_played();
             }
         }
-        flush(&before, &mut path, &mut moves);
-        Ok(format!(
-            "game {} result {} moves {}",
-            self.index,
-            position::outcome_json(Some(self.outcome)),
-            moves.join(" ")
-        ))
+        rec.result = Some(self.outcome);
+        Ok(rec)
+    }
+
+    /// The game as the text of a game record (see [`GameRecord::to_game_record`]).
+    pub fn to_text(&self) -> Result<String, RecordError> {
+        Ok(self.to_game_record()?.write())
     }
 
     fn encode(&self, b: &mut Vec<u8>) {
@@ -199,7 +203,12 @@ impl GameRecord {
         b.extend_from_slice(&(start.len() as u32).to_le_bytes());
         b.extend_from_slice(start.as_bytes());
         b.push(color_code(self.outcome.winner));
-        b.push(Reason::ALL.iter().position(|r| *r == self.outcome.reason).unwrap_or(0) as u8);
+        b.push(
+            Reason::ALL
+                .iter()
+                .position(|r| *r == self.outcome.reason)
+                .unwrap_or(0) as u8,
+        );
         b.push(color_code(self.would_resign));
         b.extend_from_slice(&(self.steps.len() as u32).to_le_bytes());
         for s in &self.steps {
@@ -250,7 +259,9 @@ struct Reader<'a> {
 impl Reader<'_> {
     fn take(&mut self, n: usize) -> Result<&[u8], RecordError> {
         if self.b.len() - self.at < n {
-            return Err(RecordError::Truncated { offset: self.b.len() });
+            return Err(RecordError::Truncated {
+                offset: self.b.len(),
+            });
         }
         let s = &self.b[self.at..self.at + n];
         self.at += n;
@@ -260,27 +271,40 @@ impl Reader<'_> {
         Ok(self.take(1)?[0])
     }
     fn u16(&mut self) -> Result<u16, RecordError> {
-        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
+        Ok(u16::from_le_bytes(
+            self.take(2)?.try_into().expect("2 bytes"),
+        ))
     }
     fn u32(&mut self) -> Result<u32, RecordError> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
     }
     fn u64(&mut self) -> Result<u64, RecordError> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
     }
     fn f32(&mut self) -> Result<f32, RecordError> {
-        Ok(f32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+        Ok(f32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
     }
     /// A count of items of `size` bytes each that must fit in what is left.
     fn count(&mut self, size: usize) -> Result<usize, RecordError> {
         let n = self.u32()? as usize;
         if n.saturating_mul(size) > self.b.len() - self.at {
-            return Err(RecordError::Truncated { offset: self.b.len() });
+            return Err(RecordError::Truncated {
+                offset: self.b.len(),
+            });
         }
         Ok(n)
     }
     fn corrupt(&self, what: impl Into<String>) -> RecordError {
-        RecordError::Corrupt { offset: self.at, what: what.into() }
+        RecordError::Corrupt {
+            offset: self.at,
+            what: what.into(),
+        }
     }
     fn color(&mut self) -> Result<Option<Color>, RecordError> {
         match self.u8()? {
@@ -303,7 +327,9 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
         return Err(RecordError::UnsupportedVersion { found: version });
     }
     if bytes.len() < 8 + 4 + 4 + 8 {
-        return Err(RecordError::Truncated { offset: bytes.len() });
+        return Err(RecordError::Truncated {
+            offset: bytes.len(),
+        });
     }
     let body = &bytes[..bytes.len() - 8];
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
@@ -318,12 +344,17 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
         let len = r.count(1)?;
         let at = r.at;
         let start = std::str::from_utf8(r.take(len)?)
-            .map_err(|_| RecordError::Corrupt { offset: at, what: "start position is not UTF-8".into() })?
+            .map_err(|_| RecordError::Corrupt {
+                offset: at,
+                what: "start position is not UTF-8".into(),
+            })?
             .to_string();
         let start = (!start.is_empty()).then_some(start);
         let winner = r.color()?;
         let reason = r.u8()?;
-        let reason = *Reason::ALL.get(reason as usize).ok_or_else(|| r.corrupt(format!("reason code {reason}")))?;
+        let reason = *Reason::ALL
+            .get(reason as usize)
+            .ok_or_else(|| r.corrupt(format!("reason code {reason}")))?;
         if winner.is_some() != reason.has_winner() {
             return Err(r.corrupt(format!("result {} with winner {winner:?}", reason.name())));
         }
@@ -334,8 +365,16 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
             let decision = Decision(r.u32()?);
             let kind = r.u8()?;
             steps.push(match kind {
-                0 => StepRecord { decision, kind: StepKind::Forced, search: None },
-                1 => StepRecord { decision, kind: StepKind::Random, search: None },
+                0 => StepRecord {
+                    decision,
+                    kind: StepKind::Forced,
+                    search: None,
+                },
+                1 => StepRecord {
+                    decision,
+                    kind: StepKind::Random,
+                    search: None,
+                },
                 2 => {
                     let value = r.f32()?;
                     let full = r.u8()? != 0;
@@ -352,7 +391,12 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
                     StepRecord {
                         decision,
                         kind: StepKind::Searched,
-                        search: Some(SearchRecord { value, full, policy, joint }),
+                        search: Some(SearchRecord {
+                            value,
+                            full,
+                            policy,
+                            joint,
+                        }),
                     }
                 }
                 k => return Err(r.corrupt(format!("step kind {k}"))),
@@ -381,9 +425,15 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
 /// Writes `games` to `path` (through a temporary file and a rename: the file appears whole
 /// or not at all). Refuses to overwrite an existing file.
 pub fn write_file(path: &Path, games: &[GameRecord]) -> Result<(), RecordError> {
-    let io = |source| RecordError::Io { path: path.display().to_string(), source };
+    let io = |source| RecordError::Io {
+        path: path.display().to_string(),
+        source,
+    };
     if path.exists() {
-        return Err(io(std::io::Error::new(std::io::ErrorKind::AlreadyExists, "refusing to overwrite")));
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "refusing to overwrite",
+        )));
     }
     let tmp = path.with_extension("crsp.tmp");
     {
@@ -396,6 +446,9 @@ pub fn write_file(path: &Path, games: &[GameRecord]) -> Result<(), RecordError> 
 
 /// Reads a record file.
 pub fn read_file(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
-    let bytes = std::fs::read(path).map_err(|source| RecordError::Io { path: path.display().to_string(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| RecordError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
     decode_file(&bytes)
 }

@@ -1,8 +1,8 @@
 //! The self-play job: one agent plays itself, games go to record files in a directory.
 //!
 //! Files are `selfplay-NNNNNN.crsp` ([`crate::record`] format), `games_per_file` games each,
-//! with a human-readable `selfplay-NNNNNN.txt` beside each (one line per game: number,
-//! result, moves in per-player notation). A run into a directory that already holds games
+//! with a human-readable `selfplay-NNNNNN.txt` beside each: the games as game records
+//! (`crumble_core::record`, per-player frame), separated by blank lines. A run into a directory that already holds games
 //! continues: it counts them, numbers new games after the highest game number found and new
 //! files after the highest file number, and never overwrites a file. Games in progress when
 //! a run is killed are lost; finished files are complete (written through a rename).
@@ -49,7 +49,10 @@ pub fn make_player(
             config: if play { cfg.for_play() } else { cfg.clone() },
         },
     };
-    Ok(Player { name: spec.to_string(), kind })
+    Ok(Player {
+        name: spec.to_string(),
+        kind,
+    })
 }
 
 /// What the directory already holds.
@@ -62,12 +65,18 @@ pub struct Existing {
 
 fn file_number(p: &Path) -> Option<u64> {
     let name = p.file_name()?.to_str()?;
-    name.strip_prefix("selfplay-")?.strip_suffix(".crsp")?.parse().ok()
+    name.strip_prefix("selfplay-")?
+        .strip_suffix(".crsp")?
+        .parse()
+        .ok()
 }
 
 /// Record files in `dir`, sorted by number.
 pub fn record_files(dir: &Path) -> Result<Vec<PathBuf>, SelfPlayError> {
-    let io = |source| SelfPlayError::Io { path: dir.display().to_string(), source };
+    let io = |source| SelfPlayError::Io {
+        path: dir.display().to_string(),
+        source,
+    };
     if !dir.exists() {
         return Ok(Vec::new());
     }
@@ -107,7 +116,10 @@ pub fn run_selfplay(
     if matches!(player.kind, PlayerKind::Random) {
         return Err(SelfPlayError::RandomAgent(player.name));
     }
-    std::fs::create_dir_all(dir).map_err(|source| SelfPlayError::Io { path: dir.display().to_string(), source })?;
+    std::fs::create_dir_all(dir).map_err(|source| SelfPlayError::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
     let ex = scan(dir)?;
     let todo = games.saturating_sub(ex.games);
     let start = Game::new(sp.board, sp.resolution).map_err(|e| SelfPlayError::Io {
@@ -136,7 +148,10 @@ pub fn run_selfplay(
         }
         write_file(&path, batch)?;
         let txt = path.with_extension("txt");
-        std::fs::write(&txt, text).map_err(|source| SelfPlayError::Io { path: txt.display().to_string(), source })?;
+        std::fs::write(&txt, text).map_err(|source| SelfPlayError::Io {
+            path: txt.display().to_string(),
+            source,
+        })?;
         *file += 1;
         batch.clear();
         Ok(())
@@ -150,7 +165,8 @@ pub fn run_selfplay(
         &mut |g| {
             batch.push(g);
             if batch.len() >= per_file {
-                flush(&mut batch, &mut file).map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
+                flush(&mut batch, &mut file)
+                    .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
             }
             Ok(())
         },

@@ -5,13 +5,17 @@
 use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{RecordError, decode_file, encode_file, read_file};
 use crumble_selfplay::{
-    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, RolloutConfig, RolloutEvaluator,
-    SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, matchplay, selfplay,
+    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, RolloutConfig,
+    RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, matchplay,
+    selfplay,
 };
 
 fn small_cfg() -> SearchConfig {
     let mut c = SearchConfig::default();
-    c.rollout = RolloutConfig { playouts: 1, max_turns: 30 };
+    c.rollout = RolloutConfig {
+        playouts: 1,
+        max_turns: 30,
+    };
     c.resign.enabled = true;
     c.resign.threshold = -0.8;
     c.resign.playout_fraction = 0.5;
@@ -21,10 +25,19 @@ fn small_cfg() -> SearchConfig {
 }
 
 fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<GameRecord> {
-    let evaluator: Box<dyn crumble_selfplay::Evaluator> =
-        if rollout { Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)) } else { Box::new(UniformEvaluator) };
-    let mut players =
-        [Player { name: "test".into(), kind: PlayerKind::Mcts { evaluator, simulations: 16, config: cfg.clone() } }];
+    let evaluator: Box<dyn crumble_selfplay::Evaluator> = if rollout {
+        Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7))
+    } else {
+        Box::new(UniformEvaluator)
+    };
+    let mut players = [Player {
+        name: "test".into(),
+        kind: PlayerKind::Mcts {
+            evaluator,
+            simulations: 16,
+            config: cfg.clone(),
+        },
+    }];
     let opts = RunOptions {
         start: crumble_core::Game::new(4, 2).unwrap(),
         max_turns: 40,
@@ -64,6 +77,12 @@ fn records_replay_to_their_result_and_carry_targets() {
         for g in &games {
             let end = g.replay().unwrap();
             assert_eq!(end.outcome(), Some(g.outcome));
+            // The human-readable game record reads back and replays to the same position.
+            let text = g.to_text().unwrap();
+            let rec = crumble_core::record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(rec.result, Some(g.outcome));
+            let replayed = rec.replay(None).unwrap();
+            assert_eq!(replayed.board(), end.board(), "{text}");
             let mut replay = g.start_game().unwrap();
             for s in &g.steps {
                 if let Some(r) = &s.search {
@@ -87,7 +106,11 @@ fn records_replay_to_their_result_and_carry_targets() {
                 replay.apply(s.decision).unwrap();
             }
         }
-        assert!(games.iter().any(|g| g.steps.iter().any(|s| s.search.as_ref().is_some_and(|r| !r.full))));
+        assert!(games.iter().any(|g| {
+            g.steps
+                .iter()
+                .any(|s| s.search.as_ref().is_some_and(|r| !r.full))
+        }));
     }
 }
 
@@ -114,11 +137,20 @@ fn record_files_round_trip_and_refuse_damage() {
         decode_file(&bytes[..bytes.len() - 3]),
         Err(RecordError::Truncated { .. } | RecordError::Checksum)
     ));
-    assert!(matches!(decode_file(&bytes[..40]), Err(RecordError::Truncated { .. })));
-    assert!(matches!(decode_file(b"NOTAFILE1234567890123456"), Err(RecordError::BadMagic)));
+    assert!(matches!(
+        decode_file(&bytes[..40]),
+        Err(RecordError::Truncated { .. })
+    ));
+    assert!(matches!(
+        decode_file(b"NOTAFILE1234567890123456"),
+        Err(RecordError::BadMagic)
+    ));
     let mut v = bytes.clone();
     v[8] = 9;
-    assert!(matches!(decode_file(&v), Err(RecordError::UnsupportedVersion { found: 9 })));
+    assert!(matches!(
+        decode_file(&v),
+        Err(RecordError::UnsupportedVersion { found: 9 })
+    ));
     let mut v = bytes.clone();
     let n = v.len();
     v[n / 2] ^= 0x55;
@@ -131,14 +163,26 @@ fn record_files_round_trip_and_refuse_damage() {
     };
     bad.outcome.reason = crumble_core::Reason::FourSides;
     assert!(matches!(bad.replay(), Err(RecordError::Replay { .. })));
-    assert!(games[0].to_text().unwrap().starts_with("game "));
+    assert!(
+        games[0]
+            .to_text()
+            .unwrap()
+            .contains(&format!("[Game \"{}\"]", games[0].index))
+    );
 }
 
 #[test]
 fn selfplay_job_writes_files_and_continues() {
     let dir = std::env::temp_dir().join(format!("crumble-selfplay-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let sp = SelfPlayConfig { board: 4, resolution: 2, max_turns: 30, parallel_games: 2, games_per_file: 2, seed: 3 };
+    let sp = SelfPlayConfig {
+        board: 4,
+        resolution: 2,
+        max_turns: 30,
+        parallel_games: 2,
+        games_per_file: 2,
+        seed: 3,
+    };
     let spec = AgentSpec::parse("mcts:uniform:8").unwrap();
     let cfg = SearchConfig::default();
     let p = selfplay::make_player(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
@@ -165,7 +209,14 @@ fn selfplay_job_writes_files_and_continues() {
 #[test]
 fn match_alternates_colours_and_counts_draws_half() {
     let cfg = SearchConfig::default();
-    let a = selfplay::make_player(&AgentSpec::parse("mcts:uniform:4").unwrap(), &cfg, 0, &NoCheckpoints, true).unwrap();
+    let a = selfplay::make_player(
+        &AgentSpec::parse("mcts:uniform:4").unwrap(),
+        &cfg,
+        0,
+        &NoCheckpoints,
+        true,
+    )
+    .unwrap();
     let b = selfplay::make_player(&AgentSpec::Random, &cfg, 0, &NoCheckpoints, true).unwrap();
     let opts = RunOptions {
         start: crumble_core::Game::new(4, 2).unwrap(),
@@ -185,26 +236,57 @@ fn agent_strings_parse_strictly() {
     assert_eq!(AgentSpec::parse("random").unwrap(), AgentSpec::Random);
     assert_eq!(
         AgentSpec::parse("mcts:rollout:400").unwrap(),
-        AgentSpec::Mcts { evaluator: EvaluatorSpec::Rollout, simulations: Some(400) }
+        AgentSpec::Mcts {
+            evaluator: EvaluatorSpec::Rollout,
+            simulations: Some(400)
+        }
     );
     assert_eq!(
         AgentSpec::parse("ckpt:runs/a:b/gen-0003:64").unwrap(),
-        AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint("runs/a:b/gen-0003".into()), simulations: Some(64) }
+        AgentSpec::Mcts {
+            evaluator: EvaluatorSpec::Checkpoint("runs/a:b/gen-0003".into()),
+            simulations: Some(64)
+        }
     );
     assert_eq!(
         AgentSpec::parse("ckpt:runs/gen-0003").unwrap(),
-        AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint("runs/gen-0003".into()), simulations: None }
+        AgentSpec::Mcts {
+            evaluator: EvaluatorSpec::Checkpoint("runs/gen-0003".into()),
+            simulations: None
+        }
     );
-    assert_eq!(AgentSpec::parse("mcts:uniform:25").unwrap().to_string(), "mcts:uniform:25");
-    assert!(matches!(AgentSpec::parse("alphazero"), Err(AgentError::UnknownKind { .. })));
-    assert!(matches!(AgentSpec::parse("mcts:net:5"), Err(AgentError::UnknownEvaluator { .. })));
-    assert!(matches!(AgentSpec::parse("mcts:rollout"), Err(AgentError::Missing { .. })));
-    assert!(matches!(AgentSpec::parse("mcts:rollout:0"), Err(AgentError::BadSimulations { .. })));
-    assert!(matches!(AgentSpec::parse("mcts:rollout:-3"), Err(AgentError::BadSimulations { .. })));
-    assert!(matches!(AgentSpec::parse("mcts:rollout:5:x"), Err(AgentError::Trailing { .. })));
+    assert_eq!(
+        AgentSpec::parse("mcts:uniform:25").unwrap().to_string(),
+        "mcts:uniform:25"
+    );
+    assert!(matches!(
+        AgentSpec::parse("alphazero"),
+        Err(AgentError::UnknownKind { .. })
+    ));
+    assert!(matches!(
+        AgentSpec::parse("mcts:net:5"),
+        Err(AgentError::UnknownEvaluator { .. })
+    ));
+    assert!(matches!(
+        AgentSpec::parse("mcts:rollout"),
+        Err(AgentError::Missing { .. })
+    ));
+    assert!(matches!(
+        AgentSpec::parse("mcts:rollout:0"),
+        Err(AgentError::BadSimulations { .. })
+    ));
+    assert!(matches!(
+        AgentSpec::parse("mcts:rollout:-3"),
+        Err(AgentError::BadSimulations { .. })
+    ));
+    assert!(matches!(
+        AgentSpec::parse("mcts:rollout:5:x"),
+        Err(AgentError::Trailing { .. })
+    ));
     // Without the network crate a checkpoint agent is a clear error, not a panic.
     let spec = AgentSpec::parse("ckpt:x.ckpt").unwrap();
-    let err = selfplay::make_player(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false).unwrap_err();
+    let err = selfplay::make_player(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
+        .unwrap_err();
     assert!(err.to_string().contains("x.ckpt"), "{err}");
 }
 
@@ -237,5 +319,8 @@ fn config_loads_from_toml_and_refuses_unknown_keys() {
     assert!(e.to_string().contains("search.noise.epsilon"), "{e}");
     // The default config round-trips through TOML.
     let d = SearchConfig::default();
-    assert_eq!(SearchConfig::from_toml_str(&d.to_toml_string(), "x").unwrap(), d);
+    assert_eq!(
+        SearchConfig::from_toml_str(&d.to_toml_string(), "x").unwrap(),
+        d
+    );
 }
