@@ -1,8 +1,8 @@
 //! `cargo bench -p crumble-core`: the rules engine's hot paths (the same figures as
 //! `crumble bench rules`, measured by criterion with confidence intervals).
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use crumble_core::{position, random, Game};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use crumble_core::{Game, position, random};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -21,11 +21,21 @@ fn rules(c: &mut Criterion) {
     let mut start = Game::new(6, 8).unwrap();
     let mut mid = position::from_json(position::MIDGAME_6X6_JSON).unwrap();
     let mut buf = Vec::with_capacity(4096);
-    c.bench_function("legal decisions, start", |b| b.iter(|| start.legal_decisions_into(black_box(&mut buf))));
-    c.bench_function("legal decisions, mid-game", |b| b.iter(|| mid.legal_decisions_into(black_box(&mut buf))));
-    c.bench_function("capture resolution, mid-game", |b| b.iter(|| black_box(mid.resolve_captures())));
+    c.bench_function("legal decisions, start", |b| {
+        b.iter(|| start.legal_decisions_into(black_box(&mut buf)))
+    });
+    c.bench_function("legal decisions, mid-game", |b| {
+        b.iter(|| mid.legal_decisions_into(black_box(&mut buf)))
+    });
+    c.bench_function("capture resolution, mid-game", |b| {
+        b.iter(|| black_box(mid.resolve_captures()))
+    });
     c.bench_function("one random turn, mid-game", |b| {
-        b.iter_batched_ref(|| mid.clone(), |g| random::play_random_turn(g, &mut rng), BatchSize::SmallInput)
+        b.iter_batched_ref(
+            || mid.clone(),
+            |g| random::play_random_turn(g, &mut rng),
+            BatchSize::SmallInput,
+        )
     });
 }
 

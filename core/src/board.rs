@@ -4,7 +4,7 @@
 //! lets the loop guard and the capture code work on slot indices.
 
 use crate::error::SizeError;
-use crate::geom::{piece_hash, Color, Dir, Piece, Rect};
+use crate::geom::{Color, Dir, Piece, Rect, piece_hash};
 
 pub(crate) const NO_SLOT: u32 = u32::MAX;
 
@@ -94,7 +94,10 @@ impl Clone for Board {
 impl PartialEq for Board {
     /// Equal tilings with equal colours, whatever the slot layout.
     fn eq(&self, other: &Board) -> bool {
-        self.g == other.g && self.r == other.r && self.hash == other.hash && self.sorted_pieces() == other.sorted_pieces()
+        self.g == other.g
+            && self.r == other.r
+            && self.hash == other.hash
+            && self.sorted_pieces() == other.sorted_pieces()
     }
 }
 impl Eq for Board {}
@@ -106,8 +109,15 @@ impl Board {
         let mut pieces = Vec::with_capacity(usize::from(n) * usize::from(n));
         for j in 0..n {
             for i in 0..n {
-                let color = if (i + j) % 2 == 1 { Color::Black } else { Color::White };
-                pieces.push(Piece { rect: Rect::new(i * r, j * r, r, r), color });
+                let color = if (i + j) % 2 == 1 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                pieces.push(Piece {
+                    rect: Rect::new(i * r, j * r, r, r),
+                    color,
+                });
             }
         }
         Ok(Board::from_valid_pieces(n, r, &pieces))
@@ -124,8 +134,15 @@ impl Board {
         let (n, r) = (self.n, self.r);
         for j in 0..n {
             for i in 0..n {
-                let color = if (i + j) % 2 == 1 { Color::Black } else { Color::White };
-                self.add(Piece { rect: Rect::new(i * r, j * r, r, r), color });
+                let color = if (i + j) % 2 == 1 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                self.add(Piece {
+                    rect: Rect::new(i * r, j * r, r, r),
+                    color,
+                });
             }
         }
     }
@@ -193,7 +210,10 @@ impl Board {
     #[inline]
     #[allow(unsafe_code)]
     pub(crate) fn rect(&self, slot: u32) -> Rect {
-        debug_assert!((slot as usize) < self.slots.len(), "slot {slot} out of range");
+        debug_assert!(
+            (slot as usize) < self.slots.len(),
+            "slot {slot} out of range"
+        );
         // SAFETY: slot numbers come from the grid or from lists of live slots, and `slots`
         // never shrinks except in `reset_standard`, which repaints the whole grid.
         unsafe { self.slots.get_unchecked(slot as usize).rect }
@@ -201,7 +221,10 @@ impl Board {
     #[inline]
     #[allow(unsafe_code)]
     pub(crate) fn color(&self, slot: u32) -> Color {
-        debug_assert!((slot as usize) < self.slots.len(), "slot {slot} out of range");
+        debug_assert!(
+            (slot as usize) < self.slots.len(),
+            "slot {slot} out of range"
+        );
         // SAFETY: as in `rect`.
         unsafe { self.slots.get_unchecked(slot as usize).color }
     }
@@ -216,7 +239,11 @@ impl Board {
         assert_in_grid(x, y, self.g);
         // SAFETY: `grid.len() == g·g` from construction on, and `x, y < g` is every caller's
         // precondition (walks stop at the board's sides), checked in debug builds above.
-        unsafe { *self.grid.get_unchecked(usize::from(y) * usize::from(self.g) + usize::from(x)) }
+        unsafe {
+            *self
+                .grid
+                .get_unchecked(usize::from(y) * usize::from(self.g) + usize::from(x))
+        }
     }
     /// The piece covering unit cell `(x, y)` (absolute frame).
     pub fn piece_at(&self, x: u16, y: u16) -> Piece {
@@ -236,7 +263,12 @@ impl Board {
     }
     /// All pieces sorted by `(y, x)` of their lower-left corners.
     pub fn sorted_pieces(&self) -> Vec<Piece> {
-        let mut v: Vec<Piece> = self.slots.iter().filter(|p| p.rect.w != 0).copied().collect();
+        let mut v: Vec<Piece> = self
+            .slots
+            .iter()
+            .filter(|p| p.rect.w != 0)
+            .copied()
+            .collect();
         v.sort_unstable_by_key(|p| (p.rect.y, p.rect.x));
         v
     }
@@ -268,7 +300,11 @@ impl Board {
     /// The slots of `color`'s pieces, in slot order.
     #[inline]
     pub(crate) fn slots_of(&self, color: Color) -> impl Iterator<Item = u32> + '_ {
-        let bits = if color == Color::Black { &self.black_bits } else { &self.white_bits };
+        let bits = if color == Color::Black {
+            &self.black_bits
+        } else {
+            &self.white_bits
+        };
         bits.iter().enumerate().flat_map(|(i, &word)| {
             let mut w = word;
             std::iter::from_fn(move || {
@@ -334,7 +370,10 @@ impl Board {
         let (lo, hi) = p.rect.halves(cut);
         self.hash ^= piece_hash(p.rect, p.color) ^ piece_hash(lo, p.color);
         self.slots[slot as usize].rect = lo;
-        let hi_slot = self.add(Piece { rect: hi, color: p.color });
+        let hi_slot = self.add(Piece {
+            rect: hi,
+            color: p.color,
+        });
         (slot, hi_slot)
     }
 
@@ -364,7 +403,10 @@ impl Board {
             self.remove(s);
         }
         self.scratch = doomed;
-        self.add(Piece { rect: outline, color })
+        self.add(Piece {
+            rect: outline,
+            color,
+        })
     }
 
     /// The two-point neighbour of `slot` on its side `dir` (rule 2.4), if any.
@@ -396,7 +438,11 @@ impl Board {
         let r = self.rect(slot);
         let g = self.g;
         let x_lo = r.x.saturating_sub(1);
-        let x_hi = if r.right() < g { r.right() } else { r.right() - 1 };
+        let x_hi = if r.right() < g {
+            r.right()
+        } else {
+            r.right() - 1
+        };
         if r.y > 0 {
             let mut x = x_lo;
             while x <= x_hi {
@@ -483,18 +529,29 @@ impl Board {
             for y in r.y..r.top() {
                 for x in r.x..r.right() {
                     if self.slot_at(x, y) != i as u32 {
-                        return Err(format!("cell ({x}, {y}) of piece {r} is painted with another slot"));
+                        return Err(format!(
+                            "cell ({x}, {y}) of piece {r} is painted with another slot"
+                        ));
                     }
                 }
             }
-            let black = self.black_bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
-            let white = self.white_bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+            let black = self
+                .black_bits
+                .get(i / 64)
+                .is_some_and(|w| w >> (i % 64) & 1 == 1);
+            let white = self
+                .white_bits
+                .get(i / 64)
+                .is_some_and(|w| w >> (i % 64) & 1 == 1);
             if (black, white) != (p.color == Color::Black, p.color == Color::White) {
                 return Err(format!("colour bits of piece {r} are stale"));
             }
         }
         if area != u64::from(g) * u64::from(g) {
-            return Err(format!("pieces cover {area} units of {}", u64::from(g) * u64::from(g)));
+            return Err(format!(
+                "pieces cover {area} units of {}",
+                u64::from(g) * u64::from(g)
+            ));
         }
         if hash != self.hash {
             return Err("incremental hash differs from the recomputed one".into());
@@ -502,7 +559,9 @@ impl Board {
         if live != self.live {
             return Err("live count is stale".into());
         }
-        if self.slots_of(Color::Black).count() + self.slots_of(Color::White).count() != live as usize {
+        if self.slots_of(Color::Black).count() + self.slots_of(Color::White).count()
+            != live as usize
+        {
             return Err("colour bits mark dead slots".into());
         }
         Ok(())

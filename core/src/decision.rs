@@ -69,7 +69,9 @@ impl Decision {
             DecisionKind::Split { cut: Cut::V, x, y } => Decision::at(PLANE_SPLIT_V, x, y, g),
             DecisionKind::Join { x, y } => Decision::at(PLANE_JOIN, x, y, g),
             DecisionKind::End { x, y } => Decision::at(PLANE_END, x, y, g),
-            DecisionKind::Step { dir, x, y } => Decision::at(PLANE_STEP + dir.index() as u32, x, y, g),
+            DecisionKind::Step { dir, x, y } => {
+                Decision::at(PLANE_STEP + dir.index() as u32, x, y, g)
+            }
             DecisionKind::Stop => Decision::stop(g),
         }
     }
@@ -93,7 +95,11 @@ impl Decision {
             PLANE_SPLIT_V => DecisionKind::Split { cut: Cut::V, x, y },
             PLANE_JOIN => DecisionKind::Join { x, y },
             PLANE_END => DecisionKind::End { x, y },
-            p => DecisionKind::Step { dir: Dir::ALL[(p - PLANE_STEP) as usize], x, y },
+            p => DecisionKind::Step {
+                dir: Dir::ALL[(p - PLANE_STEP) as usize],
+                x,
+                y,
+            },
         })
     }
 }
@@ -101,10 +107,14 @@ impl Decision {
 impl fmt::Display for DecisionKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            DecisionKind::Split { cut, x, y } => write!(f, "split {} at cell ({x}, {y})", cut.letter()),
+            DecisionKind::Split { cut, x, y } => {
+                write!(f, "split {} at cell ({x}, {y})", cut.letter())
+            }
             DecisionKind::Join { x, y } => write!(f, "join from cell ({x}, {y})"),
             DecisionKind::End { x, y } => write!(f, "end at cell ({x}, {y})"),
-            DecisionKind::Step { dir, x, y } => write!(f, "step {} from cell ({x}, {y})", dir.letter()),
+            DecisionKind::Step { dir, x, y } => {
+                write!(f, "step {} from cell ({x}, {y})", dir.letter())
+            }
             DecisionKind::Stop => f.write_str("stop"),
         }
     }

@@ -2,9 +2,9 @@
 //! and the turn as atomic decisions (see [`crate::decision`]).
 
 use crate::board::{Board, NO_SLOT};
-use crate::decision::{action_count, Decision, DecisionKind};
+use crate::decision::{Decision, DecisionKind, action_count};
 use crate::error::{DecisionError, SizeError};
-use crate::geom::{mix64, rect_key, Color, Cut, Dir, Rect};
+use crate::geom::{Color, Cut, Dir, Rect, mix64, rect_key};
 
 /// Why a game ended (RULES.md section 5).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -18,8 +18,14 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 6] =
-        [Reason::FourSides, Reason::DrawRule, Reason::NoSplitOrJoin, Reason::TurnLimit, Reason::Resignation, Reason::Agreement];
+    pub const ALL: [Reason; 6] = [
+        Reason::FourSides,
+        Reason::DrawRule,
+        Reason::NoSplitOrJoin,
+        Reason::TurnLimit,
+        Reason::Resignation,
+        Reason::Agreement,
+    ];
     /// The name used in JSON and game records.
     pub fn name(self) -> &'static str {
         match self {
@@ -49,7 +55,10 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn draw(reason: Reason) -> Outcome {
-        Outcome { winner: None, reason }
+        Outcome {
+            winner: None,
+            reason,
+        }
     }
 }
 
@@ -143,7 +152,8 @@ impl DrawWindow {
 
 /// `a` lies inside `b` as point sets; both are lists of disjoint rectangles.
 fn region_inside(a: &[Rect], b: &[Rect]) -> bool {
-    a.iter().all(|ra| b.iter().map(|rb| ra.overlap_area(*rb)).sum::<u64>() == ra.area())
+    a.iter()
+        .all(|ra| b.iter().map(|rb| ra.overlap_area(*rb)).sum::<u64>() == ra.area())
 }
 
 /// One loop-guard state of the turn: colouring (hash + snapshot of colour bits) and swapper.
@@ -316,7 +326,10 @@ impl Game {
         game.resolve_all();
         if game.outcome.is_none() {
             if let Some(w) = game.winner_full() {
-                game.outcome = Some(Outcome { winner: Some(w), reason: Reason::FourSides });
+                game.outcome = Some(Outcome {
+                    winner: Some(w),
+                    reason: Reason::FourSides,
+                });
             } else if !game.has_split_or_join(to_move) {
                 game.outcome = Some(Outcome::draw(Reason::NoSplitOrJoin));
             }
@@ -330,7 +343,11 @@ impl Game {
     /// Sets the turn limit of rule 5.4 (`0` = none), counted from the start or loaded position.
     pub fn set_max_turns(&mut self, max_turns: u32) {
         self.max_turns = max_turns;
-        if self.outcome.is_none() && self.state == State::Choose && max_turns > 0 && self.turns_played >= max_turns {
+        if self.outcome.is_none()
+            && self.state == State::Choose
+            && max_turns > 0
+            && self.turns_played >= max_turns
+        {
             self.finish(Outcome::draw(Reason::TurnLimit));
         }
     }
@@ -404,7 +421,10 @@ impl Game {
     pub fn phase(&self) -> Phase {
         match self.state {
             State::Choose => Phase::Choose,
-            State::Extent { kind, start } => Phase::Extent { kind, start: self.board.rect(start) },
+            State::Extent { kind, start } => Phase::Extent {
+                kind,
+                start: self.board.rect(start),
+            },
             State::Swap => Phase::Swap,
             State::Over => Phase::Over,
         }
@@ -417,7 +437,8 @@ impl Game {
     }
     /// The current swapper, once a first step has been taken.
     pub fn swapper_piece(&self) -> Option<Rect> {
-        (self.swapper != NO_SLOT && self.state == State::Swap).then(|| self.board.rect(self.swapper))
+        (self.swapper != NO_SLOT && self.state == State::Swap)
+            .then(|| self.board.rect(self.swapper))
     }
     /// Is the game at the beginning of a turn (where complete moves start)?
     #[inline]
@@ -654,7 +675,10 @@ impl Game {
             }
             if self.chain_sides(p, id) == 15 {
                 let c = self.board.color(p);
-                debug_assert!(winner.is_none_or(|w| w == c), "both players have a four-side chain");
+                debug_assert!(
+                    winner.is_none_or(|w| w == c),
+                    "both players have a four-side chain"
+                );
                 winner = Some(c);
             }
         }
@@ -689,7 +713,12 @@ impl Game {
 
     /// The walk behind [`Game::run_next`] (`FORWARD`) and [`Game::run_prev`], specialised
     /// for horizontal (`H`) and vertical lines, since it runs for every piece every turn.
-    fn run_walk<const H: bool, const FORWARD: bool>(b: &Board, c: u16, mut pos: u16, color: Color) -> Option<u32> {
+    fn run_walk<const H: bool, const FORWARD: bool>(
+        b: &Board,
+        c: u16,
+        mut pos: u16,
+        color: Color,
+    ) -> Option<u32> {
         let g = b.grid_size();
         let cut = if H { Cut::H } else { Cut::V };
         loop {
@@ -697,7 +726,11 @@ impl Game {
                 return None;
             }
             let at = if FORWARD { pos } else { pos - 1 };
-            let (p, q) = if H { (b.slot_at(at, c), b.slot_at(at, c - 1)) } else { (b.slot_at(c, at), b.slot_at(c - 1, at)) };
+            let (p, q) = if H {
+                (b.slot_at(at, c), b.slot_at(at, c - 1))
+            } else {
+                (b.slot_at(c, at), b.slot_at(c - 1, at))
+            };
             if p == q {
                 return (b.color(p) == color && b.rect(p).midline(cut) == Some(c)).then_some(p);
             }
@@ -773,7 +806,13 @@ impl Game {
 
     /// Calls `f` with every legal join outline whose lower-left corner is the corner of piece
     /// `p` (of colour `color`), until `f` returns false.
-    fn joins_from(b: &Board, s: &mut Scratch, p: u32, color: Color, mut f: impl FnMut(Rect) -> bool) {
+    fn joins_from(
+        b: &Board,
+        s: &mut Scratch,
+        p: u32,
+        color: Color,
+        mut f: impl FnMut(Rect) -> bool,
+    ) {
         let g = b.grid_size();
         let pr = b.rect(p);
         let (x0, y0) = (pr.x, pr.y);
@@ -835,7 +874,9 @@ impl Game {
                 if y1 > u32::from(y) {
                     break; // taller than the left side allows; larger h only more so
                 }
-                let Ok(j) = s.ys.binary_search(&(y1 as u16)) else { continue };
+                let Ok(j) = s.ys.binary_search(&(y1 as u16)) else {
+                    continue;
+                };
                 let o = Rect::new(x0, y0, w, h);
                 // A row or column of whole own pieces needs no further check.
                 let whole = (h == pr.h && k < xs_flat) || (w == pr.w && j < ys_flat);
@@ -895,7 +936,13 @@ impl Game {
                 let offset = run.len();
                 run.push(p);
                 let mut q = p;
-                while let Some(n) = Game::run_next(&self.board, cut, c, Game::run_end(self.board.rect(q), cut), color) {
+                while let Some(n) = Game::run_next(
+                    &self.board,
+                    cut,
+                    c,
+                    Game::run_end(self.board.rect(q), cut),
+                    color,
+                ) {
                     run.push(n);
                     q = n;
                 }
@@ -929,7 +976,14 @@ impl Game {
                     let a = self.board.rect(self.s.run[offset + i]);
                     let b = self.board.rect(self.s.run[offset + i + k]);
                     return (
-                        Decision::encode(DecisionKind::Split { cut, x: a.x, y: a.y }, g),
+                        Decision::encode(
+                            DecisionKind::Split {
+                                cut,
+                                x: a.x,
+                                y: a.y,
+                            },
+                            g,
+                        ),
                         Decision::encode(DecisionKind::End { x: b.x, y: b.y }, g),
                     );
                 }
@@ -939,12 +993,21 @@ impl Game {
         let (_, o) = self.s.joins[k];
         (
             Decision::encode(DecisionKind::Join { x: o.x, y: o.y }, g),
-            Decision::encode(DecisionKind::End { x: o.right() - 1, y: o.top() - 1 }, g),
+            Decision::encode(
+                DecisionKind::End {
+                    x: o.right() - 1,
+                    y: o.top() - 1,
+                },
+                g,
+            ),
         )
     }
 
     /// Picks one complete split or join uniformly with `pick(n) in 0..n`; `None` if there is none.
-    pub(crate) fn pick_base(&mut self, pick: impl FnOnce(usize) -> usize) -> Option<(Decision, Decision)> {
+    pub(crate) fn pick_base(
+        &mut self,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<(Decision, Decision)> {
         let n = self.find_bases();
         (n > 0).then(|| self.nth_base(pick(n)))
     }
@@ -978,10 +1041,24 @@ impl Game {
                 for p in self.board.slots_of(color) {
                     let r = self.board.rect(p);
                     if r.h_midline().is_some() {
-                        out.push(Decision::encode(DecisionKind::Split { cut: Cut::H, x: r.x, y: r.y }, g));
+                        out.push(Decision::encode(
+                            DecisionKind::Split {
+                                cut: Cut::H,
+                                x: r.x,
+                                y: r.y,
+                            },
+                            g,
+                        ));
                     }
                     if r.v_midline().is_some() {
-                        out.push(Decision::encode(DecisionKind::Split { cut: Cut::V, x: r.x, y: r.y }, g));
+                        out.push(Decision::encode(
+                            DecisionKind::Split {
+                                cut: Cut::V,
+                                x: r.x,
+                                y: r.y,
+                            },
+                            g,
+                        ));
                     }
                     let mut join = false;
                     Game::joins_from(&self.board, &mut self.s, p, color, |_| {
@@ -994,8 +1071,15 @@ impl Game {
                 }
                 out.sort_unstable();
             }
-            State::Extent { kind: ChoiceKind::Split(cut), start } => {
-                let c = self.board.rect(start).midline(cut).expect("pending split has a midline");
+            State::Extent {
+                kind: ChoiceKind::Split(cut),
+                start,
+            } => {
+                let c = self
+                    .board
+                    .rect(start)
+                    .midline(cut)
+                    .expect("pending split has a midline");
                 let mut q = start;
                 loop {
                     let r = self.board.rect(q);
@@ -1007,9 +1091,18 @@ impl Game {
                 }
                 out.sort_unstable();
             }
-            State::Extent { kind: ChoiceKind::Join, start } => {
+            State::Extent {
+                kind: ChoiceKind::Join,
+                start,
+            } => {
                 Game::joins_from(&self.board, &mut self.s, start, color, |o| {
-                    out.push(Decision::encode(DecisionKind::End { x: o.right() - 1, y: o.top() - 1 }, g));
+                    out.push(Decision::encode(
+                        DecisionKind::End {
+                            x: o.right() - 1,
+                            y: o.top() - 1,
+                        },
+                        g,
+                    ));
                     true
                 });
                 out.sort_unstable();
@@ -1041,7 +1134,14 @@ impl Game {
                 for dir in Dir::ALL {
                     // A first step never recreates the state before it: the swapper changes.
                     if self.target(f, dir).is_some() {
-                        out.push(Decision::encode(DecisionKind::Step { dir, x: r.x, y: r.y }, g));
+                        out.push(Decision::encode(
+                            DecisionKind::Step {
+                                dir,
+                                x: r.x,
+                                y: r.y,
+                            },
+                            g,
+                        ));
                     }
                 }
             }
@@ -1050,7 +1150,14 @@ impl Game {
             let r = self.board.rect(s);
             for dir in Dir::ALL {
                 if self.guarded_target(s, dir).is_some() {
-                    out.push(Decision::encode(DecisionKind::Step { dir, x: r.x, y: r.y }, g));
+                    out.push(Decision::encode(
+                        DecisionKind::Step {
+                            dir,
+                            x: r.x,
+                            y: r.y,
+                        },
+                        g,
+                    ));
                 }
             }
         }
@@ -1111,7 +1218,11 @@ impl Game {
         let key = self.guard_key(swapper);
         let offset = self.guard_bits.len() as u32;
         self.guard_bits.extend_from_slice(self.board.black_bits());
-        self.guard.push(GuardEntry { key, swapper, offset });
+        self.guard.push(GuardEntry {
+            key,
+            swapper,
+            offset,
+        });
     }
 
     // ---------------------------------------------------------------- applying decisions
@@ -1131,10 +1242,15 @@ impl Game {
             return Err(DecisionError::GameOver);
         }
         if d.0 >= self.action_count() {
-            return Err(DecisionError::OutOfRange { index: d.0, size: self.action_count() });
+            return Err(DecisionError::OutOfRange {
+                index: d.0,
+                size: self.action_count(),
+            });
         }
         if !self.is_legal(d) {
-            let what = d.decode(self.grid_size()).map_or_else(|| d.0.to_string(), |k| k.to_string());
+            let what = d
+                .decode(self.grid_size())
+                .map_or_else(|| d.0.to_string(), |k| k.to_string());
             return Err(DecisionError::Illegal(what));
         }
         self.apply_unchecked(d);
@@ -1144,22 +1260,48 @@ impl Game {
     /// Applies a decision known to be legal (search's hot path); legality is only
     /// debug-asserted.
     pub fn apply_unchecked(&mut self, d: Decision) {
-        debug_assert!(self.is_legal(d), "illegal decision {:?}", d.decode(self.grid_size()));
+        debug_assert!(
+            self.is_legal(d),
+            "illegal decision {:?}",
+            d.decode(self.grid_size())
+        );
         let g = self.board.grid_size();
         let kind = d.decode(g).expect("decision in range");
         match (self.state, kind) {
             (State::Choose, DecisionKind::Split { cut, x, y }) => {
-                let start = self.board.slot_with_corner(x, y).expect("piece at split start");
-                self.state = State::Extent { kind: ChoiceKind::Split(cut), start };
+                let start = self
+                    .board
+                    .slot_with_corner(x, y)
+                    .expect("piece at split start");
+                self.state = State::Extent {
+                    kind: ChoiceKind::Split(cut),
+                    start,
+                };
             }
             (State::Choose, DecisionKind::Join { x, y }) => {
-                let start = self.board.slot_with_corner(x, y).expect("piece at join corner");
-                self.state = State::Extent { kind: ChoiceKind::Join, start };
+                let start = self
+                    .board
+                    .slot_with_corner(x, y)
+                    .expect("piece at join corner");
+                self.state = State::Extent {
+                    kind: ChoiceKind::Join,
+                    start,
+                };
             }
-            (State::Extent { kind: ChoiceKind::Split(cut), start }, DecisionKind::End { x, y }) => {
-                self.do_split(cut, start, x, y)
-            }
-            (State::Extent { kind: ChoiceKind::Join, start }, DecisionKind::End { x, y }) => {
+            (
+                State::Extent {
+                    kind: ChoiceKind::Split(cut),
+                    start,
+                },
+                DecisionKind::End { x, y },
+            ) => self.do_split(cut, start, x, y),
+            (
+                State::Extent {
+                    kind: ChoiceKind::Join,
+                    start,
+                },
+                DecisionKind::End { x, y },
+            ) => {
                 let r = self.board.rect(start);
                 let outline = Rect::new(r.x, r.y, x + 1 - r.x, y + 1 - r.y);
                 self.turn.region.clear();
@@ -1171,7 +1313,9 @@ impl Game {
             }
             (State::Swap, DecisionKind::Step { dir, x, y }) => {
                 let s = if self.swapper == NO_SLOT {
-                    self.board.slot_with_corner(x, y).expect("fresh piece at step")
+                    self.board
+                        .slot_with_corner(x, y)
+                        .expect("fresh piece at step")
                 } else {
                     self.swapper
                 };
@@ -1194,7 +1338,8 @@ impl Game {
             if r.x == ex && r.y == ey {
                 break;
             }
-            q = Game::run_next(&self.board, cut, c, Game::run_end(r, cut), color).expect("end lies on the run");
+            q = Game::run_next(&self.board, cut, c, Game::run_end(r, cut), color)
+                .expect("end lies on the run");
         }
         self.turn.region.clear();
         self.fresh.clear();
@@ -1237,7 +1382,10 @@ impl Game {
     }
 
     fn do_step(&mut self, s: u32, dir: Dir) {
-        let t = self.board.two_point_neighbour(s, dir).expect("target of a legal step");
+        let t = self
+            .board
+            .two_point_neighbour(s, dir)
+            .expect("target of a legal step");
         if self.swapper == NO_SLOT {
             self.guard_push(s);
         }
@@ -1260,7 +1408,10 @@ impl Game {
             }
         };
         if let Some(w) = winner {
-            self.outcome = Some(Outcome { winner: Some(w), reason: Reason::FourSides });
+            self.outcome = Some(Outcome {
+                winner: Some(w),
+                reason: Reason::FourSides,
+            });
             self.end_turn();
             return;
         }
@@ -1311,12 +1462,16 @@ impl Game {
         }
         let nested = |i: usize| {
             let latest = &w.get(i).region;
-            region_inside(latest, &w.get(i - 2).region) && region_inside(latest, &w.get(i - 4).region)
+            region_inside(latest, &w.get(i - 2).region)
+                && region_inside(latest, &w.get(i - 4).region)
         };
         if !(nested(5) && nested(4)) {
             return false;
         }
-        w.get(5).targets.iter().any(|x| (0..5).all(|i| w.get(i).targets.contains(x)))
+        w.get(5)
+            .targets
+            .iter()
+            .any(|x| (0..5).all(|i| w.get(i).targets.contains(x)))
     }
 }
 
@@ -1325,7 +1480,10 @@ mod tests {
     use super::*;
 
     fn rec(region: &[Rect], targets: &[Rect]) -> TurnRecord {
-        TurnRecord { region: region.to_vec(), targets: targets.to_vec() }
+        TurnRecord {
+            region: region.to_vec(),
+            targets: targets.to_vec(),
+        }
     }
 
     /// A game whose draw-rule window holds `turns` (oldest first).
@@ -1366,7 +1524,14 @@ mod tests {
 
     #[test]
     fn rule_5_2_no_draw_otherwise() {
-        let good = [rec(&[A], &[X]), rec(&[B], &[X]), rec(&[A], &[X]), rec(&[B], &[X]), rec(&[A], &[X]), rec(&[B], &[X])];
+        let good = [
+            rec(&[A], &[X]),
+            rec(&[B], &[X]),
+            rec(&[A], &[X]),
+            rec(&[B], &[X]),
+            rec(&[A], &[X]),
+            rec(&[B], &[X]),
+        ];
         assert!(with_window(&good).draw_rule());
         // Fewer than six turns.
         assert!(!with_window(&good[..5]).draw_rule());

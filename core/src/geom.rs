@@ -74,7 +74,9 @@ impl Rect {
     pub fn has_legal_shape(self) -> bool {
         self.w >= 1
             && self.h >= 1
-            && (self.w == self.h || u32::from(self.w) == 2 * u32::from(self.h) || u32::from(self.h) == 2 * u32::from(self.w))
+            && (self.w == self.h
+                || u32::from(self.w) == 2 * u32::from(self.h)
+                || u32::from(self.h) == 2 * u32::from(self.w))
     }
     /// Area of the intersection of two rectangles (0 when they only touch).
     pub fn overlap_area(self, o: Rect) -> u64 {
@@ -82,7 +84,11 @@ impl Rect {
         let x1 = self.right().min(o.right());
         let y0 = self.y.max(o.y);
         let y1 = self.top().min(o.top());
-        if x1 > x0 && y1 > y0 { u64::from(x1 - x0) * u64::from(y1 - y0) } else { 0 }
+        if x1 > x0 && y1 > y0 {
+            u64::from(x1 - x0) * u64::from(y1 - y0)
+        } else {
+            0
+        }
     }
     /// The y coordinate of this piece's legal horizontal cut (rule 4.1.1), if it has one whose
     /// halves lie on the grid (rule 4.1.5): a square of even side, or a tall 1:2 rectangle.
@@ -116,11 +122,17 @@ impl Rect {
         match cut {
             Cut::H => {
                 let h = self.h / 2;
-                (Rect::new(self.x, self.y, self.w, h), Rect::new(self.x, self.y + h, self.w, h))
+                (
+                    Rect::new(self.x, self.y, self.w, h),
+                    Rect::new(self.x, self.y + h, self.w, h),
+                )
             }
             Cut::V => {
                 let w = self.w / 2;
-                (Rect::new(self.x, self.y, w, self.h), Rect::new(self.x + w, self.y, w, self.h))
+                (
+                    Rect::new(self.x, self.y, w, self.h),
+                    Rect::new(self.x + w, self.y, w, self.h),
+                )
             }
         }
     }
@@ -132,7 +144,10 @@ impl Rect {
     /// Bit mask of the board sides this piece lies on: 1 west, 2 east, 4 south, 8 north.
     #[inline]
     pub fn side_mask(self, g: u16) -> u8 {
-        u8::from(self.x == 0) | u8::from(self.right() == g) << 1 | u8::from(self.y == 0) << 2 | u8::from(self.top() == g) << 3
+        u8::from(self.x == 0)
+            | u8::from(self.right() == g) << 1
+            | u8::from(self.y == 0) << 2
+            | u8::from(self.top() == g) << 3
     }
     /// The same rectangle seen from the other side of the board (rotation by 180°).
     #[inline]
@@ -230,5 +245,12 @@ pub(crate) fn rect_key(r: Rect) -> u64 {
 /// Hash of one coloured piece; a position hashes as the XOR of its pieces.
 #[inline]
 pub(crate) fn piece_hash(r: Rect, c: Color) -> u64 {
-    mix64(rect_key(r) ^ if c == Color::Black { 0x5bd1_e995_0000_0001 } else { 0x2545_f491_0000_0002 })
+    mix64(
+        rect_key(r)
+            ^ if c == Color::Black {
+                0x5bd1_e995_0000_0001
+            } else {
+                0x2545_f491_0000_0002
+            },
+    )
 }

@@ -36,7 +36,7 @@ pub mod render;
 pub mod solve;
 
 pub use board::Board;
-pub use decision::{action_count, Decision, DecisionKind};
+pub use decision::{Decision, DecisionKind, action_count};
 pub use error::{DecisionError, MoveError, SizeError};
 pub use game::{ChoiceKind, Game, Outcome, Phase, Reason};
 pub use geom::{Color, Cut, Dir, Piece, Rect};

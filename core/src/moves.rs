@@ -35,21 +35,33 @@ impl Game {
     /// or why there is no such split for the player to move.
     pub fn split_pieces(&self, cut: Cut, first: Rect, count: u16) -> Result<Vec<Rect>, MoveError> {
         let b = self.board();
-        let p = b.piece_with_corner(first.x, first.y).filter(|p| p.rect == first);
+        let p = b
+            .piece_with_corner(first.x, first.y)
+            .filter(|p| p.rect == first);
         let Some(p) = p else {
             return Err(MoveError::NoPieceAt(format!("({}, {})", first.x, first.y)));
         };
         if p.color != self.to_move() {
-            return Err(MoveError::IllegalSplit(format!("the piece {first} belongs to {}", p.color)));
+            return Err(MoveError::IllegalSplit(format!(
+                "the piece {first} belongs to {}",
+                p.color
+            )));
         }
         let Some(c) = first.midline(cut) else {
             return Err(MoveError::IllegalSplit(format!(
                 "the piece {first} has no legal {} cut on the grid",
-                if cut == Cut::H { "horizontal" } else { "vertical" }
+                if cut == Cut::H {
+                    "horizontal"
+                } else {
+                    "vertical"
+                }
             )));
         };
         let mut out = vec![first];
-        let mut slot = self.board().slot_with_corner(first.x, first.y).expect("piece found above");
+        let mut slot = self
+            .board()
+            .slot_with_corner(first.x, first.y)
+            .expect("piece found above");
         while out.len() < usize::from(count) {
             let r = b.rect(slot);
             let end = if cut == Cut::H { r.right() } else { r.top() };
@@ -62,7 +74,7 @@ impl Game {
                     return Err(MoveError::IllegalSplit(format!(
                         "the cut from {first} reaches only {} of the player's pieces before an edge or a piece it cannot split",
                         out.len()
-                    )))
+                    )));
                 }
             }
         }
@@ -97,17 +109,44 @@ impl Game {
         match mv.base {
             Base::Split { cut, first, count } => {
                 if count == 0 {
-                    return Err(MoveError::IllegalSplit("a split cuts at least one piece".into()));
+                    return Err(MoveError::IllegalSplit(
+                        "a split cuts at least one piece".into(),
+                    ));
                 }
                 let pieces = self.split_pieces(cut, first, count)?;
                 let last = *pieces.last().expect("count >= 1");
-                path.push(Decision::encode(DecisionKind::Split { cut, x: first.x, y: first.y }, gs));
-                path.push(Decision::encode(DecisionKind::End { x: last.x, y: last.y }, gs));
+                path.push(Decision::encode(
+                    DecisionKind::Split {
+                        cut,
+                        x: first.x,
+                        y: first.y,
+                    },
+                    gs,
+                ));
+                path.push(Decision::encode(
+                    DecisionKind::End {
+                        x: last.x,
+                        y: last.y,
+                    },
+                    gs,
+                ));
             }
             Base::Join { outline } => {
                 self.check_join(outline)?;
-                path.push(Decision::encode(DecisionKind::Join { x: outline.x, y: outline.y }, gs));
-                path.push(Decision::encode(DecisionKind::End { x: outline.right() - 1, y: outline.top() - 1 }, gs));
+                path.push(Decision::encode(
+                    DecisionKind::Join {
+                        x: outline.x,
+                        y: outline.y,
+                    },
+                    gs,
+                ));
+                path.push(Decision::encode(
+                    DecisionKind::End {
+                        x: outline.right() - 1,
+                        y: outline.top() - 1,
+                    },
+                    gs,
+                ));
             }
         }
         for &d in &path {
@@ -118,27 +157,52 @@ impl Game {
         }
         if let Some(swap) = &mv.swap {
             if swap.steps.is_empty() {
-                return Err(MoveError::IllegalSwap("a swap needs at least one step".into()));
+                return Err(MoveError::IllegalSwap(
+                    "a swap needs at least one step".into(),
+                ));
             }
             let fresh = self.fresh_pieces();
             if !fresh.contains(&swap.from) {
-                return Err(MoveError::IllegalSwap(format!("{} is not a fresh piece of this turn", swap.from)));
+                return Err(MoveError::IllegalSwap(format!(
+                    "{} is not a fresh piece of this turn",
+                    swap.from
+                )));
             }
             let mover = self.to_move();
             let mut at = swap.from;
             for (i, &dir) in swap.steps.iter().enumerate() {
                 if self.turns_played() != turn || self.is_over() {
                     let why = match self.outcome() {
-                        Some(o) if o.winner.is_some() && o.reason == crate::Reason::FourSides => "the game was already won".to_string(),
+                        Some(o) if o.winner.is_some() && o.reason == crate::Reason::FourSides => {
+                            "the game was already won".to_string()
+                        }
                         Some(_) => "the game is over".to_string(),
-                        None if self.board().piece_with_corner(at.x, at.y).is_some_and(|p| p.color != mover) => {
+                        None if self
+                            .board()
+                            .piece_with_corner(at.x, at.y)
+                            .is_some_and(|p| p.color != mover) =>
+                        {
                             "the swapper was captured".to_string()
                         }
-                        None => format!("no legal target was left, so the swap ended ({})", self.explain_step(at, dir, i, mover)),
+                        None => format!(
+                            "no legal target was left, so the swap ended ({})",
+                            self.explain_step(at, dir, i, mover)
+                        ),
                     };
-                    return Err(MoveError::IllegalSwap(format!("step {} ({}) comes after the swap ended: {why}", i + 1, dir.letter())));
+                    return Err(MoveError::IllegalSwap(format!(
+                        "step {} ({}) comes after the swap ended: {why}",
+                        i + 1,
+                        dir.letter()
+                    )));
                 }
-                let d = Decision::encode(DecisionKind::Step { dir, x: at.x, y: at.y }, gs);
+                let d = Decision::encode(
+                    DecisionKind::Step {
+                        dir,
+                        x: at.x,
+                        y: at.y,
+                    },
+                    gs,
+                );
                 if !self.is_legal(d) {
                     return Err(MoveError::IllegalSwap(self.explain_step(at, dir, i, mover)));
                 }
@@ -171,11 +235,23 @@ impl Game {
             Dir::E | Dir::W => t.rect.y == at.y && t.rect.h == at.h,
         };
         if !two_point {
-            format!("step {n} ({}): {} is not a two-point neighbour of the swapper {at}", dir.letter(), t.rect)
+            format!(
+                "step {n} ({}): {} is not a two-point neighbour of the swapper {at}",
+                dir.letter(),
+                t.rect
+            )
         } else if t.color == mover {
-            format!("step {n} ({}): {} is the mover's own piece", dir.letter(), t.rect)
+            format!(
+                "step {n} ({}): {} is the mover's own piece",
+                dir.letter(),
+                t.rect
+            )
         } else {
-            format!("step {n} ({}) into {} recreates a state of this turn (loop guard)", dir.letter(), t.rect)
+            format!(
+                "step {n} ({}) into {} recreates a state of this turn (loop guard)",
+                dir.letter(),
+                t.rect
+            )
         }
     }
 
@@ -184,10 +260,14 @@ impl Game {
         let b = self.board();
         let g = b.grid_size();
         if !o.has_legal_shape() {
-            return Err(MoveError::IllegalJoin(format!("the outline {o} is neither a square nor a 1:2 rectangle")));
+            return Err(MoveError::IllegalJoin(format!(
+                "the outline {o} is neither a square nor a 1:2 rectangle"
+            )));
         }
         if o.right() > g || o.top() > g {
-            return Err(MoveError::IllegalJoin(format!("the outline {o} leaves the board")));
+            return Err(MoveError::IllegalJoin(format!(
+                "the outline {o} leaves the board"
+            )));
         }
         let mut count = 0;
         for p in b.sorted_pieces() {
@@ -196,15 +276,23 @@ impl Game {
                 continue;
             }
             if inter != p.rect.area() {
-                return Err(MoveError::IllegalJoin(format!("the outline {o} cuts through the piece {}", p.rect)));
+                return Err(MoveError::IllegalJoin(format!(
+                    "the outline {o} cuts through the piece {}",
+                    p.rect
+                )));
             }
             if p.color != self.to_move() {
-                return Err(MoveError::IllegalJoin(format!("the outline {o} holds the opponent's piece {}", p.rect)));
+                return Err(MoveError::IllegalJoin(format!(
+                    "the outline {o} holds the opponent's piece {}",
+                    p.rect
+                )));
             }
             count += 1;
         }
         if count < 2 {
-            return Err(MoveError::IllegalJoin(format!("the outline {o} holds only one piece; a join needs two or more")));
+            return Err(MoveError::IllegalJoin(format!(
+                "the outline {o} holds only one piece; a join needs two or more"
+            )));
         }
         Ok(())
     }
@@ -218,10 +306,14 @@ impl Game {
         }
         let bad = |e: crate::DecisionError| MoveError::IllegalSwap(e.to_string());
         let (Some(&c), Some(&e)) = (path.first(), path.get(1)) else {
-            return Err(MoveError::IllegalSplit("a path starts with a choose and an extent decision".into()));
+            return Err(MoveError::IllegalSplit(
+                "a path starts with a choose and an extent decision".into(),
+            ));
         };
         let start = match c.decode(gs) {
-            Some(DecisionKind::Split { x, y, .. } | DecisionKind::Join { x, y }) => g.board().piece_with_corner(x, y),
+            Some(DecisionKind::Split { x, y, .. } | DecisionKind::Join { x, y }) => {
+                g.board().piece_with_corner(x, y)
+            }
             _ => None,
         };
         g.apply(c).map_err(bad)?;
@@ -236,13 +328,21 @@ impl Game {
                 let mut last = start;
                 while (last.x, last.y) != (x, y) {
                     count += 1;
-                    last = *g.split_pieces(cut, start, count).map_err(|_| bad(crate::DecisionError::Illegal("extent".into())))?.last().unwrap();
+                    last = *g
+                        .split_pieces(cut, start, count)
+                        .map_err(|_| bad(crate::DecisionError::Illegal("extent".into())))?
+                        .last()
+                        .unwrap();
                 }
-                Base::Split { cut, first: start, count }
+                Base::Split {
+                    cut,
+                    first: start,
+                    count,
+                }
             }
-            (ChoiceKind::Join, Some(DecisionKind::End { x, y })) => {
-                Base::Join { outline: Rect::new(start.x, start.y, x + 1 - start.x, y + 1 - start.y) }
-            }
+            (ChoiceKind::Join, Some(DecisionKind::End { x, y })) => Base::Join {
+                outline: Rect::new(start.x, start.y, x + 1 - start.x, y + 1 - start.y),
+            },
             _ => return Err(bad(crate::DecisionError::Illegal("extent".into()))),
         };
         g.apply(e).map_err(bad)?;
@@ -251,18 +351,32 @@ impl Game {
             match d.decode(gs) {
                 Some(DecisionKind::Step { dir, x, y }) => {
                     if swap.is_none() {
-                        let from = g.board().piece_with_corner(x, y).map(|p| p.rect).unwrap_or_default();
-                        swap = Some(Swap { from, steps: Vec::new() });
+                        let from = g
+                            .board()
+                            .piece_with_corner(x, y)
+                            .map(|p| p.rect)
+                            .unwrap_or_default();
+                        swap = Some(Swap {
+                            from,
+                            steps: Vec::new(),
+                        });
                     }
                     swap.as_mut().unwrap().steps.push(dir);
                 }
                 Some(DecisionKind::Stop) if i + 3 == path.len() => {}
-                _ => return Err(bad(crate::DecisionError::Illegal(format!("decision {} of the path", i + 3)))),
+                _ => {
+                    return Err(bad(crate::DecisionError::Illegal(format!(
+                        "decision {} of the path",
+                        i + 3
+                    ))));
+                }
             }
             g.apply(d).map_err(bad)?;
         }
         if !g.at_turn_start() && !g.is_over() {
-            return Err(MoveError::IllegalSwap("the path stops in the middle of a turn".into()));
+            return Err(MoveError::IllegalSwap(
+                "the path stops in the middle of a turn".into(),
+            ));
         }
         Ok(Move { base, swap })
     }
@@ -278,13 +392,18 @@ impl Game {
         let gs = self.grid_size();
         let mut out = Vec::with_capacity(bases.len());
         for (c, e) in bases {
-            let (Some(ck), Some(DecisionKind::End { x: ex, y: ey })) = (c.decode(gs), e.decode(gs)) else { unreachable!() };
+            let (Some(ck), Some(DecisionKind::End { x: ex, y: ey })) = (c.decode(gs), e.decode(gs))
+            else {
+                unreachable!()
+            };
             let base = match ck {
                 DecisionKind::Split { cut, x, y } => {
                     let first = self.board().piece_with_corner(x, y).unwrap().rect;
                     let mut count = 1;
                     loop {
-                        let pieces = self.split_pieces(cut, first, count).expect("listed split is legal");
+                        let pieces = self
+                            .split_pieces(cut, first, count)
+                            .expect("listed split is legal");
                         let l = pieces.last().unwrap();
                         if (l.x, l.y) == (ex, ey) {
                             break;
@@ -293,7 +412,9 @@ impl Game {
                     }
                     Base::Split { cut, first, count }
                 }
-                DecisionKind::Join { x, y } => Base::Join { outline: Rect::new(x, y, ex + 1 - x, ey + 1 - y) },
+                DecisionKind::Join { x, y } => Base::Join {
+                    outline: Rect::new(x, y, ex + 1 - x, ey + 1 - y),
+                },
                 _ => unreachable!(),
             };
             out.push(Move { base, swap: None });

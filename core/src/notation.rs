@@ -61,7 +61,9 @@ pub struct NotationError {
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.span {
-            Some((a, b)) if b > a + 1 => write!(f, "{} (at characters {}-{})", self.message, a + 1, b),
+            Some((a, b)) if b > a + 1 => {
+                write!(f, "{} (at characters {}-{})", self.message, a + 1, b)
+            }
             Some((a, _)) => write!(f, "{} (at character {})", self.message, a + 1),
             None => f.write_str(&self.message),
         }
@@ -71,7 +73,10 @@ impl fmt::Display for NotationError {
 impl std::error::Error for NotationError {}
 
 fn err<T>(message: impl Into<String>, span: Option<(usize, usize)>) -> Result<T, NotationError> {
-    Err(NotationError { message: message.into(), span })
+    Err(NotationError {
+        message: message.into(),
+        span,
+    })
 }
 
 // ------------------------------------------------------------------------- the writer's view
@@ -96,8 +101,14 @@ impl View {
         let b = game.board();
         let g = b.grid_size();
         let vgame = if rotated {
-            let pieces: Vec<Piece> =
-                b.sorted_pieces().into_iter().map(|p| Piece { rect: p.rect.rotated(g), color: p.color }).collect();
+            let pieces: Vec<Piece> = b
+                .sorted_pieces()
+                .into_iter()
+                .map(|p| Piece {
+                    rect: p.rect.rotated(g),
+                    color: p.color,
+                })
+                .collect();
             let board = Board::from_valid_pieces(b.board_size(), b.resolution(), &pieces);
             Game::from_board(board, game.to_move(), game.outcome())
         } else {
@@ -107,11 +118,22 @@ impl View {
         let mut corner = vec![false; gp * gp];
         for p in vgame.board().sorted_pieces() {
             let r = p.rect;
-            for (x, y) in [(r.x, r.y), (r.right(), r.y), (r.x, r.top()), (r.right(), r.top())] {
+            for (x, y) in [
+                (r.x, r.y),
+                (r.right(), r.y),
+                (r.x, r.top()),
+                (r.right(), r.top()),
+            ] {
                 corner[usize::from(y) * gp + usize::from(x)] = true;
             }
         }
-        View { game: vgame, rotated, g, corner, stairs: None }
+        View {
+            game: vgame,
+            rotated,
+            g,
+            corner,
+            stairs: None,
+        }
     }
 
     #[inline]
@@ -156,7 +178,15 @@ impl View {
 
     /// Intersections between `(x, y)` and the point `len` units further right or up.
     fn count(&self, (x, y): (u16, u16), up: bool, len: u16) -> u32 {
-        (1..=len).filter(|&d| if up { self.is_corner(x, y + d) } else { self.is_corner(x + d, y) }).count() as u32
+        (1..=len)
+            .filter(|&d| {
+                if up {
+                    self.is_corner(x, y + d)
+                } else {
+                    self.is_corner(x + d, y)
+                }
+            })
+            .count() as u32
     }
 
     /// Canonical staircase (rule 6.1 Decision) of every point, by layers of path length: the
@@ -177,7 +207,8 @@ impl View {
                 layer[usize::from(q.1) * gp + usize::from(q.0)] = Some((n, vec![n]));
                 p = q;
             }
-            let mut remaining = self.corner.iter().filter(|&&c| c).count() + usize::from(!self.corner[0]);
+            let mut remaining =
+                self.corner.iter().filter(|&&c| c).count() + usize::from(!self.corner[0]);
             let mut up = true;
             for _ in 0..(4 * usize::from(self.g) + 4) {
                 let mut any = false;
@@ -206,7 +237,8 @@ impl View {
                         let better = match &next[j] {
                             None => true,
                             Some((s2, q2)) => {
-                                cand_sum < *s2 || (cand_sum == *s2 && seq.iter().chain([&k]).lt(q2.iter()))
+                                cand_sum < *s2
+                                    || (cand_sum == *s2 && seq.iter().chain([&k]).lt(q2.iter()))
                             }
                         };
                         if better {
@@ -227,7 +259,11 @@ impl View {
     fn staircase_of(&mut self, (x, y): (u16, u16)) -> String {
         let gp = usize::from(self.g) + 1;
         match &self.stairs()[usize::from(y) * gp + usize::from(x)] {
-            Some(seq) => seq.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(","),
+            Some(seq) => seq
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
             None => fraction_of(self.g, x, y), // unreachable in a valid tiling; never lose the move
         }
     }
@@ -249,14 +285,20 @@ impl View {
         let base = match mv.base {
             Base::Split { cut, first, count } => {
                 let pieces = src.split_pieces(cut, first, count).ok()?;
-                Base::Split { cut, first: self.to_abs(*pieces.last()?), count }
+                Base::Split {
+                    cut,
+                    first: self.to_abs(*pieces.last()?),
+                    count,
+                }
             }
-            Base::Join { outline } => Base::Join { outline: self.to_abs(outline) },
+            Base::Join { outline } => Base::Join {
+                outline: self.to_abs(outline),
+            },
         };
-        let swap = mv
-            .swap
-            .as_ref()
-            .map(|s| Swap { from: self.to_abs(s.from), steps: s.steps.iter().map(|&d| self.dir_to(d)).collect() });
+        let swap = mv.swap.as_ref().map(|s| Swap {
+            from: self.to_abs(s.from),
+            steps: s.steps.iter().map(|&d| self.dir_to(d)).collect(),
+        });
         Some(Move { base, swap })
     }
 }
@@ -274,7 +316,11 @@ fn fraction(g: u16, v: u16) -> String {
 }
 
 fn fraction_of(g: u16, x: u16, y: u16) -> String {
-    if y == 0 { fraction(g, x) } else { format!("{},{}", fraction(g, x), fraction(g, y)) }
+    if y == 0 {
+        fraction(g, x)
+    } else {
+        format!("{},{}", fraction(g, x), fraction(g, y))
+    }
 }
 
 // ------------------------------------------------------------------------- printing
@@ -288,7 +334,10 @@ pub struct Formatter {
 
 impl Formatter {
     pub fn new(game: &Game, frame: Frame) -> Formatter {
-        Formatter { view: View::new(game, frame), style: PositionStyle::Staircase }
+        Formatter {
+            view: View::new(game, frame),
+            style: PositionStyle::Staircase,
+        }
     }
     pub fn with_style(mut self, style: PositionStyle) -> Formatter {
         self.style = style;
@@ -335,7 +384,9 @@ impl Formatter {
             Base::Join { outline } => {
                 out += &self.pos(outline.x, outline.y);
                 let a = self.view.count((outline.x, outline.y), false, outline.w);
-                let b = self.view.count((outline.right(), outline.y), true, outline.h);
+                let b = self
+                    .view
+                    .count((outline.right(), outline.y), true, outline.h);
                 out += &format!("J{a},{b}");
             }
         }
@@ -350,7 +401,11 @@ impl Formatter {
     /// Fresh pieces that could take a first step in `dir` just after the base of `vm`.
     fn first_step_takers(&self, vm: &Move, dir: Dir) -> Option<usize> {
         let mut g = self.view.game.clone();
-        g.play_move(&Move { base: vm.base, swap: None }).ok()?;
+        g.play_move(&Move {
+            base: vm.base,
+            swap: None,
+        })
+        .ok()?;
         // The split is done but the turn ended there; count from the board instead.
         let fresh = split_halves(&self.view.game, &vm.base)?;
         let b = g.board();
@@ -359,7 +414,8 @@ impl Formatter {
                 .iter()
                 .filter(|f| {
                     let slot = b.slot_with_corner(f.x, f.y).expect("fresh piece");
-                    b.two_point_neighbour(slot, dir).is_some_and(|t| b.color(t) != self.view.game.to_move())
+                    b.two_point_neighbour(slot, dir)
+                        .is_some_and(|t| b.color(t) != self.view.game.to_move())
                 })
                 .count(),
         )
@@ -371,10 +427,15 @@ fn split_halves(game: &Game, base: &Base) -> Option<Vec<Rect>> {
     match *base {
         Base::Split { cut, first, count } => {
             let pieces = game.split_pieces(cut, first, count).ok()?;
-            Some(pieces.iter().flat_map(|p| {
-                let (a, b) = p.halves(cut);
-                [a, b]
-            }).collect())
+            Some(
+                pieces
+                    .iter()
+                    .flat_map(|p| {
+                        let (a, b) = p.halves(cut);
+                        [a, b]
+                    })
+                    .collect(),
+            )
         }
         Base::Join { outline } => Some(vec![outline]),
     }
@@ -409,7 +470,11 @@ impl Cursor<'_> {
     }
     fn span_from(&self, i0: usize) -> Option<(usize, usize)> {
         let a = self.toks.get(i0).map_or(self.len, |t| t.at);
-        let b = if self.i > i0 { self.toks[self.i - 1].at + 1 } else { a + 1 };
+        let b = if self.i > i0 {
+            self.toks[self.i - 1].at + 1
+        } else {
+            a + 1
+        };
         Some((a, b))
     }
     fn number(&mut self) -> Option<(u32, (usize, usize))> {
@@ -442,7 +507,9 @@ pub struct Parser {
 
 impl Parser {
     pub fn new(game: &Game, frame: Frame) -> Parser {
-        Parser { view: View::new(game, frame) }
+        Parser {
+            view: View::new(game, frame),
+        }
     }
     pub fn parse(&self, game: &Game, text: &str) -> Result<Move, NotationError> {
         parse_in_view(&self.view, game, text)
@@ -455,7 +522,8 @@ fn lex(text: &str) -> Result<Vec<Tok>, NotationError> {
         if ch.is_whitespace() {
             continue;
         }
-        let ok = ch.is_ascii_digit() || ch.is_ascii_uppercase() || matches!(ch, ',' | '/' | '-' | '+');
+        let ok =
+            ch.is_ascii_digit() || ch.is_ascii_uppercase() || matches!(ch, ',' | '/' | '-' | '+');
         if !ok {
             let why = if ch.is_ascii_lowercase() {
                 format!("lower-case letter '{ch}': notation uses upper-case letters")
@@ -486,17 +554,27 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
     let plus = toks.iter().rev().take_while(|t| t.c == b'+').count();
     if plus > 2 {
         let t = toks[toks.len() - plus];
-        return err("at most '++' may end a move", Some((t.at, toks.last().unwrap().at + 1)));
+        return err(
+            "at most '++' may end a move",
+            Some((t.at, toks.last().unwrap().at + 1)),
+        );
     }
     toks.truncate(toks.len() - plus);
     if let Some(t) = toks.iter().find(|t| t.c == b'+') {
         return err("'+' may only end a move", Some((t.at, t.at + 1)));
     }
-    let mut cur = Cursor { toks: &toks, i: 0, len: text.len() };
+    let mut cur = Cursor {
+        toks: &toks,
+        i: 0,
+        len: text.len(),
+    };
 
     // Position: everything up to the first letter.
     let pos_i0 = cur.i;
-    let pos_end = toks.iter().position(|t| t.c.is_ascii_uppercase()).unwrap_or(toks.len());
+    let pos_end = toks
+        .iter()
+        .position(|t| t.c.is_ascii_uppercase())
+        .unwrap_or(toks.len());
     let pos_text: String = toks[..pos_end].iter().map(|t| t.c as char).collect();
     let pos = parse_position(&mut cur, pos_end)?;
     let pos_span = cur.span_from(pos_i0);
@@ -507,7 +585,10 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
             if nums != [0, 0] {
                 for (k, &n) in nums.iter().enumerate() {
                     if n == 0 && k > 0 {
-                        return err(format!("staircase '{pos_text}': only the first number may be 0"), pos_span);
+                        return err(
+                            format!("staircase '{pos_text}': only the first number may be 0"),
+                            pos_span,
+                        );
                     }
                     p = view.walk(p, k % 2 == 1, n).ok_or_else(|| NotationError {
                         message: format!(
@@ -526,7 +607,9 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
                 let v = u64::from(a) * u64::from(g);
                 if b == 0 || v % u64::from(b) != 0 || v / u64::from(b) >= u64::from(g) {
                     return err(
-                        format!("fraction position '{pos_text}': {axis} = {a}/{b} is not a piece corner on this {g}-unit board"),
+                        format!(
+                            "fraction position '{pos_text}': {axis} = {a}/{b} is not a piece corner on this {g}-unit board"
+                        ),
                         pos_span,
                     );
                 }
@@ -539,7 +622,10 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
     // A split names a piece; a join names its outline's corner, which a bad outline may not
     // share with any piece (then the join check below says what is wrong).
     let piece = vgame.board().piece_with_corner(point.0, point.1);
-    let no_piece = || NotationError { message: format!("no piece has its lower-left corner at '{pos_text}'"), span: pos_span };
+    let no_piece = || NotationError {
+        message: format!("no piece has its lower-left corner at '{pos_text}'"),
+        span: pos_span,
+    };
 
     // Action.
     let act_at = cur.at();
@@ -549,40 +635,89 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
             cur.i += 1;
             let cut = if c == b'H' { Cut::H } else { Cut::V };
             let count = match cur.number() {
-                Some((k, span)) if k < 2 => return err(format!("a long split counts at least 2 pieces, not {k}"), Some(span)),
-                Some((k, span)) => {
-                    u16::try_from(k).map_err(|_| NotationError { message: format!("split count {k} is too large"), span: Some(span) })?
+                Some((k, span)) if k < 2 => {
+                    return err(
+                        format!("a long split counts at least 2 pieces, not {k}"),
+                        Some(span),
+                    );
                 }
+                Some((k, span)) => u16::try_from(k).map_err(|_| NotationError {
+                    message: format!("split count {k} is too large"),
+                    span: Some(span),
+                })?,
                 None => 1,
             };
-            (Base::Split { cut, first: piece.ok_or_else(no_piece)?.rect, count }, count >= 2)
+            (
+                Base::Split {
+                    cut,
+                    first: piece.ok_or_else(no_piece)?.rect,
+                    count,
+                },
+                count >= 2,
+            )
         }
         Some(b'J') => {
             cur.i += 1;
-            let (a, sa) = cur.number().ok_or_else(|| NotationError { message: "'J' must be followed by 'a,b'".into(), span: Some((cur.at(), cur.at() + 1)) })?;
+            let (a, sa) = cur.number().ok_or_else(|| NotationError {
+                message: "'J' must be followed by 'a,b'".into(),
+                span: Some((cur.at(), cur.at() + 1)),
+            })?;
             if cur.peek() != Some(b',') {
-                return err("a join's extent is written 'a,b'", Some((cur.at(), cur.at() + 1)));
+                return err(
+                    "a join's extent is written 'a,b'",
+                    Some((cur.at(), cur.at() + 1)),
+                );
             }
             cur.i += 1;
-            let (bn, sb) = cur.number().ok_or_else(|| NotationError { message: "a join's extent is written 'a,b'".into(), span: Some((cur.at(), cur.at() + 1)) })?;
+            let (bn, sb) = cur.number().ok_or_else(|| NotationError {
+                message: "a join's extent is written 'a,b'".into(),
+                span: Some((cur.at(), cur.at() + 1)),
+            })?;
             let Some(right) = view.walk(point, false, a) else {
-                return err(format!("join: {a} intersections rightwards leave the board or cross a piece"), Some(sa));
+                return err(
+                    format!("join: {a} intersections rightwards leave the board or cross a piece"),
+                    Some(sa),
+                );
             };
             let Some(top) = view.walk(right, true, bn) else {
-                return err(format!("join: {bn} intersections upwards leave the board or cross a piece"), Some(sb));
+                return err(
+                    format!("join: {bn} intersections upwards leave the board or cross a piece"),
+                    Some(sb),
+                );
             };
             if a == 0 || bn == 0 {
-                return err("a join's extent counts at least one intersection each way", cur.span_from(act_i0));
+                return err(
+                    "a join's extent counts at least one intersection each way",
+                    cur.span_from(act_i0),
+                );
             }
             let outline = Rect::new(point.0, point.1, top.0 - point.0, top.1 - point.1);
             (Base::Join { outline }, false)
         }
-        Some(c) => return err(format!("expected H, V or J after the position, found '{}'", c as char), Some((act_at, act_at + 1))),
-        None => return err("the move has a position but no split or join (H, V or J)", None),
+        Some(c) => {
+            return err(
+                format!(
+                    "expected H, V or J after the position, found '{}'",
+                    c as char
+                ),
+                Some((act_at, act_at + 1)),
+            );
+        }
+        None => {
+            return err(
+                "the move has a position but no split or join (H, V or J)",
+                None,
+            );
+        }
     };
     let act_span = cur.span_from(act_i0);
     // Check the base alone first, for a precise message.
-    vgame.move_decisions(&Move { base, swap: None }).map_err(|e| NotationError { message: e.to_string(), span: act_span })?;
+    vgame
+        .move_decisions(&Move { base, swap: None })
+        .map_err(|e| NotationError {
+            message: e.to_string(),
+            span: act_span,
+        })?;
 
     // Swap.
     let rest_i0 = cur.i;
@@ -592,12 +727,20 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
     let steps_from;
     match (base, dash) {
         (_, None) => steps_from = cur.i,
-        (Base::Join { .. }, Some(d)) => return err("a join's swap names no piece: no '-'", Some((rest[d].at, rest[d].at + 1))),
+        (Base::Join { .. }, Some(d)) => {
+            return err(
+                "a join's swap names no piece: no '-'",
+                Some((rest[d].at, rest[d].at + 1)),
+            );
+        }
         (Base::Split { .. }, Some(_)) => {
             let mut number = None;
             if cur.peek() == Some(b'-') {
                 if !count_written {
-                    return err("the '-number half-' form is only for a long split", Some((cur.at(), cur.at() + 1)));
+                    return err(
+                        "the '-number half-' form is only for a long split",
+                        Some((cur.at(), cur.at() + 1)),
+                    );
                 }
                 cur.i += 1;
                 number = Some(cur.number().ok_or_else(|| NotationError {
@@ -605,15 +748,24 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
                     span: Some((cur.at(), cur.at() + 1)),
                 })?);
             } else if count_written {
-                return err("a long split's swap names the piece as '-number half-'", Some((cur.at(), cur.at() + 1)));
+                return err(
+                    "a long split's swap names the piece as '-number half-'",
+                    Some((cur.at(), cur.at() + 1)),
+                );
             }
             let half_at = cur.at();
             let Some(h) = cur.peek().filter(|c| c.is_ascii_uppercase()) else {
-                return err("expected a half (N, S, E or W) before '-'", Some((half_at, half_at + 1)));
+                return err(
+                    "expected a half (N, S, E or W) before '-'",
+                    Some((half_at, half_at + 1)),
+                );
             };
             cur.i += 1;
             if cur.peek() != Some(b'-') {
-                return err("a half is one letter followed by '-'", Some((cur.at(), cur.at() + 1)));
+                return err(
+                    "a half is one letter followed by '-'",
+                    Some((cur.at(), cur.at() + 1)),
+                );
             }
             cur.i += 1;
             piece_spec = Some((number, h, half_at));
@@ -625,26 +777,47 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
     for t in &toks[steps_from..] {
         match Dir::from_letter(t.c as char) {
             Some(d) => steps.push(d),
-            None => return err(format!("expected a swap step (N, E, S or W), found '{}'", t.c as char), Some((t.at, t.at + 1))),
+            None => {
+                return err(
+                    format!(
+                        "expected a swap step (N, E, S or W), found '{}'",
+                        t.c as char
+                    ),
+                    Some((t.at, t.at + 1)),
+                );
+            }
         }
     }
     if piece_spec.is_some() && steps.is_empty() {
-        return err("'-' must be followed by at least one swap step", Some((text.len().saturating_sub(1), text.len())));
+        return err(
+            "'-' must be followed by at least one swap step",
+            Some((text.len().saturating_sub(1), text.len())),
+        );
     }
     if steps.is_empty() && piece_spec.is_none() {
         return Ok(view_to_abs(view, game, &Move { base, swap: None }));
     }
-    let steps_span = toks.get(steps_from).map(|t| (t.at, toks.last().unwrap().at + 1));
+    let steps_span = toks
+        .get(steps_from)
+        .map(|t| (t.at, toks.last().unwrap().at + 1));
 
     // Which fresh piece swaps.
     let candidates: Vec<Rect> = match (base, piece_spec) {
         (Base::Join { outline }, _) => vec![outline],
         (Base::Split { cut, first, count }, Some((number, h, half_at))) => {
-            let pieces = vgame.split_pieces(cut, first, count).expect("checked above");
+            let pieces = vgame
+                .split_pieces(cut, first, count)
+                .expect("checked above");
             let idx = match number {
                 Some((k, span)) => {
                     if k == 0 || k as usize > pieces.len() {
-                        return err(format!("piece number {k} is not one of the {} split pieces", pieces.len()), Some(span));
+                        return err(
+                            format!(
+                                "piece number {k} is not one of the {} split pieces",
+                                pieces.len()
+                            ),
+                            Some(span),
+                        );
                     }
                     k as usize - 1
                 }
@@ -656,9 +829,18 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
                 (Cut::H, b'N') | (Cut::V, b'E') => hi,
                 _ => {
                     return err(
-                        format!("'{}' is not a half of a {} cut (use {})", h as char, if cut == Cut::H { "horizontal" } else { "vertical" }, if cut == Cut::H { "N or S" } else { "E or W" }),
+                        format!(
+                            "'{}' is not a half of a {} cut (use {})",
+                            h as char,
+                            if cut == Cut::H {
+                                "horizontal"
+                            } else {
+                                "vertical"
+                            },
+                            if cut == Cut::H { "N or S" } else { "E or W" }
+                        ),
                         Some((half_at, half_at + 1)),
-                    )
+                    );
                 }
             };
             vec![pick]
@@ -668,12 +850,24 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
     let mut ok: Vec<Move> = Vec::new();
     let mut first_err = None;
     for from in candidates {
-        let mv = Move { base, swap: Some(Swap { from, steps: steps.clone() }) };
+        let mv = Move {
+            base,
+            swap: Some(Swap {
+                from,
+                steps: steps.clone(),
+            }),
+        };
         match vgame.move_decisions(&mv) {
             Ok(_) => ok.push(mv),
             Err(e) => {
                 // Report the candidate that got furthest: one whose first step is legal.
-                let first_step = Move { base, swap: Some(Swap { from, steps: steps[..1].to_vec() }) };
+                let first_step = Move {
+                    base,
+                    swap: Some(Swap {
+                        from,
+                        steps: steps[..1].to_vec(),
+                    }),
+                };
                 if first_err.is_none() || vgame.move_decisions(&first_step).is_ok() {
                     first_err = Some(e);
                 }
@@ -684,10 +878,17 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
         1 => Ok(view_to_abs(view, game, &ok[0])),
         0 => {
             let e = first_err.expect("at least one candidate");
-            let which = if matches!(base, Base::Split { .. }) && piece_spec.is_none() { " from either half" } else { "" };
+            let which = if matches!(base, Base::Split { .. }) && piece_spec.is_none() {
+                " from either half"
+            } else {
+                ""
+            };
             err(format!("illegal swap{which}: {e}"), steps_span)
         }
-        _ => err("both halves can make this swap: name the half, as in 'HN-...'", steps_span),
+        _ => err(
+            "both halves can make this swap: name the half, as in 'HN-...'",
+            steps_span,
+        ),
     }
 }
 
@@ -695,7 +896,10 @@ fn parse_position(cur: &mut Cursor<'_>, end: usize) -> Result<PosSyntax, Notatio
     let i0 = cur.i;
     let toks = &cur.toks[i0..end];
     if toks.is_empty() {
-        return err("the move must start with a position", Some((cur.at(), cur.at() + 1)));
+        return err(
+            "the move must start with a position",
+            Some((cur.at(), cur.at() + 1)),
+        );
     }
     let span = Some((toks[0].at, toks.last().unwrap().at + 1));
     let text: String = toks.iter().map(|t| t.c as char).collect();
@@ -703,13 +907,19 @@ fn parse_position(cur: &mut Cursor<'_>, end: usize) -> Result<PosSyntax, Notatio
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
             return err(format!("position '{text}' is malformed"), span);
         }
-        s.parse::<u32>().map_err(|_| NotationError { message: format!("number '{s}' is too large"), span })
+        s.parse::<u32>().map_err(|_| NotationError {
+            message: format!("number '{s}' is too large"),
+            span,
+        })
     };
     cur.i = end;
     if text.contains('/') {
         let parts: Vec<&str> = text.split(',').collect();
         if parts.len() > 2 {
-            return err(format!("fraction position '{text}' has more than two coordinates"), span);
+            return err(
+                format!("fraction position '{text}' has more than two coordinates"),
+                span,
+            );
         }
         let frac = |s: &str| -> Result<(u32, u32), NotationError> {
             match s.split_once('/') {
@@ -724,17 +934,25 @@ fn parse_position(cur: &mut Cursor<'_>, end: usize) -> Result<PosSyntax, Notatio
             }
         };
         let x = frac(parts[0])?;
-        let y = if parts.len() == 2 { frac(parts[1])? } else { (0, 1) };
+        let y = if parts.len() == 2 {
+            frac(parts[1])?
+        } else {
+            (0, 1)
+        };
         Ok(PosSyntax::Fraction { x, y })
     } else {
-        let nums = text.split(',').map(parse_num).collect::<Result<Vec<_>, _>>()?;
+        let nums = text
+            .split(',')
+            .map(parse_num)
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(PosSyntax::Stairs(nums))
     }
 }
 
 fn view_to_abs(view: &View, game: &Game, vm: &Move) -> Move {
     let _ = game;
-    view.convert(&view.game, vm).expect("a move legal in the view converts")
+    view.convert(&view.game, vm)
+        .expect("a move legal in the view converts")
 }
 
 /// The move `mv` (absolute) as seen in the writer's view of `game` in `frame`; for tests.

@@ -26,7 +26,7 @@
 //! [`PositionError`] naming the key, piece or cell. Then [`Game::from_board`] resolves
 //! surrounded groups, a four-side chain, and rule 5.3.
 
-use crate::board::{check_size, Board};
+use crate::board::{Board, check_size};
 use crate::error::SizeError;
 use crate::game::{Game, Outcome, Reason};
 use crate::geom::{Color, Piece, Rect};
@@ -54,12 +54,27 @@ pub enum PositionError {
     /// One piece is wrong on its own (outside the board, zero size, illegal shape). `index`
     /// counts from 0 in the file's `pieces` array.
     #[error("pieces[{index}] ({piece}): {problem}")]
-    Piece { index: usize, piece: String, problem: String },
+    Piece {
+        index: usize,
+        piece: String,
+        problem: String,
+    },
     /// Two pieces cover the same unit cell (grid units).
-    #[error("pieces[{first}] ({first_piece}) and pieces[{second}] ({second_piece}) overlap at unit cell ({x}, {y})")]
-    Overlap { first: usize, first_piece: String, second: usize, second_piece: String, x: u16, y: u16 },
+    #[error(
+        "pieces[{first}] ({first_piece}) and pieces[{second}] ({second_piece}) overlap at unit cell ({x}, {y})"
+    )]
+    Overlap {
+        first: usize,
+        first_piece: String,
+        second: usize,
+        second_piece: String,
+        x: u16,
+        y: u16,
+    },
     /// A unit cell (grid units) that no piece covers.
-    #[error("unit cell ({x}, {y}) is not covered by any piece (the pieces must tile the board exactly)")]
+    #[error(
+        "unit cell ({x}, {y}) is not covered by any piece (the pieces must tile the board exactly)"
+    )]
     Gap { x: u16, y: u16 },
     /// The `result` object contradicts itself.
     #[error("result: {0}")]
@@ -75,7 +90,14 @@ impl From<serde_json::Error> for PositionError {
 // ------------------------------------------------------------------------------- writing
 
 fn piece_text(r: Rect, color: Color) -> String {
-    format!(r#"{{"x": {}, "y": {}, "w": {}, "h": {}, "color": "{}"}}"#, r.x, r.y, r.w, r.h, color.name())
+    format!(
+        r#"{{"x": {}, "y": {}, "w": {}, "h": {}, "color": "{}"}}"#,
+        r.x,
+        r.y,
+        r.w,
+        r.h,
+        color.name()
+    )
 }
 
 /// The result object of the schema (`null` while the game goes on), keys `winner`, `reason`.
@@ -84,7 +106,11 @@ pub fn outcome_json(outcome: Option<Outcome>) -> Value {
         None => Value::Null,
         Some(o) => {
             let mut m = Map::new();
-            m.insert("winner".into(), o.winner.map_or(Value::Null, |c| Value::String(c.name().into())));
+            m.insert(
+                "winner".into(),
+                o.winner
+                    .map_or(Value::Null, |c| Value::String(c.name().into())),
+            );
             m.insert("reason".into(), Value::String(o.reason.name().into()));
             Value::Object(m)
         }
@@ -98,7 +124,8 @@ pub fn outcome_text(outcome: Option<Outcome>) -> String {
         None => "null".into(),
         Some(o) => format!(
             r#"{{"winner": {}, "reason": "{}"}}"#,
-            o.winner.map_or_else(|| "null".to_string(), |c| format!("\"{}\"", c.name())),
+            o.winner
+                .map_or_else(|| "null".to_string(), |c| format!("\"{}\"", c.name())),
             o.reason.name()
         ),
     }
@@ -123,7 +150,11 @@ pub fn to_json(game: &Game) -> String {
         s.push_str(&piece_text(p.rect, p.color));
         s.push_str(if i + 1 < pieces.len() { ",\n" } else { "\n" });
     }
-    let _ = writeln!(s, "  ],\n  \"result\": {}\n}}", outcome_text(game.outcome()));
+    let _ = writeln!(
+        s,
+        "  ],\n  \"result\": {}\n}}",
+        outcome_text(game.outcome())
+    );
     s
 }
 
@@ -203,22 +234,36 @@ fn schema(msg: impl Into<String>) -> PositionError {
 }
 
 /// Refuses keys of `obj` outside `allowed`; `what` names the object in the message.
-fn no_unknown_keys(obj: &Map<String, Value>, allowed: &[&str], what: &str) -> Result<(), PositionError> {
+fn no_unknown_keys(
+    obj: &Map<String, Value>,
+    allowed: &[&str],
+    what: &str,
+) -> Result<(), PositionError> {
     match obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) => Err(schema(format!("{what}: unknown key {k:?} (allowed: {})", allowed.join(", ")))),
+        Some(k) => Err(schema(format!(
+            "{what}: unknown key {k:?} (allowed: {})",
+            allowed.join(", ")
+        ))),
         None => Ok(()),
     }
 }
 
-fn required<'a>(obj: &'a Map<String, Value>, key: &str, what: &str) -> Result<&'a Value, PositionError> {
-    obj.get(key).ok_or_else(|| schema(format!("{what}: missing key \"{key}\"")))
+fn required<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    what: &str,
+) -> Result<&'a Value, PositionError> {
+    obj.get(key)
+        .ok_or_else(|| schema(format!("{what}: missing key \"{key}\"")))
 }
 
 /// A non-negative integer (as written: `8`, not `8.0` or `"8"`).
 fn integer(v: &Value, what: &str) -> Result<u64, String> {
     v.as_u64().ok_or_else(|| match v {
         Value::Number(n) if n.is_i64() => format!("{what} is {n}, a negative number"),
-        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => format!("{what} is {n}, far out of range"),
+        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
+            format!("{what} is {n}, far out of range")
+        }
         Value::Number(n) => format!("{what} is {n}, not an integer"),
         other => format!("{what} is {}, not an integer", type_name(other)),
     })
@@ -226,8 +271,12 @@ fn integer(v: &Value, what: &str) -> Result<u64, String> {
 
 fn color(v: &Value, what: &str) -> Result<Color, String> {
     match v {
-        Value::String(s) => Color::from_name(s).ok_or_else(|| format!("{what} is {s:?}; expected \"black\" or \"white\"")),
-        other => Err(format!("{what} is {}; expected \"black\" or \"white\"", type_name(other))),
+        Value::String(s) => Color::from_name(s)
+            .ok_or_else(|| format!("{what} is {s:?}; expected \"black\" or \"white\"")),
+        other => Err(format!(
+            "{what} is {}; expected \"black\" or \"white\"",
+            type_name(other)
+        )),
     }
 }
 
@@ -235,7 +284,12 @@ fn color(v: &Value, what: &str) -> Result<Color, String> {
 fn raw_piece_text(v: &Value) -> String {
     let mut s = v.to_string();
     if s.len() > 120 {
-        s.truncate(s.char_indices().take_while(|(i, _)| *i < 117).last().map_or(0, |(i, c)| i + c.len_utf8()));
+        s.truncate(
+            s.char_indices()
+                .take_while(|(i, _)| *i < 117)
+                .last()
+                .map_or(0, |(i, c)| i + c.len_utf8()),
+        );
         s.push_str("...");
     }
     s
@@ -245,22 +299,38 @@ fn parse_result(v: Option<&Value>) -> Result<Option<Outcome>, PositionError> {
     let obj = match v {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Object(o)) => o,
-        Some(other) => return Err(schema(format!("\"result\" is {}; expected null or an object", type_name(other)))),
+        Some(other) => {
+            return Err(schema(format!(
+                "\"result\" is {}; expected null or an object",
+                type_name(other)
+            )));
+        }
     };
     no_unknown_keys(obj, &["winner", "reason"], "result")?;
     let reason = match required(obj, "reason", "result")? {
         Value::String(s) => Reason::from_name(s).ok_or_else(|| {
             let names: Vec<&str> = Reason::ALL.iter().map(|r| r.name()).collect();
-            PositionError::Result(format!("unknown reason {s:?} (one of: {})", names.join(", ")))
+            PositionError::Result(format!(
+                "unknown reason {s:?} (one of: {})",
+                names.join(", ")
+            ))
         })?,
-        other => return Err(PositionError::Result(format!("\"reason\" is {}; expected a string", type_name(other)))),
+        other => {
+            return Err(PositionError::Result(format!(
+                "\"reason\" is {}; expected a string",
+                type_name(other)
+            )));
+        }
     };
     let winner = match required(obj, "winner", "result")? {
         Value::Null => None,
         w => Some(color(w, "\"winner\"").map_err(PositionError::Result)?),
     };
     match (reason.has_winner(), winner) {
-        (true, None) => Err(PositionError::Result(format!("reason \"{}\" needs a winner, but \"winner\" is null", reason.name()))),
+        (true, None) => Err(PositionError::Result(format!(
+            "reason \"{}\" needs a winner, but \"winner\" is null",
+            reason.name()
+        ))),
         (false, Some(c)) => Err(PositionError::Result(format!(
             "reason \"{}\" is a draw, so \"winner\" must be null, not \"{}\"",
             reason.name(),
@@ -272,31 +342,54 @@ fn parse_result(v: Option<&Value>) -> Result<Option<Outcome>, PositionError> {
 
 /// Reads one piece (keys, types, ranges, shape); `g` is the board side in grid units.
 fn parse_piece(index: usize, v: &Value, g: u16) -> Result<Piece, PositionError> {
-    let err = |problem: String| PositionError::Piece { index, piece: raw_piece_text(v), problem };
-    let Value::Object(obj) = v else {
-        return Err(err(format!("is {}; expected an object with keys x, y, w, h, color", type_name(v))));
+    let err = |problem: String| PositionError::Piece {
+        index,
+        piece: raw_piece_text(v),
+        problem,
     };
-    if let Some(k) = obj.keys().find(|k| !["x", "y", "w", "h", "color"].contains(&k.as_str())) {
-        return Err(err(format!("unknown key {k:?} (allowed: x, y, w, h, color)")));
+    let Value::Object(obj) = v else {
+        return Err(err(format!(
+            "is {}; expected an object with keys x, y, w, h, color",
+            type_name(v)
+        )));
+    };
+    if let Some(k) = obj
+        .keys()
+        .find(|k| !["x", "y", "w", "h", "color"].contains(&k.as_str()))
+    {
+        return Err(err(format!(
+            "unknown key {k:?} (allowed: x, y, w, h, color)"
+        )));
     }
     let mut n = [0u64; 4];
     for (slot, key) in n.iter_mut().zip(["x", "y", "w", "h"]) {
-        let v = obj.get(key).ok_or_else(|| err(format!("missing key \"{key}\"")))?;
+        let v = obj
+            .get(key)
+            .ok_or_else(|| err(format!("missing key \"{key}\"")))?;
         *slot = integer(v, &format!("\"{key}\"")).map_err(err)?;
     }
     let [x, y, w, h] = n;
-    let c = color(obj.get("color").ok_or_else(|| err("missing key \"color\"".into()))?, "\"color\"").map_err(err)?;
+    let c = color(
+        obj.get("color")
+            .ok_or_else(|| err("missing key \"color\"".into()))?,
+        "\"color\"",
+    )
+    .map_err(err)?;
     if w == 0 || h == 0 {
         return Err(err("a piece needs w >= 1 and h >= 1".into()));
     }
     let gu = u64::from(g);
     if x >= gu || y >= gu || x + w > gu || y + h > gu {
-        return Err(err(format!("leaves the board, which is {g} units wide (x + w and y + h must be at most {g})")));
+        return Err(err(format!(
+            "leaves the board, which is {g} units wide (x + w and y + h must be at most {g})"
+        )));
     }
     // Everything is now below g <= 1024, so it fits u16.
     let rect = Rect::new(x as u16, y as u16, w as u16, h as u16);
     if !rect.has_legal_shape() {
-        return Err(err(format!("a {w}x{h} piece is neither a square nor a 1:2 rectangle")));
+        return Err(err(format!(
+            "a {w}x{h} piece is neither a square nor a 1:2 rectangle"
+        )));
     }
     Ok(Piece { rect, color: c })
 }
@@ -306,20 +399,35 @@ fn parse_piece(index: usize, v: &Value, g: u16) -> Result<Piece, PositionError> 
 pub fn from_json(text: &str) -> Result<Game, PositionError> {
     let root = serde_json::from_str::<Strict>(text)?.0;
     let Value::Object(obj) = &root else {
-        return Err(schema(format!("the position is {}; expected an object", type_name(&root))));
+        return Err(schema(format!(
+            "the position is {}; expected an object",
+            type_name(&root)
+        )));
     };
-    no_unknown_keys(obj, &["board", "resolution", "to_move", "pieces", "result"], "position")?;
-    let board = integer(required(obj, "board", "position")?, "\"board\"").map_err(PositionError::Schema)?;
-    let resolution = integer(required(obj, "resolution", "position")?, "\"resolution\"").map_err(PositionError::Schema)?;
+    no_unknown_keys(
+        obj,
+        &["board", "resolution", "to_move", "pieces", "result"],
+        "position",
+    )?;
+    let board =
+        integer(required(obj, "board", "position")?, "\"board\"").map_err(PositionError::Schema)?;
+    let resolution = integer(required(obj, "resolution", "position")?, "\"resolution\"")
+        .map_err(PositionError::Schema)?;
     // Rule 1.1 before anything is allocated (a value beyond u32 is out of range all the same).
     let clamp = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
     check_size(clamp(board), clamp(resolution))?;
     let (n, r) = (board as u16, resolution as u16);
     let g = n * r;
-    let to_move = color(required(obj, "to_move", "position")?, "\"to_move\"").map_err(PositionError::Schema)?;
+    let to_move = color(required(obj, "to_move", "position")?, "\"to_move\"")
+        .map_err(PositionError::Schema)?;
     let list = match required(obj, "pieces", "position")? {
         Value::Array(a) => a,
-        other => return Err(schema(format!("\"pieces\" is {}; expected an array", type_name(other)))),
+        other => {
+            return Err(schema(format!(
+                "\"pieces\" is {}; expected an array",
+                type_name(other)
+            )));
+        }
     };
     let result = parse_result(obj.get("result"))?;
 
@@ -354,7 +462,10 @@ pub fn from_json(text: &str) -> Result<Game, PositionError> {
         }
     }
     if let Some(k) = owner.iter().position(|&c| c == FREE) {
-        return Err(PositionError::Gap { x: (k % gu) as u16, y: (k / gu) as u16 });
+        return Err(PositionError::Gap {
+            x: (k % gu) as u16,
+            y: (k / gu) as u16,
+        });
     }
     drop(owner);
 
@@ -367,12 +478,26 @@ mod tests {
     use super::*;
 
     /// A position text from a list of pieces `(x, y, w, h, black?)`.
-    fn position(n: u32, r: u32, to_move: &str, pieces: &[(u32, u32, u32, u32, bool)], result: &str) -> String {
+    fn position(
+        n: u32,
+        r: u32,
+        to_move: &str,
+        pieces: &[(u32, u32, u32, u32, bool)],
+        result: &str,
+    ) -> String {
         let list: Vec<String> = pieces
             .iter()
-            .map(|&(x, y, w, h, b)| format!(r#"{{"x": {x}, "y": {y}, "w": {w}, "h": {h}, "color": "{}"}}"#, if b { "black" } else { "white" }))
+            .map(|&(x, y, w, h, b)| {
+                format!(
+                    r#"{{"x": {x}, "y": {y}, "w": {w}, "h": {h}, "color": "{}"}}"#,
+                    if b { "black" } else { "white" }
+                )
+            })
             .collect();
-        format!(r#"{{"board": {n}, "resolution": {r}, "to_move": "{to_move}", "pieces": [{}], "result": {result}}}"#, list.join(", "))
+        format!(
+            r#"{{"board": {n}, "resolution": {r}, "to_move": "{to_move}", "pieces": [{}], "result": {result}}}"#,
+            list.join(", ")
+        )
     }
 
     /// The standard start of an `n`×`n` board at `r` as piece tuples.
@@ -439,17 +564,31 @@ mod tests {
         let text = position(6, 8, "white", &p, "null");
         let game = from_json(&text).unwrap();
         let out = to_json(&game);
-        assert_eq!(serde_json::from_str::<Value>(&out).unwrap(), serde_json::from_str::<Value>(&text).unwrap());
-        let keys: Vec<String> = serde_json::from_str::<Value>(&out).unwrap().as_object().unwrap().keys().cloned().collect();
+        assert_eq!(
+            serde_json::from_str::<Value>(&out).unwrap(),
+            serde_json::from_str::<Value>(&text).unwrap()
+        );
+        let keys: Vec<String> = serde_json::from_str::<Value>(&out)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
         assert_eq!(keys, ["board", "resolution", "to_move", "pieces", "result"]);
-        assert!(out.contains("    {\"x\": 8, \"y\": 0, \"w\": 8, \"h\": 4, \"color\": \"black\"},\n"));
+        assert!(
+            out.contains("    {\"x\": 8, \"y\": 0, \"w\": 8, \"h\": 4, \"color\": \"black\"},\n")
+        );
     }
 
     #[test]
     fn midgame_file_is_live_and_canonical() {
         let game = from_json(MIDGAME_6X6_JSON).unwrap();
         assert!(!game.is_over());
-        assert_eq!((game.board().board_size(), game.board().resolution()), (6, 8));
+        assert_eq!(
+            (game.board().board_size(), game.board().resolution()),
+            (6, 8)
+        );
         assert_eq!(to_json(&game), MIDGAME_6X6_JSON);
     }
 
@@ -464,13 +603,36 @@ mod tests {
 
     #[test]
     fn results_are_read_and_kept() {
-        let text = position(6, 8, "white", &start(6, 8), r#"{"winner": "black", "reason": "resignation"}"#);
+        let text = position(
+            6,
+            8,
+            "white",
+            &start(6, 8),
+            r#"{"winner": "black", "reason": "resignation"}"#,
+        );
         let game = from_json(&text).unwrap();
-        assert_eq!(game.outcome(), Some(Outcome { winner: Some(Color::Black), reason: Reason::Resignation }));
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome {
+                winner: Some(Color::Black),
+                reason: Reason::Resignation
+            })
+        );
         assert!(game.is_over());
-        assert!(to_json(&game).contains(r#""result": {"winner": "black", "reason": "resignation"}"#));
-        let text = position(6, 8, "black", &start(6, 8), r#"{"winner": null, "reason": "agreement"}"#);
-        assert_eq!(from_json(&text).unwrap().outcome(), Some(Outcome::draw(Reason::Agreement)));
+        assert!(
+            to_json(&game).contains(r#""result": {"winner": "black", "reason": "resignation"}"#)
+        );
+        let text = position(
+            6,
+            8,
+            "black",
+            &start(6, 8),
+            r#"{"winner": null, "reason": "agreement"}"#,
+        );
+        assert_eq!(
+            from_json(&text).unwrap().outcome(),
+            Some(Outcome::draw(Reason::Agreement))
+        );
     }
 
     #[test]
@@ -478,8 +640,14 @@ mod tests {
         refused("{\"board\": 6,", &["malformed JSON", "line 1"]);
         refused("[1, 2]", &["expected an object"]);
         let ok = position(2, 2, "black", &start(2, 2), "null");
-        refused(&ok.replace(r#""board": 2,"#, r#""board": 2, "board": 3,"#), &["malformed JSON", "duplicate key \"board\"", "column"]);
-        refused(&ok.replacen(r#""x": 0,"#, r#""x": 0, "x": 2,"#, 1), &["duplicate key \"x\""]);
+        refused(
+            &ok.replace(r#""board": 2,"#, r#""board": 2, "board": 3,"#),
+            &["malformed JSON", "duplicate key \"board\"", "column"],
+        );
+        refused(
+            &ok.replacen(r#""x": 0,"#, r#""x": 0, "x": 2,"#, 1),
+            &["duplicate key \"x\""],
+        );
     }
 
     #[test]
@@ -488,67 +656,168 @@ mod tests {
         refused(&position(1, 8, "black", &[], "null"), &["board size 1"]);
         refused(&position(6, 3, "black", &[], "null"), &["resolution 3"]);
         refused(&position(32, 64, "black", &[], "null"), &["exceeds 1024"]);
-        refused(r#"{"board": 99999999999, "resolution": 8, "to_move": "black", "pieces": []}"#, &["out of range"]);
-        refused(r#"{"board": 6.5, "resolution": 8, "to_move": "black", "pieces": []}"#, &["\"board\" is 6.5, not an integer"]);
+        refused(
+            r#"{"board": 99999999999, "resolution": 8, "to_move": "black", "pieces": []}"#,
+            &["out of range"],
+        );
+        refused(
+            r#"{"board": 6.5, "resolution": 8, "to_move": "black", "pieces": []}"#,
+            &["\"board\" is 6.5, not an integer"],
+        );
     }
 
     #[test]
     fn refuses_unknown_and_missing_keys() {
         let ok = position(2, 2, "black", &start(2, 2), "null");
-        refused(&ok.replace(r#""board""#, r#""colour": 1, "board""#), &["position: unknown key \"colour\""]);
-        refused(&ok.replace(r#""to_move": "black", "#, ""), &["missing key \"to_move\""]);
-        refused(&ok.replacen(r#""color": "white""#, r#""color": "white", "z": 0"#, 1), &["pieces[0]", "unknown key \"z\""]);
-        refused(&ok.replacen(r#", "color": "white""#, "", 1), &["pieces[0]", "missing key \"color\""]);
-        refused(&ok.replace("\"result\": null", r#""result": {"winner": null, "reason": "agreement", "when": 3}"#), &["result: unknown key \"when\""]);
-        refused(&ok.replace(r#""to_move": "black""#, r#""to_move": "red""#), &["\"to_move\" is \"red\""]);
+        refused(
+            &ok.replace(r#""board""#, r#""colour": 1, "board""#),
+            &["position: unknown key \"colour\""],
+        );
+        refused(
+            &ok.replace(r#""to_move": "black", "#, ""),
+            &["missing key \"to_move\""],
+        );
+        refused(
+            &ok.replacen(r#""color": "white""#, r#""color": "white", "z": 0"#, 1),
+            &["pieces[0]", "unknown key \"z\""],
+        );
+        refused(
+            &ok.replacen(r#", "color": "white""#, "", 1),
+            &["pieces[0]", "missing key \"color\""],
+        );
+        refused(
+            &ok.replace(
+                "\"result\": null",
+                r#""result": {"winner": null, "reason": "agreement", "when": 3}"#,
+            ),
+            &["result: unknown key \"when\""],
+        );
+        refused(
+            &ok.replace(r#""to_move": "black""#, r#""to_move": "red""#),
+            &["\"to_move\" is \"red\""],
+        );
     }
 
     #[test]
     fn refuses_bad_coordinates() {
         let mut p = start(2, 2);
         p[1].0 = 5; // x = 5 on a 4-unit board
-        refused(&position(2, 2, "black", &p, "null"), &["pieces[1]", "leaves the board", "4 units"]);
-        let text = position(2, 2, "black", &start(2, 2), "null").replacen(r#""x": 0"#, r#""x": -2"#, 1);
+        refused(
+            &position(2, 2, "black", &p, "null"),
+            &["pieces[1]", "leaves the board", "4 units"],
+        );
+        let text =
+            position(2, 2, "black", &start(2, 2), "null").replacen(r#""x": 0"#, r#""x": -2"#, 1);
         refused(&text, &["pieces[0]", "\"x\" is -2, a negative number"]);
-        let text = position(2, 2, "black", &start(2, 2), "null").replacen(r#""y": 0"#, r#""y": 0.5"#, 1);
+        let text =
+            position(2, 2, "black", &start(2, 2), "null").replacen(r#""y": 0"#, r#""y": 0.5"#, 1);
         refused(&text, &["pieces[0]", "\"y\" is 0.5, not an integer"]);
-        let text = position(2, 2, "black", &start(2, 2), "null").replacen(r#""w": 2"#, r#""w": "2""#, 1);
+        let text =
+            position(2, 2, "black", &start(2, 2), "null").replacen(r#""w": 2"#, r#""w": "2""#, 1);
         refused(&text, &["pieces[0]", "\"w\" is a string"]);
     }
 
     #[test]
     fn refuses_bad_shapes_and_sizes() {
         // 3x1 piece plus the rest of a 4x4 board.
-        let p = [(0, 0, 3, 1, true), (3, 0, 1, 1, false), (0, 1, 2, 2, true), (2, 1, 2, 2, false), (0, 3, 1, 1, true)];
-        refused(&position(2, 2, "black", &p, "null"), &["pieces[0]", "3x1", "neither a square nor a 1:2 rectangle"]);
+        let p = [
+            (0, 0, 3, 1, true),
+            (3, 0, 1, 1, false),
+            (0, 1, 2, 2, true),
+            (2, 1, 2, 2, false),
+            (0, 3, 1, 1, true),
+        ];
+        refused(
+            &position(2, 2, "black", &p, "null"),
+            &["pieces[0]", "3x1", "neither a square nor a 1:2 rectangle"],
+        );
         let p = [(0, 0, 0, 2, true)];
-        refused(&position(2, 2, "black", &p, "null"), &["pieces[0]", "w >= 1 and h >= 1"]);
+        refused(
+            &position(2, 2, "black", &p, "null"),
+            &["pieces[0]", "w >= 1 and h >= 1"],
+        );
     }
 
     #[test]
     fn refuses_overlaps_naming_both_pieces_and_the_cell() {
         let mut p = start(2, 2);
         p.push((1, 1, 2, 2, true));
-        refused(&position(2, 2, "black", &p, "null"), &["pieces[0]", "pieces[4]", "overlap at unit cell (1, 1)", r#""w":2"#]);
+        refused(
+            &position(2, 2, "black", &p, "null"),
+            &[
+                "pieces[0]",
+                "pieces[4]",
+                "overlap at unit cell (1, 1)",
+                r#""w":2"#,
+            ],
+        );
     }
 
     #[test]
     fn refuses_gaps_naming_the_cell() {
         let mut p = start(2, 2);
         p.remove(3); // the piece at (2, 2)
-        refused(&position(2, 2, "black", &p, "null"), &["unit cell (2, 2) is not covered"]);
-        refused(&position(2, 2, "black", &[], "null"), &["unit cell (0, 0) is not covered"]);
+        refused(
+            &position(2, 2, "black", &p, "null"),
+            &["unit cell (2, 2) is not covered"],
+        );
+        refused(
+            &position(2, 2, "black", &[], "null"),
+            &["unit cell (0, 0) is not covered"],
+        );
     }
 
     #[test]
     fn refuses_inconsistent_results() {
         let s = start(2, 2);
-        refused(&position(2, 2, "black", &s, r#"{"winner": null, "reason": "four-sides"}"#), &["result:", "\"four-sides\" needs a winner"]);
-        refused(&position(2, 2, "black", &s, r#"{"winner": null, "reason": "resignation"}"#), &["\"resignation\" needs a winner"]);
-        refused(&position(2, 2, "black", &s, r#"{"winner": "white", "reason": "turn-limit"}"#), &["\"turn-limit\" is a draw", "not \"white\""]);
-        refused(&position(2, 2, "black", &s, r#"{"winner": "white", "reason": "checkmate"}"#), &["unknown reason \"checkmate\""]);
-        refused(&position(2, 2, "black", &s, r#"{"reason": "agreement"}"#), &["result: missing key \"winner\""]);
-        refused(&position(2, 2, "black", &s, r#""draw""#), &["\"result\" is a string"]);
+        refused(
+            &position(
+                2,
+                2,
+                "black",
+                &s,
+                r#"{"winner": null, "reason": "four-sides"}"#,
+            ),
+            &["result:", "\"four-sides\" needs a winner"],
+        );
+        refused(
+            &position(
+                2,
+                2,
+                "black",
+                &s,
+                r#"{"winner": null, "reason": "resignation"}"#,
+            ),
+            &["\"resignation\" needs a winner"],
+        );
+        refused(
+            &position(
+                2,
+                2,
+                "black",
+                &s,
+                r#"{"winner": "white", "reason": "turn-limit"}"#,
+            ),
+            &["\"turn-limit\" is a draw", "not \"white\""],
+        );
+        refused(
+            &position(
+                2,
+                2,
+                "black",
+                &s,
+                r#"{"winner": "white", "reason": "checkmate"}"#,
+            ),
+            &["unknown reason \"checkmate\""],
+        );
+        refused(
+            &position(2, 2, "black", &s, r#"{"reason": "agreement"}"#),
+            &["result: missing key \"winner\""],
+        );
+        refused(
+            &position(2, 2, "black", &s, r#""draw""#),
+            &["\"result\" is a string"],
+        );
     }
 
     #[test]
@@ -563,15 +832,33 @@ mod tests {
         }
         let game = from_json(&position(3, 1, "white", &p, "null")).unwrap();
         assert_eq!(game.board().piece_at(1, 1).color, Color::Black);
-        assert_eq!(game.outcome(), Some(Outcome { winner: Some(Color::Black), reason: Reason::FourSides }));
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome {
+                winner: Some(Color::Black),
+                reason: Reason::FourSides
+            })
+        );
     }
 
     #[test]
     fn outcome_helpers() {
         assert_eq!(outcome_json(None), Value::Null);
-        let o = Some(Outcome { winner: Some(Color::White), reason: Reason::FourSides });
-        assert_eq!(outcome_json(o).to_string(), r#"{"winner":"white","reason":"four-sides"}"#);
-        assert_eq!(outcome_text(o), r#"{"winner": "white", "reason": "four-sides"}"#);
-        assert_eq!(outcome_text(Some(Outcome::draw(Reason::TurnLimit))), r#"{"winner": null, "reason": "turn-limit"}"#);
+        let o = Some(Outcome {
+            winner: Some(Color::White),
+            reason: Reason::FourSides,
+        });
+        assert_eq!(
+            outcome_json(o).to_string(),
+            r#"{"winner":"white","reason":"four-sides"}"#
+        );
+        assert_eq!(
+            outcome_text(o),
+            r#"{"winner": "white", "reason": "four-sides"}"#
+        );
+        assert_eq!(
+            outcome_text(Some(Outcome::draw(Reason::TurnLimit))),
+            r#"{"winner": null, "reason": "turn-limit"}"#
+        );
     }
 }

@@ -15,12 +15,20 @@ pub fn play_random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R) -> u32 {
 
 /// [`play_random_turn`] that also records the decisions it made in `path` (cleared first);
 /// the same RNG stream gives the same choices.
-pub fn play_random_turn_recorded<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, path: &mut Vec<Decision>) -> u32 {
+pub fn play_random_turn_recorded<R: Rng + ?Sized>(
+    game: &mut Game,
+    rng: &mut R,
+    path: &mut Vec<Decision>,
+) -> u32 {
     path.clear();
     random_turn(game, rng, Some(path))
 }
 
-fn random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, mut path: Option<&mut Vec<Decision>>) -> u32 {
+fn random_turn<R: Rng + ?Sized>(
+    game: &mut Game,
+    rng: &mut R,
+    mut path: Option<&mut Vec<Decision>>,
+) -> u32 {
     let mut record = |d: Decision| {
         if let Some(p) = path.as_deref_mut() {
             p.push(d);
@@ -34,8 +42,9 @@ fn random_turn<R: Rng + ?Sized>(game: &mut Game, rng: &mut R, mut path: Option<&
         Phase::Choose => {
             // Bases are listed in slot order, which depends on the game's history as well as
             // the position: the same seed and history give the same game.
-            let (choose, end) =
-                game.pick_base(|n| rng.random_range(0..n)).expect("a live game has a split or a join");
+            let (choose, end) = game
+                .pick_base(|n| rng.random_range(0..n))
+                .expect("a live game has a split or a join");
             game.apply_unchecked(choose);
             game.apply_unchecked(end);
             record(choose);

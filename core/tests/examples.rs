@@ -3,18 +3,24 @@
 //! (see its README.md for the format).
 
 use crumble_core::notation::{self, Frame};
-use crumble_core::{position, Game};
+use crumble_core::{Game, position};
 use serde_json::Value;
 use std::path::Path;
 
 fn start_of(case: &Value, name: &str) -> Game {
     match &case["start"] {
         Value::String(s) if s == "standard" => {
-            let n = case["board"].as_u64().unwrap_or_else(|| panic!("{name}: board")) as u16;
-            let r = case["resolution"].as_u64().unwrap_or_else(|| panic!("{name}: resolution")) as u16;
+            let n = case["board"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{name}: board")) as u16;
+            let r = case["resolution"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{name}: resolution")) as u16;
             Game::new(n, r).unwrap()
         }
-        pos @ Value::Object(_) => position::from_json(&pos.to_string()).unwrap_or_else(|e| panic!("{name}: start: {e}")),
+        pos @ Value::Object(_) => {
+            position::from_json(&pos.to_string()).unwrap_or_else(|e| panic!("{name}: start: {e}"))
+        }
         other => panic!("{name}: bad start {other}"),
     }
 }
@@ -24,7 +30,8 @@ fn check(path: &Path) -> Result<(), String> {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     let text = std::fs::read_to_string(path).unwrap();
     let case: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
-    let frame = Frame::from_name(case["frame"].as_str().unwrap_or("per-player")).ok_or(format!("{name}: frame"))?;
+    let frame = Frame::from_name(case["frame"].as_str().unwrap_or("per-player"))
+        .ok_or(format!("{name}: frame"))?;
     let mut game = start_of(&case, &name);
     let before = position::to_json(&game);
     // A constructed start is stable on load.
@@ -38,21 +45,37 @@ fn check(path: &Path) -> Result<(), String> {
             return Err(format!("{name}: loading the start changed it:\n{before}"));
         }
     }
-    let moves: Vec<&str> = case["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
-    let error_at = case["expected_error"].as_bool().unwrap_or(false).then(|| case["error_move_index"].as_u64().unwrap() as usize);
+    let moves: Vec<&str> = case["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let error_at = case["expected_error"]
+        .as_bool()
+        .unwrap_or(false)
+        .then(|| case["error_move_index"].as_u64().unwrap() as usize);
     for (i, text) in moves.iter().enumerate() {
-        let result = notation::parse_move(&game, text, frame).map_err(|e| e.to_string()).and_then(|mv| {
-            let printed = notation::format_move(&game, &mv, frame).ok_or("a parsed move does not print")?;
-            let again = notation::parse_move(&game, &printed, frame).map_err(|e| format!("reprint '{printed}' fails: {e}"))?;
-            if again != mv {
-                return Err(format!("'{printed}' (printed from '{text}') parses to another move"));
-            }
-            game.play_move(&mv).map_err(|e| e.to_string())
-        });
+        let result = notation::parse_move(&game, text, frame)
+            .map_err(|e| e.to_string())
+            .and_then(|mv| {
+                let printed = notation::format_move(&game, &mv, frame)
+                    .ok_or("a parsed move does not print")?;
+                let again = notation::parse_move(&game, &printed, frame)
+                    .map_err(|e| format!("reprint '{printed}' fails: {e}"))?;
+                if again != mv {
+                    return Err(format!(
+                        "'{printed}' (printed from '{text}') parses to another move"
+                    ));
+                }
+                game.play_move(&mv).map_err(|e| e.to_string())
+            });
         match (result, error_at) {
             (Err(_), Some(k)) if k == i + 1 => return Ok(()),
             (Err(e), _) => return Err(format!("{name}: move {} '{text}' refused: {e}", i + 1)),
-            (Ok(_), Some(k)) if k == i + 1 => return Err(format!("{name}: move {k} '{text}' should be refused")),
+            (Ok(_), Some(k)) if k == i + 1 => {
+                return Err(format!("{name}: move {k} '{text}' should be refused"));
+            }
             (Ok(_), _) => {}
         }
     }
@@ -66,7 +89,9 @@ fn check(path: &Path) -> Result<(), String> {
             want["result"] = Value::Null;
         }
         if got != want {
-            return Err(format!("{name}: final position differs:\n got {got}\nwant {want}"));
+            return Err(format!(
+                "{name}: final position differs:\n got {got}\nwant {want}"
+            ));
         }
     }
     Ok(())
@@ -75,9 +100,23 @@ fn check(path: &Path) -> Result<(), String> {
 #[test]
 fn every_example_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/examples");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
     paths.sort();
-    assert!(paths.len() >= 24, "example files missing from {}", dir.display());
+    assert!(
+        paths.len() >= 24,
+        "example files missing from {}",
+        dir.display()
+    );
     let failures: Vec<String> = paths.iter().filter_map(|p| check(p).err()).collect();
-    assert!(failures.is_empty(), "{} of {} examples fail:\n{}", failures.len(), paths.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} examples fail:\n{}",
+        failures.len(),
+        paths.len(),
+        failures.join("\n\n")
+    );
 }

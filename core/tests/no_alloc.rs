@@ -3,7 +3,7 @@
 //! heap once its buffers are warm: a counting global allocator shows zero allocations over
 //! thousands of decisions.
 
-use crumble_core::{random, Decision, Game};
+use crumble_core::{Decision, Game, random};
 use rand::{Rng, SeedableRng};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,7 +64,11 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
         game.reset_standard();
         while !game.is_over() {
             game.legal_decisions_into(&mut legal);
-            let d = if legal.len() > 1 && rng.random_bool(0.5) { legal[legal.len() - 1] } else { legal[rng.random_range(0..legal.len())] };
+            let d = if legal.len() > 1 && rng.random_bool(0.5) {
+                legal[legal.len() - 1]
+            } else {
+                legal[rng.random_range(0..legal.len())]
+            };
             game.apply_unchecked(d);
             decisions += 1;
         }
@@ -78,8 +82,14 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
         sim.legal_decisions_into(&mut legal);
     }
     let search_allocations = ALLOCATIONS.load(Ordering::Relaxed) - before_search;
-    assert_eq!(search_allocations, 0, "clone_from + play: {search_allocations} allocations");
+    assert_eq!(
+        search_allocations, 0,
+        "clone_from + play: {search_allocations} allocations"
+    );
     let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
     assert!(decisions > 10_000, "only {decisions} decisions");
-    assert_eq!(allocations, 0, "{allocations} allocations in {decisions} decisions");
+    assert_eq!(
+        allocations, 0,
+        "{allocations} allocations in {decisions} decisions"
+    );
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use crumble_core::notation::{self, Frame};
-use crumble_core::{position, random, Decision, Game, Phase, Reason};
+use crumble_core::{Decision, Game, Phase, Reason, position, random};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -25,21 +25,32 @@ struct Stats {
 
 fn check_state(game: &Game, what: &str) {
     let b = game.board();
-    b.check_invariants().unwrap_or_else(|e| panic!("{what}: {e}"));
+    b.check_invariants()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
     let pieces = b.sorted_pieces();
     let g = b.grid_size();
     let surrounded = surrounded_groups(&pieces, g);
-    assert!(surrounded.is_empty(), "{what}: surrounded group left: {:?}", surrounded[0].iter().map(|&i| pieces[i]).collect::<Vec<_>>());
+    assert!(
+        surrounded.is_empty(),
+        "{what}: surrounded group left: {:?}",
+        surrounded[0].iter().map(|&i| pieces[i]).collect::<Vec<_>>()
+    );
     let winners = four_side_winners(&pieces, g);
     assert!(winners.len() <= 1, "{what}: two winners");
     match game.outcome() {
-        Some(o) if o.reason == Reason::FourSides => assert_eq!(winners, vec![o.winner.unwrap()], "{what}: winner"),
+        Some(o) if o.reason == Reason::FourSides => {
+            assert_eq!(winners, vec![o.winner.unwrap()], "{what}: winner")
+        }
         _ => assert!(winners.is_empty(), "{what}: a four-side chain but no win"),
     }
 }
 
 fn play_games(n: u16, r: u16, max_turns: u32, games: u32, seed: u64, deep_every: u32) -> Stats {
-    let mut stats = Stats { games: 0, decisions: 0, turns: 0 };
+    let mut stats = Stats {
+        games: 0,
+        decisions: 0,
+        turns: 0,
+    };
     for k in 0..games {
         let mut rng = ChaCha8Rng::seed_from_u64(seed + u64::from(k));
         let mut game = Game::new(n, r).unwrap();
@@ -52,13 +63,23 @@ fn play_games(n: u16, r: u16, max_turns: u32, games: u32, seed: u64, deep_every:
         while !game.is_over() {
             let what = format!("{n}x{n} R={r} game {k} turn {}", game.turns_played());
             game.legal_decisions_into(&mut legal);
-            assert!(!legal.is_empty(), "{what}: no legal decision in a live game");
-            assert!(legal.windows(2).all(|w| w[0] < w[1]), "{what}: legal decisions not sorted");
+            assert!(
+                !legal.is_empty(),
+                "{what}: no legal decision in a live game"
+            );
+            assert!(
+                legal.windows(2).all(|w| w[0] < w[1]),
+                "{what}: legal decisions not sorted"
+            );
             assert!(legal.iter().all(|d| d.index() < game.action_count()));
             if game.at_turn_start() && deep {
                 let mut engine = game.base_moves();
                 engine.sort();
-                assert_eq!(engine, naive_bases(&game), "{what}: splits and joins differ from brute force");
+                assert_eq!(
+                    engine,
+                    naive_bases(&game),
+                    "{what}: splits and joins differ from brute force"
+                );
             }
             let d = pick(&game, &legal, &mut rng);
             // An illegal decision is refused and leaves the state untouched.
@@ -66,38 +87,64 @@ fn play_games(n: u16, r: u16, max_turns: u32, games: u32, seed: u64, deep_every:
             if legal.binary_search(&bad).is_err() {
                 let mut c = game.clone();
                 assert!(c.apply(bad).is_err(), "{what}: illegal decision accepted");
-                assert!(c == game && c.hash() == game.hash(), "{what}: refused decision changed the state");
+                assert!(
+                    c == game && c.hash() == game.hash(),
+                    "{what}: refused decision changed the state"
+                );
             }
             // Checked and unchecked apply agree.
             let mut checked = game.clone();
-            checked.apply(d).unwrap_or_else(|e| panic!("{what}: legal decision refused: {e}"));
+            checked
+                .apply(d)
+                .unwrap_or_else(|e| panic!("{what}: legal decision refused: {e}"));
             let turn = game.turns_played();
             game.apply_unchecked(d);
-            assert!(checked == game && checked.hash() == game.hash(), "{what}: checked and unchecked apply differ");
+            assert!(
+                checked == game && checked.hash() == game.hash(),
+                "{what}: checked and unchecked apply differ"
+            );
             path.push(d);
             stats.decisions += 1;
             check_state(&game, &what);
             if let Some((f, _)) = fork.as_mut() {
-                f.apply(d).unwrap_or_else(|e| panic!("{what}: forked copy refuses {e}"));
+                f.apply(d)
+                    .unwrap_or_else(|e| panic!("{what}: forked copy refuses {e}"));
                 assert_eq!(f.board(), game.board(), "{what}: fork diverged");
-                assert_eq!(f.board().hash(), game.board().hash(), "{what}: equal positions, different hashes");
+                assert_eq!(
+                    f.board().hash(),
+                    game.board().hash(),
+                    "{what}: equal positions, different hashes"
+                );
             }
             if game.turns_played() != turn {
                 stats.turns += 1;
                 // The turn as a complete move: path <-> move, notation round trip in both frames.
-                let mv = before.move_from_decisions(&path).unwrap_or_else(|e| panic!("{what}: path to move: {e}"));
-                assert_eq!(before.move_decisions(&mv).unwrap(), path, "{what}: move to path");
+                let mv = before
+                    .move_from_decisions(&path)
+                    .unwrap_or_else(|e| panic!("{what}: path to move: {e}"));
+                assert_eq!(
+                    before.move_decisions(&mv).unwrap(),
+                    path,
+                    "{what}: move to path"
+                );
                 if deep {
                     for frame in [Frame::PerPlayer, Frame::Absolute] {
-                        let s = notation::format_move(&before, &mv, frame).unwrap_or_else(|| panic!("{what}: {mv:?} does not print"));
-                        let back = notation::parse_move(&before, &s, frame).unwrap_or_else(|e| panic!("{what}: '{s}' ({frame:?}) does not parse: {e}"));
+                        let s = notation::format_move(&before, &mv, frame)
+                            .unwrap_or_else(|| panic!("{what}: {mv:?} does not print"));
+                        let back = notation::parse_move(&before, &s, frame).unwrap_or_else(|e| {
+                            panic!("{what}: '{s}' ({frame:?}) does not parse: {e}")
+                        });
                         assert_eq!(back, mv, "{what}: '{s}' ({frame:?}) parses to another move");
                     }
                     // JSON round trip.
                     let json = position::to_json(&game);
-                    let loaded = position::from_json(&json).unwrap_or_else(|e| panic!("{what}: {e}\n{json}"));
+                    let loaded = position::from_json(&json)
+                        .unwrap_or_else(|e| panic!("{what}: {e}\n{json}"));
                     assert_eq!(loaded.board(), game.board(), "{what}: JSON round trip");
-                    assert_eq!((loaded.to_move(), loaded.outcome()), (game.to_move(), game.outcome()));
+                    assert_eq!(
+                        (loaded.to_move(), loaded.outcome()),
+                        (game.to_move(), game.outcome())
+                    );
                     assert_eq!(position::to_json(&loaded), json);
                     if fork.is_none() && !game.is_over() && game.turns_played() >= 6 {
                         let mut f = loaded;
@@ -111,7 +158,11 @@ fn play_games(n: u16, r: u16, max_turns: u32, games: u32, seed: u64, deep_every:
                         let mut same = game.clone();
                         same.set_max_turns(0);
                         assert!(*f == same, "{what}: forked game differs");
-                        assert_eq!(f.hash(), same.hash(), "{what}: equal states, different hashes");
+                        assert_eq!(
+                            f.hash(),
+                            same.hash(),
+                            "{what}: equal states, different hashes"
+                        );
                     }
                 }
                 path.clear();
@@ -127,16 +178,28 @@ fn play_games(n: u16, r: u16, max_turns: u32, games: u32, seed: u64, deep_every:
 fn random_games_6x6_r8() {
     let s = play_games(6, 8, 160, 600, 1_000, 5);
     assert_eq!(s.games, 600);
-    eprintln!("6x6 R=8: {} games, {} turns, {} decisions", s.games, s.turns, s.decisions);
+    eprintln!(
+        "6x6 R=8: {} games, {} turns, {} decisions",
+        s.games, s.turns, s.decisions
+    );
 }
 
 #[test]
 fn random_games_other_sizes() {
     let mut games = 0;
-    for (n, r, t, count, seed) in [(8, 4, 120, 150, 2_000), (4, 4, 200, 150, 3_000), (3, 16, 80, 50, 4_000), (5, 2, 200, 100, 5_000), (2, 1, 10, 5, 6_000)] {
+    for (n, r, t, count, seed) in [
+        (8, 4, 120, 150, 2_000),
+        (4, 4, 200, 150, 3_000),
+        (3, 16, 80, 50, 4_000),
+        (5, 2, 200, 100, 5_000),
+        (2, 1, 10, 5, 6_000),
+    ] {
         let s = play_games(n, r, t, count, seed, 4);
         games += s.games;
-        eprintln!("{n}x{n} R={r}: {} games, {} turns, {} decisions", s.games, s.turns, s.decisions);
+        eprintln!(
+            "{n}x{n} R={r}: {} games, {} turns, {} decisions",
+            s.games, s.turns, s.decisions
+        );
     }
     assert_eq!(games, 455);
 }
@@ -172,11 +235,17 @@ fn capture_resolution_is_independent_of_flip_order() {
         let engine = loaded.board().sorted_pieces();
         assert_eq!(a, b, "first-first and last-first orders differ");
         assert_eq!(a, c, "random order differs");
-        assert_eq!(engine, a, "engine differs from one-group-at-a-time resolution");
+        assert_eq!(
+            engine, a,
+            "engine differs from one-group-at-a-time resolution"
+        );
         with_captures += usize::from(pieces != a);
         positions += 1;
     }
-    assert!(with_captures > 300, "only {with_captures} positions had captures");
+    assert!(
+        with_captures > 300,
+        "only {with_captures} positions had captures"
+    );
 }
 
 fn position_json(game: &Game, pieces: &[crumble_core::Piece]) -> String {

@@ -2,18 +2,30 @@
 //! (`tests/examples.rs`) do not already pin down.
 
 use crumble_core::notation::{self, Frame};
-use crumble_core::{position, Color, Cut, Decision, DecisionKind, Game, Outcome, Phase, Reason, Rect};
+use crumble_core::{
+    Color, Cut, Decision, DecisionKind, Game, Outcome, Phase, Reason, Rect, position,
+};
 
 fn play(game: &mut Game, moves: &[&str]) {
     for m in moves {
-        let mv = notation::parse_move(game, m, Frame::PerPlayer).unwrap_or_else(|e| panic!("{m}: {e}"));
+        let mv =
+            notation::parse_move(game, m, Frame::PerPlayer).unwrap_or_else(|e| panic!("{m}: {e}"));
         game.play_move(&mv).unwrap();
     }
 }
 
-fn json_game(n: u16, r: u16, to_move: &str, pieces: &[(u16, u16, u16, u16, &str)]) -> Result<Game, position::PositionError> {
-    let ps: Vec<String> =
-        pieces.iter().map(|(x, y, w, h, c)| format!(r#"{{"x": {x}, "y": {y}, "w": {w}, "h": {h}, "color": "{c}"}}"#)).collect();
+fn json_game(
+    n: u16,
+    r: u16,
+    to_move: &str,
+    pieces: &[(u16, u16, u16, u16, &str)],
+) -> Result<Game, position::PositionError> {
+    let ps: Vec<String> = pieces
+        .iter()
+        .map(|(x, y, w, h, c)| {
+            format!(r#"{{"x": {x}, "y": {y}, "w": {w}, "h": {h}, "color": "{c}"}}"#)
+        })
+        .collect();
     position::from_json(&format!(
         r#"{{"board": {n}, "resolution": {r}, "to_move": "{to_move}", "pieces": [{}], "result": null}}"#,
         ps.join(", ")
@@ -26,7 +38,13 @@ fn cells(rows: &[&str], to_move: &str) -> Game {
     let mut pieces = Vec::new();
     for (j, row) in rows.iter().rev().enumerate() {
         for (i, ch) in row.chars().enumerate() {
-            pieces.push((i as u16 * 2, j as u16 * 2, 2, 2, if ch == 'b' { "black" } else { "white" }));
+            pieces.push((
+                i as u16 * 2,
+                j as u16 * 2,
+                2,
+                2,
+                if ch == 'b' { "black" } else { "white" },
+            ));
         }
     }
     json_game(n, 2, to_move, &pieces).unwrap()
@@ -78,13 +96,41 @@ fn rule_4_1_1_squares_split_both_ways_rectangles_across_the_long_side() {
     let legal = g.legal_decisions();
     // 18 black squares, each with an H and a V split; no joins at the start.
     assert_eq!(legal.len(), 36);
-    assert!(legal.contains(&Decision::encode(DecisionKind::Split { cut: Cut::H, x: 8, y: 0 }, gs)));
-    assert!(legal.contains(&Decision::encode(DecisionKind::Split { cut: Cut::V, x: 8, y: 0 }, gs)));
+    assert!(legal.contains(&Decision::encode(
+        DecisionKind::Split {
+            cut: Cut::H,
+            x: 8,
+            y: 0
+        },
+        gs
+    )));
+    assert!(legal.contains(&Decision::encode(
+        DecisionKind::Split {
+            cut: Cut::V,
+            x: 8,
+            y: 0
+        },
+        gs
+    )));
     play(&mut g, &["1H", "0H"]);
     // Black's 8x4 rectangle at (8, 0) splits only vertically, into two squares.
     let legal = g.legal_decisions();
-    assert!(legal.contains(&Decision::encode(DecisionKind::Split { cut: Cut::V, x: 8, y: 0 }, gs)));
-    assert!(!legal.contains(&Decision::encode(DecisionKind::Split { cut: Cut::H, x: 8, y: 0 }, gs)));
+    assert!(legal.contains(&Decision::encode(
+        DecisionKind::Split {
+            cut: Cut::V,
+            x: 8,
+            y: 0
+        },
+        gs
+    )));
+    assert!(!legal.contains(&Decision::encode(
+        DecisionKind::Split {
+            cut: Cut::H,
+            x: 8,
+            y: 0
+        },
+        gs
+    )));
 }
 
 #[test]
@@ -97,7 +143,17 @@ fn rule_4_1_5_and_5_3_nothing_splits_below_the_grid() {
     let g = Game::new(3, 1).unwrap();
     assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::NoSplitOrJoin));
     // A 2x1 rectangle at R = 1 splits into two unit squares.
-    let mut g = json_game(2, 1, "black", &[(0, 0, 2, 1, "black"), (0, 1, 1, 1, "white"), (1, 1, 1, 1, "white")]).unwrap();
+    let mut g = json_game(
+        2,
+        1,
+        "black",
+        &[
+            (0, 0, 2, 1, "black"),
+            (0, 1, 1, 1, "white"),
+            (1, 1, 1, 1, "white"),
+        ],
+    )
+    .unwrap();
     assert!(!g.is_over());
     play(&mut g, &["0V"]);
     assert_eq!(g.board().piece_count(), 4);
@@ -107,8 +163,14 @@ fn rule_4_1_5_and_5_3_nothing_splits_below_the_grid() {
 fn rule_4_1_2_any_contiguous_run_of_a_cut() {
     let mut g = cells(&["bbbb", "wwww", "bbbb", "wwww"], "black");
     // Bottom black row y = 2..4 (units), cut line y = 3: runs of 1..4 squares, from any start.
-    let moves: Vec<String> = g.base_moves().iter().map(|m| notation::format_move(&g, m, Frame::PerPlayer).unwrap()).collect();
-    for m in ["0,1H", "0,1H2", "0,1H3", "0,1H4", "1,1H", "1,1H2", "1,1H3", "2,1H2", "3,1H"] {
+    let moves: Vec<String> = g
+        .base_moves()
+        .iter()
+        .map(|m| notation::format_move(&g, m, Frame::PerPlayer).unwrap())
+        .collect();
+    for m in [
+        "0,1H", "0,1H2", "0,1H3", "0,1H4", "1,1H", "1,1H2", "1,1H3", "2,1H2", "3,1H",
+    ] {
         assert!(moves.iter().any(|x| x == m), "{m} missing from {moves:?}");
     }
     assert!(!moves.iter().any(|x| x == "0,1H5" || x == "3,1H2"));
@@ -129,9 +191,19 @@ fn rule_4_2_join_outlines_and_fresh_piece() {
         .map(|m| notation::format_move(&g, m, Frame::PerPlayer).unwrap())
         .collect();
     joins.sort();
-    assert_eq!(joins, ["0,1J1,2", "0,1J2,1", "0,1J2,2", "0,2J2,1", "1,1J1,2", "1J1,2"]);
+    assert_eq!(
+        joins,
+        [
+            "0,1J1,2", "0,1J2,1", "0,1J2,2", "0,2J2,1", "1,1J1,2", "1J1,2"
+        ]
+    );
     play(&mut g, &["0,1J2,2"]);
-    assert!(g.board().sorted_pieces().iter().any(|p| p.rect == Rect::new(0, 2, 4, 4) && p.color == Color::Black));
+    assert!(
+        g.board()
+            .sorted_pieces()
+            .iter()
+            .any(|p| p.rect == Rect::new(0, 2, 4, 4) && p.color == Color::Black)
+    );
 }
 
 #[test]
@@ -160,17 +232,36 @@ fn rule_3_6_loading_resolves_captures_wins_and_keeps_results() {
     // A black ring away from the edge around a white centre: the ring is surrounded by the
     // white border and flips, then the centre does; an all-white board is White's win.
     let g = cells(&["wwwww", "wbbbw", "wbwbw", "wbbbw", "wwwww"], "black");
-    assert!(g.board().sorted_pieces().iter().all(|p| p.color == Color::White));
-    assert_eq!(g.outcome(), Some(Outcome { winner: Some(Color::White), reason: Reason::FourSides }));
+    assert!(
+        g.board()
+            .sorted_pieces()
+            .iter()
+            .all(|p| p.color == Color::White)
+    );
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome {
+            winner: Some(Color::White),
+            reason: Reason::FourSides
+        })
+    );
     // A loaded result is kept and no move is legal after it.
-    let text = position::to_json(&Game::new(6, 8).unwrap()).replace(r#""result": null"#, r#""result": {"winner": "white", "reason": "resignation"}"#);
+    let text = position::to_json(&Game::new(6, 8).unwrap()).replace(
+        r#""result": null"#,
+        r#""result": {"winner": "white", "reason": "resignation"}"#,
+    );
     let mut g = position::from_json(&text).unwrap();
     assert!(g.is_over());
     assert!(g.legal_decisions().is_empty());
     assert!(g.apply(Decision(0)).is_err());
     // Inconsistent results are refused.
-    for bad in [r#"{"winner": null, "reason": "four-sides"}"#, r#"{"winner": "black", "reason": "agreement"}"#, r#"{"winner": "black", "reason": "checkmate"}"#] {
-        let t = position::to_json(&Game::new(6, 8).unwrap()).replace(r#""result": null"#, &format!(r#""result": {bad}"#));
+    for bad in [
+        r#"{"winner": null, "reason": "four-sides"}"#,
+        r#"{"winner": "black", "reason": "agreement"}"#,
+        r#"{"winner": "black", "reason": "checkmate"}"#,
+    ] {
+        let t = position::to_json(&Game::new(6, 8).unwrap())
+            .replace(r#""result": null"#, &format!(r#""result": {bad}"#));
         assert!(position::from_json(&t).is_err(), "{bad} accepted");
     }
 }
@@ -189,8 +280,17 @@ fn rule_5_4_turn_limit_and_5_6_to_move_after_the_end() {
 #[test]
 fn rule_5_5_resignation_and_agreement_are_results() {
     for (o, want) in [
-        (Outcome { winner: Some(Color::White), reason: Reason::Resignation }, r#"{"winner":"white","reason":"resignation"}"#),
-        (Outcome::draw(Reason::Agreement), r#"{"winner":null,"reason":"agreement"}"#),
+        (
+            Outcome {
+                winner: Some(Color::White),
+                reason: Reason::Resignation,
+            },
+            r#"{"winner":"white","reason":"resignation"}"#,
+        ),
+        (
+            Outcome::draw(Reason::Agreement),
+            r#"{"winner":null,"reason":"agreement"}"#,
+        ),
     ] {
         let mut g = Game::new(6, 8).unwrap();
         play(&mut g, &["1HN"]);
@@ -207,7 +307,10 @@ fn rule_5_5_resignation_and_agreement_are_results() {
 #[test]
 fn rule_6_lexical_rules_and_forms() {
     let g = Game::new(6, 8).unwrap();
-    let ok = |s: &str| notation::parse_move(&g, s, Frame::PerPlayer).map(|m| notation::format_move(&g, &m, Frame::PerPlayer).unwrap());
+    let ok = |s: &str| {
+        notation::parse_move(&g, s, Frame::PerPlayer)
+            .map(|m| notation::format_move(&g, &m, Frame::PerPlayer).unwrap())
+    };
     for (input, canonical) in [
         ("1HN", "1HN"),
         ("1 H N", "1HN"),
@@ -218,15 +321,30 @@ fn rule_6_lexical_rules_and_forms() {
         ("1/6, 0H", "1H"),
         ("2/12H", "1H"),
     ] {
-        assert_eq!(ok(input).unwrap_or_else(|e| panic!("{input}: {e}")), canonical, "{input}");
+        assert_eq!(
+            ok(input).unwrap_or_else(|e| panic!("{input}: {e}")),
+            canonical,
+            "{input}"
+        );
     }
-    assert!(ok("0,0,1H").unwrap_err().to_string().contains("only the first number may be 0"));
+    assert!(
+        ok("0,0,1H")
+            .unwrap_err()
+            .to_string()
+            .contains("only the first number may be 0")
+    );
     // `0,0` is accepted as the origin: White's own origin piece after Black's first move.
     let mut w = Game::new(6, 8).unwrap();
     play(&mut w, &["1H"]);
     let a = notation::parse_move(&w, "0,0H", Frame::PerPlayer).unwrap();
-    assert_eq!(notation::format_move(&w, &a, Frame::PerPlayer).unwrap(), "0H");
-    for bad in ["1h", "１H", "1HN+++", "1HN-", "1H1", "1HE-N", "1H-1N-N", "", "H", "1X", "1HN+N", "1HQ", "99H", "1/7H", "1,0H"] {
+    assert_eq!(
+        notation::format_move(&w, &a, Frame::PerPlayer).unwrap(),
+        "0H"
+    );
+    for bad in [
+        "1h", "１H", "1HN+++", "1HN-", "1H1", "1HE-N", "1H-1N-N", "", "H", "1X", "1HN+N", "1HQ",
+        "99H", "1/7H", "1,0H",
+    ] {
         assert!(ok(bad).is_err(), "'{bad}' accepted");
     }
     // Errors say where.
@@ -238,10 +356,19 @@ fn rule_6_lexical_rules_and_forms() {
 fn rule_6_5_long_split_swaps_name_their_piece() {
     let mut g = cells(&["bwbw", "wbwb", "bbbb", "wbwb"], "black");
     let parse = |g: &Game, s: &str| notation::parse_move(g, s, Frame::PerPlayer);
-    assert!(parse(&g, "0,1H3N").is_err(), "a long split's swap needs -number half-");
-    assert!(parse(&g, "0,1H3-2N-N").is_err(), "north of piece 2 is Black's own");
+    assert!(
+        parse(&g, "0,1H3N").is_err(),
+        "a long split's swap needs -number half-"
+    );
+    assert!(
+        parse(&g, "0,1H3-2N-N").is_err(),
+        "north of piece 2 is Black's own"
+    );
     let mv = parse(&g, "0,1H3-3N-N").unwrap();
-    assert_eq!(notation::format_move(&g, &mv, Frame::PerPlayer).unwrap(), "0,1H3-3N-N");
+    assert_eq!(
+        notation::format_move(&g, &mv, Frame::PerPlayer).unwrap(),
+        "0,1H3-3N-N"
+    );
     play(&mut g, &["0,1H3-3N-N"]);
     assert_eq!(g.board().piece_at(4, 4).color, Color::Black);
 }
@@ -256,8 +383,18 @@ fn rule_6_1_canonical_staircase_prefers_fewest_numbers_then_smallest_sum() {
     let mut f = notation::Formatter::new(&g, Frame::PerPlayer);
     for m in &moves {
         let s = f.format(&g, m).unwrap();
-        assert_eq!(notation::parse_move(&g, &s, Frame::PerPlayer).unwrap(), *m, "{s}");
-        let pos: String = s.chars().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
-        assert!(pos.split(',').count() <= 3, "{s}: staircase longer than needed on a near-grid board");
+        assert_eq!(
+            notation::parse_move(&g, &s, Frame::PerPlayer).unwrap(),
+            *m,
+            "{s}"
+        );
+        let pos: String = s
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .collect();
+        assert!(
+            pos.split(',').count() <= 3,
+            "{s}: staircase longer than needed on a near-grid board"
+        );
     }
 }

@@ -52,13 +52,20 @@ pub enum AgentError {
     #[error("agent `{spec}`: unexpected `{rest}` after the spec")]
     Trailing { spec: String, rest: String },
     #[error("agent `{spec}`: cannot load checkpoint {path}: {message}")]
-    Checkpoint { spec: String, path: String, message: String },
+    Checkpoint {
+        spec: String,
+        path: String,
+        message: String,
+    },
 }
 
 fn sims(spec: &str, s: &str) -> Result<u32, AgentError> {
     match s.parse::<u32>() {
         Ok(n) if (1..=10_000_000).contains(&n) => Ok(n),
-        _ => Err(AgentError::BadSimulations { spec: spec.into(), sims: s.into() }),
+        _ => Err(AgentError::BadSimulations {
+            spec: spec.into(),
+            sims: s.into(),
+        }),
     }
 }
 
@@ -72,36 +79,66 @@ impl AgentSpec {
         if let Some(rest) = s.strip_prefix("ckpt:") {
             // PATH may itself contain ':'; a last segment made of digits is SIMS.
             let (path, n) = match rest.rsplit_once(':') {
-                Some((p, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => (p, Some(sims(spec, n)?)),
+                Some((p, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                    (p, Some(sims(spec, n)?))
+                }
                 _ => (rest, None),
             };
             if path.is_empty() {
-                return Err(AgentError::Missing { spec: spec.into(), what: "checkpoint path (ckpt:PATH[:SIMS])" });
+                return Err(AgentError::Missing {
+                    spec: spec.into(),
+                    what: "checkpoint path (ckpt:PATH[:SIMS])",
+                });
             }
-            return Ok(AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint(path.into()), simulations: n });
+            return Ok(AgentSpec::Mcts {
+                evaluator: EvaluatorSpec::Checkpoint(path.into()),
+                simulations: n,
+            });
         }
         let mut parts = s.split(':');
         let kind = parts.next().unwrap_or("");
         if kind != "mcts" {
-            return Err(AgentError::UnknownKind { spec: spec.into(), kind: kind.into() });
+            return Err(AgentError::UnknownKind {
+                spec: spec.into(),
+                kind: kind.into(),
+            });
         }
         let evaluator = match parts.next() {
             Some("uniform") => EvaluatorSpec::Uniform,
             Some("rollout") => EvaluatorSpec::Rollout,
             Some(e) if !e.is_empty() => {
-                return Err(AgentError::UnknownEvaluator { spec: spec.into(), evaluator: e.into() });
+                return Err(AgentError::UnknownEvaluator {
+                    spec: spec.into(),
+                    evaluator: e.into(),
+                });
             }
-            _ => return Err(AgentError::Missing { spec: spec.into(), what: "evaluator (mcts:uniform:SIMS)" }),
+            _ => {
+                return Err(AgentError::Missing {
+                    spec: spec.into(),
+                    what: "evaluator (mcts:uniform:SIMS)",
+                });
+            }
         };
         let n = match parts.next() {
             Some(n) => sims(spec, n)?,
-            None => return Err(AgentError::Missing { spec: spec.into(), what: "simulations (mcts:EVAL:SIMS)" }),
+            None => {
+                return Err(AgentError::Missing {
+                    spec: spec.into(),
+                    what: "simulations (mcts:EVAL:SIMS)",
+                });
+            }
         };
         let rest: Vec<&str> = parts.collect();
         if !rest.is_empty() {
-            return Err(AgentError::Trailing { spec: spec.into(), rest: rest.join(":") });
+            return Err(AgentError::Trailing {
+                spec: spec.into(),
+                rest: rest.join(":"),
+            });
         }
-        Ok(AgentSpec::Mcts { evaluator, simulations: Some(n) })
+        Ok(AgentSpec::Mcts {
+            evaluator,
+            simulations: Some(n),
+        })
     }
 
     /// Simulations per decision of a search agent (the spec's, else the config's).
@@ -124,15 +161,25 @@ impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentSpec::Random => f.write_str("random"),
-            AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint(p), simulations } => {
+            AgentSpec::Mcts {
+                evaluator: EvaluatorSpec::Checkpoint(p),
+                simulations,
+            } => {
                 write!(f, "ckpt:{}", p.display())?;
                 if let Some(n) = simulations {
                     write!(f, ":{n}")?;
                 }
                 Ok(())
             }
-            AgentSpec::Mcts { evaluator, simulations } => {
-                let e = if *evaluator == EvaluatorSpec::Uniform { "uniform" } else { "rollout" };
+            AgentSpec::Mcts {
+                evaluator,
+                simulations,
+            } => {
+                let e = if *evaluator == EvaluatorSpec::Uniform {
+                    "uniform"
+                } else {
+                    "rollout"
+                };
                 write!(f, "mcts:{e}:{}", simulations.unwrap_or(0))
             }
         }
@@ -142,7 +189,10 @@ impl fmt::Display for AgentSpec {
 /// Builds the evaluator of `ckpt:PATH` agents. The network crate implements it; this crate
 /// only calls it.
 pub trait CheckpointLoader {
-    fn load(&self, path: &Path) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>>;
+    fn load(
+        &self,
+        path: &Path,
+    ) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>>;
 }
 
 /// The loader of a build without the network: every checkpoint is refused with a clear error.
@@ -150,8 +200,14 @@ pub trait CheckpointLoader {
 pub struct NoCheckpoints;
 
 impl CheckpointLoader for NoCheckpoints {
-    fn load(&self, _path: &Path) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>> {
-        Err("this program was built without the network crate (checkpoint agents are unavailable)".into())
+    fn load(
+        &self,
+        _path: &Path,
+    ) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>> {
+        Err(
+            "this program was built without the network crate (checkpoint agents are unavailable)"
+                .into(),
+        )
     }
 }
 
@@ -164,12 +220,27 @@ pub fn build_evaluator(
 ) -> Result<Option<Box<dyn Evaluator>>, AgentError> {
     match spec {
         AgentSpec::Random => Ok(None),
-        AgentSpec::Mcts { evaluator: EvaluatorSpec::Uniform, .. } => Ok(Some(Box::new(UniformEvaluator))),
-        AgentSpec::Mcts { evaluator: EvaluatorSpec::Rollout, .. } => {
-            Ok(Some(Box::new(RolloutEvaluator::new(cfg.rollout.clone(), seed))))
-        }
-        AgentSpec::Mcts { evaluator: EvaluatorSpec::Checkpoint(p), .. } => loader.load(p).map(Some).map_err(|e| {
-            AgentError::Checkpoint { spec: spec.to_string(), path: p.display().to_string(), message: e.to_string() }
-        }),
+        AgentSpec::Mcts {
+            evaluator: EvaluatorSpec::Uniform,
+            ..
+        } => Ok(Some(Box::new(UniformEvaluator))),
+        AgentSpec::Mcts {
+            evaluator: EvaluatorSpec::Rollout,
+            ..
+        } => Ok(Some(Box::new(RolloutEvaluator::new(
+            cfg.rollout.clone(),
+            seed,
+        )))),
+        AgentSpec::Mcts {
+            evaluator: EvaluatorSpec::Checkpoint(p),
+            ..
+        } => loader
+            .load(p)
+            .map(Some)
+            .map_err(|e| AgentError::Checkpoint {
+                spec: spec.to_string(),
+                path: p.display().to_string(),
+                message: e.to_string(),
+            }),
     }
 }

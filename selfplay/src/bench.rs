@@ -20,8 +20,9 @@ pub fn search_throughput(
     simulations: u32,
     duration: Duration,
 ) -> Result<(u64, f64), EvalError> {
-    let mut trees: Vec<(Search, Option<usize>, bool)> =
-        (0..searches.max(1)).map(|i| (Search::new(cfg.clone(), i as u64), None, false)).collect();
+    let mut trees: Vec<(Search, Option<usize>, bool)> = (0..searches.max(1))
+        .map(|i| (Search::new(cfg.clone(), i as u64), None, false))
+        .collect();
     for (t, _, _) in &mut trees {
         t.begin(start, simulations, true);
     }
@@ -49,7 +50,9 @@ pub fn search_throughput(
             } else {
                 // One contiguous chunk per thread: a search's games stay on one thread's allocator.
                 let chunk = trees.len().div_ceil(rayon::current_num_threads().max(1));
-                trees.par_chunks_mut(chunk).for_each(|c| c.iter_mut().for_each(work));
+                trees
+                    .par_chunks_mut(chunk)
+                    .for_each(|c| c.iter_mut().for_each(work));
             }
         }
         if t0.elapsed() >= duration {
@@ -60,7 +63,10 @@ pub fn search_throughput(
             outs.push(Evaluation::default());
         }
         {
-            let leaves: Vec<Leaf<'_>> = idx.iter().map(|&i| trees[i].0.leaf().expect("pending leaf")).collect();
+            let leaves: Vec<Leaf<'_>> = idx
+                .iter()
+                .map(|&i| trees[i].0.leaf().expect("pending leaf"))
+                .collect();
             evaluator.evaluate(&leaves, &mut outs[..idx.len()])?;
         }
         for (j, &i) in idx.iter().enumerate() {

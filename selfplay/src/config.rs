@@ -26,7 +26,11 @@ pub enum ConfigError {
     #[error("config {path}: {message}")]
     Parse { path: String, message: String },
     #[error("config key `{key}` = {value}: {reason}")]
-    Invalid { key: String, value: String, reason: String },
+    Invalid {
+        key: String,
+        value: String,
+        reason: String,
+    },
 }
 
 /// All settings of the search (see the module docs). Field docs are the reference.
@@ -160,41 +164,76 @@ impl Default for SearchConfig {
 
 impl Default for NoiseConfig {
     fn default() -> Self {
-        NoiseConfig { enabled: true, total_alpha: 10.0, epsilon: 0.25 }
+        NoiseConfig {
+            enabled: true,
+            total_alpha: 10.0,
+            epsilon: 0.25,
+        }
     }
 }
 impl Default for TemperatureConfig {
     fn default() -> Self {
-        TemperatureConfig { initial: 1.0, final_: 0.0, turns: 10 }
+        TemperatureConfig {
+            initial: 1.0,
+            final_: 0.0,
+            turns: 10,
+        }
     }
 }
 impl Default for ResignConfig {
     fn default() -> Self {
-        ResignConfig { enabled: false, threshold: -0.9, consecutive: 3, playout_fraction: 0.1 }
+        ResignConfig {
+            enabled: false,
+            threshold: -0.9,
+            consecutive: 3,
+            playout_fraction: 0.1,
+        }
     }
 }
 impl Default for GumbelConfig {
     fn default() -> Self {
-        GumbelConfig { enabled: false, sampled_actions: 16, c_visit: 50.0, c_scale: 1.0, noise_scale: 1.0 }
+        GumbelConfig {
+            enabled: false,
+            sampled_actions: 16,
+            c_visit: 50.0,
+            c_scale: 1.0,
+            noise_scale: 1.0,
+        }
     }
 }
 impl Default for PlayoutCapConfig {
     fn default() -> Self {
-        PlayoutCapConfig { enabled: false, full_fraction: 0.25, fast_simulations: 32 }
+        PlayoutCapConfig {
+            enabled: false,
+            full_fraction: 0.25,
+            fast_simulations: 32,
+        }
     }
 }
 impl Default for ForcedPlayoutsConfig {
     fn default() -> Self {
-        ForcedPlayoutsConfig { enabled: false, k: 2.0, prune: true }
+        ForcedPlayoutsConfig {
+            enabled: false,
+            k: 2.0,
+            prune: true,
+        }
     }
 }
 
 fn bad(key: &str, value: impl std::fmt::Display, reason: &str) -> ConfigError {
-    ConfigError::Invalid { key: key.into(), value: value.to_string(), reason: reason.into() }
+    ConfigError::Invalid {
+        key: key.into(),
+        value: value.to_string(),
+        reason: reason.into(),
+    }
 }
 
 fn check_f(key: &str, v: f32, lo: f32, hi: f32) -> Result<(), ConfigError> {
-    if v.is_finite() && v >= lo && v <= hi { Ok(()) } else { Err(bad(key, v, &format!("must lie in [{lo}, {hi}]"))) }
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err(bad(key, v, &format!("must lie in [{lo}, {hi}]")))
+    }
 }
 
 impl SearchConfig {
@@ -203,7 +242,11 @@ impl SearchConfig {
     pub fn for_play(&self) -> SearchConfig {
         let mut c = self.clone();
         c.noise.enabled = false;
-        c.temperature = TemperatureConfig { initial: 0.0, final_: 0.0, turns: 0 };
+        c.temperature = TemperatureConfig {
+            initial: 0.0,
+            final_: 0.0,
+            turns: 0,
+        };
         c.playout_cap.enabled = false;
         c.resign.enabled = false;
         c.gumbel.noise_scale = 0.0;
@@ -214,31 +257,77 @@ impl SearchConfig {
     /// Checks every value's range; the error names the key (as written under `[search]`).
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.simulations == 0 || self.simulations > 10_000_000 {
-            return Err(bad("search.simulations", self.simulations, "must be 1 to 10,000,000"));
+            return Err(bad(
+                "search.simulations",
+                self.simulations,
+                "must be 1 to 10,000,000",
+            ));
         }
         check_f("search.c_puct", self.c_puct, 0.0, 1e3)?;
         check_f("search.fpu_reduction", self.fpu_reduction, 0.0, 2.0)?;
         if self.eval_cache && self.eval_cache_capacity == 0 {
-            return Err(bad("search.eval_cache_capacity", 0, "must be positive when the cache is on"));
+            return Err(bad(
+                "search.eval_cache_capacity",
+                0,
+                "must be positive when the cache is on",
+            ));
         }
-        check_f("search.noise.total_alpha", self.noise.total_alpha, 1e-6, 1e4)?;
+        check_f(
+            "search.noise.total_alpha",
+            self.noise.total_alpha,
+            1e-6,
+            1e4,
+        )?;
         check_f("search.noise.epsilon", self.noise.epsilon, 0.0, 1.0)?;
-        check_f("search.temperature.initial", self.temperature.initial, 0.0, 100.0)?;
-        check_f("search.temperature.final", self.temperature.final_, 0.0, 100.0)?;
+        check_f(
+            "search.temperature.initial",
+            self.temperature.initial,
+            0.0,
+            100.0,
+        )?;
+        check_f(
+            "search.temperature.final",
+            self.temperature.final_,
+            0.0,
+            100.0,
+        )?;
         check_f("search.resign.threshold", self.resign.threshold, -1.0, 1.0)?;
         if self.resign.consecutive == 0 {
             return Err(bad("search.resign.consecutive", 0, "must be at least 1"));
         }
-        check_f("search.resign.playout_fraction", self.resign.playout_fraction, 0.0, 1.0)?;
+        check_f(
+            "search.resign.playout_fraction",
+            self.resign.playout_fraction,
+            0.0,
+            1.0,
+        )?;
         if self.gumbel.sampled_actions < 1 {
-            return Err(bad("search.gumbel.sampled_actions", 0, "must be at least 1"));
+            return Err(bad(
+                "search.gumbel.sampled_actions",
+                0,
+                "must be at least 1",
+            ));
         }
         check_f("search.gumbel.c_visit", self.gumbel.c_visit, 0.0, 1e6)?;
         check_f("search.gumbel.c_scale", self.gumbel.c_scale, 0.0, 1e6)?;
-        check_f("search.gumbel.noise_scale", self.gumbel.noise_scale, 0.0, 100.0)?;
-        check_f("search.playout_cap.full_fraction", self.playout_cap.full_fraction, 0.0, 1.0)?;
+        check_f(
+            "search.gumbel.noise_scale",
+            self.gumbel.noise_scale,
+            0.0,
+            100.0,
+        )?;
+        check_f(
+            "search.playout_cap.full_fraction",
+            self.playout_cap.full_fraction,
+            0.0,
+            1.0,
+        )?;
         if self.playout_cap.enabled && self.playout_cap.fast_simulations == 0 {
-            return Err(bad("search.playout_cap.fast_simulations", 0, "must be at least 1"));
+            return Err(bad(
+                "search.playout_cap.fast_simulations",
+                0,
+                "must be at least 1",
+            ));
         }
         check_f("search.forced_playouts.k", self.forced_playouts.k, 0.0, 1e3)?;
         if self.rollout.max_turns == 0 {
@@ -249,8 +338,10 @@ impl SearchConfig {
 
     /// Parses the body of a `[search]` table (keys at top level), then validates it.
     pub fn from_toml_str(text: &str, path: &str) -> Result<SearchConfig, ConfigError> {
-        let c: SearchConfig =
-            toml::from_str(text).map_err(|e| ConfigError::Parse { path: path.into(), message: e.to_string() })?;
+        let c: SearchConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.into(),
+            message: e.to_string(),
+        })?;
         c.validate()?;
         Ok(c)
     }
@@ -280,7 +371,14 @@ pub struct SelfPlayConfig {
 
 impl Default for SelfPlayConfig {
     fn default() -> Self {
-        SelfPlayConfig { board: 6, resolution: 8, max_turns: 200, parallel_games: 64, games_per_file: 64, seed: 0 }
+        SelfPlayConfig {
+            board: 6,
+            resolution: 8,
+            max_turns: 200,
+            parallel_games: 64,
+            games_per_file: 64,
+            seed: 0,
+        }
     }
 }
 
@@ -294,7 +392,11 @@ impl SelfPlayConfig {
             ));
         }
         if self.parallel_games == 0 || self.parallel_games > 100_000 {
-            return Err(bad("selfplay.parallel_games", self.parallel_games, "must be 1 to 100,000"));
+            return Err(bad(
+                "selfplay.parallel_games",
+                self.parallel_games,
+                "must be 1 to 100,000",
+            ));
         }
         if self.games_per_file == 0 {
             return Err(bad("selfplay.games_per_file", 0, "must be at least 1"));
@@ -316,15 +418,19 @@ pub struct ConfigFile {
 
 impl ConfigFile {
     pub fn from_toml_str(text: &str, path: &str) -> Result<ConfigFile, ConfigError> {
-        let c: ConfigFile =
-            toml::from_str(text).map_err(|e| ConfigError::Parse { path: path.into(), message: e.to_string() })?;
+        let c: ConfigFile = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.into(),
+            message: e.to_string(),
+        })?;
         c.search.validate()?;
         c.selfplay.validate()?;
         Ok(c)
     }
     pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ConfigError::Read { path: path.display().to_string(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
         ConfigFile::from_toml_str(&text, &path.display().to_string())
     }
 }

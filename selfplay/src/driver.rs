@@ -32,7 +32,11 @@ pub struct Player {
 #[derive(Debug)]
 pub enum PlayerKind {
     Random,
-    Mcts { evaluator: Box<dyn Evaluator>, simulations: u32, config: SearchConfig },
+    Mcts {
+        evaluator: Box<dyn Evaluator>,
+        simulations: u32,
+        config: SearchConfig,
+    },
 }
 
 /// Who plays which colour.
@@ -75,18 +79,29 @@ pub enum RunError {
     #[error(transparent)]
     Eval(#[from] EvalError),
     #[error("evaluator {evaluator} returned {got} priors for a leaf with {want} legal decisions")]
-    BadEvaluation { evaluator: String, got: usize, want: usize },
+    BadEvaluation {
+        evaluator: String,
+        got: usize,
+        want: usize,
+    },
     #[error("{0}")]
     Sink(Box<dyn std::error::Error + Send + Sync>),
     #[error("seating {seating:?} needs {need} player(s), got {got}")]
-    Players { seating: Seating, need: usize, got: usize },
+    Players {
+        seating: Seating,
+        need: usize,
+        got: usize,
+    },
 }
 
 /// The part of a player the parallel phase reads.
 #[derive(Clone, Debug)]
 enum Meta {
     Random,
-    Mcts { simulations: u32, config: SearchConfig },
+    Mcts {
+        simulations: u32,
+        config: SearchConfig,
+    },
 }
 
 struct Slot {
@@ -168,10 +183,18 @@ impl Slot {
         self.would_resign = None;
         self.needs = None;
         self.pending = None;
-        let resign = metas.iter().any(|m| matches!(m, Meta::Mcts { config, .. } if config.resign.enabled));
+        let resign = metas
+            .iter()
+            .any(|m| matches!(m, Meta::Mcts { config, .. } if config.resign.enabled));
         let fraction = metas
             .iter()
-            .map(|m| if let Meta::Mcts { config, .. } = m { config.resign.playout_fraction } else { 0.0 })
+            .map(|m| {
+                if let Meta::Mcts { config, .. } = m {
+                    config.resign.playout_fraction
+                } else {
+                    0.0
+                }
+            })
             .fold(0.0f32, f32::max);
         self.playout = resign && self.rng.random_bool(f64::from(fraction));
     }
@@ -181,7 +204,11 @@ impl Slot {
         for t in &mut self.trees {
             t.advance(d);
         }
-        self.steps.push(StepRecord { decision: d, kind, search });
+        self.steps.push(StepRecord {
+            decision: d,
+            kind,
+            search,
+        });
         self.decisions += 1;
     }
 
@@ -200,28 +227,45 @@ impl Slot {
                     return;
                 }
                 self.searching = None;
-                let Meta::Mcts { config, .. } = &metas[t] else { unreachable!("only search agents search") };
+                let Meta::Mcts { config, .. } = &metas[t] else {
+                    unreachable!("only search agents search")
+                };
                 let out = self.trees[t].finish();
                 let (value, full) = (out.value, out.full);
                 if config.resign.enabled {
                     let k = ci(c);
-                    self.low[k] = if value < config.resign.threshold { self.low[k] + 1 } else { 0 };
+                    self.low[k] = if value < config.resign.threshold {
+                        self.low[k] + 1
+                    } else {
+                        0
+                    };
                     if self.low[k] >= config.resign.consecutive {
                         if self.playout {
                             self.would_resign.get_or_insert(c);
                         } else {
-                            self.game.finish(Outcome { winner: Some(c.opposite()), reason: Reason::Resignation });
+                            self.game.finish(Outcome {
+                                winner: Some(c.opposite()),
+                                reason: Reason::Resignation,
+                            });
                             return;
                         }
                     }
                 }
                 let policy: Vec<(Decision, f32)> = if record_targets {
-                    out.legal.iter().copied().zip(out.target.iter().copied()).collect()
+                    out.legal
+                        .iter()
+                        .copied()
+                        .zip(out.target.iter().copied())
+                        .collect()
                 } else {
                     Vec::new()
                 };
                 let tc = &config.temperature;
-                let temp = if self.game.turns_played() < tc.turns { tc.initial } else { tc.final_ };
+                let temp = if self.game.turns_played() < tc.turns {
+                    tc.initial
+                } else {
+                    tc.final_
+                };
                 let joint = if record_targets && self.game.phase() == Phase::Choose {
                     self.trees[t].joint_choose_extent(&mut self.joint);
                     self.joint.clone()
@@ -229,7 +273,16 @@ impl Slot {
                     Vec::new()
                 };
                 let d = self.trees[t].pick(temp);
-                self.play(d, StepKind::Searched, Some(SearchRecord { value, full, policy, joint }));
+                self.play(
+                    d,
+                    StepKind::Searched,
+                    Some(SearchRecord {
+                        value,
+                        full,
+                        policy,
+                        joint,
+                    }),
+                );
                 continue;
             }
             self.game.legal_decisions_into(&mut self.legal);
@@ -247,15 +300,26 @@ impl Slot {
                         for t in &mut self.trees {
                             t.advance(d);
                         }
-                        self.steps.push(StepRecord { decision: d, kind: StepKind::Random, search: None });
+                        self.steps.push(StepRecord {
+                            decision: d,
+                            kind: StepKind::Random,
+                            search: None,
+                        });
                     }
                     self.decisions += path.len() as u64;
                     self.path = path;
                 }
-                Meta::Mcts { simulations, config } => {
+                Meta::Mcts {
+                    simulations,
+                    config,
+                } => {
                     let pc = &config.playout_cap;
                     let full = !pc.enabled || self.rng.random_bool(f64::from(pc.full_fraction));
-                    let n = if full { *simulations } else { pc.fast_simulations };
+                    let n = if full {
+                        *simulations
+                    } else {
+                        pc.fast_simulations
+                    };
                     self.trees[p].begin(&self.game, n, full);
                     self.searching = Some(p);
                 }
@@ -264,9 +328,12 @@ impl Slot {
     }
 
     fn take_record(&mut self, opts: &RunOptions) -> GameRecord {
-        let standard = Game::new(opts.start.board().board_size(), opts.start.board().resolution())
-            .map(|g| g == opts.start)
-            .unwrap_or(false);
+        let standard = Game::new(
+            opts.start.board().board_size(),
+            opts.start.board().resolution(),
+        )
+        .map(|g| g == opts.start)
+        .unwrap_or(false);
         GameRecord {
             index: self.index,
             board: opts.start.board().board_size(),
@@ -300,23 +367,33 @@ pub fn run_games(
 ) -> Result<Progress, RunError> {
     let need = if seating == Seating::SelfPlay { 1 } else { 2 };
     if players.len() != need {
-        return Err(RunError::Players { seating, need, got: players.len() });
+        return Err(RunError::Players {
+            seating,
+            need,
+            got: players.len(),
+        });
     }
     let metas: Vec<Meta> = players
         .iter()
         .map(|p| match &p.kind {
             PlayerKind::Random => Meta::Random,
-            PlayerKind::Mcts { simulations, config, .. } => {
-                Meta::Mcts { simulations: *simulations, config: config.clone() }
-            }
+            PlayerKind::Mcts {
+                simulations,
+                config,
+                ..
+            } => Meta::Mcts {
+                simulations: *simulations,
+                config: config.clone(),
+            },
         })
         .collect();
     let mut caches: Vec<Option<Cache>> = metas
         .iter()
         .map(|m| match m {
-            Meta::Mcts { config, .. } if config.eval_cache => {
-                Some(Cache { map: HashMap::new(), capacity: config.eval_cache_capacity })
-            }
+            Meta::Mcts { config, .. } if config.eval_cache => Some(Cache {
+                map: HashMap::new(),
+                capacity: config.eval_cache_capacity,
+            }),
             _ => None,
         })
         .collect();
@@ -332,7 +409,10 @@ pub fn run_games(
         slots.push(s);
     }
     let mut outs: Vec<Evaluation> = Vec::new();
-    let mut progress = Progress { games_total: total, ..Progress::default() };
+    let mut progress = Progress {
+        games_total: total,
+        ..Progress::default()
+    };
     let mut hits: Vec<(usize, usize)> = Vec::new();
     let mut misses: Vec<usize> = Vec::new();
     loop {
@@ -341,15 +421,20 @@ pub fn run_games(
             let record = opts.record_targets;
             // One contiguous chunk of slots per thread: a slot's games mostly stay on one
             // thread (and its allocator arena).
-            let chunk = slots.len().div_ceil(rayon::current_num_threads().max(1)).max(1);
+            let chunk = slots
+                .len()
+                .div_ceil(rayon::current_num_threads().max(1))
+                .max(1);
             slots.par_chunks_mut(chunk).for_each(|c| {
                 for s in c.iter_mut().filter(|s| s.active) {
                     s.step(metas, outs, record);
                 }
             });
         }
-        progress.simulations =
-            slots.iter().map(|s| s.trees.iter().map(|t| t.total_simulations).sum::<u64>()).sum::<u64>();
+        progress.simulations = slots
+            .iter()
+            .map(|s| s.trees.iter().map(|t| t.total_simulations).sum::<u64>())
+            .sum::<u64>();
         for s in &mut slots {
             if s.active && s.game.is_over() {
                 progress.decisions += s.decisions;
@@ -374,7 +459,9 @@ pub fn run_games(
         // One batch per evaluator.
         let mut used = 0usize;
         for (p, player) in players.iter_mut().enumerate() {
-            let PlayerKind::Mcts { evaluator, .. } = &mut player.kind else { continue };
+            let PlayerKind::Mcts { evaluator, .. } = &mut player.kind else {
+                continue;
+            };
             hits.clear();
             misses.clear();
             let cache = &mut caches[p];
@@ -402,8 +489,10 @@ pub fn run_games(
                 while outs.len() < used + misses.len() {
                     outs.push(Evaluation::default());
                 }
-                let leaves: Vec<Leaf<'_>> =
-                    misses.iter().map(|&si| slots[si].trees[p].leaf().expect("a pending leaf")).collect();
+                let leaves: Vec<Leaf<'_>> = misses
+                    .iter()
+                    .map(|&si| slots[si].trees[p].leaf().expect("a pending leaf"))
+                    .collect();
                 evaluator.evaluate(&leaves, &mut outs[first..first + misses.len()])?;
                 for (k, leaf) in leaves.iter().enumerate() {
                     let o = &outs[first + k];
@@ -424,7 +513,10 @@ pub fn run_games(
                             c.map.clear();
                         }
                         let h = slots[si].trees[p].leaf_hash().expect("a pending leaf");
-                        c.map.insert(h, (outs[j].value, outs[j].priors.clone().into_boxed_slice()));
+                        c.map.insert(
+                            h,
+                            (outs[j].value, outs[j].priors.clone().into_boxed_slice()),
+                        );
                     }
                     hits.push((si, j));
                 }

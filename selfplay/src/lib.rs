@@ -36,6 +36,8 @@ pub mod selfplay;
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
 pub use driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating};
-pub use evaluator::{EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, UniformEvaluator};
+pub use evaluator::{
+    EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, UniformEvaluator,
+};
 pub use mcts::{Search, SearchOutput, Step};
 pub use record::{GameRecord, RecordError, SearchRecord, StepKind, StepRecord};

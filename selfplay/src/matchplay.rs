@@ -21,7 +21,11 @@ pub struct MatchResult {
 impl MatchResult {
     /// A's score: (wins + draws / 2) / games.
     pub fn score(&self) -> f64 {
-        if self.games == 0 { 0.5 } else { (self.a_wins as f64 + 0.5 * self.draws as f64) / self.games as f64 }
+        if self.games == 0 {
+            0.5
+        } else {
+            (self.a_wins as f64 + 0.5 * self.draws as f64) / self.games as f64
+        }
     }
 }
 
@@ -44,9 +48,15 @@ pub fn play_match(
         opts,
         0..games,
         &mut |g| {
-            let a_color = if g.index % 2 == 0 { Color::Black } else { Color::White };
+            let a_color = if g.index % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             res_ref.games += 1;
-            let replay = g.replay().map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
+            let replay = g
+                .replay()
+                .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
             turns += u64::from(replay.turns_played());
             match g.outcome.winner {
                 None => res_ref.draws += 1,

@@ -209,7 +209,11 @@ impl Search {
 
     /// Visits of the root (including visits kept from tree reuse).
     pub fn root_visits(&self) -> u32 {
-        if self.root == NONE { 0 } else { self.nodes[self.root as usize].n }
+        if self.root == NONE {
+            0
+        } else {
+            self.nodes[self.root as usize].n
+        }
     }
 
     /// Starts a search of `simulations` simulations from `game` (live). `full` selects the
@@ -310,7 +314,10 @@ impl Search {
 
     /// The leaf waiting for an evaluation (after [`Step::NeedsEval`]).
     pub fn leaf(&self) -> Option<Leaf<'_>> {
-        (self.pending != NONE).then(|| Leaf { game: self.sim.as_ref().expect("a pending leaf"), legal: &self.legal })
+        (self.pending != NONE).then(|| Leaf {
+            game: self.sim.as_ref().expect("a pending leaf"),
+            legal: &self.legal,
+        })
     }
 
     /// State hash of the pending leaf (the evaluation cache's key).
@@ -323,14 +330,26 @@ impl Search {
     pub fn provide(&mut self, eval: &Evaluation) {
         let c = self.pending;
         assert!(c != NONE, "no leaf is pending");
-        assert_eq!(eval.priors.len(), self.legal.len(), "one prior per legal decision");
+        assert_eq!(
+            eval.priors.len(),
+            self.legal.len(),
+            "one prior per legal decision"
+        );
         self.pending = NONE;
         let start = self.edges.len() as u32;
         for (&d, &p) in self.legal.iter().zip(&eval.priors) {
             let p = if p.is_finite() && p > 0.0 { p } else { 0.0 };
-            self.edges.push(Edge { decision: d, prior: p, child: NONE });
+            self.edges.push(Edge {
+                decision: d,
+                prior: p,
+                child: NONE,
+            });
         }
-        let value = if eval.value.is_finite() { eval.value.clamp(-1.0, 1.0) } else { 0.0 };
+        let value = if eval.value.is_finite() {
+            eval.value.clamp(-1.0, 1.0)
+        } else {
+            0.0
+        };
         let node = &mut self.nodes[c as usize];
         node.edges = start;
         node.n_edges = self.legal.len() as u32;
@@ -376,7 +395,11 @@ impl Search {
             forced: fstart,
             n_forced: self.forced.len() as u32 - fstart,
             sign: sign_of(sim.decider()),
-            state: if over { NodeState::Terminal } else { NodeState::Unexpanded },
+            state: if over {
+                NodeState::Terminal
+            } else {
+                NodeState::Unexpanded
+            },
             terminal: if over { terminal_value(sim) } else { 0.0 },
             net_value: 0.0,
         });
@@ -437,13 +460,23 @@ impl Search {
         let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
         let total: u32 = self.edges[range.clone()]
             .iter()
-            .map(|e| if e.child == NONE { 0 } else { self.nodes[e.child as usize].n })
+            .map(|e| {
+                if e.child == NONE {
+                    0
+                } else {
+                    self.nodes[e.child as usize].n
+                }
+            })
             .sum();
         let mut best = None;
         let mut best_gap = 0.0f32;
         for i in range {
             let e = self.edges[i];
-            let n = if e.child == NONE { 0 } else { self.nodes[e.child as usize].n };
+            let n = if e.child == NONE {
+                0
+            } else {
+                self.nodes[e.child as usize].n
+            };
             let forced = (self.cfg.forced_playouts.k * e.prior * total as f32).sqrt();
             let gap = forced - n as f32;
             if e.prior > 0.0 && gap > best_gap {
@@ -460,7 +493,9 @@ impl Search {
         let nd = self.nodes[self.root as usize];
         let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
         if self.cfg.gumbel.enabled {
-            let m = (self.cfg.gumbel.sampled_actions as usize).min(range.len()).max(1);
+            let m = (self.cfg.gumbel.sampled_actions as usize)
+                .min(range.len())
+                .max(1);
             let scale = self.cfg.gumbel.noise_scale;
             let mut st = GumbelState::default();
             for i in range {
@@ -522,7 +557,12 @@ impl Search {
             self.scratch.push(q);
         }
         // Rescale to [0, 1] by the min and max (mctx's `rescale_values`).
-        let (lo, hi) = self.scratch.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &q| (l.min(q), h.max(q)));
+        let (lo, hi) = self
+            .scratch
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &q| {
+                (l.min(q), h.max(q))
+            });
         let width = (hi - lo).max(1e-6);
         let sigma = (self.cfg.gumbel.c_visit + max_n as f32) * self.cfg.gumbel.c_scale;
         for q in &mut self.scratch {
@@ -565,7 +605,10 @@ impl Search {
     /// Finishes the search: computes the output (target, value, visits) and restores root
     /// priors changed by noise.
     pub fn finish(&mut self) -> &SearchOutput {
-        assert!(self.root != NONE && self.pending == NONE, "finish() after run() returned Done");
+        assert!(
+            self.root != NONE && self.pending == NONE,
+            "finish() after run() returned Done"
+        );
         let nd = self.nodes[self.root as usize];
         let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
         let s = f32::from(nd.sign);
@@ -575,11 +618,19 @@ impl Search {
         out.target.clear();
         out.full = self.full;
         out.root_visits = nd.n;
-        out.value = if nd.n > 0 { s * (nd.w / f64::from(nd.n)) as f32 } else { 0.0 };
+        out.value = if nd.n > 0 {
+            s * (nd.w / f64::from(nd.n)) as f32
+        } else {
+            0.0
+        };
         out.gumbel_choice = None;
         for e in &self.edges[range.clone()] {
             out.legal.push(e.decision);
-            out.visits.push(if e.child == NONE { 0 } else { self.nodes[e.child as usize].n });
+            out.visits.push(if e.child == NONE {
+                0
+            } else {
+                self.nodes[e.child as usize].n
+            });
         }
         if self.gumbel.is_some() {
             self.completed_q();
@@ -644,7 +695,9 @@ impl Search {
         if total <= 0.0 {
             return;
         }
-        let Some(best) = (0..visits.len()).max_by(|&a, &b| visits[a].total_cmp(&visits[b])) else { return };
+        let Some(best) = (0..visits.len()).max_by(|&a, &b| visits[a].total_cmp(&visits[b])) else {
+            return;
+        };
         let explore = self.cfg.c_puct * total.sqrt();
         let edges = &self.edges[range];
         let puct = |k: usize, n: f32| {
@@ -661,7 +714,11 @@ impl Search {
             let q = self.child_q(s, edges[k].child).unwrap_or(0.0);
             // Smallest n' with q + explore·P/(1+n') <= best_score.
             let gap = best_score - q;
-            let needed = if gap > 0.0 { explore * edges[k].prior / gap - 1.0 } else { f32::INFINITY };
+            let needed = if gap > 0.0 {
+                explore * edges[k].prior / gap - 1.0
+            } else {
+                f32::INFINITY
+            };
             let reduced = needed.ceil().max(n - forced).min(n).max(0.0);
             visits[k] = if reduced <= 1.0 { 0.0 } else { reduced };
         }
@@ -679,7 +736,10 @@ impl Search {
             let mut best = 0;
             for k in 1..out.legal.len() {
                 let (a, b) = (out.visits[k], out.visits[best]);
-                let (pa, pb) = (self.edges[nd.edges as usize + k].prior, self.edges[nd.edges as usize + best].prior);
+                let (pa, pb) = (
+                    self.edges[nd.edges as usize + k].prior,
+                    self.edges[nd.edges as usize + best].prior,
+                );
                 if a > b || (a == b && pa > pb) {
                     best = k;
                 }
@@ -688,7 +748,11 @@ impl Search {
         }
         let maxv = out.visits.iter().copied().max().unwrap_or(0).max(1) as f64;
         let inv = 1.0 / f64::from(temperature);
-        let weights: Vec<f64> = out.visits.iter().map(|&v| (f64::from(v) / maxv).powf(inv)).collect();
+        let weights: Vec<f64> = out
+            .visits
+            .iter()
+            .map(|&v| (f64::from(v) / maxv).powf(inv))
+            .collect();
         let sum: f64 = weights.iter().sum();
         if sum <= 0.0 {
             return out.legal[self.rng.random_range(0..out.legal.len())];
@@ -710,7 +774,9 @@ impl Search {
     /// extent gets all of it. Pairs with zero mass are left out; the masses sum to 1.
     pub fn joint_choose_extent(&mut self, out: &mut Vec<(Decision, Decision, f32)>) {
         out.clear();
-        let Some(root_game) = self.root_game.as_ref() else { return };
+        let Some(root_game) = self.root_game.as_ref() else {
+            return;
+        };
         if root_game.phase() != Phase::Choose || self.root == NONE {
             return;
         }
@@ -732,11 +798,24 @@ impl Search {
                 }
                 if c.state == NodeState::Expanded {
                     let ce = &self.edges[c.edges as usize..(c.edges + c.n_edges) as usize];
-                    let n: u32 =
-                        ce.iter().map(|x| if x.child == NONE { 0 } else { self.nodes[x.child as usize].n }).sum();
+                    let n: u32 = ce
+                        .iter()
+                        .map(|x| {
+                            if x.child == NONE {
+                                0
+                            } else {
+                                self.nodes[x.child as usize].n
+                            }
+                        })
+                        .sum();
                     for x in ce {
                         let w = if n > 0 {
-                            (if x.child == NONE { 0 } else { self.nodes[x.child as usize].n }) as f32 / n as f32
+                            (if x.child == NONE {
+                                0
+                            } else {
+                                self.nodes[x.child as usize].n
+                            }) as f32
+                                / n as f32
                         } else {
                             x.prior
                         };
@@ -813,7 +892,9 @@ impl Search {
             let on = self.nodes[old as usize];
             if old != new_root {
                 nn[new as usize].forced = nf.len() as u32;
-                nf.extend_from_slice(&self.forced[on.forced as usize..(on.forced + on.n_forced) as usize]);
+                nf.extend_from_slice(
+                    &self.forced[on.forced as usize..(on.forced + on.n_forced) as usize],
+                );
             }
             if on.state == NodeState::Expanded {
                 nn[new as usize].edges = ne.len() as u32;
@@ -890,7 +971,15 @@ impl Search {
             -1 => Some(Color::White),
             _ => None,
         };
-        Some((if nd.n > 0 { nd.w / f64::from(nd.n) } else { 0.0 }, nd.n, decider))
+        Some((
+            if nd.n > 0 {
+                nd.w / f64::from(nd.n)
+            } else {
+                0.0
+            },
+            nd.n,
+            decider,
+        ))
     }
 }
 

@@ -9,7 +9,8 @@
 use crumble_core::{Color, Decision, Game, position};
 use crumble_selfplay::mcts::Search;
 use crumble_selfplay::{
-    EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, SearchConfig, UniformEvaluator,
+    EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, SearchConfig,
+    UniformEvaluator,
 };
 
 fn load(name: &str) -> Game {
@@ -22,7 +23,13 @@ fn play_cfg() -> SearchConfig {
 }
 
 /// Plays the rest of the current turn by search; returns the decisions played.
-fn search_turn(game: &mut Game, cfg: &SearchConfig, sims: u32, eval: &mut dyn Evaluator, seed: u64) -> Vec<Decision> {
+fn search_turn(
+    game: &mut Game,
+    cfg: &SearchConfig,
+    sims: u32,
+    eval: &mut dyn Evaluator,
+    seed: u64,
+) -> Vec<Decision> {
     let mut search = Search::new(cfg.clone(), seed);
     let turn = game.turns_played();
     let mut played = Vec::new();
@@ -62,7 +69,13 @@ fn mover_can_win(g: &Game) -> bool {
 }
 
 fn rollout(seed: u64) -> RolloutEvaluator {
-    RolloutEvaluator::new(RolloutConfig { playouts: 1, max_turns: 200 }, seed)
+    RolloutEvaluator::new(
+        RolloutConfig {
+            playouts: 1,
+            max_turns: 200,
+        },
+        seed,
+    )
 }
 
 #[test]
@@ -70,7 +83,11 @@ fn finds_win_in_one_with_one_step() {
     let mut g = load("win-in-one-1-step.json");
     assert!(mover_can_win(&g));
     let path = search_turn(&mut g, &play_cfg(), 300, &mut rollout(1), 1);
-    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::Black), "played {path:?}");
+    assert_eq!(
+        g.outcome().and_then(|o| o.winner),
+        Some(Color::Black),
+        "played {path:?}"
+    );
 }
 
 #[test]
@@ -78,8 +95,15 @@ fn finds_win_in_one_with_a_two_step_swap_by_rollouts() {
     let mut g = load("win-in-one-2-steps.json");
     let me = g.to_move();
     let path = search_turn(&mut g, &play_cfg(), 800, &mut rollout(2), 2);
-    assert_eq!(g.outcome().and_then(|o| o.winner), Some(me), "played {path:?}");
-    let steps = path.iter().filter(|d| d.0 >= 4 * 48 * 48 && d.0 < 8 * 48 * 48).count();
+    assert_eq!(
+        g.outcome().and_then(|o| o.winner),
+        Some(me),
+        "played {path:?}"
+    );
+    let steps = path
+        .iter()
+        .filter(|d| d.0 >= 4 * 48 * 48 && d.0 < 8 * 48 * 48)
+        .count();
     assert!(steps >= 2, "a multi-step swap: {path:?}");
 }
 
@@ -89,7 +113,11 @@ fn finds_win_in_one_with_a_three_step_swap() {
     assert_eq!(g.to_move(), Color::White);
     // Pure tree search (uniform priors, value 0, exact terminals) over the whole turn.
     let path = search_turn(&mut g, &play_cfg(), 3000, &mut UniformEvaluator, 2);
-    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::White), "played {path:?}");
+    assert_eq!(
+        g.outcome().and_then(|o| o.winner),
+        Some(Color::White),
+        "played {path:?}"
+    );
     assert!(path.len() >= 5, "choose, extent and three steps: {path:?}");
 }
 
@@ -101,7 +129,10 @@ fn defends_against_a_win_in_one() {
     let mut g = g0.clone();
     let path = search_turn(&mut g, &play_cfg(), 2000, &mut UniformEvaluator, 3);
     assert!(!g.is_over());
-    assert!(!mover_can_win(&g), "after Black's {path:?} White still wins in one");
+    assert!(
+        !mover_can_win(&g),
+        "after Black's {path:?} White still wins in one"
+    );
 }
 
 /// Value `+0.5` for the decider of every leaf, uniform priors.
@@ -129,13 +160,19 @@ fn backup_flips_sign_only_where_the_decider_changes() {
     let mut cfg = play_cfg();
     cfg.eval_cache = false;
     let mut s = Search::new(cfg, 0);
-    let out = s.search_with(&g, 400, false, &mut HalfForDecider).unwrap().clone();
+    let out = s
+        .search_with(&g, 400, false, &mut HalfForDecider)
+        .unwrap()
+        .clone();
     // Same-player sequence: the root and its first-level children are Black's.
     for (k, &d) in out.legal.iter().enumerate() {
         if out.visits[k] == 1 {
             let (v, n, who) = s.node_stats(&[d]).unwrap();
             assert_eq!((n, who), (1, Some(Color::Black)));
-            assert!((v - 0.5).abs() < 1e-9, "a Black node's own +0.5 is +0.5 for Black, got {v}");
+            assert!(
+                (v - 0.5).abs() < 1e-9,
+                "a Black node's own +0.5 is +0.5 for Black, got {v}"
+            );
         }
     }
     // Walk every path of the tree: each node's value is its own evaluation (sign of its
@@ -176,7 +213,10 @@ fn backup_flips_sign_only_where_the_decider_changes() {
             checked_white += 1;
         }
         assert_eq!(n, sum_n, "visits at {path:?}");
-        assert!((v * f64::from(n) - sum_w).abs() < 1e-6, "value at {path:?}: {v} x {n} vs {sum_w}");
+        assert!(
+            (v * f64::from(n) - sum_w).abs() < 1e-6,
+            "value at {path:?}: {v} x {n} vs {sum_w}"
+        );
     }
     assert!(checked_white > 0, "the tree reached White's turn");
     // From the root (Black's view) the mean lies strictly between the two signs.
@@ -187,17 +227,30 @@ fn backup_flips_sign_only_where_the_decider_changes() {
 fn winning_line_has_value_one_for_the_winner() {
     let g = load("win-in-one-1-step.json");
     let mut s = Search::new(play_cfg(), 5);
-    let out = s.search_with(&g, 2000, false, &mut UniformEvaluator).unwrap();
-    assert!(out.value > 0.5, "Black wins in one: root value {} from Black's view", out.value);
+    let out = s
+        .search_with(&g, 2000, false, &mut UniformEvaluator)
+        .unwrap();
+    assert!(
+        out.value > 0.5,
+        "Black wins in one: root value {} from Black's view",
+        out.value
+    );
 }
 
 #[test]
 fn visit_counts_sum_correctly() {
     let g = Game::new(6, 8).unwrap();
     let mut s = Search::new(SearchConfig::default(), 9);
-    let out = s.search_with(&g, 300, true, &mut UniformEvaluator).unwrap().clone();
+    let out = s
+        .search_with(&g, 300, true, &mut UniformEvaluator)
+        .unwrap()
+        .clone();
     assert_eq!(out.root_visits, 300);
-    assert_eq!(out.visits.iter().sum::<u32>(), 299, "every simulation but the root's own evaluation");
+    assert_eq!(
+        out.visits.iter().sum::<u32>(),
+        299,
+        "every simulation but the root's own evaluation"
+    );
     assert_eq!(out.legal.len(), out.target.len());
     assert!((out.target.iter().sum::<f32>() - 1.0).abs() < 1e-5);
     // Tree reuse keeps the subtree: the next search starts with the child's visits.
@@ -227,8 +280,16 @@ fn visit_counts_sum_correctly() {
 
 #[test]
 fn gumbel_target_sums_to_one_over_legal_decisions() {
-    for (name, sims) in [("start", 50u32), ("win-in-one-1-step.json", 200), ("defend-win-in-one.json", 16)] {
-        let g = if name == "start" { Game::new(6, 8).unwrap() } else { load(name) };
+    for (name, sims) in [
+        ("start", 50u32),
+        ("win-in-one-1-step.json", 200),
+        ("defend-win-in-one.json", 16),
+    ] {
+        let g = if name == "start" {
+            Game::new(6, 8).unwrap()
+        } else {
+            load(name)
+        };
         let mut cfg = SearchConfig::default();
         cfg.gumbel.enabled = true;
         cfg.gumbel.sampled_actions = 8;
@@ -249,23 +310,37 @@ fn gumbel_finds_the_win_in_one() {
     let mut cfg = play_cfg();
     cfg.gumbel.enabled = true;
     let path = search_turn(&mut g, &cfg, 200, &mut rollout(6), 6);
-    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::Black), "played {path:?}");
+    assert_eq!(
+        g.outcome().and_then(|o| o.winner),
+        Some(Color::Black),
+        "played {path:?}"
+    );
 }
 
 #[test]
 fn pruned_targets_are_never_negative() {
     for seed in 0..4 {
-        let g = if seed % 2 == 0 { Game::new(6, 8).unwrap() } else { load("defend-win-in-one.json") };
+        let g = if seed % 2 == 0 {
+            Game::new(6, 8).unwrap()
+        } else {
+            load("defend-win-in-one.json")
+        };
         let mut cfg = SearchConfig::default();
         cfg.forced_playouts.enabled = true;
         cfg.forced_playouts.prune = true;
         let mut s = Search::new(cfg, seed);
         let out = s.search_with(&g, 200, true, &mut rollout(seed)).unwrap();
-        assert!(out.target.iter().all(|&p| p >= 0.0), "seed {seed}: {:?}", out.target);
+        assert!(
+            out.target.iter().all(|&p| p >= 0.0),
+            "seed {seed}: {:?}",
+            out.target
+        );
         assert!((out.target.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         // Pruning only removes visits from the others: the most visited child's share grows.
         let total: u32 = out.visits.iter().sum();
-        let best = (0..out.visits.len()).max_by_key(|&k| out.visits[k]).unwrap();
+        let best = (0..out.visits.len())
+            .max_by_key(|&k| out.visits[k])
+            .unwrap();
         assert!(out.target[best] + 1e-6 >= out.visits[best] as f32 / total as f32);
     }
 }
@@ -274,7 +349,10 @@ fn pruned_targets_are_never_negative() {
 fn joint_choose_extent_distribution_sums_to_one_and_matches_the_target() {
     let g = Game::new(6, 8).unwrap();
     let mut s = Search::new(SearchConfig::default(), 8);
-    let out = s.search_with(&g, 200, true, &mut UniformEvaluator).unwrap().clone();
+    let out = s
+        .search_with(&g, 200, true, &mut UniformEvaluator)
+        .unwrap()
+        .clone();
     let mut joint = Vec::new();
     s.joint_choose_extent(&mut joint);
     let sum: f32 = joint.iter().map(|x| x.2).sum();

@@ -4,7 +4,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn crumble(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crumble")).args(args).output().expect("the crumble binary runs")
+    Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .output()
+        .expect("the crumble binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -16,7 +19,9 @@ fn stderr(o: &Output) -> String {
 }
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
 }
 
 fn json(text: &str) -> serde_json::Value {
@@ -33,7 +38,12 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
 /// Bad input: exit status 2, nothing on stdout, a message on stderr containing every part.
 fn refused(args: &[&str], parts: &[&str]) {
     let o = crumble(args);
-    assert_eq!(o.status.code(), Some(2), "args {args:?}, stderr {}", stderr(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "args {args:?}, stderr {}",
+        stderr(&o)
+    );
     assert!(o.stdout.is_empty(), "args {args:?} printed {}", stdout(&o));
     let err = stderr(&o);
     for p in parts {
@@ -65,12 +75,27 @@ fn replay_in_both_frames() {
 
 #[test]
 fn replay_from_a_position_file_round_trips() {
-    let o = crumble(&["replay", "--position", data("after-1HN.json").to_str().unwrap()]);
+    let o = crumble(&[
+        "replay",
+        "--position",
+        data("after-1HN.json").to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o), std::fs::read_to_string(data("after-1HN.json")).unwrap());
-    let o = crumble(&["replay", "--position", data("after-1HN.json").to_str().unwrap(), "5,5HSWS"]);
+    assert_eq!(
+        stdout(&o),
+        std::fs::read_to_string(data("after-1HN.json")).unwrap()
+    );
+    let o = crumble(&[
+        "replay",
+        "--position",
+        data("after-1HN.json").to_str().unwrap(),
+        "5,5HSWS",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(json(&stdout(&o)), json(&std::fs::read_to_string(data("after-1HN-5,5HSWS.json")).unwrap()));
+    assert_eq!(
+        json(&stdout(&o)),
+        json(&std::fs::read_to_string(data("after-1HN-5,5HSWS.json")).unwrap())
+    );
 }
 
 #[test]
@@ -87,19 +112,46 @@ fn replay_refuses_bad_moves_naming_index_and_text() {
 #[test]
 fn bad_position_files_are_refused() {
     let bad = temp_file("malformed.json", "{\"board\": 6,");
-    refused(&["replay", "--position", bad.to_str().unwrap()], &["malformed JSON"]);
-    let gap = temp_file("gap.json", r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 1, "h": 1, "color": "white"}]}"#);
-    refused(&["moves", "--position", gap.to_str().unwrap()], &["unit cell (1, 0) is not covered"]);
+    refused(
+        &["replay", "--position", bad.to_str().unwrap()],
+        &["malformed JSON"],
+    );
+    let gap = temp_file(
+        "gap.json",
+        r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 1, "h": 1, "color": "white"}]}"#,
+    );
+    refused(
+        &["moves", "--position", gap.to_str().unwrap()],
+        &["unit cell (1, 0) is not covered"],
+    );
     let overlap = temp_file(
         "overlap.json",
         r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 2, "h": 2, "color": "white"}, {"x": 1, "y": 1, "w": 1, "h": 1, "color": "black"}]}"#,
     );
-    refused(&["replay", "--position", overlap.to_str().unwrap()], &["overlap at unit cell (1, 1)"]);
-    let shape = temp_file("shape.json", r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 2, "h": 2, "color": "white"}, {"x": 0, "y": 0, "w": 3, "h": 1, "color": "white"}]}"#);
-    refused(&["random-game", "--position", shape.to_str().unwrap()], &["pieces[1]"]);
-    let size = temp_file("size.json", r#"{"board": 99, "resolution": 8, "to_move": "black", "pieces": []}"#);
-    refused(&["replay", "--position", size.to_str().unwrap()], &["board size 99"]);
-    refused(&["replay", "--position", "/nonexistent/crumble.json"], &["cannot read position file"]);
+    refused(
+        &["replay", "--position", overlap.to_str().unwrap()],
+        &["overlap at unit cell (1, 1)"],
+    );
+    let shape = temp_file(
+        "shape.json",
+        r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 2, "h": 2, "color": "white"}, {"x": 0, "y": 0, "w": 3, "h": 1, "color": "white"}]}"#,
+    );
+    refused(
+        &["random-game", "--position", shape.to_str().unwrap()],
+        &["pieces[1]"],
+    );
+    let size = temp_file(
+        "size.json",
+        r#"{"board": 99, "resolution": 8, "to_move": "black", "pieces": []}"#,
+    );
+    refused(
+        &["replay", "--position", size.to_str().unwrap()],
+        &["board size 99"],
+    );
+    refused(
+        &["replay", "--position", "/nonexistent/crumble.json"],
+        &["cannot read position file"],
+    );
     for p in [bad, gap, overlap, shape, size] {
         let _ = std::fs::remove_file(p);
     }
@@ -109,11 +161,17 @@ fn bad_position_files_are_refused() {
 fn bad_flags_are_refused() {
     refused(&["replay", "--board", "99"], &["board size 99"]);
     refused(&["moves", "--resolution", "3"], &["resolution 3"]);
-    refused(&["moves", "--board", "32", "--resolution", "64"], &["exceeds 1024"]);
+    refused(
+        &["moves", "--board", "32", "--resolution", "64"],
+        &["exceeds 1024"],
+    );
     refused(&["replay", "--frame", "sideways"], &["sideways"]);
     refused(&["replay", "--board", "-1"], &[]);
     refused(&["random-game", "--seed", "x"], &[]);
-    refused(&["replay", "--position", "x.json", "--board", "8"], &["cannot be used with"]);
+    refused(
+        &["replay", "--position", "x.json", "--board", "8"],
+        &["cannot be used with"],
+    );
     refused(&["frobnicate"], &[]);
     refused(&["bench", "rules", "--seconds", "0"], &["--seconds"]);
     refused(&["bench", "rules", "--seconds=-1"], &["--seconds"]);
@@ -127,7 +185,10 @@ fn moves_are_sorted_bytewise_and_complete() {
     let lines: Vec<&str> = out.lines().collect();
     // The start: 18 black squares, each with an H and a V split, no joins.
     assert_eq!(lines.len(), 36);
-    assert!(lines.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()), "not sorted: {lines:?}");
+    assert!(
+        lines.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()),
+        "not sorted: {lines:?}"
+    );
     assert!(lines.contains(&"1H"), "{lines:?}");
     // Every listed move replays.
     for m in &lines {
@@ -135,13 +196,19 @@ fn moves_are_sorted_bytewise_and_complete() {
         assert!(o.status.success(), "move {m}: {}", stderr(&o));
     }
     // After moves, and in the mid-game position, still sorted and unique.
-    for args in [&["moves", "1HN"][..], &["moves", "--frame", "absolute", "1HN"][..]] {
+    for args in [
+        &["moves", "1HN"][..],
+        &["moves", "--frame", "absolute", "1HN"][..],
+    ] {
         let o = crumble(args);
         assert!(o.status.success(), "{}", stderr(&o));
         let out = stdout(&o);
         let lines: Vec<&str> = out.lines().collect();
         assert!(!lines.is_empty());
-        assert!(lines.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()), "not sorted: {lines:?}");
+        assert!(
+            lines.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()),
+            "not sorted: {lines:?}"
+        );
     }
 }
 
@@ -153,8 +220,15 @@ fn random_game_is_deterministic_and_ends_with_the_result() {
     assert_eq!(a.stdout, b.stdout);
     let out = stdout(&a);
     let last = out.lines().last().unwrap();
-    let result = json(last.strip_prefix("# result: ").unwrap_or_else(|| panic!("last line {last:?}")));
-    assert!(["four-sides", "draw-rule", "no-split-or-join", "turn-limit"].contains(&result["reason"].as_str().unwrap()), "{result}");
+    let result = json(
+        last.strip_prefix("# result: ")
+            .unwrap_or_else(|| panic!("last line {last:?}")),
+    );
+    assert!(
+        ["four-sides", "draw-rule", "no-split-or-join", "turn-limit"]
+            .contains(&result["reason"].as_str().unwrap()),
+        "{result}"
+    );
     // The printed moves replay to a finished game with the same result.
     let moves: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
     assert!(!moves.is_empty() && moves.len() <= 200);
@@ -170,7 +244,15 @@ fn random_game_is_deterministic_and_ends_with_the_result() {
     }
     // A different seed gives a different game; a turn limit is obeyed.
     assert_ne!(crumble(&["random-game", "--seed", "6"]).stdout, a.stdout);
-    let o = crumble(&["random-game", "--seed", "5", "--max-turns", "3", "--frame", "absolute"]);
+    let o = crumble(&[
+        "random-game",
+        "--seed",
+        "5",
+        "--max-turns",
+        "3",
+        "--frame",
+        "absolute",
+    ]);
     let out = stdout(&o);
     assert!(out.lines().filter(|l| !l.starts_with('#')).count() <= 3);
     assert!(out.ends_with("\n") && out.lines().last().unwrap().starts_with("# result: "));
@@ -182,9 +264,27 @@ fn bench_json_has_exactly_the_documented_keys() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v = json(&stdout(&o));
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["cores", "games_per_sec_per_core", "mean_turns", "decisions_per_sec", "legal_start_us", "legal_mid_us", "capture_us"]);
+    assert_eq!(
+        keys,
+        [
+            "cores",
+            "games_per_sec_per_core",
+            "mean_turns",
+            "decisions_per_sec",
+            "legal_start_us",
+            "legal_mid_us",
+            "capture_us"
+        ]
+    );
     assert!(v["cores"].as_u64().unwrap() >= 1);
-    for k in ["games_per_sec_per_core", "mean_turns", "decisions_per_sec", "legal_start_us", "legal_mid_us", "capture_us"] {
+    for k in [
+        "games_per_sec_per_core",
+        "mean_turns",
+        "decisions_per_sec",
+        "legal_start_us",
+        "legal_mid_us",
+        "capture_us",
+    ] {
         assert!(v[k].as_f64().unwrap() > 0.0, "{k}: {}", v[k]);
     }
     let o = crumble(&["bench", "rules", "--seconds", "0.1"]);

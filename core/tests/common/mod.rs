@@ -31,7 +31,10 @@ pub fn components(pieces: &[Piece], adj: fn(Rect, Rect) -> bool) -> Vec<Vec<usiz
         while let Some(p) = stack.pop() {
             members.push(p);
             for q in 0..n {
-                if comp[q] == usize::MAX && pieces[q].color == pieces[p].color && adj(pieces[p].rect, pieces[q].rect) {
+                if comp[q] == usize::MAX
+                    && pieces[q].color == pieces[p].color
+                    && adj(pieces[p].rect, pieces[q].rect)
+                {
                     comp[q] = id;
                     stack.push(q);
                 }
@@ -43,7 +46,10 @@ pub fn components(pieces: &[Piece], adj: fn(Rect, Rect) -> bool) -> Vec<Vec<usiz
 }
 
 pub fn surrounded_groups(pieces: &[Piece], g: u16) -> Vec<Vec<usize>> {
-    components(pieces, touching).into_iter().filter(|c| !c.iter().any(|&i| pieces[i].rect.touches_side(g))).collect()
+    components(pieces, touching)
+        .into_iter()
+        .filter(|c| !c.iter().any(|&i| pieces[i].rect.touches_side(g)))
+        .collect()
 }
 
 pub fn four_side_winners(pieces: &[Piece], g: u16) -> Vec<Color> {
@@ -80,7 +86,9 @@ pub fn naive_bases(game: &Game) -> Vec<Move> {
             continue;
         }
         for cut in [Cut::H, Cut::V] {
-            let Some(c) = p.rect.midline(cut) else { continue };
+            let Some(c) = p.rect.midline(cut) else {
+                continue;
+            };
             // Pieces whose inside the line crosses, in order along it.
             let mut crossed: Vec<&Piece> = pieces
                 .iter()
@@ -97,7 +105,14 @@ pub fn naive_bases(game: &Game) -> Vec<Move> {
                     break;
                 }
                 count += 1;
-                out.push(Move { base: Base::Split { cut, first: p.rect, count }, swap: None });
+                out.push(Move {
+                    base: Base::Split {
+                        cut,
+                        first: p.rect,
+                        count,
+                    },
+                    swap: None,
+                });
             }
         }
         let (x0, y0) = (p.rect.x, p.rect.y);
@@ -117,7 +132,10 @@ pub fn naive_bases(game: &Game) -> Vec<Move> {
                     a == q.rect.area() && q.color == me
                 });
                 if ok && inside >= 2 {
-                    out.push(Move { base: Base::Join { outline: o }, swap: None });
+                    out.push(Move {
+                        base: Base::Join { outline: o },
+                        swap: None,
+                    });
                 }
             }
         }

@@ -6,8 +6,8 @@
 //! (`core/data/midgame-6x6.json`); the time of one full capture resolution on the mid-game
 //! position. Only meaningful in a release build.
 
-use anyhow::{bail, Context as _};
-use crumble_core::{position, random, Game};
+use anyhow::{Context as _, bail};
+use crumble_core::{Game, position, random};
 use rand::SeedableRng;
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -59,11 +59,16 @@ struct Figures {
 
 fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
     if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 86_400.0) {
-        bail!("--seconds must be a positive number of seconds (at most a day), not {}", a.seconds);
+        bail!(
+            "--seconds must be a positive number of seconds (at most a day), not {}",
+            a.seconds
+        );
     }
     let budget = Duration::from_secs_f64(a.seconds);
     if cfg!(debug_assertions) {
-        eprintln!("warning: this build has no optimisation (debug); the figures mean little. Use --release.");
+        eprintln!(
+            "warning: this build has no optimisation (debug); the figures mean little. Use --release."
+        );
     }
     let f = measure(budget)?;
     if a.json {
@@ -77,14 +82,25 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
         m.insert("capture_us".into(), f.capture_us.into());
         super::print(&format!("{}\n", serde_json::Value::Object(m)))?;
     } else {
-        let build = if cfg!(debug_assertions) { "debug build (unoptimised)" } else { "release build" };
+        let build = if cfg!(debug_assertions) {
+            "debug build (unoptimised)"
+        } else {
+            "release build"
+        };
         super::print(&format!(
             "crumble bench rules: 6x6 board, R = 8, one thread, {build}, machine with {} cores\n\
              random games        {:>12.1} games/s per core ({} games, mean {:.1} turns, turn limit {TURN_LIMIT})\n\
              decisions           {:>12.0} decisions/s\n\
              legal decisions     {:>12.3} us at the start, {:.3} us in the mid-game position\n\
              capture resolution  {:>12.3} us (one full pass over the mid-game position)\n",
-            f.cores, f.games_per_sec, f.games, f.mean_turns, f.decisions_per_sec, f.legal_start_us, f.legal_mid_us, f.capture_us
+            f.cores,
+            f.games_per_sec,
+            f.games,
+            f.mean_turns,
+            f.decisions_per_sec,
+            f.legal_start_us,
+            f.legal_mid_us,
+            f.capture_us
         ))?;
     }
     Ok(ExitCode::SUCCESS)
@@ -115,7 +131,8 @@ fn measure(budget: Duration) -> anyhow::Result<Figures> {
         start_game.legal_decisions_into(&mut buf);
         black_box(&buf);
     });
-    let mid = position::from_json(position::MIDGAME_6X6_JSON).context("the shipped mid-game position")?;
+    let mid =
+        position::from_json(position::MIDGAME_6X6_JSON).context("the shipped mid-game position")?;
     let mut mid_game = mid.clone();
     let legal_mid_us = time_per_call(micro, || {
         mid_game.legal_decisions_into(&mut buf);

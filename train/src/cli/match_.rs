@@ -41,8 +41,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(p) => ConfigFile::load(p)?,
         None => ConfigFile::default(),
     };
-    let pa = selfplay::make_player(&sa, &cfg.search, a.seed ^ 0xA, &crumble_model::NetLoader::new(), true)?;
-    let pb = selfplay::make_player(&sb, &cfg.search, a.seed ^ 0xB, &crumble_model::NetLoader::new(), true)?;
+    let pa = selfplay::make_player(
+        &sa,
+        &cfg.search,
+        a.seed ^ 0xA,
+        &crumble_model::NetLoader::new(),
+        true,
+    )?;
+    let pb = selfplay::make_player(
+        &sb,
+        &cfg.search,
+        a.seed ^ 0xB,
+        &crumble_model::NetLoader::new(),
+        true,
+    )?;
     let opts = RunOptions {
         start: crumble_core::Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
         max_turns: a.max_turns,

@@ -18,7 +18,10 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut game = a.pos.replay(&a.moves)?;
     if let Some(o) = game.outcome() {
-        eprintln!("the game is over (result {}): no legal moves", position::outcome_text(Some(o)));
+        eprintln!(
+            "the game is over (result {}): no legal moves",
+            position::outcome_text(Some(o))
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let frame = a.pos.frame();
@@ -27,7 +30,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let mut lines = Vec::new();
     for mv in game.base_moves() {
         let text = formatter.format(&game, &mv);
-        lines.push(text.with_context(|| format!("internal error: the listed move {mv:?} cannot be printed"))?);
+        lines.push(text.with_context(|| {
+            format!("internal error: the listed move {mv:?} cannot be printed")
+        })?);
     }
     lines.sort_unstable();
     let mut text = lines.join("\n");

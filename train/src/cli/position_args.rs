@@ -4,7 +4,7 @@
 use anyhow::Context as _;
 use clap::ValueEnum;
 use crumble_core::notation::{self, Frame};
-use crumble_core::{board, position, Game};
+use crumble_core::{Game, board, position};
 use std::path::PathBuf;
 
 /// Notation frame of the moves read and printed (RULES.md section 6).
@@ -50,11 +50,14 @@ impl PositionArgs {
     pub fn start(&self) -> anyhow::Result<Game> {
         match &self.position {
             Some(path) => {
-                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read position file {}", path.display()))?;
-                position::from_json(&text).with_context(|| format!("position file {} refused", path.display()))
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read position file {}", path.display()))?;
+                position::from_json(&text)
+                    .with_context(|| format!("position file {} refused", path.display()))
             }
             None => {
-                board::check_size(self.board, self.resolution).context("bad --board/--resolution")?;
+                board::check_size(self.board, self.resolution)
+                    .context("bad --board/--resolution")?;
                 // check_size bounds both by 1024, so they fit u16.
                 Ok(Game::new(self.board as u16, self.resolution as u16)?)
             }
@@ -69,7 +72,10 @@ impl PositionArgs {
         for (i, text) in moves.iter().enumerate() {
             let refuse = |why: String| anyhow::anyhow!("move {} ({text:?}) refused: {why}", i + 1);
             if let Some(o) = game.outcome() {
-                return Err(refuse(format!("the game is over (result {})", position::outcome_text(Some(o)))));
+                return Err(refuse(format!(
+                    "the game is over (result {})",
+                    position::outcome_text(Some(o))
+                )));
             }
             let mv = notation::parse_move(&game, text, frame).map_err(|e| refuse(e.to_string()))?;
             game.play_move(&mv).map_err(|e| refuse(e.to_string()))?;

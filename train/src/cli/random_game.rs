@@ -34,7 +34,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         random::play_random_turn_recorded(&mut game, &mut rng, &mut path);
         let mv = before.move_from_decisions(&path)?;
         let line = notation::format_move(&before, &mv, frame);
-        text.push_str(&line.with_context(|| format!("internal error: the random move {mv:?} cannot be printed"))?);
+        text.push_str(&line.with_context(|| {
+            format!("internal error: the random move {mv:?} cannot be printed")
+        })?);
         text.push('\n');
     }
     text.push_str("# result: ");

@@ -40,7 +40,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(s) = a.seed {
         cfg.selfplay.seed = s;
     }
-    let player = selfplay::make_player(&spec, &cfg.search, cfg.selfplay.seed, &crumble_model::NetLoader::new(), false)?;
+    let player = selfplay::make_player(
+        &spec,
+        &cfg.search,
+        cfg.selfplay.seed,
+        &crumble_model::NetLoader::new(),
+        false,
+    )?;
     let t0 = Instant::now();
     let mut last = Instant::now();
     let mut first: Option<(Instant, u64)> = None;
