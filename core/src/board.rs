@@ -103,23 +103,27 @@ impl PartialEq for Board {
 impl Eq for Board {}
 
 impl Board {
-    /// The start position of rule 1.4.
-    pub fn standard(n: u16, r: u16) -> Result<Board, SizeError> {
-        check_size(u32::from(n), u32::from(r))?;
-        let mut pieces = Vec::with_capacity(usize::from(n) * usize::from(n));
-        for j in 0..n {
-            for i in 0..n {
+    /// The pieces of the start position of rule 1.4: cell `(i, j)` is black iff `i + j` is odd.
+    fn start_pieces(n: u16, r: u16) -> impl Iterator<Item = Piece> {
+        (0..n).flat_map(move |j| {
+            (0..n).map(move |i| {
                 let color = if (i + j) % 2 == 1 {
                     Color::Black
                 } else {
                     Color::White
                 };
-                pieces.push(Piece {
+                Piece {
                     rect: Rect::new(i * r, j * r, r, r),
                     color,
-                });
-            }
-        }
+                }
+            })
+        })
+    }
+
+    /// The start position of rule 1.4.
+    pub fn standard(n: u16, r: u16) -> Result<Board, SizeError> {
+        check_size(u32::from(n), u32::from(r))?;
+        let pieces: Vec<Piece> = Board::start_pieces(n, r).collect();
         Ok(Board::from_valid_pieces(n, r, &pieces))
     }
 
@@ -131,19 +135,8 @@ impl Board {
         self.white_bits.clear();
         self.hash = 0;
         self.live = 0;
-        let (n, r) = (self.n, self.r);
-        for j in 0..n {
-            for i in 0..n {
-                let color = if (i + j) % 2 == 1 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                self.add(Piece {
-                    rect: Rect::new(i * r, j * r, r, r),
-                    color,
-                });
-            }
+        for p in Board::start_pieces(self.n, self.r) {
+            self.add(p);
         }
     }
 
