@@ -160,7 +160,11 @@ impl GameRecord {
     /// tags `Game` (its number in the run) and the result, the moves in notation.
     pub fn to_game_record(&self) -> Result<crumble_core::record::GameRecord, RecordError> {
         let start = self.start_game()?;
-        let mut rec = crumble_core::record::GameRecord::new(start.clone(), Frame::PerPlayer);
+        // The record's start is the position alone: the turn limit is a setting of the run
+        // (the result says when it ended a game), and would make a standard start look custom.
+        let mut plain = start.clone();
+        plain.set_max_turns(0);
+        let mut rec = crumble_core::record::GameRecord::new(plain, Frame::PerPlayer);
         rec.set_tag("Game", &self.index.to_string());
         let mut g = start;
         let mut before = g.clone();

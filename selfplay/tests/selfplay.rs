@@ -81,6 +81,10 @@ fn records_replay_to_their_result_and_carry_targets() {
             let text = g.to_text().unwrap();
             let rec = crumble_core::record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(rec.result, Some(g.outcome));
+            assert!(
+                !text.contains("[Position"),
+                "a standard start needs no Position tag:\n{text}"
+            );
             let replayed = rec.replay(None).unwrap();
             assert_eq!(replayed.board(), end.board(), "{text}");
             let mut replay = g.start_game().unwrap();
