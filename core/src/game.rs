@@ -691,15 +691,11 @@ impl Game {
     /// it: the line may run along piece sides, and the first piece it crosses must be one of
     /// `color`'s with its legal midline on the line (rules 4.1.2, 4.1.3).
     #[inline]
-    fn run_next(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
+    pub(crate) fn run_next(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
         match cut {
             Cut::H => Game::run_walk::<true, true>(b, c, pos, color),
             Cut::V => Game::run_walk::<false, true>(b, c, pos, color),
         }
-    }
-
-    pub(crate) fn run_next_pub(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
-        Game::run_next(b, cut, c, pos, color)
     }
 
     /// Like [`Game::run_next`] but walking back from `pos` (exclusive).

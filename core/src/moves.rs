@@ -65,7 +65,7 @@ impl Game {
         while out.len() < usize::from(count) {
             let r = b.rect(slot);
             let end = if cut == Cut::H { r.right() } else { r.top() };
-            match Game::run_next_pub(b, cut, c, end, self.to_move()) {
+            match Game::run_next(b, cut, c, end, self.to_move()) {
                 Some(n) => {
                     slot = n;
                     out.push(b.rect(n));
