@@ -95,16 +95,22 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     let games = sample_positions(opts.board, r, 256, 1);
     let planes = rasterise_all(&games);
     let per = PLANES * g * g;
+    let s = cfg.stride();
+    let n = g / s;
+    let mut cells = vec![0.0; planes.len()];
+    for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
+        crate::planes::to_cells(src, g, s, dst);
+    }
     let net = cfg.init(&opts.device)?.valid();
 
     let mut infer = [0.0; 4];
     for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
-        let x = Tensor::<4>::from_data(
-            TensorData::new(planes[..b * per].to_vec(), [b, PLANES, g, g]),
+        let x = Tensor::<6>::from_data(
+            TensorData::new(cells[..b * per].to_vec(), [b, n, n, s, s, PLANES]),
             &opts.device,
         );
         let calls = rate(opts.seconds, || {
-            let o = net.forward(x.clone());
+            let o = net.forward_cells(x.clone());
             let _ = o.logits.into_data();
             let _ = o.value.into_data();
         });
@@ -137,7 +143,7 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
         })
         .collect();
     let ad = opts.device.clone().autodiff();
-    let batch = TrainBatch::from_host(g, planes[..b * per].to_vec(), policy, mask, value, &ad);
+    let batch = TrainBatch::from_host(g, s, planes[..b * per].to_vec(), policy, mask, value, &ad);
     let mut tnet = Some(cfg.init(&ad)?);
     let mut optim = train::adam();
     let steps = rate(opts.seconds, || {

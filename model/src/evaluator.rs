@@ -22,8 +22,10 @@ pub struct NetEvaluator {
     net: CrumbleNet,
     device: Device,
     raster: Rasteriser,
-    /// Host input buffer `[B, PLANES, G, G]`, grown as needed and reused.
+    /// Host input buffer `[B, n, n, s, s, PLANES]` (cell layout), grown as needed and reused.
     input: Vec<f32>,
+    /// One position's planes in the rasteriser's layout `[PLANES, G, G]`.
+    scratch: Vec<f32>,
     /// Leaf indices of the current sub-batch.
     group: Vec<usize>,
 }
@@ -43,6 +45,7 @@ impl NetEvaluator {
             device,
             raster: Rasteriser::new(),
             input: Vec::new(),
+            scratch: Vec::new(),
             group: Vec::new(),
         }
     }
@@ -86,13 +89,17 @@ impl NetEvaluator {
         if self.input.len() < b * per {
             self.input.resize(b * per, 0.0);
         }
+        let s = self.net.stride();
+        let n = g / s;
+        self.scratch.resize(per, 0.0);
         for (k, &i) in idx.iter().enumerate() {
             self.raster
-                .rasterise_slice(leaves[i].game, &mut self.input[k * per..(k + 1) * per]);
+                .rasterise_slice(leaves[i].game, &mut self.scratch);
+            crate::planes::to_cells(&self.scratch, g, s, &mut self.input[k * per..(k + 1) * per]);
         }
-        let data = TensorData::new(self.input[..b * per].to_vec(), [b, PLANES, g, g]);
-        let x = Tensor::<4>::from_data(data, &self.device);
-        let o = self.net.forward(x);
+        let data = TensorData::new(self.input[..b * per].to_vec(), [b, n, n, s, s, PLANES]);
+        let x = Tensor::<6>::from_data(data, &self.device);
+        let o = self.net.forward_cells(x);
         let logits = o.logits.into_data();
         let values = o.value.into_data();
         let logits = logits

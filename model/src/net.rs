@@ -295,30 +295,83 @@ impl NetConfig {
 }
 
 impl CrumbleNet {
-    /// Forward pass.
+    /// Forward pass on planes in the rasteriser's layout: reorders them into the cell layout
+    /// on the device and runs [`CrumbleNet::forward_cells`] (which is faster to feed directly:
+    /// [`crate::planes::to_cells`] does the reordering on the host).
     ///
     /// # Shapes
     /// - input: `[B, PLANES, G, G]` with `G` a multiple of the stem stride
     /// - logits: `[B, 8·G·G + 1]`, value: `[B]`
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
-        let [b, _, g, _] = input.dims();
+        let [b, p, g, _] = input.dims();
         let s = self.stride;
         let n = g / s;
-        let mut x = relu(self.stem.forward(input.clone())); // [B, C, n, n]
+        let cells = input
+            .reshape([b, p, n, s, n, s])
+            .permute([0, 2, 4, 3, 5, 1]); // [B, n, n, s, s, P]
+        self.forward_cells(cells)
+    }
+
+    /// Forward pass on planes in the cell layout ([`crate::planes::to_cells`]): element
+    /// `[b, cy, cx, iy, ix, c]` is plane `c` at fine cell `(cx·s + ix, cy·s + iy)`. In this
+    /// layout the stem (kernel = stride = `s`) and the fine policy skip (1×1) are plain
+    /// matrix multiplies with no reordering.
+    ///
+    /// # Shapes
+    /// - input: `[B, n, n, s, s, PLANES]` with `s` the stem stride, `G = n·s`
+    /// - logits: `[B, 8·G·G + 1]`, value: `[B]`
+    pub fn forward_cells(&self, input: Tensor<6>) -> NetOutput {
+        let [b, n, _, s, _, p] = input.dims();
+        assert_eq!(s, self.stride, "cell side must be the stem stride");
+        let g = n * s;
+        let c = self.stem.weight.dims()[0];
+        // Stem: each cell's s·s·P values times the weights as a [s·s·P, C] matrix.
+        let w = self
+            .stem
+            .weight
+            .val()
+            .permute([2, 3, 1, 0]) // [s, s, P, C]
+            .reshape([s * s * p, c]);
+        let rows = input.clone().reshape([b * n * n, s * s * p]);
+        let x = linear(rows, w, Some(self.stem.bias.val())) // [B·n·n, C]
+            .reshape([b, n, n, c])
+            .permute([0, 3, 1, 2]); // [B, C, n, n]
+        let mut x = relu(x);
         for block in &self.blocks {
             x = block.forward(x);
         }
         let h = relu(x); // [B, C, n, n]
         let pooled = pool(h.clone()); // [B, 2C]
 
-        let coarse = self
+        // Policy in the cell layout [B, n, n, s, s, 8]: the coarse 1×1 convolution's output
+        // channel `k·s² + iy·s + ix` goes to fine cell (iy, ix), plane k.
+        let wp = self
             .policy
-            .forward(h) // [B, 8·s·s, n, n]
-            .reshape([b, 8, s, s, n, n])
-            .permute([0, 1, 4, 2, 5, 3]) // [B, 8, n, s, n, s]
-            .reshape([b, 8, g, g]);
-        let fine = self.policy_fine.forward(input); // [B, 8, G, G]
-        let planes = (coarse + fine).reshape([b, 8 * g * g]);
+            .weight
+            .val()
+            .reshape([8, s, s, c])
+            .permute([1, 2, 0, 3]) // [s, s, 8, C]
+            .reshape([s * s * 8, c])
+            .transpose(); // [C, s·s·8]
+        let bp = self
+            .policy
+            .bias
+            .val()
+            .reshape([8, s, s])
+            .permute([1, 2, 0])
+            .reshape([s * s * 8]);
+        let hc = h.permute([0, 2, 3, 1]).reshape([b * n * n, c]); // [B·n·n, C]
+        let coarse = linear(hc, wp, Some(bp)).reshape([b, n, n, s, s, 8]);
+        let wf = self.policy_fine.weight.val().reshape([8, p]).transpose(); // [P, 8]
+        let fine = linear(
+            input.reshape([b * g * g, p]),
+            wf,
+            Some(self.policy_fine.bias.val()),
+        )
+        .reshape([b, n, n, s, s, 8]);
+        let planes = (coarse + fine)
+            .permute([0, 5, 1, 3, 2, 4]) // [B, 8, n, s, n, s]
+            .reshape([b, 8 * g * g]);
         let stop = self.stop.forward(pooled.clone()); // [B, 1]
         let logits = Tensor::cat(vec![planes, stop], 1); // [B, 8·G·G + 1]
 

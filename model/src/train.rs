@@ -15,8 +15,9 @@ use burn::tensor::{Device, Tensor, TensorData};
 /// One training batch on a device.
 #[derive(Debug, Clone)]
 pub struct TrainBatch {
-    /// `[B, PLANES, G, G]` rasterised states.
-    pub input: Tensor<4>,
+    /// `[B, n, n, s, s, PLANES]` rasterised states in the cell layout
+    /// ([`crate::planes::to_cells`]).
+    pub input: Tensor<6>,
     /// `[B, 8·G·G + 1]` policy targets (0 at illegal decisions, summing to 1).
     pub policy: Tensor<2>,
     /// `[B, 8·G·G + 1]` legal mask (1 legal, 0 illegal).
@@ -27,9 +28,11 @@ pub struct TrainBatch {
 
 impl TrainBatch {
     /// Builds a batch from host buffers (row-major, lengths `B·PLANES·G·G`, `B·A`, `B·A`, `B`
-    /// with `A = 8·G·G + 1`). Panics on inconsistent lengths.
+    /// with `A = 8·G·G + 1`); `planes` in the rasteriser's layout, reordered here into the
+    /// cell layout of a net with stem stride `s`. Panics on inconsistent lengths.
     pub fn from_host(
         g: usize,
+        s: usize,
         planes: Vec<f32>,
         policy: Vec<f32>,
         mask: Vec<f32>,
@@ -41,8 +44,14 @@ impl TrainBatch {
         assert_eq!(planes.len(), b * PLANES * g * g, "planes length");
         assert_eq!(policy.len(), b * a, "policy length");
         assert_eq!(mask.len(), b * a, "mask length");
+        let per = PLANES * g * g;
+        let mut cells = vec![0.0; planes.len()];
+        for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
+            crate::planes::to_cells(src, g, s, dst);
+        }
+        let n = g / s;
         TrainBatch {
-            input: Tensor::from_data(TensorData::new(planes, [b, PLANES, g, g]), device),
+            input: Tensor::from_data(TensorData::new(cells, [b, n, n, s, s, PLANES]), device),
             policy: Tensor::from_data(TensorData::new(policy, [b, a]), device),
             mask: Tensor::from_data(TensorData::new(mask, [b, a]), device),
             value: Tensor::from_data(TensorData::new(value, [b]), device),
@@ -59,7 +68,7 @@ pub struct Losses {
 
 /// Computes the losses of `net` on `batch`.
 pub fn losses(net: &CrumbleNet, batch: &TrainBatch) -> Losses {
-    let out = net.forward(batch.input.clone());
+    let out = net.forward_cells(batch.input.clone());
     let masked = out.logits + (batch.mask.clone() - 1.0) * 1e9; // [B, A]
     let logp = log_softmax(masked, 1);
     let policy = (batch.policy.clone() * logp).sum_dim(1).neg().mean(); // [1]

@@ -38,7 +38,8 @@ fn outputs(net: &CrumbleNet, games: &[Game]) -> (Vec<f32>, Vec<f32>) {
 
 /// A training batch with one-hot policy targets on a pseudo-random legal decision and
 /// alternating results.
-fn batch(games: &[Game], device: &burn::tensor::Device) -> TrainBatch {
+/// `s`: the stem stride of the net the batch is for.
+fn batch(games: &[Game], s: usize, device: &burn::tensor::Device) -> TrainBatch {
     let g = usize::from(games[0].grid_size());
     let a = action::policy_len(g as u16);
     let (mut policy, mut mask) = (vec![0.0; games.len() * a], vec![0.0; games.len() * a]);
@@ -50,12 +51,12 @@ fn batch(games: &[Game], device: &burn::tensor::Device) -> TrainBatch {
     let value = (0..games.len())
         .map(|k| if k % 2 == 0 { 1.0 } else { -1.0 })
         .collect();
-    TrainBatch::from_host(g, rasterise_all(games), policy, mask, value, device)
+    TrainBatch::from_host(g, s, rasterise_all(games), policy, mask, value, device)
 }
 
 fn trained(config: &NetConfig, games: &[Game], steps: usize) -> CrumbleNet {
     let ad = default_device().autodiff();
-    let b = batch(games, &ad);
+    let b = batch(games, config.stride(), &ad);
     let mut net = config.init(&ad).unwrap();
     let mut optim = train::adam();
     for _ in 0..steps {
@@ -283,7 +284,7 @@ fn a_tiny_net_overfits_a_handful_of_positions() {
         .with_gpool_every(2)
         .with_value_hidden(16);
     let ad = default_device().autodiff();
-    let b = batch(&games, &ad);
+    let b = batch(&games, cfg.stride(), &ad);
     let mut net = cfg.init(&ad).unwrap();
     let mut optim = train::adam();
     let mut first = None;
@@ -303,4 +304,43 @@ fn a_tiny_net_overfits_a_handful_of_positions() {
         "overfit: loss {first:.3} -> {last:.4} in {:.1} s",
         t.elapsed().as_secs_f64()
     );
+}
+
+/// The forward pass (stem and policy as matrix multiplies on the cell layout) computes the
+/// function of the plain convolutional formulation: strided stem convolution, 1×1 policy
+/// convolution with depth-to-space, fine 1×1 skip.
+#[test]
+fn matrix_multiply_forward_matches_the_convolutions() {
+    use burn::tensor::activation::relu;
+    let games = positions(3, 8, 5, 11);
+    let cfg = tiny().with_cell_pixels(2);
+    let net = cfg.init(&default_device()).unwrap();
+    let x = input(&games);
+    let [b, _, g, _] = x.dims();
+    let s = cfg.stride();
+    let n = g / s;
+    let mut h = relu(net.stem.forward(x.clone()));
+    for block in &net.blocks {
+        h = block.forward(h);
+    }
+    let h = relu(h);
+    let coarse = net
+        .policy
+        .forward(h)
+        .reshape([b, 8, s, s, n, n])
+        .permute([0, 1, 4, 2, 5, 3])
+        .reshape([b, 8 * g * g]);
+    let fine = net.policy_fine.forward(x).reshape([b, 8 * g * g]);
+    let want = (coarse + fine).into_data().try_to_vec::<f32>().unwrap();
+    let (got, _) = outputs(&net, &games);
+    let a = 8 * g * g;
+    for k in 0..b {
+        for i in 0..a {
+            let (w, o) = (want[k * a + i], got[k * (a + 1) + i]);
+            assert!(
+                (w - o).abs() < 1e-4 * (1.0 + w.abs()),
+                "position {k}, logit {i}: {o} vs {w}"
+            );
+        }
+    }
 }
