@@ -110,3 +110,25 @@ pub fn move_prior(
     }
     Some(p)
 }
+
+/// Where each policy index sits in the logits of [`crate::net::CrumbleNet::forward_cells`]
+/// (cell order, for a net with stem stride `s` on grid side `g`): entry `i` is the cell-order
+/// position of action index `i`. Plane `k` at fine cell `(x, y)` = `(cx·s + ix, cy·s + iy)`
+/// sits at `(((cy·n + cx)·s + iy)·s + ix)·8 + k` with `n = g / s`; `Stop` stays last.
+pub fn cell_order(g: usize, s: usize) -> Vec<u32> {
+    assert!(s > 0 && g % s == 0, "cell side {s} must divide grid {g}");
+    let n = g / s;
+    let gg = g * g;
+    let mut t = Vec::with_capacity(8 * gg + 1);
+    for k in 0..8 {
+        for y in 0..g {
+            let (cy, iy) = (y / s, y % s);
+            for x in 0..g {
+                let (cx, ix) = (x / s, x % s);
+                t.push(((((cy * n + cx) * s + iy) * s + ix) * 8 + k) as u32);
+            }
+        }
+    }
+    t.push((8 * gg) as u32);
+    t
+}

@@ -26,6 +26,10 @@ pub struct NetEvaluator {
     input: Vec<f32>,
     /// One position's planes in the rasteriser's layout `[PLANES, G, G]`.
     scratch: Vec<f32>,
+    /// One position's logits in action order.
+    logits: Vec<f32>,
+    /// [`action::cell_order`] for the grid side and stride it was built for.
+    order: (usize, Vec<u32>),
     /// Leaf indices of the current sub-batch.
     group: Vec<usize>,
 }
@@ -46,6 +50,8 @@ impl NetEvaluator {
             raster: Rasteriser::new(),
             input: Vec::new(),
             scratch: Vec::new(),
+            logits: Vec::new(),
+            order: (0, Vec::new()),
             group: Vec::new(),
         }
     }
@@ -109,9 +115,17 @@ impl NetEvaluator {
             .as_slice::<f32>()
             .map_err(|e| self.failed(format!("reading values: {e:?}")))?;
         let a = action::policy_len(g as u16);
+        if self.order.0 != g {
+            self.order = (g, action::cell_order(g, s));
+        }
+        self.logits.resize(a, 0.0);
         for (k, &i) in idx.iter().enumerate() {
             let e = &mut out[i];
-            action::legal_softmax(&logits[k * a..(k + 1) * a], leaves[i].legal, &mut e.priors);
+            let row = &logits[k * a..(k + 1) * a];
+            for (dst, &t) in self.logits.iter_mut().zip(&self.order.1) {
+                *dst = row[t as usize];
+            }
+            action::legal_softmax(&self.logits, leaves[i].legal, &mut e.priors);
             e.value = values[k].clamp(-1.0, 1.0);
         }
         Ok(())

@@ -309,7 +309,19 @@ impl CrumbleNet {
         let cells = input
             .reshape([b, p, n, s, n, s])
             .permute([0, 2, 4, 3, 5, 1]); // [B, n, n, s, s, P]
-        self.forward_cells(cells)
+        let o = self.forward_cells(cells);
+        let planes = o
+            .logits
+            .clone()
+            .slice([0..b, 0..8 * g * g])
+            .reshape([b, n, n, s, s, 8])
+            .permute([0, 5, 1, 3, 2, 4]) // [B, 8, n, s, n, s]
+            .reshape([b, 8 * g * g]);
+        let stop = o.logits.slice([0..b, 8 * g * g..8 * g * g + 1]);
+        NetOutput {
+            logits: Tensor::cat(vec![planes, stop], 1),
+            value: o.value,
+        }
     }
 
     /// Forward pass on planes in the cell layout ([`crate::planes::to_cells`]): element
@@ -317,9 +329,13 @@ impl CrumbleNet {
     /// layout the stem (kernel = stride = `s`) and the fine policy skip (1×1) are plain
     /// matrix multiplies with no reordering.
     ///
+    /// The policy logits come out in the same cell order (`[B, n, n, s, s, 8]` flattened,
+    /// then `Stop`), not in action order: [`crate::action::cell_order`] maps between them on
+    /// the host.
+    ///
     /// # Shapes
     /// - input: `[B, n, n, s, s, PLANES]` with `s` the stem stride, `G = n·s`
-    /// - logits: `[B, 8·G·G + 1]`, value: `[B]`
+    /// - logits: `[B, 8·G·G + 1]` (cell order), value: `[B]`
     pub fn forward_cells(&self, input: Tensor<6>) -> NetOutput {
         let [b, n, _, s, _, p] = input.dims();
         assert_eq!(s, self.stride, "cell side must be the stem stride");
@@ -369,9 +385,7 @@ impl CrumbleNet {
             Some(self.policy_fine.bias.val()),
         )
         .reshape([b, n, n, s, s, 8]);
-        let planes = (coarse + fine)
-            .permute([0, 5, 1, 3, 2, 4]) // [B, 8, n, s, n, s]
-            .reshape([b, 8 * g * g]);
+        let planes = (coarse + fine).reshape([b, 8 * g * g]); // cell order
         let stop = self.stop.forward(pooled.clone()); // [B, 1]
         let logits = Tensor::cat(vec![planes, stop], 1); // [B, 8·G·G + 1]
 

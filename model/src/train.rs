@@ -18,9 +18,10 @@ pub struct TrainBatch {
     /// `[B, n, n, s, s, PLANES]` rasterised states in the cell layout
     /// ([`crate::planes::to_cells`]).
     pub input: Tensor<6>,
-    /// `[B, 8·G·G + 1]` policy targets (0 at illegal decisions, summing to 1).
+    /// `[B, 8·G·G + 1]` policy targets (0 at illegal decisions, summing to 1), in the cell
+    /// order of the net's logits ([`crate::action::cell_order`]).
     pub policy: Tensor<2>,
-    /// `[B, 8·G·G + 1]` legal mask (1 legal, 0 illegal).
+    /// `[B, 8·G·G + 1]` legal mask (1 legal, 0 illegal), in cell order.
     pub mask: Tensor<2>,
     /// `[B]` value targets in `[-1, 1]`.
     pub value: Tensor<1>,
@@ -29,7 +30,8 @@ pub struct TrainBatch {
 impl TrainBatch {
     /// Builds a batch from host buffers (row-major, lengths `B·PLANES·G·G`, `B·A`, `B·A`, `B`
     /// with `A = 8·G·G + 1`); `planes` in the rasteriser's layout, reordered here into the
-    /// cell layout of a net with stem stride `s`. Panics on inconsistent lengths.
+    /// cell layout of a net with stem stride `s`, and `policy` and `mask` (action order) into
+    /// the cell order of its logits. Panics on inconsistent lengths.
     pub fn from_host(
         g: usize,
         s: usize,
@@ -49,6 +51,17 @@ impl TrainBatch {
         for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
             crate::planes::to_cells(src, g, s, dst);
         }
+        let order = crate::action::cell_order(g, s);
+        let reorder = |v: Vec<f32>| {
+            let mut out = vec![0.0; v.len()];
+            for (src, dst) in v.chunks_exact(a).zip(out.chunks_exact_mut(a)) {
+                for (i, &t) in order.iter().enumerate() {
+                    dst[t as usize] = src[i];
+                }
+            }
+            out
+        };
+        let (policy, mask) = (reorder(policy), reorder(mask));
         let n = g / s;
         TrainBatch {
             input: Tensor::from_data(TensorData::new(cells, [b, n, n, s, s, PLANES]), device),
