@@ -7,7 +7,7 @@ use crate::net::NetConfig;
 use crate::planes::{PLANES, Rasteriser};
 use crate::train::{self, TrainBatch};
 use burn::module::Module;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::Device;
 use crumble_core::{Game, random};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -103,16 +103,15 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     }
     let net = cfg.init(&opts.device)?.valid();
 
+    // Inference as NetEvaluator runs it: the host-side forward pass (crate::fast).
+    let fast = crate::fast::FastNet::new(&net);
+    let mut scratch = crate::fast::Scratch::default();
+    let (mut logits, mut values) = (Vec::new(), Vec::new());
     let mut infer = [0.0; 4];
     for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
-        let x = Tensor::<6>::from_data(
-            TensorData::new(cells[..b * per].to_vec(), [b, n, n, s, s, PLANES]),
-            &opts.device,
-        );
+        let x = &cells[..b * per];
         let calls = rate(opts.seconds, || {
-            let o = net.forward_cells(x.clone());
-            let _ = o.logits.into_data();
-            let _ = o.value.into_data();
+            fast.forward(x, b, n, &mut scratch, &mut logits, &mut values);
         });
         infer[k] = calls * b as f64;
     }

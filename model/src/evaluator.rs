@@ -3,10 +3,11 @@
 
 use crate::action;
 use crate::checkpoint::{self, CheckpointError};
+use crate::fast::{FastNet, Scratch};
 use crate::net::{CrumbleNet, NetConfig};
 use crate::planes::{PLANES, Rasteriser};
 use burn::module::Module;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::Device;
 use crumble_selfplay::agent::CheckpointLoader;
 use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use std::path::Path;
@@ -20,6 +21,13 @@ pub struct NetEvaluator {
     name: String,
     config: NetConfig,
     net: CrumbleNet,
+    /// The host-side copy of `net` that runs the forward passes.
+    fast: FastNet,
+    fast_scratch: Scratch,
+    values: Vec<f32>,
+    all_logits: Vec<f32>,
+    /// Where `net` lives (the forward passes themselves run on the host, in `fast`).
+    #[allow(dead_code)]
     device: Device,
     raster: Rasteriser,
     /// Host input buffer `[B, n, n, s, s, PLANES]` (cell layout), grown as needed and reused.
@@ -45,6 +53,10 @@ impl NetEvaluator {
         NetEvaluator {
             name: name.into(),
             config,
+            fast: FastNet::new(&net),
+            fast_scratch: Scratch::default(),
+            values: Vec::new(),
+            all_logits: Vec::new(),
             net: net.valid(),
             device,
             raster: Rasteriser::new(),
@@ -103,17 +115,15 @@ impl NetEvaluator {
                 .rasterise_slice(leaves[i].game, &mut self.scratch);
             crate::planes::to_cells(&self.scratch, g, s, &mut self.input[k * per..(k + 1) * per]);
         }
-        let data = TensorData::new(self.input[..b * per].to_vec(), [b, n, n, s, s, PLANES]);
-        let x = Tensor::<6>::from_data(data, &self.device);
-        let o = self.net.forward_cells(x);
-        let logits = o.logits.into_data();
-        let values = o.value.into_data();
-        let logits = logits
-            .as_slice::<f32>()
-            .map_err(|e| self.failed(format!("reading logits: {e:?}")))?;
-        let values = values
-            .as_slice::<f32>()
-            .map_err(|e| self.failed(format!("reading values: {e:?}")))?;
+        self.fast.forward(
+            &self.input[..b * per],
+            b,
+            n,
+            &mut self.fast_scratch,
+            &mut self.all_logits,
+            &mut self.values,
+        );
+        let (logits, values) = (&self.all_logits, &self.values);
         let a = action::policy_len(g as u16);
         if self.order.0 != g {
             self.order = (g, action::cell_order(g, s));

@@ -29,6 +29,7 @@ pub mod action;
 pub mod bench;
 pub mod checkpoint;
 pub mod evaluator;
+pub mod fast;
 pub mod net;
 pub mod planes;
 pub mod symmetry;

@@ -344,3 +344,44 @@ fn matrix_multiply_forward_matches_the_convolutions() {
         }
     }
 }
+
+/// The host-side forward pass (`fast::FastNet`, what `NetEvaluator` runs) computes the
+/// function of the burn network: same cell-order logits and values.
+#[test]
+fn host_forward_matches_the_burn_network() {
+    use crumble_model::fast::{FastNet, Scratch};
+    for (cfg, board) in [(tiny().with_cell_pixels(2), 3u16), (NetConfig::new(), 6)] {
+        let games = positions(board, 8, 5, 12);
+        let net = cfg.init(&default_device()).unwrap();
+        let x = input(&games);
+        let [b, _, g, _] = x.dims();
+        let s = cfg.stride();
+        let n = g / s;
+        let planes = rasterise_all(&games);
+        let per = PLANES * g * g;
+        let mut cells = vec![0.0; planes.len()];
+        for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
+            crumble_model::planes::to_cells(src, g, s, dst);
+        }
+        let t = Tensor::<6>::from_data(
+            TensorData::new(cells.clone(), [b, n, n, s, s, PLANES]),
+            &default_device(),
+        );
+        let o = net.forward_cells(t);
+        let want_l = o.logits.into_data().try_to_vec::<f32>().unwrap();
+        let want_v = o.value.into_data().try_to_vec::<f32>().unwrap();
+        let fast = FastNet::new(&net);
+        let (mut l, mut v) = (Vec::new(), Vec::new());
+        fast.forward(&cells, b, n, &mut Scratch::default(), &mut l, &mut v);
+        assert_eq!(l.len(), want_l.len());
+        for (i, (a, w)) in l.iter().zip(&want_l).enumerate() {
+            assert!(
+                (a - w).abs() < 1e-4 * (1.0 + w.abs()),
+                "logit {i}: {a} vs {w}"
+            );
+        }
+        for (a, w) in v.iter().zip(&want_v) {
+            assert!((a - w).abs() < 1e-4, "value {a} vs {w}");
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! [`FastNet`]: the inference forward pass of a [`CrumbleNet`] in plain Rust on host buffers,
+//! every layer one large matrix multiply (`gemm`, both cores) on channels-last activations.
+//! It computes the function of [`CrumbleNet::forward_cells`] (same input layout, same
+//! cell-order logits) about twice as fast as burn's CPU backend, whose small per-position
+//! convolutions and generic copies dominate at this net's 6×6 tower. [`crate::NetEvaluator`]
+//! and the inference figures of `crumble bench net` use it; training stays in burn.
+
+use crate::net::{Conv, CrumbleNet, Dense};
+use crate::planes::PLANES;
+
+fn host<const D: usize>(t: burn::tensor::Tensor<D>) -> Vec<f32> {
+    t.into_data()
+        .convert::<f32>()
+        .try_to_vec::<f32>()
+        .expect("f32 weights")
+}
+
+/// `c[m×n] = a[m×k] · b[k×n]` (row-major), then `+ bias` on every row if given.
+#[allow(unsafe_code)]
+fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], bias: Option<&[f32]>, c: &mut [f32]) {
+    assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
+    let par = if m * n * k >= 1 << 18 {
+        gemm::Parallelism::Rayon(0)
+    } else {
+        gemm::Parallelism::None
+    };
+    // SAFETY: the slices hold the row-major matrices the strides describe (checked above).
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            c.as_mut_ptr(),
+            1,
+            n as isize,
+            false,
+            a.as_ptr(),
+            1,
+            k as isize,
+            b.as_ptr(),
+            1,
+            n as isize,
+            0.0f32,
+            1.0f32,
+            false,
+            false,
+            false,
+            par,
+        );
+    }
+    if let Some(bias) = bias {
+        for row in c[..m * n].chunks_exact_mut(n) {
+            for (v, b) in row.iter_mut().zip(bias) {
+                *v += b;
+            }
+        }
+    }
+}
+
+struct Lin {
+    /// `[in, out]` row-major.
+    w: Vec<f32>,
+    b: Vec<f32>,
+    din: usize,
+    dout: usize,
+}
+
+impl Lin {
+    fn dense(d: &Dense) -> Lin {
+        let [din, dout] = d.weight.dims();
+        Lin {
+            w: host(d.weight.val()),
+            b: host(d.bias.val()),
+            din,
+            dout,
+        }
+    }
+
+    /// A 3×3 (or any k×k) convolution as a `[k·k·in, out]` matrix, rows in (ky, kx, in) order.
+    fn conv(c: &Conv) -> Lin {
+        let [cout, cin, kh, kw] = c.weight.dims();
+        let w = host(c.weight.val()); // [out, in, kh, kw]
+        let kk = kh * kw;
+        let mut m = vec![0.0; kk * cin * cout];
+        for o in 0..cout {
+            for i in 0..cin {
+                for k in 0..kk {
+                    m[(k * cin + i) * cout + o] = w[(o * cin + i) * kk + k];
+                }
+            }
+        }
+        Lin {
+            w: m,
+            b: host(c.bias.val()),
+            din: kk * cin,
+            dout: cout,
+        }
+    }
+
+    fn apply(&self, rows: usize, x: &[f32], out: &mut Vec<f32>) {
+        out.resize(rows * self.dout, 0.0);
+        matmul(rows, self.din, self.dout, x, &self.w, Some(&self.b), out);
+    }
+}
+
+struct Block {
+    conv1: Lin,
+    conv2: Lin,
+    gpool: Option<Lin>,
+    alpha: f32,
+}
+
+/// The host-side inference copy of a [`CrumbleNet`] (see the module docs).
+pub struct FastNet {
+    s: usize,
+    c: usize,
+    stem: Lin,
+    blocks: Vec<Block>,
+    /// `[C, s·s·8]`, columns in cell order (iy, ix, plane).
+    policy: Lin,
+    /// `[PLANES, 8]`.
+    fine: Lin,
+    stop: Lin,
+    value1: Lin,
+    value2: Lin,
+}
+
+impl std::fmt::Debug for FastNet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FastNet")
+            .field("stride", &self.s)
+            .field("channels", &self.c)
+            .field("blocks", &self.blocks.len())
+            .finish()
+    }
+}
+
+/// `[B·n·n, C]` rows of `b` positions -> `[B, 2C]` channel means then maxima.
+fn pool(x: &[f32], b: usize, px: usize, c: usize, out: &mut [f32]) {
+    for k in 0..b {
+        let (mean, max) = out[k * 2 * c..(k + 1) * 2 * c].split_at_mut(c);
+        mean.fill(0.0);
+        max.fill(f32::NEG_INFINITY);
+        for row in x[k * px * c..(k + 1) * px * c].chunks_exact(c) {
+            for j in 0..c {
+                mean[j] += row[j];
+                max[j] = max[j].max(row[j]);
+            }
+        }
+        for m in mean.iter_mut() {
+            *m /= px as f32;
+        }
+    }
+}
+
+/// 3×3 zero-padded im2col of channels-last `[B, n, n, C]`: `[B·n·n, 9·C]`, (ky, kx, C) order.
+fn im2col3(x: &[f32], b: usize, n: usize, c: usize, out: &mut Vec<f32>) {
+    out.clear();
+    out.resize(b * n * n * 9 * c, 0.0);
+    for k in 0..b {
+        let img = &x[k * n * n * c..(k + 1) * n * n * c];
+        for y in 0..n {
+            for xx in 0..n {
+                let row = ((k * n + y) * n + xx) * 9 * c;
+                for ky in 0..3 {
+                    let sy = y + ky;
+                    if sy < 1 || sy > n {
+                        continue;
+                    }
+                    for kx in 0..3 {
+                        let sx = xx + kx;
+                        if sx < 1 || sx > n {
+                            continue;
+                        }
+                        let src = ((sy - 1) * n + (sx - 1)) * c;
+                        let dst = row + (ky * 3 + kx) * c;
+                        out[dst..dst + c].copy_from_slice(&img[src..src + c]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn relu_into(x: &[f32], out: &mut Vec<f32>) {
+    out.clear();
+    out.extend(x.iter().map(|v| v.max(0.0)));
+}
+
+/// Reusable buffers of [`FastNet::forward`].
+#[derive(Debug, Default)]
+pub struct Scratch {
+    x: Vec<f32>,
+    t: Vec<f32>,
+    cols: Vec<f32>,
+    h: Vec<f32>,
+    pooled: Vec<f32>,
+    bias: Vec<f32>,
+    coarse: Vec<f32>,
+    fine: Vec<f32>,
+    small: Vec<f32>,
+    hidden: Vec<f32>,
+}
+
+impl FastNet {
+    /// Copies the weights of `net` (on any device) into host matrices.
+    pub fn new(net: &CrumbleNet) -> FastNet {
+        let s = net.stride();
+        let stem = Lin::conv(&net.stem); // rows (iy, ix, plane): the cell layout's order
+        let c = stem.dout;
+        let pw = host(net.policy.weight.val()); // [8·s·s, C]: channel k·s² + iy·s + ix
+        let pb = host(net.policy.bias.val());
+        let ss = s * s;
+        let mut w = vec![0.0; c * ss * 8];
+        let mut b = vec![0.0; ss * 8];
+        for k in 0..8 {
+            for q in 0..ss {
+                b[q * 8 + k] = pb[k * ss + q];
+                for i in 0..c {
+                    w[i * ss * 8 + q * 8 + k] = pw[(k * ss + q) * c + i];
+                }
+            }
+        }
+        let fw = host(net.policy_fine.weight.val()); // [8, PLANES]
+        let mut fine = vec![0.0; PLANES * 8];
+        for k in 0..8 {
+            for p in 0..PLANES {
+                fine[p * 8 + k] = fw[k * PLANES + p];
+            }
+        }
+        FastNet {
+            s,
+            c,
+            stem,
+            blocks: net
+                .blocks
+                .iter()
+                .map(|bl| Block {
+                    conv1: Lin::conv(&bl.conv1),
+                    conv2: Lin::conv(&bl.conv2),
+                    gpool: bl.gpool.as_ref().map(Lin::dense),
+                    alpha: host(bl.alpha.val())[0],
+                })
+                .collect(),
+            policy: Lin {
+                w,
+                b,
+                din: c,
+                dout: ss * 8,
+            },
+            fine: Lin {
+                w: fine,
+                b: host(net.policy_fine.bias.val()),
+                din: PLANES,
+                dout: 8,
+            },
+            stop: Lin::dense(&net.stop),
+            value1: Lin::dense(&net.value1),
+            value2: Lin::dense(&net.value2),
+        }
+    }
+
+    /// Stem stride `s`.
+    pub fn stride(&self) -> usize {
+        self.s
+    }
+
+    /// The forward pass of `b` positions in the cell layout (`input`: `[B, n, n, s, s,
+    /// PLANES]`, see [`crate::planes::to_cells`]): writes `[B, 8·G·G + 1]` cell-order logits
+    /// (as [`CrumbleNet::forward_cells`]) into `logits` and `[B]` values into `value`.
+    pub fn forward(
+        &self,
+        input: &[f32],
+        b: usize,
+        n: usize,
+        sc: &mut Scratch,
+        logits: &mut Vec<f32>,
+        value: &mut Vec<f32>,
+    ) {
+        let (s, c) = (self.s, self.c);
+        let g = n * s;
+        let px = n * n;
+        let rows = b * px;
+        assert_eq!(input.len(), b * g * g * PLANES, "input length");
+        self.stem.apply(rows, input, &mut sc.t);
+        relu_into(&sc.t, &mut sc.x); // residual stream [B·n·n, C]
+        sc.pooled.resize(b * 2 * c, 0.0);
+        for bl in &self.blocks {
+            relu_into(&sc.x, &mut sc.t);
+            im2col3(&sc.t, b, n, c, &mut sc.cols);
+            bl.conv1.apply(rows, &sc.cols, &mut sc.h);
+            for v in sc.h.iter_mut() {
+                *v = v.max(0.0);
+            }
+            if let Some(gp) = &bl.gpool {
+                pool(&sc.h, b, px, c, &mut sc.pooled);
+                gp.apply(b, &sc.pooled, &mut sc.bias);
+                for (k, img) in sc.h.chunks_exact_mut(px * c).enumerate() {
+                    let bias = &sc.bias[k * c..(k + 1) * c];
+                    for row in img.chunks_exact_mut(c) {
+                        for (v, bb) in row.iter_mut().zip(bias) {
+                            *v += bb;
+                        }
+                    }
+                }
+            }
+            im2col3(&sc.h, b, n, c, &mut sc.cols);
+            bl.conv2.apply(rows, &sc.cols, &mut sc.t);
+            for (x, h) in sc.x.iter_mut().zip(&sc.t) {
+                *x += bl.alpha * h;
+            }
+        }
+        relu_into(&sc.x, &mut sc.t); // h [B·n·n, C]
+        pool(&sc.t, b, px, c, &mut sc.pooled);
+        self.policy.apply(rows, &sc.t, &mut sc.coarse); // [B, n, n, s, s, 8]
+        self.fine.apply(b * g * g, input, &mut sc.fine); // [B, n, n, s, s, 8]
+        self.stop.apply(b, &sc.pooled, &mut sc.small); // [B, 1]
+        let a = 8 * g * g + 1;
+        logits.clear();
+        logits.resize(b * a, 0.0);
+        for k in 0..b {
+            let out = &mut logits[k * a..(k + 1) * a];
+            let (co, fi) = (
+                &sc.coarse[k * (a - 1)..(k + 1) * (a - 1)],
+                &sc.fine[k * (a - 1)..(k + 1) * (a - 1)],
+            );
+            for ((o, x), y) in out[..a - 1].iter_mut().zip(co).zip(fi) {
+                *o = x + y;
+            }
+            out[a - 1] = sc.small[k];
+        }
+        self.value1.apply(b, &sc.pooled, &mut sc.hidden);
+        for v in sc.hidden.iter_mut() {
+            *v = v.max(0.0);
+        }
+        self.value2.apply(b, &sc.hidden, &mut sc.small);
+        value.clear();
+        value.extend(sc.small[..b].iter().map(|v| v.tanh()));
+    }
+}
