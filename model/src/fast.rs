@@ -17,9 +17,19 @@ fn host<const D: usize>(t: burn::tensor::Tensor<D>) -> Vec<f32> {
 
 /// `c[m×n] = a[m×k] · b[k×n]` (row-major), then `+ bias` on every row if given.
 #[allow(unsafe_code)]
-fn matmul(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], bias: Option<&[f32]>, c: &mut [f32]) {
+#[allow(clippy::too_many_arguments)]
+fn matmul(
+    m: usize,
+    k: usize,
+    n: usize,
+    a: &[f32],
+    b: &[f32],
+    bias: Option<&[f32]>,
+    c: &mut [f32],
+    threads: bool,
+) {
     assert!(a.len() >= m * k && b.len() >= k * n && c.len() >= m * n);
-    let par = if m * n * k >= 1 << 18 {
+    let par = if threads && m * n * k >= 1 << 18 {
         gemm::Parallelism::Rayon(0)
     } else {
         gemm::Parallelism::None
@@ -97,9 +107,18 @@ impl Lin {
         }
     }
 
-    fn apply(&self, rows: usize, x: &[f32], out: &mut Vec<f32>) {
+    fn apply(&self, rows: usize, x: &[f32], out: &mut Vec<f32>, threads: bool) {
         out.resize(rows * self.dout, 0.0);
-        matmul(rows, self.din, self.dout, x, &self.w, Some(&self.b), out);
+        matmul(
+            rows,
+            self.din,
+            self.dout,
+            x,
+            &self.w,
+            Some(&self.b),
+            out,
+            threads,
+        );
     }
 }
 
@@ -200,6 +219,8 @@ pub struct Scratch {
     fine: Vec<f32>,
     small: Vec<f32>,
     hidden: Vec<f32>,
+    /// The second half's buffers when a batch is split across two threads.
+    other: Option<Box<(Scratch, Vec<f32>, Vec<f32>)>>,
 }
 
 impl FastNet {
@@ -277,24 +298,55 @@ impl FastNet {
         logits: &mut Vec<f32>,
         value: &mut Vec<f32>,
     ) {
+        let threads = rayon::current_num_threads();
+        if b < 16 || threads < 2 {
+            return self.forward_part(input, b, n, sc, logits, value, true);
+        }
+        // Large batches: two halves on two threads, each single-threaded throughout (the
+        // element-wise work and im2col then run in parallel too, not just the multiplies).
+        let h = b / 2;
+        let per = input.len() / b;
+        let mut other = sc.other.take().unwrap_or_default();
+        let (osc, ol, ov) = &mut *other;
+        let (first, second) = input.split_at(h * per);
+        rayon::join(
+            || self.forward_part(first, h, n, sc, logits, value, false),
+            || self.forward_part(second, b - h, n, osc, ol, ov, false),
+        );
+        logits.extend_from_slice(ol);
+        value.extend_from_slice(ov);
+        sc.other = Some(other);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn forward_part(
+        &self,
+        input: &[f32],
+        b: usize,
+        n: usize,
+        sc: &mut Scratch,
+        logits: &mut Vec<f32>,
+        value: &mut Vec<f32>,
+        threads: bool,
+    ) {
         let (s, c) = (self.s, self.c);
         let g = n * s;
         let px = n * n;
         let rows = b * px;
         assert_eq!(input.len(), b * g * g * PLANES, "input length");
-        self.stem.apply(rows, input, &mut sc.t);
+        self.stem.apply(rows, input, &mut sc.t, threads);
         relu_into(&sc.t, &mut sc.x); // residual stream [B·n·n, C]
         sc.pooled.resize(b * 2 * c, 0.0);
         for bl in &self.blocks {
             relu_into(&sc.x, &mut sc.t);
             im2col3(&sc.t, b, n, c, &mut sc.cols);
-            bl.conv1.apply(rows, &sc.cols, &mut sc.h);
+            bl.conv1.apply(rows, &sc.cols, &mut sc.h, threads);
             for v in sc.h.iter_mut() {
                 *v = v.max(0.0);
             }
             if let Some(gp) = &bl.gpool {
                 pool(&sc.h, b, px, c, &mut sc.pooled);
-                gp.apply(b, &sc.pooled, &mut sc.bias);
+                gp.apply(b, &sc.pooled, &mut sc.bias, threads);
                 for (k, img) in sc.h.chunks_exact_mut(px * c).enumerate() {
                     let bias = &sc.bias[k * c..(k + 1) * c];
                     for row in img.chunks_exact_mut(c) {
@@ -305,16 +357,16 @@ impl FastNet {
                 }
             }
             im2col3(&sc.h, b, n, c, &mut sc.cols);
-            bl.conv2.apply(rows, &sc.cols, &mut sc.t);
+            bl.conv2.apply(rows, &sc.cols, &mut sc.t, threads);
             for (x, h) in sc.x.iter_mut().zip(&sc.t) {
                 *x += bl.alpha * h;
             }
         }
         relu_into(&sc.x, &mut sc.t); // h [B·n·n, C]
         pool(&sc.t, b, px, c, &mut sc.pooled);
-        self.policy.apply(rows, &sc.t, &mut sc.coarse); // [B, n, n, s, s, 8]
-        self.fine.apply(b * g * g, input, &mut sc.fine); // [B, n, n, s, s, 8]
-        self.stop.apply(b, &sc.pooled, &mut sc.small); // [B, 1]
+        self.policy.apply(rows, &sc.t, &mut sc.coarse, threads); // [B, n, n, s, s, 8]
+        self.fine.apply(b * g * g, input, &mut sc.fine, threads); // [B, n, n, s, s, 8]
+        self.stop.apply(b, &sc.pooled, &mut sc.small, threads); // [B, 1]
         let a = 8 * g * g + 1;
         logits.clear();
         logits.resize(b * a, 0.0);
@@ -329,11 +381,11 @@ impl FastNet {
             }
             out[a - 1] = sc.small[k];
         }
-        self.value1.apply(b, &sc.pooled, &mut sc.hidden);
+        self.value1.apply(b, &sc.pooled, &mut sc.hidden, threads);
         for v in sc.hidden.iter_mut() {
             *v = v.max(0.0);
         }
-        self.value2.apply(b, &sc.hidden, &mut sc.small);
+        self.value2.apply(b, &sc.hidden, &mut sc.small, threads);
         value.clear();
         value.extend(sc.small[..b].iter().map(|v| v.tanh()));
     }

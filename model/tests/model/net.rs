@@ -351,7 +351,7 @@ fn matrix_multiply_forward_matches_the_convolutions() {
 fn host_forward_matches_the_burn_network() {
     use crumble_model::fast::{FastNet, Scratch};
     for (cfg, board) in [(tiny().with_cell_pixels(2), 3u16), (NetConfig::new(), 6)] {
-        let games = positions(board, 8, 5, 12);
+        let games = positions(board, 8, 20, 12); // ≥ 16: the two-thread split runs
         let net = cfg.init(&default_device()).unwrap();
         let x = input(&games);
         let [b, _, g, _] = x.dims();
