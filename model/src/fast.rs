@@ -219,8 +219,15 @@ pub struct Scratch {
     fine: Vec<f32>,
     small: Vec<f32>,
     hidden: Vec<f32>,
-    /// The second half's buffers when a batch is split across two threads.
-    other: Option<Box<(Scratch, Vec<f32>, Vec<f32>)>>,
+}
+
+/// Positions per chunk of a large batch (see [`FastNet::forward`]).
+const CHUNK: usize = 16;
+
+std::thread_local! {
+    /// Per-thread buffers of the chunks of a large batch.
+    static CHUNK_SCRATCH: std::cell::RefCell<(Scratch, Vec<f32>, Vec<f32>)> =
+        std::cell::RefCell::default();
 }
 
 impl FastNet {
@@ -302,20 +309,31 @@ impl FastNet {
         if b < 16 || threads < 2 {
             return self.forward_part(input, b, n, sc, logits, value, true);
         }
-        // Large batches: two halves on two threads, each single-threaded throughout (the
-        // element-wise work and im2col then run in parallel too, not just the multiplies).
-        let h = b / 2;
+        // Large batches: chunks of CHUNK positions spread over the threads, each chunk
+        // single-threaded throughout (element-wise work and im2col run in parallel too, and
+        // a chunk's buffers stay in cache).
+        use rayon::prelude::*;
         let per = input.len() / b;
-        let mut other = sc.other.take().unwrap_or_default();
-        let (osc, ol, ov) = &mut *other;
-        let (first, second) = input.split_at(h * per);
-        rayon::join(
-            || self.forward_part(first, h, n, sc, logits, value, false),
-            || self.forward_part(second, b - h, n, osc, ol, ov, false),
-        );
-        logits.extend_from_slice(ol);
-        value.extend_from_slice(ov);
-        sc.other = Some(other);
+        let a = 8 * (n * self.s) * (n * self.s) + 1;
+        logits.clear();
+        logits.resize(b * a, 0.0);
+        value.clear();
+        value.resize(b, 0.0);
+        let chunk = CHUNK.min(b.div_ceil(threads));
+        input
+            .par_chunks(chunk * per)
+            .zip(logits.par_chunks_mut(chunk * a))
+            .zip(value.par_chunks_mut(chunk))
+            .for_each(|((x, l), v)| {
+                CHUNK_SCRATCH.with(|cs| {
+                    let mut cs = cs.borrow_mut();
+                    let (sc, ol, ov) = &mut *cs;
+                    let m = v.len();
+                    self.forward_part(x, m, n, sc, ol, ov, false);
+                    l.copy_from_slice(&ol[..m * a]);
+                    v.copy_from_slice(&ov[..m]);
+                });
+            });
     }
 
     #[allow(clippy::too_many_arguments)]
