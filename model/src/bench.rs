@@ -1,5 +1,6 @@
-//! `crumble bench net`: FLOPs, inference throughput and training throughput of a network on
-//! real positions (from seeded random games), the numbers `scripts/bench_torch.py` prints
+//! `crumble bench net`: FLOPs, inference throughput (the host-side [`crate::fast::FastNet`]
+//! that [`crate::NetEvaluator`] runs) and training throughput (burn) of a network on real
+//! positions (from seeded random games), the numbers `scripts/bench_torch.py` prints
 //! for the identical PyTorch network.
 
 use crate::action;

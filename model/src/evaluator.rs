@@ -12,8 +12,9 @@ use crumble_selfplay::agent::CheckpointLoader;
 use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use std::path::Path;
 
-/// Evaluates leaves with a [`CrumbleNet`]: rasterises a batch into a reused host buffer, runs
-/// one forward pass per board size in the batch, and turns logits into priors over each
+/// Evaluates leaves with a [`CrumbleNet`]: rasterises a batch into a reused host buffer (in
+/// the cell layout, [`crate::planes::to_cells`]), runs one forward pass per board size in the
+/// batch on the host ([`FastNet`], the net's function without burn), and turns logits into priors over each
 /// leaf's legal decisions ([`action::legal_softmax`]); the value is the net's, from the view
 /// of the leaf's decider.
 #[derive(Debug)]

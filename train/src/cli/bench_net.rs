@@ -1,7 +1,8 @@
 //! `crumble bench net [--json]`: the network of the default config (6×6, R = 8): FLOPs per
 //! position, inference positions per second at batch 1, 16, 64 and 256, and training samples
-//! per second (forward, losses, backward, Adam step) at batch 128, on burn's `flex` CPU
-//! backend using all cores. `scripts/bench_torch.py` prints the same keys for the identical
+//! per second (forward, losses, backward, Adam step) at batch 128, using all cores: inference
+//! through the host-side forward pass `NetEvaluator` uses (`crumble_model::fast`), training
+//! on burn's `flex` CPU backend. `scripts/bench_torch.py` prints the same keys for the identical
 //! PyTorch network. Only meaningful in a release build.
 
 use anyhow::bail;
@@ -75,7 +76,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "release build"
         };
         super::print(&format!(
-            "crumble bench net: {n}x{n} board, R = {r}, burn flex backend, {build}, machine with {cores} cores\n\
+            "crumble bench net: {n}x{n} board, R = {r}, inference on the host (FastNet), training on burn flex, {build}, machine with {cores} cores\n\
              network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}\n\
              FLOPs per position  {flops:>12.1} M\n\
              inference           {:>12.0} positions/s at batch 1\n\
