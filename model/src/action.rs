@@ -116,7 +116,10 @@ pub fn move_prior(
 /// position of action index `i`. Plane `k` at fine cell `(x, y)` = `(cx·s + ix, cy·s + iy)`
 /// sits at `(((cy·n + cx)·s + iy)·s + ix)·8 + k` with `n = g / s`; `Stop` stays last.
 pub fn cell_order(g: usize, s: usize) -> Vec<u32> {
-    assert!(s > 0 && g.is_multiple_of(s), "cell side {s} must divide grid {g}");
+    assert!(
+        s > 0 && g.is_multiple_of(s),
+        "cell side {s} must divide grid {g}"
+    );
     let n = g / s;
     let gg = g * g;
     let mut t = Vec::with_capacity(8 * gg + 1);

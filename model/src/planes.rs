@@ -318,7 +318,10 @@ impl Rasteriser {
 pub fn to_cells(src: &[f32], g: usize, s: usize, dst: &mut [f32]) {
     assert_eq!(src.len(), PLANES * g * g, "source planes length");
     assert_eq!(dst.len(), PLANES * g * g, "destination planes length");
-    assert!(s > 0 && g.is_multiple_of(s), "cell side {s} must divide grid {g}");
+    assert!(
+        s > 0 && g.is_multiple_of(s),
+        "cell side {s} must divide grid {g}"
+    );
     let n = g / s;
     for y in 0..g {
         let (cy, iy) = (y / s, y % s);
