@@ -65,11 +65,7 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let budget = Duration::from_secs_f64(a.seconds);
-    if cfg!(debug_assertions) {
-        eprintln!(
-            "warning: this build has no optimisation (debug); the figures mean little. Use --release."
-        );
-    }
+    warn_if_unoptimised();
     let f = measure(budget)?;
     if a.json {
         let mut m = serde_json::Map::new();
@@ -82,11 +78,7 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
         m.insert("capture_us".into(), f.capture_us.into());
         super::print(&format!("{}\n", serde_json::Value::Object(m)))?;
     } else {
-        let build = if cfg!(debug_assertions) {
-            "debug build (unoptimised)"
-        } else {
-            "release build"
-        };
+        let build = build_kind();
         super::print(&format!(
             "crumble bench rules: 6x6 board, R = 8, one thread, {build}, machine with {} cores\n\
              random games        {:>12.1} games/s per core ({} games, mean {:.1} turns, turn limit {TURN_LIMIT})\n\
@@ -157,6 +149,24 @@ fn measure(budget: Duration) -> anyhow::Result<Figures> {
 
 /// Mean microseconds per call of `f`, calling it in growing batches until `budget` is spent
 /// (after one warm-up call).
+/// Warns on stderr when the binary was built without optimisation (benchmarks mean little).
+pub(super) fn warn_if_unoptimised() {
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "warning: this build has no optimisation (debug); the figures mean little. Use --release."
+        );
+    }
+}
+
+/// How the running binary was built, for benchmark headers.
+pub(super) fn build_kind() -> &'static str {
+    if cfg!(debug_assertions) {
+        "debug build (unoptimised)"
+    } else {
+        "release build"
+    }
+}
+
 fn time_per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
     f();
     let start = Instant::now();

@@ -72,11 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             a.seconds
         );
     }
-    if cfg!(debug_assertions) {
-        eprintln!(
-            "warning: this build has no optimisation (debug); the figures mean little. Use --release."
-        );
-    }
+    super::bench::warn_if_unoptimised();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let start = crumble_core::Game::new(6, 8)?;
     let cfg = SearchConfig::default();
@@ -146,11 +142,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         });
         super::print(&format!("{v}\n"))?;
     } else {
-        let build = if cfg!(debug_assertions) {
-            "debug build (unoptimised)"
-        } else {
-            "release build"
-        };
+        let build = super::bench::build_kind();
         super::print(&format!(
             "crumble bench mcts: 6x6 board, R = 8, start position, {} sims per search, {build}, machine with {cores} cores\n\
              uniform evaluator  {u1:>10.0} sims/s on 1 thread, {ua:>10.0} sims/s on all cores ({UNIFORM_SEARCHES_PER_CORE} searches per core, {:.2}x)\n\

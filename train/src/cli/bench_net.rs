@@ -44,11 +44,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if !(2..=32).contains(&a.board) {
         bail!("--board must be from 2 to 32, not {}", a.board);
     }
-    if cfg!(debug_assertions) {
-        eprintln!(
-            "warning: this build has no optimisation (debug); the figures mean little. Use --release."
-        );
-    }
+    super::bench::warn_if_unoptimised();
     let mut config = NetConfig::new();
     if let Some(c) = a.channels {
         config.channels = c;
@@ -70,11 +66,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         super::print(&format!("{}\n", serde_json::to_string(&f)?))?;
     } else {
-        let build = if cfg!(debug_assertions) {
-            "debug build (unoptimised)"
-        } else {
-            "release build"
-        };
+        let build = super::bench::build_kind();
         super::print(&format!(
             "crumble bench net: {n}x{n} board, R = {r}, inference on the host (FastNet), training on burn flex, {build}, machine with {cores} cores\n\
              network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}\n\
