@@ -13,6 +13,8 @@
 //! - [`agent`]: agent strings (`random`, `mcts:rollout:400`, `ckpt:PATH[:SIMS]`).
 //! - [`selfplay`] and [`matchplay`]: the two jobs built on the driver.
 //! - [`record`]: game records and the versioned record file format.
+//! - [`stats`] and [`ratings`]: Elo with intervals, the pentanomial GSPRT, Bradley–Terry
+//!   ratings with draws.
 //!
 //! ```
 //! use crumble_selfplay::{mcts::Search, SearchConfig, UniformEvaluator};
@@ -30,8 +32,10 @@ pub mod driver;
 pub mod evaluator;
 pub mod matchplay;
 pub mod mcts;
+pub mod ratings;
 pub mod record;
 pub mod selfplay;
+pub mod stats;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
