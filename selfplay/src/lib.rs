@@ -26,6 +26,7 @@
 //! ```
 
 pub mod agent;
+pub mod arena;
 pub mod bench;
 pub mod config;
 pub mod driver;

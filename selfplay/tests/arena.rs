@@ -1,0 +1,316 @@
+//! Evaluation games: game pairs from shared openings, results in order and independent of the
+//! concurrency, checkpoint evaluations batched across lanes, early stop, openings, saving.
+
+use crumble_core::{Color, Game};
+use crumble_selfplay::arena::{
+    self, Flow, Openings, PairOutcome, PairSettings, Pairing, Pool, RecordWriter, Tally,
+};
+use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
+use crumble_selfplay::record::read_file;
+use crumble_selfplay::{AgentError, AgentSpec, CheckpointLoader, NoCheckpoints, SearchConfig};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+fn specs(list: &[&str]) -> Vec<AgentSpec> {
+    list.iter().map(|s| AgentSpec::parse(s).unwrap()).collect()
+}
+
+fn settings(pairs: u64, concurrency: usize) -> PairSettings {
+    PairSettings {
+        pairs,
+        max_turns: 30,
+        concurrency,
+        seed: 5,
+        first_game: 0,
+    }
+}
+
+/// Every pair's outcome, in delivery order.
+fn play(
+    pool: &Pool,
+    pairings: &[Pairing],
+    openings: &[Game],
+    s: &PairSettings,
+) -> Vec<(usize, u64, [f64; 2], Vec<String>)> {
+    let mut out = Vec::new();
+    arena::play_pairings(pool, pairings, &[], openings, s, &mut |p: &PairOutcome| {
+        let moves = p
+            .games
+            .iter()
+            .map(|g| g.to_text().unwrap())
+            .collect::<Vec<_>>();
+        out.push((p.pairing, p.pair, p.a_points, moves));
+        Ok(Flow::Continue)
+    })
+    .unwrap();
+    out
+}
+
+#[test]
+fn pairs_share_openings_and_do_not_depend_on_concurrency() {
+    let pool = Pool::new(
+        &specs(&["random", "mcts:uniform:8"]),
+        &SearchConfig::default().for_play(),
+        &NoCheckpoints,
+    )
+    .unwrap();
+    let openings = arena::opening_positions(4, 2, &Openings::RandomTurns(2), 6, 9).unwrap();
+    let pairings = [Pairing { a: 0, b: 1 }, Pairing { a: 1, b: 0 }];
+    let one = play(&pool, &pairings, &openings, &settings(6, 1));
+    let many = play(&pool, &pairings, &openings, &settings(6, 8));
+    assert_eq!(one, many);
+    // In order: pairing by pairing, pair by pair.
+    let keys: Vec<(usize, u64)> = one.iter().map(|x| (x.0, x.1)).collect();
+    let want: Vec<(usize, u64)> = (0..2).flat_map(|k| (0..6).map(move |p| (k, p))).collect();
+    assert_eq!(keys, want);
+    // Both games of a pair start from the pair's opening, with A Black first.
+    arena::play_pairings(
+        &pool,
+        &pairings[..1],
+        &[],
+        &openings,
+        &settings(3, 4),
+        &mut |p| {
+            let start = crumble_core::position::to_json(&openings[p.pair as usize]);
+            for g in &p.games {
+                assert_eq!(g.start.as_deref(), Some(start.as_str()));
+            }
+            assert_eq!(p.a_black, [true, false]);
+            assert_eq!(p.games[0].index + 1, p.games[1].index);
+            Ok(Flow::Continue)
+        },
+    )
+    .unwrap();
+}
+
+#[test]
+fn tally_counts_from_a_side() {
+    let pool = Pool::new(
+        &specs(&["mcts:uniform:16", "random"]),
+        &SearchConfig::default().for_play(),
+        &NoCheckpoints,
+    )
+    .unwrap();
+    let openings = arena::opening_positions(4, 2, &Openings::RandomTurns(2), 8, 1).unwrap();
+    let mut tally = Tally::default();
+    let mut by_hand = [0u64; 3];
+    arena::play_pairings(
+        &pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        &openings,
+        &settings(8, 4),
+        &mut |p| {
+            tally.add(p);
+            for (i, g) in p.games.iter().enumerate() {
+                let a = if p.a_black[i] {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                match g.outcome.winner {
+                    Some(w) if w == a => by_hand[0] += 1,
+                    None => by_hand[1] += 1,
+                    Some(_) => by_hand[2] += 1,
+                }
+            }
+            Ok(Flow::Continue)
+        },
+    )
+    .unwrap();
+    assert_eq!([tally.wdl.wins, tally.wdl.draws, tally.wdl.losses], by_hand);
+    assert_eq!(tally.penta.pairs(), 8);
+    assert_eq!(tally.wdl.games(), 16);
+    assert_eq!(tally.a_wins_black + tally.a_wins_white, tally.wdl.wins);
+    assert!(tally.mean_turns() > 0.0);
+    // Search beats random play on a small board.
+    assert!(tally.wdl.score() > 0.6, "{:?}", tally.wdl);
+}
+
+/// A "checkpoint" that is the uniform evaluator, counting the batch sizes it sees.
+#[derive(Debug)]
+struct Counting(Arc<Mutex<Vec<usize>>>);
+
+impl Evaluator for Counting {
+    fn name(&self) -> String {
+        "counting".into()
+    }
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        self.0.lock().unwrap().push(leaves.len());
+        for (l, o) in leaves.iter().zip(out.iter_mut()) {
+            o.value = 0.0;
+            o.priors.clear();
+            o.priors.resize(l.legal.len(), 1.0 / l.legal.len() as f32);
+        }
+        Ok(())
+    }
+}
+
+struct FakeLoader(Arc<Mutex<Vec<usize>>>, Arc<Mutex<usize>>);
+
+impl CheckpointLoader for FakeLoader {
+    fn load(
+        &self,
+        path: &Path,
+    ) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>> {
+        if path.to_str() == Some("missing.crnet") {
+            return Err("no such file".into());
+        }
+        *self.1.lock().unwrap() += 1;
+        Ok(Box::new(Counting(self.0.clone())))
+    }
+}
+
+#[test]
+fn checkpoint_evaluations_are_batched_across_lanes() {
+    let sizes = Arc::new(Mutex::new(Vec::new()));
+    let loads = Arc::new(Mutex::new(0));
+    let loader = FakeLoader(sizes.clone(), loads.clone());
+    let cfg = SearchConfig::default().for_play();
+    // The same "network" twice (two agent strings, one file): loaded once.
+    let pool = Pool::new(
+        &specs(&["ckpt:net.crnet:8", "ckpt:net.crnet:16", "random"]),
+        &cfg,
+        &loader,
+    )
+    .unwrap();
+    assert_eq!(*loads.lock().unwrap(), 1);
+    let openings = arena::opening_positions(4, 2, &Openings::RandomTurns(2), 6, 3).unwrap();
+    let pairings = [Pairing { a: 0, b: 2 }, Pairing { a: 1, b: 0 }];
+    let through_hub = play(&pool, &pairings, &openings, &settings(6, 12));
+    let (batches, positions) = pool.batch_stats();
+    assert!(batches > 0 && positions > batches, "{batches} {positions}");
+    let biggest = sizes.lock().unwrap().iter().copied().max().unwrap();
+    // A lane plays one pair (at most two leaves per round): more in one batch means lanes
+    // were batched together.
+    assert!(biggest > 2, "largest batch {biggest}");
+    // The hub changes nothing but batching: the same games as the uniform evaluator.
+    let direct = Pool::new(
+        &specs(&["mcts:uniform:8", "mcts:uniform:16", "random"]),
+        &cfg,
+        &NoCheckpoints,
+    )
+    .unwrap();
+    let plain = play(&direct, &pairings, &openings, &settings(6, 1));
+    assert_eq!(through_hub, plain);
+}
+
+#[test]
+fn stopping_and_bad_agents() {
+    let pool = Pool::new(
+        &specs(&["random", "random"]),
+        &SearchConfig::default(),
+        &NoCheckpoints,
+    )
+    .unwrap();
+    let openings = arena::opening_positions(4, 2, &Openings::Standard, 10, 0).unwrap();
+    let mut seen = Vec::new();
+    arena::play_pairings(
+        &pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        &openings,
+        &settings(10, 6),
+        &mut |p| {
+            seen.push(p.pair);
+            Ok(if seen.len() == 3 {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            })
+        },
+    )
+    .unwrap();
+    assert_eq!(seen, vec![0, 1, 2]);
+    // An error from the callback stops the run and comes back.
+    let err = arena::play_pairings(
+        &pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        &openings,
+        &settings(10, 6),
+        &mut |_| Err(arena::ArenaError::Openings("stop here".into())),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("stop here"), "{err}");
+    // Checkpoints are loaded up front: a missing one fails before any game.
+    let sizes = Arc::new(Mutex::new(Vec::new()));
+    let err = Pool::new(
+        &specs(&["random", "ckpt:missing.crnet"]),
+        &SearchConfig::default(),
+        &FakeLoader(sizes, Arc::new(Mutex::new(0))),
+    )
+    .unwrap_err();
+    assert!(matches!(err, AgentError::Checkpoint { .. }), "{err}");
+    assert!(err.to_string().contains("missing.crnet"), "{err}");
+    let err = Pool::new(
+        &specs(&["ckpt:x.crnet"]),
+        &SearchConfig::default(),
+        &NoCheckpoints,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("x.crnet"), "{err}");
+}
+
+#[test]
+fn openings_are_playable_and_reproducible() {
+    let a = arena::opening_positions(6, 8, &Openings::RandomTurns(4), 5, 7).unwrap();
+    let b = arena::opening_positions(6, 8, &Openings::RandomTurns(4), 5, 7).unwrap();
+    assert_eq!(a, b);
+    let mut solver = crumble_core::solve::Solver::new();
+    for g in &a {
+        assert!(!g.is_over());
+        assert!(solver.find_win(g).is_none());
+        assert_ne!(g, &Game::new(6, 8).unwrap());
+    }
+    let distinct: std::collections::HashSet<String> =
+        a.iter().map(crumble_core::position::to_json).collect();
+    assert!(distinct.len() >= 4);
+    let list = vec![a[0].clone(), a[1].clone()];
+    let c = arena::opening_positions(6, 8, &Openings::List(list), 5, 0).unwrap();
+    assert_eq!(c[2], a[0]);
+    assert_eq!(c[3], a[1]);
+    assert!(arena::opening_positions(6, 8, &Openings::List(vec![]), 2, 0).is_err());
+    assert!(arena::opening_positions(99, 8, &Openings::Standard, 2, 0).is_err());
+}
+
+#[test]
+fn records_are_saved_with_names() {
+    let dir = std::env::temp_dir().join(format!("crumble-arena-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let pool = Pool::new(
+        &specs(&["random", "mcts:uniform:4"]),
+        &SearchConfig::default().for_play(),
+        &NoCheckpoints,
+    )
+    .unwrap();
+    let openings = arena::opening_positions(4, 2, &Openings::RandomTurns(2), 3, 2).unwrap();
+    let mut w = RecordWriter::new(&dir, "match", 4).unwrap();
+    arena::play_pairings(
+        &pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        &openings,
+        &settings(3, 2),
+        &mut |p| {
+            w.push(p.games[0].clone(), "random", "mcts:uniform:4")?;
+            w.push(p.games[1].clone(), "mcts:uniform:4", "random")?;
+            Ok(Flow::Continue)
+        },
+    )
+    .unwrap();
+    w.flush().unwrap();
+    let first = read_file(&dir.join("match-000000.crsp")).unwrap();
+    let second = read_file(&dir.join("match-000001.crsp")).unwrap();
+    assert_eq!(first.len() + second.len(), 6);
+    for g in first.iter().chain(&second) {
+        g.replay().unwrap();
+    }
+    let text = std::fs::read_to_string(dir.join("match-000000.txt")).unwrap();
+    assert!(text.contains("[Black \"random\"]"), "{text}");
+    assert!(text.contains("[White \"mcts:uniform:4\"]"), "{text}");
+    assert!(text.contains("[Position "), "{text}");
+    // A second run into the same directory is refused.
+    assert!(RecordWriter::new(&dir, "match", 4).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
