@@ -8,7 +8,11 @@
 
 use crate::net::CrumbleNet;
 use crate::planes::PLANES;
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::module::{Module, ModuleVisitor, Param};
+use burn::optim::decay::WeightDecayConfig;
+use burn::optim::grad_clipping::GradientClippingConfig;
+use burn::optim::momentum::MomentumConfig;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 
@@ -119,4 +123,116 @@ pub fn scalar(t: &Tensor<1>) -> f32 {
         .as_slice::<f32>()
         .map(|s| s[0])
         .unwrap_or(f32::NAN)
+}
+
+/// How [`optimizer`] builds the optimiser of a training run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OptimizerSettings {
+    /// `None` for Adam, `Some(momentum)` for SGD with momentum.
+    pub sgd_momentum: Option<f64>,
+    /// L2 coefficient `c` of the loss term `c · Σ w²` (every parameter): applied as weight
+    /// decay, i.e. `2c · w` added to each gradient.
+    pub l2: f64,
+    /// Each parameter tensor's gradient is scaled down to this L2 norm (`None` = off).
+    pub grad_clip_norm: Option<f32>,
+}
+
+/// The optimiser of [`OptimizerSettings`] (Adam with PyTorch's epsilon, or SGD with
+/// momentum and no dampening, as PyTorch's).
+pub fn optimizer(s: &OptimizerSettings) -> ModuleOptimizer {
+    let decay = (s.l2 > 0.0).then(|| WeightDecayConfig::new(2.0 * s.l2 as f32));
+    let clip = s.grad_clip_norm.map(GradientClippingConfig::Norm);
+    match s.sgd_momentum {
+        None => AdamConfig::new()
+            .with_epsilon(1e-8)
+            .with_weight_decay(decay)
+            .with_grad_clipping(clip)
+            .init(),
+        Some(m) => SgdConfig::new()
+            .with_weight_decay(decay)
+            .with_momentum(Some(
+                MomentumConfig::new().with_momentum(m).with_dampening(0.0),
+            ))
+            .with_gradient_clipping(clip)
+            .init(),
+    }
+}
+
+/// `Σ w²` over every parameter of `net`.
+pub fn sum_of_squares(net: &CrumbleNet) -> f64 {
+    struct Squares(f64);
+    impl ModuleVisitor for Squares {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            let data = param.val().into_data();
+            if let Ok(v) = data.as_slice::<f32>() {
+                self.0 += v.iter().map(|&x| f64::from(x) * f64::from(x)).sum::<f64>();
+            }
+        }
+    }
+    let mut s = Squares(0.0);
+    net.visit(&mut s);
+    s.0
+}
+
+/// What one training step measured (all before the update, on its batch).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepStats {
+    pub policy_loss: f32,
+    pub value_loss: f32,
+    /// Mean entropy (nats) of the net's policy over the legal decisions.
+    pub policy_entropy: f32,
+    /// Fraction of the decisive samples (target ≠ 0) whose predicted value has the target's
+    /// sign.
+    pub value_sign_agreement: f32,
+}
+
+/// One step with a weighted value loss: forward, losses, backward, optimiser update (the L2
+/// term is the optimiser's weight decay). `net` must live on an autodiff device.
+pub fn train_step(
+    net: CrumbleNet,
+    optim: &mut ModuleOptimizer,
+    batch: &TrainBatch,
+    lr: f64,
+    value_weight: f64,
+) -> (CrumbleNet, StepStats) {
+    let out = net.forward_cells(batch.input.clone());
+    let masked = out.logits + (batch.mask.clone() - 1.0) * 1e9; // [B, A]
+    let logp = log_softmax(masked, 1);
+    let policy = (batch.policy.clone() * logp.clone())
+        .sum_dim(1)
+        .neg()
+        .mean(); // [1]
+    let diff = out.value.clone() - batch.value.clone();
+    let value = (diff.clone() * diff).mean(); // [1]
+    // Diagnostics from detached copies (no gradient flows through them).
+    let logp_d = logp.detach();
+    let entropy = (logp_d.clone().exp() * logp_d * batch.mask.clone())
+        .sum_dim(1)
+        .neg()
+        .mean();
+    let pred = out.value.clone().detach().into_data();
+    let targ = batch.value.clone().into_data();
+    let (mut agree, mut decisive) = (0u32, 0u32);
+    if let (Ok(p), Ok(t)) = (pred.as_slice::<f32>(), targ.as_slice::<f32>()) {
+        for (&p, &t) in p.iter().zip(t) {
+            if t != 0.0 {
+                decisive += 1;
+                agree += u32::from((p > 0.0) == (t > 0.0));
+            }
+        }
+    }
+    let stats = StepStats {
+        policy_loss: scalar(&policy),
+        value_loss: scalar(&value),
+        policy_entropy: scalar(&entropy),
+        value_sign_agreement: if decisive == 0 {
+            f32::NAN
+        } else {
+            agree as f32 / decisive as f32
+        },
+    };
+    let total = policy + value * value_weight;
+    let grads = GradientsParams::from_grads(total.backward(), &net);
+    let net = optim.step(lr, net, grads);
+    (net, stats)
 }

@@ -1,0 +1,224 @@
+//! `crumble train [--config FILE] [--run-dir DIR] [--generations N]`: the training loop
+//! (`crumble_train::run`) with a progress display: a bar per phase on a terminal, a line
+//! every few seconds otherwise (logs, CI).
+
+use crumble_train::run::{self, Event, TrainOptions};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Training config. A new run defaults to configs/default.toml; a resumed run uses the
+    /// config saved in its directory, and a --config that differs from it is refused.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Run directory: resumed when it holds a run, created otherwise. Default: a new
+    /// directory under runs/ named by the date and time (UTC).
+    #[arg(long, value_name = "DIR")]
+    run_dir: Option<PathBuf>,
+    /// Generations the run should have in total (default: the config's generation.total).
+    #[arg(long, value_name = "N")]
+    generations: Option<u32>,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let resuming = a
+        .run_dir
+        .as_ref()
+        .is_some_and(|d| d.join("config.toml").exists());
+    let config = match (a.config, resuming) {
+        (Some(c), _) => Some(c),
+        (None, true) => None,
+        (None, false) => Some(PathBuf::from("configs/default.toml")),
+    };
+    let opts = TrainOptions {
+        config,
+        run_dir: a.run_dir,
+        runs_root: PathBuf::from("runs"),
+        generations: a.generations,
+    };
+    let mut display = Display::new();
+    let dir = run::train(&opts, &mut |e| display.event(e))?;
+    display.bar.finish_and_clear();
+    eprintln!("run finished: {}", dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The progress display.
+struct Display {
+    bar: ProgressBar,
+    terminal: bool,
+    last_line: Instant,
+    phase: String,
+    target: u32,
+    run_start: Instant,
+    gens_this_process: u32,
+    gen_start: Instant,
+}
+
+impl Display {
+    fn new() -> Display {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = if terminal {
+            ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:.bold} [{bar:28.cyan/blue}] {pos}/{len} {msg} (ETA {eta})",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        Display {
+            bar,
+            terminal,
+            last_line: Instant::now(),
+            phase: String::new(),
+            target: 0,
+            run_start: Instant::now(),
+            gens_this_process: 0,
+            gen_start: Instant::now(),
+        }
+    }
+
+    /// Shows a phase's progress; off a terminal, prints it at most every 10 seconds.
+    fn show(&mut self, phase: String, pos: u64, len: u64, msg: String) {
+        if phase != self.phase {
+            self.phase = phase.clone();
+            self.bar.reset();
+            self.bar.set_prefix(phase.clone());
+            self.last_line = Instant::now() - Duration::from_secs(60);
+        }
+        self.bar.set_length(len);
+        self.bar.set_position(pos);
+        self.bar.set_message(msg.clone());
+        if !self.terminal && (self.last_line.elapsed() >= Duration::from_secs(10) || pos == len) {
+            self.last_line = Instant::now();
+            eprintln!("{phase}: {pos}/{len} {msg}");
+        }
+    }
+
+    fn say(&self, line: String) {
+        if self.terminal {
+            self.bar.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
+    fn event(&mut self, e: Event) {
+        match e {
+            Event::Started {
+                dir,
+                resumed_from,
+                target,
+            } => {
+                self.target = target;
+                self.run_start = Instant::now();
+                self.gen_start = Instant::now();
+                if resumed_from > 0 {
+                    self.say(format!(
+                        "resuming run {} after generation {resumed_from} (target {target} generations)",
+                        dir.display()
+                    ));
+                } else {
+                    self.say(format!(
+                        "training run {} ({target} generations); TensorBoard: scripts/tensorboard.sh {}",
+                        dir.display(),
+                        dir.display()
+                    ));
+                }
+            }
+            Event::SelfPlay {
+                generation,
+                progress,
+                seconds,
+            } => {
+                let rate = progress.decisions as f64 / seconds.max(1e-9);
+                let sims = progress.simulations as f64 / seconds.max(1e-9);
+                self.show(
+                    format!("gen {generation}/{} self-play", self.target),
+                    progress.games_done,
+                    progress.games_total,
+                    format!("games, {rate:.0} positions/s, {sims:.0} sims/s"),
+                );
+            }
+            Event::Train {
+                generation,
+                step,
+                steps,
+                stats,
+            } => {
+                self.show(
+                    format!("gen {generation}/{} train", self.target),
+                    step,
+                    steps,
+                    format!(
+                        "steps, policy loss {:.3}, value loss {:.3}",
+                        stats.policy_loss, stats.value_loss
+                    ),
+                );
+            }
+            Event::Eval {
+                generation,
+                opponent,
+                result,
+                total,
+            } => {
+                self.show(
+                    format!("gen {generation}/{} eval vs {opponent}", self.target),
+                    result.games,
+                    total,
+                    format!(
+                        "games, score {:.3} (+{} ={} -{})",
+                        result.score(),
+                        result.a_wins,
+                        result.draws,
+                        result.b_wins
+                    ),
+                );
+            }
+            Event::Finished { generation, row } => {
+                self.gens_this_process += 1;
+                let per_gen =
+                    self.run_start.elapsed().as_secs_f64() / f64::from(self.gens_this_process);
+                let left = f64::from(self.target.saturating_sub(generation)) * per_gen;
+                let f = |c: &str| row.get(c);
+                let score = |c: &str| {
+                    let v = f(c);
+                    if v.is_finite() {
+                        format!("{v:.2}")
+                    } else {
+                        "-".into()
+                    }
+                };
+                self.say(format!(
+                    "gen {generation}/{}: {:.0} s, {} games ({:.0} turns), policy {:.3} value {:.3} entropy {:.2}, vs previous {} random {} rollout {}, elo {:+.0}, run ETA {}",
+                    self.target,
+                    self.gen_start.elapsed().as_secs_f64(),
+                    f("games"),
+                    f("mean_turns"),
+                    f("policy_loss"),
+                    f("value_loss"),
+                    f("policy_entropy"),
+                    score("score_vs_previous"),
+                    score("score_vs_random"),
+                    score("score_vs_rollout"),
+                    f("elo"),
+                    hms(left)
+                ));
+                self.gen_start = Instant::now();
+            }
+        }
+    }
+}
+
+fn hms(secs: f64) -> String {
+    let s = secs.max(0.0) as u64;
+    format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
+}

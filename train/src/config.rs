@@ -1,0 +1,515 @@
+//! The training config: one TOML file with a section per part of a generation.
+//!
+//! `[net]` the network's sizes, `[selfplay]` and `[search]` the self-play games (the
+//! sections `crumble selfplay --config` reads too), `[generation]` how many games a
+//! generation plays, `[replay]` the window of recent positions, `[optim]` the training steps,
+//! `[eval]` the matches after each generation. Every key has a default, so a config may be
+//! partial; unknown keys are errors, and every value is range-checked with its key named.
+//! A run directory keeps the full resolved config (`config.toml`), so a run resumes with
+//! exactly the settings it started with.
+
+use crumble_model::NetConfig;
+use crumble_selfplay::{SearchConfig, SelfPlayConfig};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Why a config was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("config {path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("config {path}: key `{key}` = {value}: {reason}")]
+    Invalid {
+        path: String,
+        key: String,
+        value: String,
+        reason: String,
+    },
+}
+
+/// Everything a training run needs to know.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    pub net: NetSection,
+    pub selfplay: SelfPlayConfig,
+    pub search: SearchConfig,
+    pub generation: GenerationConfig,
+    pub replay: ReplayConfig,
+    pub optim: OptimConfig,
+    pub eval: EvalConfig,
+}
+
+/// `[net]`: the sizes of the network (see `crumble_model::NetConfig`). Its resolution is the
+/// self-play resolution.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetSection {
+    pub cell_pixels: usize,
+    pub channels: usize,
+    pub blocks: usize,
+    pub gpool_every: usize,
+    pub value_hidden: usize,
+    pub seed: u64,
+}
+
+impl Default for NetSection {
+    fn default() -> Self {
+        let n = NetConfig::new();
+        NetSection {
+            cell_pixels: n.cell_pixels,
+            channels: n.channels,
+            blocks: n.blocks,
+            gpool_every: n.gpool_every,
+            value_hidden: n.value_hidden,
+            seed: n.seed,
+        }
+    }
+}
+
+/// `[generation]`: the size of one generation's self-play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GenerationConfig {
+    /// Generations of a run when `crumble train` is not given `--generations`.
+    pub total: u32,
+    /// Self-play games per generation.
+    pub games: u64,
+    /// Worker threads for self-play and matches (0 = one per core).
+    pub threads: usize,
+}
+
+impl Default for GenerationConfig {
+    fn default() -> Self {
+        GenerationConfig {
+            total: 100,
+            games: 64,
+            threads: 0,
+        }
+    }
+}
+
+/// `[replay]`: which positions training samples from.
+///
+/// The window grows with the run as in KataGo: after `N` positions in all, it holds the most
+/// recent `min(N, clamp(c · (1 + beta · ((N/c)^alpha − 1) / alpha), c, max))` positions, with
+/// `c = window_min`, counted in whole generations (the newest always included).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReplayConfig {
+    pub window_min: u64,
+    pub window_max: u64,
+    pub window_alpha: f64,
+    pub window_beta: f64,
+    /// Train on a random exact symmetry of each sample (see `crumble_model::symmetry`).
+    pub augment: bool,
+}
+
+impl Default for ReplayConfig {
+    fn default() -> Self {
+        ReplayConfig {
+            window_min: 20_000,
+            window_max: 500_000,
+            window_alpha: 0.75,
+            window_beta: 0.4,
+            augment: true,
+        }
+    }
+}
+
+impl ReplayConfig {
+    /// Positions the window should hold after `total` positions in all.
+    pub fn window(&self, total: u64) -> u64 {
+        let c = self.window_min.max(1) as f64;
+        let n = total as f64;
+        let grown = if n <= c {
+            c
+        } else {
+            c * (1.0
+                + self.window_beta * ((n / c).powf(self.window_alpha) - 1.0) / self.window_alpha)
+        };
+        (grown.clamp(c, self.window_max.max(1) as f64) as u64).min(total)
+    }
+}
+
+/// The optimiser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimizerKind {
+    Adam,
+    Sgd,
+}
+
+/// `[optim]`: the training steps of a generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OptimConfig {
+    pub optimizer: OptimizerKind,
+    /// Base learning rate (before warm-up and the schedule).
+    pub lr: f64,
+    /// `[[generation, factor], ...]`: from that generation on, the rate is `lr · factor`.
+    pub lr_schedule: Vec<(u32, f64)>,
+    /// Steps of linear warm-up at the start of the run.
+    pub warmup_steps: u64,
+    /// SGD momentum (ignored by Adam).
+    pub momentum: f64,
+    /// L2 coefficient `c`: the loss gains `c · Σ w²` over all parameters.
+    pub l2: f64,
+    /// Gradient clipping: each parameter tensor's gradient is scaled down to this L2 norm
+    /// (0 = off).
+    pub grad_clip_norm: f32,
+    pub batch_size: usize,
+    /// Steps per generation; 0 derives it from `sample_reuse`.
+    pub steps_per_generation: u64,
+    /// With `steps_per_generation = 0`: steps = new training positions · reuse / batch size.
+    pub sample_reuse: f64,
+    /// Weight of the value loss in the total.
+    pub value_weight: f64,
+}
+
+impl Default for OptimConfig {
+    fn default() -> Self {
+        OptimConfig {
+            optimizer: OptimizerKind::Adam,
+            lr: 1e-3,
+            lr_schedule: Vec::new(),
+            warmup_steps: 50,
+            momentum: 0.9,
+            l2: 3e-5,
+            grad_clip_norm: 5.0,
+            batch_size: 128,
+            steps_per_generation: 0,
+            sample_reuse: 4.0,
+            value_weight: 1.0,
+        }
+    }
+}
+
+impl OptimConfig {
+    /// The learning rate of `step` (counted over the whole run) in `generation`.
+    pub fn lr_at(&self, generation: u32, step: u64) -> f64 {
+        let mut factor = 1.0;
+        for &(g, f) in &self.lr_schedule {
+            if generation >= g {
+                factor = f;
+            }
+        }
+        let warm = if self.warmup_steps == 0 {
+            1.0
+        } else {
+            ((step + 1) as f64 / self.warmup_steps as f64).min(1.0)
+        };
+        self.lr * factor * warm
+    }
+}
+
+/// `[eval]`: matches after each generation (colours alternating, draws half).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EvalConfig {
+    /// Evaluate after every `every`-th generation (0 = never); the last generation of a run
+    /// is always evaluated.
+    pub every: u32,
+    /// Games against the previous generation's checkpoint.
+    pub games_vs_previous: u64,
+    /// Games against `random`.
+    pub games_vs_random: u64,
+    /// Games against `mcts:rollout:rollout_simulations`.
+    pub games_vs_rollout: u64,
+    pub rollout_simulations: u32,
+    /// Simulations of the checkpoint agents.
+    pub simulations: u32,
+    pub max_turns: u32,
+    pub parallel_games: usize,
+    /// Gating: self-play uses the new net only if it scored at least `gating_threshold`
+    /// against the previous one.
+    pub gating: bool,
+    pub gating_threshold: f64,
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig {
+            every: 1,
+            games_vs_previous: 24,
+            games_vs_random: 24,
+            games_vs_rollout: 24,
+            rollout_simulations: 200,
+            simulations: 100,
+            max_turns: 200,
+            parallel_games: 24,
+            gating: false,
+            gating_threshold: 0.55,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Parses and validates a config; `path` names the file in errors.
+    pub fn from_toml_str(text: &str, path: &str) -> Result<TrainConfig, ConfigError> {
+        let c: TrainConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.into(),
+            message: e.to_string(),
+        })?;
+        c.validate(path)?;
+        Ok(c)
+    }
+
+    pub fn load(path: &Path) -> Result<TrainConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        TrainConfig::from_toml_str(&text, &path.display().to_string())
+    }
+
+    /// The full config as TOML (every key).
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string(self).expect("a training config always serialises")
+    }
+
+    /// The network config this run trains.
+    pub fn net_config(&self) -> NetConfig {
+        let n = &self.net;
+        NetConfig::new()
+            .with_resolution(usize::from(self.selfplay.resolution))
+            .with_cell_pixels(n.cell_pixels)
+            .with_channels(n.channels)
+            .with_blocks(n.blocks)
+            .with_gpool_every(n.gpool_every)
+            .with_value_hidden(n.value_hidden)
+            .with_seed(n.seed)
+    }
+
+    /// Checks every range; errors name the key.
+    pub fn validate(&self, path: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: String, reason: &str| ConfigError::Invalid {
+            path: path.into(),
+            key: key.into(),
+            value,
+            reason: reason.into(),
+        };
+        let wrap = |e: crumble_selfplay::ConfigError| ConfigError::Parse {
+            path: path.into(),
+            message: e.to_string(),
+        };
+        self.search.validate().map_err(wrap)?;
+        self.selfplay.validate().map_err(wrap)?;
+        self.net_config()
+            .validate()
+            .map_err(|e| ConfigError::Parse {
+                path: path.into(),
+                message: format!("[net] with selfplay.resolution: {e}"),
+            })?;
+        if self.generation.games == 0 {
+            return Err(bad("generation.games", "0".into(), "must be at least 1"));
+        }
+        let r = &self.replay;
+        if r.window_min == 0 || r.window_max < r.window_min {
+            return Err(bad(
+                "replay.window_max",
+                r.window_max.to_string(),
+                "window_min must be positive and window_max at least window_min",
+            ));
+        }
+        if !(r.window_alpha > 0.0 && r.window_alpha <= 1.0) {
+            return Err(bad(
+                "replay.window_alpha",
+                r.window_alpha.to_string(),
+                "must lie in (0, 1]",
+            ));
+        }
+        if !(r.window_beta >= 0.0 && r.window_beta.is_finite()) {
+            return Err(bad(
+                "replay.window_beta",
+                r.window_beta.to_string(),
+                "must be finite and not negative",
+            ));
+        }
+        let o = &self.optim;
+        if !(o.lr > 0.0 && o.lr < 10.0) {
+            return Err(bad("optim.lr", o.lr.to_string(), "must lie in (0, 10)"));
+        }
+        for &(g, f) in &o.lr_schedule {
+            if !(f > 0.0 && f.is_finite()) {
+                return Err(bad(
+                    "optim.lr_schedule",
+                    format!("[{g}, {f}]"),
+                    "factors must be positive",
+                ));
+            }
+        }
+        if !(0.0..1.0).contains(&o.momentum) {
+            return Err(bad(
+                "optim.momentum",
+                o.momentum.to_string(),
+                "must lie in [0, 1)",
+            ));
+        }
+        if !(o.l2 >= 0.0 && o.l2 < 1.0) {
+            return Err(bad("optim.l2", o.l2.to_string(), "must lie in [0, 1)"));
+        }
+        if !(o.grad_clip_norm >= 0.0 && o.grad_clip_norm.is_finite()) {
+            return Err(bad(
+                "optim.grad_clip_norm",
+                o.grad_clip_norm.to_string(),
+                "must be finite and not negative",
+            ));
+        }
+        if o.batch_size == 0 || o.batch_size > 65_536 {
+            return Err(bad(
+                "optim.batch_size",
+                o.batch_size.to_string(),
+                "must be 1 to 65536",
+            ));
+        }
+        if o.steps_per_generation == 0 && !(o.sample_reuse > 0.0 && o.sample_reuse <= 1000.0) {
+            return Err(bad(
+                "optim.sample_reuse",
+                o.sample_reuse.to_string(),
+                "must lie in (0, 1000] when steps_per_generation = 0",
+            ));
+        }
+        if !(o.value_weight >= 0.0 && o.value_weight.is_finite()) {
+            return Err(bad(
+                "optim.value_weight",
+                o.value_weight.to_string(),
+                "must be finite and not negative",
+            ));
+        }
+        let e = &self.eval;
+        if e.simulations == 0 || e.rollout_simulations == 0 {
+            return Err(bad(
+                "eval.simulations",
+                e.simulations.to_string(),
+                "simulations and rollout_simulations must be at least 1",
+            ));
+        }
+        if e.parallel_games == 0 {
+            return Err(bad("eval.parallel_games", "0".into(), "must be at least 1"));
+        }
+        if !(0.0..=1.0).contains(&e.gating_threshold) {
+            return Err(bad(
+                "eval.gating_threshold",
+                e.gating_threshold.to_string(),
+                "must lie in [0, 1]",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The keys (dotted paths) whose values differ between two configs, sorted.
+    pub fn differing_keys(&self, other: &TrainConfig) -> Vec<String> {
+        let a = flatten(&toml::Value::try_from(self).expect("serialises"));
+        let b = flatten(&toml::Value::try_from(other).expect("serialises"));
+        let mut keys: Vec<String> = a
+            .keys()
+            .chain(b.keys())
+            .filter(|k| a.get(*k) != b.get(*k))
+            .cloned()
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
+fn flatten(v: &toml::Value) -> BTreeMap<String, String> {
+    fn go(prefix: &str, v: &toml::Value, out: &mut BTreeMap<String, String>) {
+        match v {
+            toml::Value::Table(t) => {
+                for (k, v) in t {
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    go(&key, v, out);
+                }
+            }
+            other => {
+                out.insert(prefix.to_string(), other.to_string());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    go("", v, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_round_trip_through_toml() {
+        let c = TrainConfig::default();
+        let text = c.to_toml_string();
+        let back = TrainConfig::from_toml_str(&text, "t").unwrap();
+        assert_eq!(back, c);
+        assert!(c.differing_keys(&back).is_empty());
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_the_key() {
+        let e = TrainConfig::from_toml_str("[optim]\nlearning_rate = 1.0\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("learning_rate") && e.contains("x.toml"), "{e}");
+        let e = TrainConfig::from_toml_str("[optim]\nbatch_size = 0\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("optim.batch_size"), "{e}");
+        let e = TrainConfig::from_toml_str("[net]\ncell_pixels = 3\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cell_pixels"), "{e}");
+    }
+
+    #[test]
+    fn differing_keys_are_named() {
+        let a = TrainConfig::default();
+        let mut b = a.clone();
+        b.optim.lr = 0.5;
+        b.generation.games = 3;
+        assert_eq!(
+            a.differing_keys(&b),
+            vec!["generation.games".to_string(), "optim.lr".to_string()]
+        );
+    }
+
+    #[test]
+    fn window_grows_sublinearly_and_is_clamped() {
+        let r = ReplayConfig {
+            window_min: 1000,
+            window_max: 5000,
+            ..ReplayConfig::default()
+        };
+        assert_eq!(r.window(500), 500);
+        assert_eq!(r.window(1000), 1000);
+        // c·(1 + 0.4·((10)^0.75 − 1)/0.75) = 1000·(1 + 0.4·4.6234/0.75) ≈ 3465.8
+        assert_eq!(r.window(10_000), 3465);
+        assert_eq!(r.window(1_000_000), 5000);
+    }
+
+    #[test]
+    fn learning_rate_warms_up_then_follows_the_schedule() {
+        let o = OptimConfig {
+            lr: 1e-2,
+            warmup_steps: 10,
+            lr_schedule: vec![(5, 0.5), (10, 0.1)],
+            ..OptimConfig::default()
+        };
+        assert!((o.lr_at(1, 0) - 1e-3).abs() < 1e-12);
+        assert!((o.lr_at(1, 100) - 1e-2).abs() < 1e-12);
+        assert!((o.lr_at(7, 100) - 5e-3).abs() < 1e-12);
+        assert!((o.lr_at(12, 100) - 1e-3).abs() < 1e-12);
+    }
+}

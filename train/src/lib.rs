@@ -1,0 +1,16 @@
+//! # crumble-train
+//!
+//! The training loop of Crumble Zero and the `crumble` command-line program (the binary in
+//! `main.rs`, its subcommands in `cli/`).
+//!
+//! - [`config`]: the training config (`configs/*.toml`): every section and key.
+//! - [`replay`]: the replay window over self-play record files and the batch sampler
+//!   (targets, symmetry augmentation).
+//! - [`run`]: the run directory and the generation loop (self-play -> replay -> train ->
+//!   checkpoint -> evaluate -> log), resumable after a kill at any moment.
+//! - [`tb`]: TensorBoard scalars and a strict reader of event files.
+
+pub mod config;
+pub mod replay;
+pub mod run;
+pub mod tb;

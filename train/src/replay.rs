@@ -1,0 +1,372 @@
+//! The replay store and the sampler that turns it into training batches.
+//!
+//! The store is the self-play record files themselves, one directory per generation
+//! (`replay/gen-NNNN/selfplay-*.crsp`): a record holds every decision of a game with the
+//! search's policy target at each searched decision, so positions are rebuilt by replaying
+//! the rules engine rather than stored as planes (a game of a few hundred decisions takes a
+//! few kilobytes; its rasterised positions would take megabytes). Only the generations inside
+//! the window are held in memory.
+//!
+//! A training sample is a searched decision whose search was *full* (playout cap
+//! randomisation: fast searches only advance the game). Its targets:
+//! - policy: the search's target over the legal decisions (0 elsewhere, legal mask beside it);
+//! - value: the game's result from the deciding player's view (win 1, draw 0, loss −1).
+//!
+//! With augmentation each sample is seen through a random transform among those exact for its
+//! state (`crumble_model::symmetry`): any of the 8 at the start of a turn (targets through the
+//! joint (choose, extent) distribution) and in the swap phase, the 2 or 4 exact ones during
+//! an extent decision.
+
+use crumble_core::{Color, Decision, Game};
+use crumble_model::symmetry::{self, Sym};
+use crumble_model::{action, planes};
+use crumble_selfplay::record::{GameRecord, RecordError, read_file};
+use crumble_selfplay::selfplay::record_files;
+use ndarray::{ArrayView3, ArrayViewMut3};
+use rand::Rng;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Why replay data could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("replay file {path}: {source}")]
+    Record {
+        path: String,
+        #[source]
+        source: RecordError,
+    },
+    #[error("replay directory {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("replay game {index}: {what}")]
+    Replay { index: u64, what: String },
+    #[error(
+        "replay game {index} is a {board}x{board} R{resolution} game; this run trains on {want_board}x{want_board} R{want_res}"
+    )]
+    Geometry {
+        index: u64,
+        board: u16,
+        resolution: u16,
+        want_board: u16,
+        want_res: u16,
+    },
+}
+
+/// One generation's games.
+#[derive(Debug)]
+struct Generation {
+    games: Vec<GameRecord>,
+    /// (game, step) of every training sample.
+    samples: Vec<(u32, u32)>,
+}
+
+/// The generations in the window, newest last.
+#[derive(Debug, Default)]
+pub struct ReplayWindow {
+    generations: BTreeMap<u32, Generation>,
+}
+
+/// The steps of a record that are training samples.
+pub fn sample_steps(rec: &GameRecord) -> impl Iterator<Item = usize> + '_ {
+    rec.steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.search.as_ref().is_some_and(|r| r.full))
+        .map(|(i, _)| i)
+}
+
+/// Reads every record file of a generation directory.
+pub fn read_generation(dir: &Path) -> Result<Vec<GameRecord>, ReplayError> {
+    let files = record_files(dir).map_err(|e| ReplayError::Io {
+        path: dir.display().to_string(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    let mut games = Vec::new();
+    for f in files {
+        games.extend(read_file(&f).map_err(|source| ReplayError::Record {
+            path: f.display().to_string(),
+            source,
+        })?);
+    }
+    Ok(games)
+}
+
+impl ReplayWindow {
+    pub fn new() -> ReplayWindow {
+        ReplayWindow::default()
+    }
+
+    /// Adds generation `gen` from its directory (replacing what was held for it). Every game
+    /// is checked against the run's board and resolution.
+    pub fn load(
+        &mut self,
+        generation: u32,
+        dir: &Path,
+        board: u16,
+        resolution: u16,
+    ) -> Result<(), ReplayError> {
+        let games = read_generation(dir)?;
+        self.insert(generation, games, board, resolution)
+    }
+
+    /// Adds generation `gen` from records in memory.
+    pub fn insert(
+        &mut self,
+        generation: u32,
+        games: Vec<GameRecord>,
+        board: u16,
+        resolution: u16,
+    ) -> Result<(), ReplayError> {
+        let mut samples = Vec::new();
+        for (gi, g) in games.iter().enumerate() {
+            if g.board != board || g.resolution != resolution {
+                return Err(ReplayError::Geometry {
+                    index: g.index,
+                    board: g.board,
+                    resolution: g.resolution,
+                    want_board: board,
+                    want_res: resolution,
+                });
+            }
+            samples.extend(sample_steps(g).map(|s| (gi as u32, s as u32)));
+        }
+        self.generations
+            .insert(generation, Generation { games, samples });
+        Ok(())
+    }
+
+    /// Drops generations older than `oldest`.
+    pub fn retain_from(&mut self, oldest: u32) {
+        self.generations.retain(|&g, _| g >= oldest);
+    }
+
+    /// Generations held, oldest first.
+    pub fn generations(&self) -> Vec<u32> {
+        self.generations.keys().copied().collect()
+    }
+
+    /// Training samples of one generation (0 when not held).
+    pub fn samples_of(&self, generation: u32) -> u64 {
+        self.generations
+            .get(&generation)
+            .map_or(0, |g| g.samples.len() as u64)
+    }
+
+    /// Training samples held in all.
+    pub fn len(&self) -> u64 {
+        self.generations
+            .values()
+            .map(|g| g.samples.len() as u64)
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Draws `n` samples uniformly (with replacement) from the whole window.
+    pub fn draw(&self, n: usize, rng: &mut impl Rng) -> Vec<SampleRef> {
+        let total = self.len();
+        let mut out = Vec::with_capacity(n);
+        if total == 0 {
+            return out;
+        }
+        for _ in 0..n {
+            let mut k = rng.random_range(0..total);
+            for (&generation, g) in &self.generations {
+                let len = g.samples.len() as u64;
+                if k < len {
+                    let (game, step) = g.samples[k as usize];
+                    out.push(SampleRef {
+                        generation,
+                        game,
+                        step,
+                    });
+                    break;
+                }
+                k -= len;
+            }
+        }
+        out
+    }
+
+    /// Rebuilds the positions of `refs` and fills a host batch (see [`HostBatch`]).
+    pub fn build(
+        &self,
+        refs: &[SampleRef],
+        augment: bool,
+        rng: &mut impl Rng,
+        out: &mut HostBatch,
+    ) -> Result<(), ReplayError> {
+        let mut order: Vec<usize> = (0..refs.len()).collect();
+        // One replay per game: visit samples sorted by (generation, game, step).
+        order.sort_by_key(|&i| (refs[i].generation, refs[i].game, refs[i].step));
+        out.clear();
+        let mut raster = planes::Rasteriser::new();
+        let mut k = 0;
+        while k < order.len() {
+            let r0 = refs[order[k]];
+            let rec = &self.generations[&r0.generation].games[r0.game as usize];
+            let mut game = rec.start_game().map_err(|e| ReplayError::Replay {
+                index: rec.index,
+                what: e.to_string(),
+            })?;
+            let mut at = 0usize;
+            while k < order.len()
+                && refs[order[k]].generation == r0.generation
+                && refs[order[k]].game == r0.game
+            {
+                let step = refs[order[k]].step as usize;
+                while at < step {
+                    game.apply(rec.steps[at].decision)
+                        .map_err(|e| ReplayError::Replay {
+                            index: rec.index,
+                            what: format!("decision {at} refused: {e}"),
+                        })?;
+                    at += 1;
+                }
+                let sym = if augment {
+                    let syms = symmetry::exact_syms(&game);
+                    syms[rng.random_range(0..syms.len())]
+                } else {
+                    Sym::IDENTITY
+                };
+                out.push(&mut raster, &game, rec, step, sym)?;
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where one sample lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleRef {
+    pub generation: u32,
+    pub game: u32,
+    pub step: u32,
+}
+
+/// A batch on the host: planes in the rasteriser's layout, policy targets and legal masks in
+/// action order, value targets.
+#[derive(Debug, Default)]
+pub struct HostBatch {
+    pub grid: usize,
+    pub planes: Vec<f32>,
+    pub policy: Vec<f32>,
+    pub mask: Vec<f32>,
+    pub value: Vec<f32>,
+    scratch: Vec<f32>,
+}
+
+impl HostBatch {
+    pub fn len(&self) -> usize {
+        self.value.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.value.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.planes.clear();
+        self.policy.clear();
+        self.mask.clear();
+        self.value.clear();
+    }
+
+    /// Appends the sample at `step` of `rec`, whose state is `game`, seen through `sym`.
+    fn push(
+        &mut self,
+        raster: &mut planes::Rasteriser,
+        game: &Game,
+        rec: &GameRecord,
+        step: usize,
+        sym: Sym,
+    ) -> Result<(), ReplayError> {
+        let g = usize::from(game.grid_size());
+        self.grid = g;
+        let per = planes::PLANES * g * g;
+        let a = action::policy_len(game.grid_size());
+        let bad = |what: String| ReplayError::Replay {
+            index: rec.index,
+            what: format!("step {step}: {what}"),
+        };
+        let search = rec.steps[step]
+            .search
+            .as_ref()
+            .ok_or_else(|| bad("not a searched decision".into()))?;
+        // Planes.
+        self.scratch.resize(per, 0.0);
+        raster.rasterise_slice(game, &mut self.scratch);
+        let start = self.planes.len();
+        self.planes.resize(start + per, 0.0);
+        if sym == Sym::IDENTITY {
+            self.planes[start..].copy_from_slice(&self.scratch);
+        } else {
+            let src = ArrayView3::from_shape((planes::PLANES, g, g), &self.scratch)
+                .expect("plane buffer shape");
+            let dst = ArrayViewMut3::from_shape((planes::PLANES, g, g), &mut self.planes[start..])
+                .expect("plane buffer shape");
+            sym.planes(src, dst);
+        }
+        // Policy target and legal mask.
+        let pstart = self.policy.len();
+        self.policy.resize(pstart + a, 0.0);
+        self.mask.resize(pstart + a, 0.0);
+        let (policy, mask) = (&mut self.policy[pstart..], &mut self.mask[pstart..]);
+        let mut put = |d: Decision, p: f32| -> Result<(), ReplayError> {
+            let i = action::index(d);
+            if i >= a {
+                return Err(bad(format!("decision {} outside the action space", d.0)));
+            }
+            policy[i] += p;
+            mask[i] = 1.0;
+            Ok(())
+        };
+        if sym == Sym::IDENTITY {
+            for &(d, p) in &search.policy {
+                put(d, p)?;
+            }
+        } else if game.at_turn_start() && !search.joint.is_empty() {
+            for (c, e) in symmetry::legal_bases(game) {
+                let (c2, _) = symmetry::map_base(game, c, e, sym)
+                    .ok_or_else(|| bad(format!("transform {} of a legal pair", sym.name())))?;
+                put(c2, 0.0)?;
+            }
+            for (d, p) in symmetry::transform_choose_target(game, &search.joint, sym) {
+                put(d, p)?;
+            }
+        } else {
+            for &(d, p) in &search.policy {
+                let d2 = symmetry::map_decision(game, d, sym)
+                    .ok_or_else(|| bad(format!("transform {} of decision {}", sym.name(), d.0)))?;
+                put(d2, p)?;
+            }
+        }
+        // Value target from the decider's view.
+        let decider = game
+            .decider()
+            .ok_or_else(|| bad("the game is already over".into()))?;
+        self.value.push(value_target(rec.outcome.winner, decider));
+        Ok(())
+    }
+}
+
+/// The game result from `decider`'s view: 1 win, 0 draw, −1 loss.
+pub fn value_target(winner: Option<Color>, decider: Color) -> f32 {
+    match winner {
+        None => 0.0,
+        Some(w) if w == decider => 1.0,
+        Some(_) => -1.0,
+    }
+}
+
+/// The directory of generation `g`'s replay files under `run`.
+pub fn generation_dir(run: &Path, generation: u32) -> PathBuf {
+    run.join("replay").join(format!("gen-{generation:04}"))
+}

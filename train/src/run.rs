@@ -1,0 +1,1050 @@
+//! A training run: its directory, the generation loop, and resuming.
+//!
+//! # Run directory
+//!
+//! ```text
+//! DIR/config.toml                    the full config of the run (every key)
+//! DIR/progress.csv                   one row per finished generation (the ledger)
+//! DIR/checkpoints/gen-NNNN/net.crnet network config + weights (gen-0000: the initial net)
+//! DIR/checkpoints/gen-NNNN/net.json  the network config, readable
+//! DIR/checkpoints/gen-NNNN/optimizer.bpk  optimiser state (to resume training exactly)
+//! DIR/replay/gen-NNNN/selfplay-*.crsp   that generation's self-play games (the replay store)
+//! DIR/replay/gen-NNNN/selfplay-*.txt    the same games as readable game records
+//! DIR/tb/events.out.tfevents.*       TensorBoard scalars (one file per process)
+//! ```
+//!
+//! # One generation `g`
+//!
+//! self-play with the current net into `replay/gen-g` -> load the replay window -> training
+//! steps -> `checkpoints/gen-g` -> evaluation matches -> a row in `progress.csv` -> scalars to
+//! TensorBoard.
+//!
+//! # Resuming and crash safety
+//!
+//! Every file is written to a temporary name and renamed (a checkpoint directory as a
+//! whole), and `progress.csv` is rewritten that way after everything else of a generation
+//! exists: a generation is finished exactly when its row is there. A run killed at any moment
+//! and resumed drops whatever belongs to unfinished generations (except self-play record
+//! files, which are complete by construction and are kept, so self-play of the interrupted
+//! generation continues where it was), and goes on from the last row.
+
+use crate::config::{ConfigError, TrainConfig};
+use crate::replay::{HostBatch, ReplayError, ReplayWindow, generation_dir};
+use crate::tb::TbLog;
+use crumble_core::{Color, Game};
+use crumble_model::train::{self as mtrain, OptimizerSettings, StepStats, TrainBatch};
+use crumble_model::{CheckpointError, CrumbleNet, Device, NetConfig, NetEvaluator, checkpoint};
+use crumble_selfplay::driver::{RunOptions as GameOptions, with_threads};
+use crumble_selfplay::matchplay::{MatchResult, play_match};
+use crumble_selfplay::selfplay::{self, SelfPlayError};
+use crumble_selfplay::{AgentSpec, Player, PlayerKind, Progress, RunError, SearchConfig};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Why a run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(
+        "run directory {dir} was started with a different config; differing keys: {}. Resume without --config, or start a new run",
+        keys.join(", ")
+    )]
+    ConfigChanged { dir: String, keys: Vec<String> },
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {what}")]
+    Ledger { path: String, what: String },
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error("checkpoint {path} holds a network that does not match the run's config: {what}")]
+    Architecture { path: String, what: String },
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("self-play: {0}")]
+    SelfPlay(#[from] SelfPlayError),
+    #[error("evaluation match: {0}")]
+    Match(#[from] RunError),
+    #[error("agent: {0}")]
+    Agent(#[from] crumble_selfplay::AgentError),
+    #[error("{0}")]
+    Rules(String),
+}
+
+fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
+    move |source| TrainError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    let tmp = tmp_name(path);
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp).map_err(io_err(&tmp))?;
+        f.write_all(bytes).map_err(io_err(&tmp))?;
+        f.sync_all().map_err(io_err(&tmp))?;
+    }
+    std::fs::rename(&tmp, path).map_err(io_err(path))
+}
+
+fn tmp_name(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".tmp");
+    PathBuf::from(s)
+}
+
+/// The checkpoint directory of generation `g`.
+pub fn checkpoint_dir(run: &Path, generation: u32) -> PathBuf {
+    run.join("checkpoints").join(format!("gen-{generation:04}"))
+}
+
+/// The network file of generation `g`.
+pub fn checkpoint_path(run: &Path, generation: u32) -> PathBuf {
+    checkpoint_dir(run, generation).join("net.crnet")
+}
+
+// ---------------------------------------------------------------------------------------
+// progress.csv
+
+/// The columns of `progress.csv`, in order.
+pub const COLUMNS: [&str; 35] = [
+    "generation",
+    "unix_time",
+    "elapsed_s",
+    "selfplay_net",
+    "best_net",
+    "games",
+    "positions",
+    "selfplay_s",
+    "games_per_hour",
+    "sims_per_s",
+    "mean_turns",
+    "black_score",
+    "draw_rate",
+    "resign_fp_rate",
+    "steps",
+    "steps_total",
+    "samples_per_s",
+    "lr",
+    "policy_loss",
+    "value_loss",
+    "l2_loss",
+    "total_loss",
+    "policy_entropy",
+    "value_sign_agreement",
+    "replay_positions",
+    "train_s",
+    "score_vs_previous",
+    "score_vs_random",
+    "score_vs_rollout",
+    "elo_vs_previous",
+    "elo_vs_random",
+    "elo_vs_rollout",
+    "elo",
+    "eval_s",
+    "promoted",
+];
+
+/// One row of `progress.csv`: every figure of a finished generation (NaN = not measured,
+/// written as an empty cell).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Row(pub Vec<f64>);
+
+impl Row {
+    pub fn get(&self, col: &str) -> f64 {
+        COLUMNS
+            .iter()
+            .position(|c| *c == col)
+            .and_then(|i| self.0.get(i).copied())
+            .unwrap_or(f64::NAN)
+    }
+    fn set(&mut self, col: &str, v: f64) {
+        let i = COLUMNS
+            .iter()
+            .position(|c| *c == col)
+            .expect("known column");
+        self.0[i] = v;
+    }
+    fn new() -> Row {
+        Row(vec![f64::NAN; COLUMNS.len()])
+    }
+}
+
+/// Reads `progress.csv` (a missing file is an empty ledger).
+pub fn read_progress(path: &Path) -> Result<Vec<Row>, TrainError> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    let bad = |what: String| TrainError::Ledger {
+        path: path.display().to_string(),
+        what,
+    };
+    let mut lines = text.lines();
+    let header = lines.next().ok_or_else(|| bad("empty file".into()))?;
+    if header != COLUMNS.join(",") {
+        return Err(bad(format!("unexpected header `{header}`")));
+    }
+    let mut rows = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells.len() != COLUMNS.len() {
+            return Err(bad(format!(
+                "line {}: {} cells, expected {}",
+                i + 2,
+                cells.len(),
+                COLUMNS.len()
+            )));
+        }
+        let mut row = Row::new();
+        for (j, c) in cells.iter().enumerate() {
+            row.0[j] = if c.is_empty() {
+                f64::NAN
+            } else {
+                c.parse()
+                    .map_err(|_| bad(format!("line {}: `{c}` is not a number", i + 2)))?
+            };
+        }
+        if row.get("generation") != (i + 1) as f64 {
+            return Err(bad(format!(
+                "line {}: generation {} out of sequence",
+                i + 2,
+                row.get("generation")
+            )));
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+fn write_progress(path: &Path, rows: &[Row]) -> Result<(), TrainError> {
+    let mut s = COLUMNS.join(",");
+    s.push('\n');
+    for r in rows {
+        let cells: Vec<String> =
+            r.0.iter()
+                .map(|v| {
+                    if v.is_finite() {
+                        if v.fract() == 0.0 && v.abs() < 1e15 {
+                            format!("{v:.0}")
+                        } else {
+                            format!("{v:.6}")
+                        }
+                    } else {
+                        String::new()
+                    }
+                })
+                .collect();
+        s.push_str(&cells.join(","));
+        s.push('\n');
+    }
+    write_atomic(path, s.as_bytes())
+}
+
+// ---------------------------------------------------------------------------------------
+// Elo
+
+/// The Elo difference of a score `s` in `(0, 1)`: `−400 · log10(1/s − 1)`. Scores of 0 or 1
+/// are first moved half a game inside (`games` games), so a clean sweep gives a finite
+/// (lower-bound) figure.
+pub fn elo_from_score(score: f64, games: u64) -> f64 {
+    if games == 0 || !score.is_finite() {
+        return f64::NAN;
+    }
+    let half = 0.5 / games as f64;
+    let s = score.clamp(half, 1.0 - half);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+// ---------------------------------------------------------------------------------------
+// The run
+
+/// What `crumble train` was asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct TrainOptions {
+    /// The config; required for a new run, checked against the saved one on resume.
+    pub config: Option<PathBuf>,
+    /// The run directory; `None` creates `runs_root/YYYYMMDD-HHMMSS`.
+    pub run_dir: Option<PathBuf>,
+    pub runs_root: PathBuf,
+    /// Generations the run should have in total (`None`: the config's `generation.total`).
+    pub generations: Option<u32>,
+}
+
+/// What the loop reports as it goes.
+#[derive(Clone, Debug)]
+pub enum Event<'a> {
+    /// The run directory is ready (`resumed_from` finished generations found).
+    Started {
+        dir: &'a Path,
+        resumed_from: u32,
+        target: u32,
+    },
+    SelfPlay {
+        generation: u32,
+        progress: &'a Progress,
+        seconds: f64,
+    },
+    Train {
+        generation: u32,
+        step: u64,
+        steps: u64,
+        stats: &'a StepStats,
+    },
+    Eval {
+        generation: u32,
+        opponent: &'a str,
+        result: &'a MatchResult,
+        total: u64,
+    },
+    Finished {
+        generation: u32,
+        row: &'a Row,
+    },
+}
+
+/// Runs (or resumes) a training run until it has `target` generations.
+pub fn train(
+    opts: &TrainOptions,
+    on_event: &mut (dyn FnMut(Event) + Send),
+) -> Result<PathBuf, TrainError> {
+    let (dir, cfg) = open_run(opts)?;
+    let target = opts.generations.unwrap_or(cfg.generation.total);
+    let mut run = Run::open(dir.clone(), cfg)?;
+    on_event(Event::Started {
+        dir: &dir,
+        resumed_from: run.rows.len() as u32,
+        target,
+    });
+    while (run.rows.len() as u32) < target {
+        let last = run.rows.len() as u32 + 1 == target;
+        run.generation(last, on_event)?;
+    }
+    Ok(dir)
+}
+
+/// Finds or creates the run directory and settles its config.
+fn open_run(opts: &TrainOptions) -> Result<(PathBuf, TrainConfig), TrainError> {
+    let given = match &opts.config {
+        Some(p) => Some(TrainConfig::load(p)?),
+        None => None,
+    };
+    let existing = opts
+        .run_dir
+        .as_ref()
+        .filter(|d| d.join("config.toml").exists());
+    if let Some(dir) = existing {
+        let saved = TrainConfig::load(&dir.join("config.toml"))?;
+        if let Some(g) = given {
+            let keys = saved.differing_keys(&g);
+            if !keys.is_empty() {
+                return Err(TrainError::ConfigChanged {
+                    dir: dir.display().to_string(),
+                    keys,
+                });
+            }
+        }
+        return Ok((dir.clone(), saved));
+    }
+    let cfg = match given {
+        Some(c) => c,
+        None => {
+            return Err(TrainError::Ledger {
+                path: opts
+                    .run_dir
+                    .as_ref()
+                    .map_or("<new run>".into(), |d| d.display().to_string()),
+                what: "no config.toml here: a new run needs --config".into(),
+            });
+        }
+    };
+    let dir = match &opts.run_dir {
+        Some(d) => d.clone(),
+        None => opts.runs_root.join(timestamp_name()),
+    };
+    std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+    if std::fs::read_dir(&dir)
+        .map_err(io_err(&dir))?
+        .next()
+        .is_some()
+    {
+        return Err(TrainError::Ledger {
+            path: dir.display().to_string(),
+            what: "exists, is not empty, and holds no config.toml: refusing to start a run in it"
+                .into(),
+        });
+    }
+    write_atomic(&dir.join("config.toml"), cfg.to_toml_string().as_bytes())?;
+    Ok((dir, cfg))
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC, from the system clock (no time-zone database needed).
+fn timestamp_name() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+struct Run {
+    dir: PathBuf,
+    cfg: TrainConfig,
+    rows: Vec<Row>,
+    net_config: NetConfig,
+    device: Device,
+    /// The training net (autodiff device) and its optimiser.
+    net: Option<CrumbleNet>,
+    optim: burn::optim::ModuleOptimizer,
+    window: ReplayWindow,
+    tb: TbLog,
+    started: Instant,
+    elapsed_before: f64,
+}
+
+impl Run {
+    fn open(dir: PathBuf, cfg: TrainConfig) -> Result<Run, TrainError> {
+        let rows = read_progress(&dir.join("progress.csv"))?;
+        let done = rows.len() as u32;
+        clean_unfinished(&dir, done)?;
+        let net_config = cfg.net_config();
+        let device = crumble_model::default_device().autodiff();
+        let ckpt0 = checkpoint_path(&dir, 0);
+        if done == 0 && !ckpt0.exists() {
+            let net = net_config
+                .init(&device)
+                .map_err(|e| TrainError::Architecture {
+                    path: ckpt0.display().to_string(),
+                    what: e.to_string(),
+                })?;
+            save_checkpoint(&dir, 0, &net_config, &net, None)?;
+        }
+        let path = checkpoint_path(&dir, done);
+        let (loaded_cfg, net) = checkpoint::load(&path, &device)?;
+        if loaded_cfg != net_config {
+            return Err(TrainError::Architecture {
+                path: path.display().to_string(),
+                what: format!(
+                    "checkpoint has {}, the config asks for {}",
+                    serde_json::to_string(&loaded_cfg).unwrap_or_default(),
+                    serde_json::to_string(&net_config).unwrap_or_default()
+                ),
+            });
+        }
+        let mut optim = mtrain::optimizer(&optimizer_settings(&cfg));
+        let opt_path = checkpoint_dir(&dir, done).join("optimizer.bpk");
+        if opt_path.exists() {
+            let bytes = std::fs::read(&opt_path).map_err(io_err(&opt_path))?;
+            let record = burn::optim::OptimizerRecord::from_bytes(
+                burn::tensor::Bytes::from_bytes_vec(bytes),
+            )
+            .map_err(|e| TrainError::Ledger {
+                path: opt_path.display().to_string(),
+                what: format!("cannot read the optimiser state: {e}"),
+            })?;
+            optim = optim.load_record(record);
+        }
+        let mut window = ReplayWindow::new();
+        let (board, res) = (cfg.selfplay.board, cfg.selfplay.resolution);
+        for g in window_generations(&cfg, &rows, done) {
+            window.load(g, &generation_dir(&dir, g), board, res)?;
+        }
+        let tb = TbLog::open(&dir.join("tb")).map_err(io_err(&dir.join("tb")))?;
+        let elapsed_before = rows.last().map_or(0.0, |r| r.get("elapsed_s"));
+        Ok(Run {
+            dir,
+            cfg,
+            rows,
+            net_config,
+            device,
+            net: Some(net),
+            optim,
+            window,
+            tb,
+            started: Instant::now(),
+            elapsed_before,
+        })
+    }
+
+    fn generation(
+        &mut self,
+        last: bool,
+        on_event: &mut (dyn FnMut(Event) + Send),
+    ) -> Result<(), TrainError> {
+        let g = self.rows.len() as u32 + 1;
+        let prev = self.rows.last();
+        // The net self-play uses: the newest one promoted so far.
+        let selfplay_net = prev.map_or(0, |r| r.get("best_net") as u32);
+        let steps_before = prev.map_or(0.0, |r| r.get("steps_total")) as u64;
+        let elo_before = prev.map_or(0.0, |r| r.get("elo"));
+        let mut row = Row::new();
+        row.set("generation", f64::from(g));
+        row.set("selfplay_net", f64::from(selfplay_net));
+
+        // 1. Self-play with the current net.
+        let t0 = Instant::now();
+        let sp_dir = generation_dir(&self.dir, g);
+        let mut sp = self.cfg.selfplay.clone();
+        sp.seed = self
+            .cfg
+            .selfplay
+            .seed
+            .wrapping_add(u64::from(g).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let evaluator = NetEvaluator::load(
+            &checkpoint_path(&self.dir, selfplay_net),
+            crumble_model::default_device(),
+        )?;
+        let player = Player {
+            name: format!("gen-{selfplay_net:04}"),
+            kind: PlayerKind::Mcts {
+                evaluator: Box::new(evaluator),
+                simulations: self.cfg.search.simulations,
+                config: self.cfg.search.clone(),
+            },
+        };
+        let games_wanted = self.cfg.generation.games;
+        let (_, progress) = with_threads(self.cfg.generation.threads, || {
+            selfplay::run_selfplay(player, &sp, &sp_dir, games_wanted, &mut |p| {
+                on_event(Event::SelfPlay {
+                    generation: g,
+                    progress: p,
+                    seconds: t0.elapsed().as_secs_f64(),
+                })
+            })
+        })?;
+        let sp_secs = t0.elapsed().as_secs_f64();
+        let games = crate::replay::read_generation(&sp_dir)?;
+        selfplay_stats(&games, &mut row)?;
+        row.set("selfplay_s", sp_secs);
+        row.set(
+            "sims_per_s",
+            progress.simulations as f64 / sp_secs.max(1e-9),
+        );
+        // Games of this process only give the rate (a resumed generation has older ones too).
+        row.set(
+            "games_per_hour",
+            progress.games_done as f64 * 3600.0 / sp_secs.max(1e-9),
+        );
+        let (board, res) = (self.cfg.selfplay.board, self.cfg.selfplay.resolution);
+        self.window.insert(g, games, board, res)?;
+        let new_positions = self.window.samples_of(g);
+        row.set("positions", new_positions as f64);
+
+        // 2. The replay window.
+        let total: u64 = self
+            .rows
+            .iter()
+            .map(|r| r.get("positions") as u64)
+            .sum::<u64>()
+            + new_positions;
+        let keep = window_generations_with(&self.cfg, &self.rows, new_positions, g);
+        if let Some(&oldest) = keep.first() {
+            self.window.retain_from(oldest);
+        }
+        for gen_ in keep {
+            if !self.window.generations().contains(&gen_) {
+                self.window
+                    .load(gen_, &generation_dir(&self.dir, gen_), board, res)?;
+            }
+        }
+        let _ = total;
+        row.set("replay_positions", self.window.len() as f64);
+
+        // 3. Training.
+        let t1 = Instant::now();
+        let o = &self.cfg.optim;
+        let steps = if o.steps_per_generation > 0 {
+            o.steps_per_generation
+        } else {
+            ((new_positions as f64 * o.sample_reuse / o.batch_size as f64).ceil() as u64).max(1)
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(self.cfg.selfplay.seed ^ (u64::from(g) << 32));
+        let mut host = HostBatch::default();
+        let mut sums = [0.0f64; 4];
+        let mut sign_n = 0u32;
+        let mut lr = 0.0;
+        let stride = self.net_config.stride();
+        for step in 0..steps {
+            if self.window.is_empty() {
+                break;
+            }
+            let refs = self.window.draw(o.batch_size, &mut rng);
+            self.window
+                .build(&refs, self.cfg.replay.augment, &mut rng, &mut host)?;
+            let batch = TrainBatch::from_host(
+                host.grid,
+                stride,
+                std::mem::take(&mut host.planes),
+                std::mem::take(&mut host.policy),
+                std::mem::take(&mut host.mask),
+                std::mem::take(&mut host.value),
+                &self.device,
+            );
+            lr = o.lr_at(g, steps_before + step);
+            let net = self.net.take().expect("the training net is always there");
+            let (net, stats) = mtrain::train_step(net, &mut self.optim, &batch, lr, o.value_weight);
+            self.net = Some(net);
+            sums[0] += f64::from(stats.policy_loss);
+            sums[1] += f64::from(stats.value_loss);
+            sums[2] += f64::from(stats.policy_entropy);
+            if stats.value_sign_agreement.is_finite() {
+                sums[3] += f64::from(stats.value_sign_agreement);
+                sign_n += 1;
+            }
+            on_event(Event::Train {
+                generation: g,
+                step: step + 1,
+                steps,
+                stats: &stats,
+            });
+        }
+        let n = steps.max(1) as f64;
+        let net = self.net.as_ref().expect("the training net is always there");
+        let l2 = o.l2 * mtrain::sum_of_squares(net);
+        let train_s = t1.elapsed().as_secs_f64();
+        row.set("steps", steps as f64);
+        row.set("steps_total", (steps_before + steps) as f64);
+        row.set(
+            "samples_per_s",
+            (steps as usize * o.batch_size) as f64 / train_s.max(1e-9),
+        );
+        row.set("lr", lr);
+        row.set("policy_loss", sums[0] / n);
+        row.set("value_loss", sums[1] / n);
+        row.set("l2_loss", l2);
+        row.set(
+            "total_loss",
+            sums[0] / n + o.value_weight * sums[1] / n + l2,
+        );
+        row.set("policy_entropy", sums[2] / n);
+        if sign_n > 0 {
+            row.set("value_sign_agreement", sums[3] / f64::from(sign_n));
+        }
+        row.set("train_s", train_s);
+
+        // 4. Checkpoint.
+        save_checkpoint(&self.dir, g, &self.net_config, net, Some(&self.optim))?;
+
+        // 5. Evaluation.
+        let t2 = Instant::now();
+        let e = self.cfg.eval.clone();
+        let evaluate = e.every > 0 && (g % e.every == 0 || last);
+        let mut promoted = true;
+        if evaluate {
+            let me = checkpoint_path(&self.dir, g);
+            let mut matches: Vec<(&str, u64, Opponent)> = vec![
+                (
+                    "previous",
+                    e.games_vs_previous,
+                    Opponent::Checkpoint(checkpoint_path(&self.dir, g - 1)),
+                ),
+                ("random", e.games_vs_random, Opponent::Random),
+                (
+                    "rollout",
+                    e.games_vs_rollout,
+                    Opponent::Spec(format!("mcts:rollout:{}", e.rollout_simulations)),
+                ),
+            ];
+            matches.retain(|m| m.1 > 0);
+            for (name, games, opp) in matches {
+                let r = self.play_eval(&me, &opp, games, g, name, on_event)?;
+                let score = r.score();
+                row.set(&format!("score_vs_{name}"), score);
+                row.set(&format!("elo_vs_{name}"), elo_from_score(score, r.games));
+            }
+            if e.gating && e.games_vs_previous > 0 {
+                promoted = row.get("score_vs_previous") >= e.gating_threshold;
+            }
+        }
+        let elo_step = row.get("elo_vs_previous");
+        row.set(
+            "elo",
+            elo_before + if elo_step.is_finite() { elo_step } else { 0.0 },
+        );
+        row.set("eval_s", t2.elapsed().as_secs_f64());
+        row.set("promoted", if promoted { 1.0 } else { 0.0 });
+        // The net the next generation plays self-play with.
+        row.set(
+            "best_net",
+            f64::from(if promoted { g } else { selfplay_net }),
+        );
+
+        // 6. The ledger, then the logs.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_secs_f64());
+        row.set("unix_time", now.floor());
+        row.set(
+            "elapsed_s",
+            self.elapsed_before + self.started.elapsed().as_secs_f64(),
+        );
+        self.rows.push(row.clone());
+        write_progress(&self.dir.join("progress.csv"), &self.rows)?;
+        log_row(&mut self.tb, &row, g);
+        on_event(Event::Finished {
+            generation: g,
+            row: &row,
+        });
+        Ok(())
+    }
+
+    fn play_eval(
+        &self,
+        me: &Path,
+        opp: &Opponent,
+        games: u64,
+        g: u32,
+        name: &str,
+        on_event: &mut (dyn FnMut(Event) + Send),
+    ) -> Result<MatchResult, TrainError> {
+        let e = &self.cfg.eval;
+        let cfg = eval_search_config(&self.cfg.search);
+        let net_player = |path: &Path, label: String| -> Result<Player, TrainError> {
+            Ok(Player {
+                name: label,
+                kind: PlayerKind::Mcts {
+                    evaluator: Box::new(NetEvaluator::load(path, crumble_model::default_device())?),
+                    simulations: e.simulations,
+                    config: cfg.clone(),
+                },
+            })
+        };
+        let a = net_player(me, format!("gen-{g:04}"))?;
+        let b = match opp {
+            Opponent::Checkpoint(p) => net_player(p, format!("gen-{:04}", g - 1))?,
+            Opponent::Random => Player {
+                name: "random".into(),
+                kind: PlayerKind::Random,
+            },
+            Opponent::Spec(s) => selfplay::make_player(
+                &AgentSpec::parse(s)?,
+                &self.cfg.search,
+                u64::from(g),
+                &crumble_selfplay::NoCheckpoints,
+                true,
+            )?,
+        };
+        let start = Game::new(self.cfg.selfplay.board, self.cfg.selfplay.resolution)
+            .map_err(|err| TrainError::Rules(err.to_string()))?;
+        let opts = GameOptions {
+            start,
+            max_turns: e.max_turns,
+            parallel_games: e.parallel_games,
+            seed: self.cfg.selfplay.seed ^ (u64::from(g) << 20) ^ name.len() as u64,
+            record_targets: false,
+        };
+        let r = with_threads(self.cfg.generation.threads, || {
+            play_match(a, b, games, &opts, &mut |_, r| {
+                on_event(Event::Eval {
+                    generation: g,
+                    opponent: name,
+                    result: r,
+                    total: games,
+                })
+            })
+        })?;
+        Ok(r)
+    }
+}
+
+enum Opponent {
+    Checkpoint(PathBuf),
+    Random,
+    Spec(String),
+}
+
+/// Match settings for evaluation, plus sampling over the visits during the first turns so
+/// that two deterministic nets do not replay one game: without it, a match between
+/// checkpoints would hold only two distinct games.
+fn eval_search_config(search: &SearchConfig) -> SearchConfig {
+    let mut c = search.for_play();
+    c.temperature.initial = 1.0;
+    c.temperature.turns = 4;
+    if c.gumbel.enabled {
+        c.gumbel.noise_scale = 1.0;
+    }
+    c
+}
+
+fn optimizer_settings(cfg: &TrainConfig) -> OptimizerSettings {
+    let o = &cfg.optim;
+    OptimizerSettings {
+        sgd_momentum: match o.optimizer {
+            crate::config::OptimizerKind::Adam => None,
+            crate::config::OptimizerKind::Sgd => Some(o.momentum),
+        },
+        l2: o.l2,
+        grad_clip_norm: (o.grad_clip_norm > 0.0).then_some(o.grad_clip_norm),
+    }
+}
+
+/// Writes `checkpoints/gen-g/` as a whole: built under a temporary name, then renamed.
+fn save_checkpoint(
+    run: &Path,
+    g: u32,
+    config: &NetConfig,
+    net: &CrumbleNet,
+    optim: Option<&burn::optim::ModuleOptimizer>,
+) -> Result<(), TrainError> {
+    let dir = checkpoint_dir(run, g);
+    let tmp = tmp_name(&dir);
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(io_err(&tmp))?;
+    }
+    std::fs::create_dir_all(&tmp).map_err(io_err(&tmp))?;
+    checkpoint::save(&tmp.join("net.crnet"), config, net)?;
+    let json = serde_json::to_string_pretty(config).expect("a net config serialises");
+    write_atomic(&tmp.join("net.json"), json.as_bytes())?;
+    if let Some(o) = optim {
+        let bytes = o.to_record().into_bytes().map_err(|e| TrainError::Ledger {
+            path: tmp.join("optimizer.bpk").display().to_string(),
+            what: format!("cannot encode the optimiser state: {e}"),
+        })?;
+        write_atomic(&tmp.join("optimizer.bpk"), &bytes)?;
+    }
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(io_err(&dir))?;
+    }
+    std::fs::rename(&tmp, &dir).map_err(io_err(&dir))
+}
+
+/// Removes what belongs to generations after `done` (kept: complete self-play files of
+/// generation `done + 1`) and every temporary file.
+fn clean_unfinished(run: &Path, done: u32) -> Result<(), TrainError> {
+    let gen_of = |p: &Path| -> Option<(u32, bool)> {
+        let name = p.file_name()?.to_str()?;
+        let tmp = name.ends_with(".tmp");
+        let n = name
+            .strip_prefix("gen-")?
+            .trim_end_matches(".tmp")
+            .parse()
+            .ok()?;
+        Some((n, tmp))
+    };
+    let ck = run.join("checkpoints");
+    if ck.exists() {
+        for e in std::fs::read_dir(&ck).map_err(io_err(&ck))? {
+            let p = e.map_err(io_err(&ck))?.path();
+            if let Some((n, tmp)) = gen_of(&p)
+                && (tmp || n > done)
+            {
+                std::fs::remove_dir_all(&p).map_err(io_err(&p))?;
+            }
+        }
+    }
+    let rp = run.join("replay");
+    if rp.exists() {
+        for e in std::fs::read_dir(&rp).map_err(io_err(&rp))? {
+            let p = e.map_err(io_err(&rp))?.path();
+            match gen_of(&p) {
+                Some((n, false)) if n == done + 1 => {
+                    // Keep complete record files; drop temporaries and any readable copy
+                    // whose record file is missing (written after it, so possibly partial).
+                    for f in std::fs::read_dir(&p).map_err(io_err(&p))? {
+                        let f = f.map_err(io_err(&p))?.path();
+                        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                        let orphan_txt =
+                            name.ends_with(".txt") && !f.with_extension("crsp").exists();
+                        if name.ends_with(".tmp") || orphan_txt {
+                            std::fs::remove_file(&f).map_err(io_err(&f))?;
+                        }
+                    }
+                }
+                Some((n, tmp)) if tmp || n > done => {
+                    std::fs::remove_dir_all(&p).map_err(io_err(&p))?;
+                }
+                _ => {}
+            }
+        }
+    }
+    let csv_tmp = tmp_name(&run.join("progress.csv"));
+    if csv_tmp.exists() {
+        std::fs::remove_file(&csv_tmp).map_err(io_err(&csv_tmp))?;
+    }
+    Ok(())
+}
+
+/// The generations the window holds after `done` finished generations.
+fn window_generations(cfg: &TrainConfig, rows: &[Row], done: u32) -> Vec<u32> {
+    if done == 0 {
+        return Vec::new();
+    }
+    let last = rows[done as usize - 1].get("positions") as u64;
+    window_generations_with(cfg, &rows[..done as usize - 1], last, done)
+}
+
+/// The generations in the window when generation `newest` (with `newest_positions`) follows
+/// the finished `rows`: the newest ones whose positions fit the window size.
+fn window_generations_with(
+    cfg: &TrainConfig,
+    rows: &[Row],
+    newest_positions: u64,
+    newest: u32,
+) -> Vec<u32> {
+    let total: u64 = rows.iter().map(|r| r.get("positions") as u64).sum::<u64>() + newest_positions;
+    let want = cfg.replay.window(total);
+    let mut have = newest_positions;
+    let mut gens = vec![newest];
+    for g in (1..newest).rev() {
+        let p = rows[g as usize - 1].get("positions") as u64;
+        if have + p > want {
+            break;
+        }
+        have += p;
+        gens.push(g);
+    }
+    gens.reverse();
+    gens
+}
+
+/// Fills the self-play columns from the generation's games.
+fn selfplay_stats(games: &[crumble_selfplay::GameRecord], row: &mut Row) -> Result<(), TrainError> {
+    let n = games.len() as f64;
+    row.set("games", n);
+    if games.is_empty() {
+        return Ok(());
+    }
+    let (mut turns, mut black, mut draws) = (0u64, 0.0, 0u64);
+    let (mut would, mut false_pos) = (0u64, 0u64);
+    for rec in games {
+        let end = rec.replay().map_err(|e| ReplayError::Replay {
+            index: rec.index,
+            what: e.to_string(),
+        })?;
+        turns += u64::from(end.turns_played());
+        match rec.outcome.winner {
+            Some(Color::Black) => black += 1.0,
+            None => {
+                black += 0.5;
+                draws += 1;
+            }
+            Some(Color::White) => {}
+        }
+        if let Some(r) = rec.would_resign {
+            would += 1;
+            // The resignation would have been wrong unless the resigner lost.
+            if rec.outcome.winner != Some(r.opposite()) {
+                false_pos += 1;
+            }
+        }
+    }
+    row.set("mean_turns", turns as f64 / n);
+    row.set("black_score", black / n);
+    row.set("draw_rate", draws as f64 / n);
+    if would > 0 {
+        row.set("resign_fp_rate", false_pos as f64 / would as f64);
+    }
+    Ok(())
+}
+
+/// TensorBoard tags of the progress columns.
+const TB_TAGS: [(&str, &str); 27] = [
+    ("policy_loss", "loss/policy"),
+    ("value_loss", "loss/value"),
+    ("l2_loss", "loss/l2"),
+    ("total_loss", "loss/total"),
+    ("policy_entropy", "train/policy_entropy"),
+    ("value_sign_agreement", "train/value_sign_agreement"),
+    ("lr", "train/learning_rate"),
+    ("samples_per_s", "train/samples_per_second"),
+    ("steps_total", "train/steps_total"),
+    ("replay_positions", "replay/window_positions"),
+    ("positions", "replay/new_positions"),
+    ("games_per_hour", "selfplay/games_per_hour"),
+    ("sims_per_s", "selfplay/simulations_per_second"),
+    ("mean_turns", "selfplay/mean_game_length"),
+    ("black_score", "selfplay/black_score"),
+    ("draw_rate", "selfplay/draw_rate"),
+    ("resign_fp_rate", "selfplay/resign_false_positive_rate"),
+    ("score_vs_previous", "eval/score_vs_previous"),
+    ("score_vs_random", "eval/score_vs_random"),
+    ("score_vs_rollout", "eval/score_vs_rollout"),
+    ("elo_vs_previous", "eval/elo_vs_previous"),
+    ("elo_vs_random", "eval/elo_vs_random"),
+    ("elo_vs_rollout", "eval/elo_vs_rollout"),
+    ("elo", "eval/elo"),
+    ("selfplay_s", "time/selfplay_seconds"),
+    ("train_s", "time/train_seconds"),
+    ("eval_s", "time/eval_seconds"),
+];
+
+fn log_row(tb: &mut TbLog, row: &Row, g: u32) {
+    for (col, tag) in TB_TAGS {
+        tb.scalar(tag, row.get(col), g);
+    }
+    tb.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_scores() {
+        assert!((elo_from_score(0.5, 10)).abs() < 1e-9);
+        // 0.75: −400·log10(1/3) = 190.85
+        assert!((elo_from_score(0.75, 100) - 190.848_501_887_864_9).abs() < 1e-6);
+        // A sweep of 20 games counts as 19.5/20.
+        assert!((elo_from_score(1.0, 20) - 400.0 * 39f64.log10()).abs() < 1e-6);
+        assert!(elo_from_score(0.3, 0).is_nan());
+    }
+
+    #[test]
+    fn timestamp_names_are_dates() {
+        let s = timestamp_name();
+        assert_eq!(s.len(), 15);
+        assert!(s.starts_with("20"), "{s}");
+        assert_eq!(&s[8..9], "-");
+    }
+
+    #[test]
+    fn progress_rows_round_trip() {
+        let dir = std::env::temp_dir().join(format!("crumble-csv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("progress.csv");
+        let mut r1 = Row::new();
+        r1.set("generation", 1.0);
+        r1.set("policy_loss", 3.25);
+        let mut r2 = Row::new();
+        r2.set("generation", 2.0);
+        r2.set("elo", -12.5);
+        write_progress(&p, &[r1.clone(), r2.clone()]).unwrap();
+        let back = read_progress(&p).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0].get("policy_loss"), 3.25);
+        assert!(back[0].get("elo").is_nan());
+        assert_eq!(back[1].get("elo"), -12.5);
+        std::fs::write(&p, "generation\n1\n").unwrap();
+        assert!(
+            read_progress(&p)
+                .unwrap_err()
+                .to_string()
+                .contains("header")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
