@@ -49,12 +49,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, mpsc};
 pub enum ArenaError {
     #[error(transparent)]
     Agent(#[from] AgentError),
-    #[error("{what}: {source}")]
-    Run {
-        what: String,
-        #[source]
-        source: RunError,
-    },
+    #[error("{what}: {error}")]
+    Run { what: String, error: RunError },
     #[error("job {job} names agent {agent}, but the pool has {agents}")]
     BadJob {
         job: usize,
@@ -65,16 +61,22 @@ pub enum ArenaError {
     Sink(Box<dyn std::error::Error + Send + Sync>),
     #[error(transparent)]
     Record(#[from] RecordError),
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// (The I/O error is part of the message, not a `source`: error chains would repeat it.)
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("openings: {0}")]
     Openings(String),
     #[error("a lane thread panicked: {0}")]
     Panic(String),
+}
+
+/// Sizes rayon's global pool, where the tree work of every lane runs; fails if the pool was
+/// built already.
+pub fn set_global_threads(threads: usize) -> Result<(), String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| e.to_string())
 }
 
 /// SplitMix64 finaliser: decorrelates seeds derived from counters.
@@ -484,7 +486,7 @@ pub fn run_jobs(
                         totals.evaluations += progress.evaluations;
                         on_job(due, records)
                     }
-                    Err(source) => Err(ArenaError::Run {
+                    Err(error) => Err(ArenaError::Run {
                         what: format!(
                             "games {}..{} ({})",
                             job.games.start,
@@ -495,7 +497,7 @@ pub fn run_jobs(
                                 .collect::<Vec<_>>()
                                 .join(" vs ")
                         ),
-                        source,
+                        error,
                     }),
                 };
                 due += 1;
@@ -656,7 +658,8 @@ pub struct PairSettings {
     pub concurrency: usize,
     pub seed: u64,
     /// Number of the first game (keep it even: agent A is Black in the even-numbered games);
-    /// pairing `k`, pair `p` plays games `first_game + 2(k·pairs + p)` and the next.
+    /// pair `p` of every pairing plays games `first_game + 2p` and the next, so a pairing's
+    /// games do not depend on the other pairings played with it.
     pub first_game: u64,
 }
 
@@ -711,7 +714,7 @@ pub fn play_pairings(
             continue;
         }
         for p in 0..settings.pairs {
-            let first = settings.first_game + 2 * (k as u64 * settings.pairs + p);
+            let first = settings.first_game + 2 * p;
             jobs.push(Job {
                 agents: vec![pg.a, pg.b],
                 seating: Seating::Alternate,
@@ -819,9 +822,9 @@ impl RecordWriter {
     /// Creates `dir` if needed. Refuses a directory that already holds `PREFIX-*.crsp` files:
     /// games of two runs would mix.
     pub fn new(dir: &Path, prefix: &str, per_file: usize) -> Result<RecordWriter, ArenaError> {
-        let io = |source| ArenaError::Io {
+        let io = |error| ArenaError::Io {
             path: dir.display().to_string(),
-            source,
+            error,
         };
         std::fs::create_dir_all(dir).map_err(io)?;
         for e in std::fs::read_dir(dir).map_err(io)? {
@@ -830,7 +833,7 @@ impl RecordWriter {
             if name.starts_with(&format!("{prefix}-")) && name.ends_with(".crsp") {
                 return Err(ArenaError::Io {
                     path: dir.join(&*name).display().to_string(),
-                    source: std::io::Error::new(
+                    error: std::io::Error::new(
                         std::io::ErrorKind::AlreadyExists,
                         "games of an earlier run are here; choose another directory",
                     ),
@@ -874,9 +877,9 @@ impl RecordWriter {
         let games: Vec<GameRecord> = self.batch.drain(..).map(|(g, ..)| g).collect();
         write_file(&path, &games)?;
         let txt = path.with_extension("txt");
-        std::fs::write(&txt, text).map_err(|source| ArenaError::Io {
+        std::fs::write(&txt, text).map_err(|error| ArenaError::Io {
             path: txt.display().to_string(),
-            source,
+            error,
         })?;
         self.next_file += 1;
         Ok(())

@@ -33,6 +33,7 @@ pub mod driver;
 pub mod evaluator;
 pub mod matchplay;
 pub mod mcts;
+pub mod plot;
 pub mod ratings;
 pub mod record;
 pub mod selfplay;

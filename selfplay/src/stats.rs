@@ -380,6 +380,9 @@ pub fn fmt_elo(e: f64) -> String {
         "+inf".into()
     } else if e == f64::NEG_INFINITY {
         "-inf".into()
+    } else if (e * 10.0).round() == 0.0 {
+        // No "-0.0" or "+0.0" for an anchor or an even match.
+        "0.0".into()
     } else {
         format!("{e:+.1}")
     }

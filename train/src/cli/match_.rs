@@ -1,10 +1,17 @@
-//! `crumble match A B --games N [--max-turns T] [--config FILE] [--threads T] [--seed S]`:
-//! agent A against agent B, colours alternating (A is Black in even games), turn limit,
-//! draws counting half. Prints A's score. Search agents play with match settings (no noise,
-//! temperature 0, no resignation).
+//! `crumble match A B [--games N] [--concurrency C] [--sprt elo0,elo1,alpha,beta] [--out DIR]
+//! [--opening-turns K | --openings FILE] [--max-turns T] [--config FILE] [--threads T]
+//! [--seed S] [--json]`: agent A against agent B in game pairs (one opening per pair, each
+//! agent Black once), many games at once with their network calls batched. Prints wins,
+//! draws and losses, the score and the Elo difference with 95% intervals (from the game
+//! pairs: `crumble_selfplay::stats`), and with `--sprt` the GSPRT's log-likelihood ratio and
+//! bounds, stopping as soon as one is crossed. Search agents play with match settings (no
+//! noise, temperature 0, no resignation).
 
-use crumble_selfplay::driver::{RunOptions, with_threads};
-use crumble_selfplay::{AgentSpec, ConfigFile, matchplay, selfplay};
+use super::eval_args::{self, GameArgs};
+use anyhow::Context as _;
+use crumble_selfplay::AgentSpec;
+use crumble_selfplay::arena::{self, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
+use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -15,96 +22,254 @@ pub struct Args {
     a: String,
     /// Agent B.
     b: String,
-    #[arg(long, default_value_t = 100)]
+    /// Games to play (rounded up to whole pairs); with --sprt, the most to play.
+    #[arg(long, value_name = "N", default_value_t = 100)]
     games: u64,
-    /// Turn limit of every game (0 = none).
-    #[arg(long, default_value_t = 200)]
-    max_turns: u32,
-    /// Games played at once.
-    #[arg(long, default_value_t = 16)]
-    parallel: usize,
-    /// TOML config whose [search] section the search agents use.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Sequential test of elo0 against elo1 (logistic Elo of A over B) with error rates
+    /// alpha and beta, e.g. `0,10,0.05,0.05`: stops when the log-likelihood ratio leaves
+    /// its bounds.
+    #[arg(long, value_name = "elo0,elo1,alpha,beta")]
+    sprt: Option<String>,
+    /// Save the games here: match-NNNNNN.crsp record files with readable .txt game records
+    /// beside them, and match.json (the summary).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    game: GameArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let (sa, sb) = (AgentSpec::parse(&a.a)?, AgentSpec::parse(&a.b)?);
-    let cfg = match &a.config {
-        Some(p) => ConfigFile::load(p)?,
-        None => ConfigFile::default(),
+    let specs = [AgentSpec::parse(&a.a)?, AgentSpec::parse(&a.b)?];
+    let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if a.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    let cfg = a.game.config()?;
+    let pairs = a.games.div_ceil(2);
+    let openings = a.game.opening_positions(&cfg, pairs)?;
+    let mut writer = match &a.out {
+        Some(dir) => Some(RecordWriter::new(dir, "match", 64)?),
+        None => None,
     };
-    let pa = selfplay::make_player(
-        &sa,
-        &cfg.search,
-        a.seed ^ 0xA,
+    eval_args::set_threads(a.game.threads);
+    let pool = Pool::new(
+        &specs,
+        &cfg.search.for_play(),
         &crumble_model::NetLoader::new(),
-        true,
     )?;
-    let pb = selfplay::make_player(
-        &sb,
-        &cfg.search,
-        a.seed ^ 0xB,
-        &crumble_model::NetLoader::new(),
-        true,
-    )?;
-    let opts = RunOptions {
-        start: crumble_core::Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
-        max_turns: a.max_turns,
-        parallel_games: a.parallel.max(1),
-        seed: a.seed,
-        record_targets: false,
+    let names = [specs[0].to_string(), specs[1].to_string()];
+    let settings = PairSettings {
+        pairs,
+        max_turns: a.game.max_turns,
+        concurrency: a.game.concurrency.max(1),
+        seed: a.game.seed,
+        first_game: 0,
     };
     let t0 = Instant::now();
     let mut last = Instant::now();
-    let r = with_threads(a.threads, || {
-        matchplay::play_match(pa, pb, a.games, &opts, &mut |p, r| {
+    let mut tally = Tally::default();
+    let mut status = SprtStatus::Continue;
+    let mut llr = 0.0;
+    let totals = arena::play_pairings(
+        &pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        &openings,
+        &settings,
+        &mut |p| {
+            tally.add(p);
+            if let Some(w) = writer.as_mut() {
+                for (g, &a_black) in p.games.iter().zip(&p.a_black) {
+                    let (black, white) = if a_black {
+                        (&names[0], &names[1])
+                    } else {
+                        (&names[1], &names[0])
+                    };
+                    w.push(g.clone(), black, white)?;
+                }
+            }
+            if let Some(s) = &sprt {
+                llr = s.llr(&tally.penta);
+                status = s.status(llr);
+            }
             if last.elapsed() >= Duration::from_secs(10) {
                 last = Instant::now();
+                let e = tally.penta.elo_estimate();
                 eprintln!(
-                    "match: {}/{} games, A {} wins, B {} wins, {} draws, score {:.3}, {:.0} s",
-                    p.games_done,
-                    p.games_total,
-                    r.a_wins,
-                    r.b_wins,
-                    r.draws,
-                    r.score(),
+                    "match: {}/{} pairs, A {}-{}-{} (W-D-L), score {:.3}, Elo {}{}, {:.0} s",
+                    tally.penta.pairs(),
+                    pairs,
+                    tally.wdl.wins,
+                    tally.wdl.draws,
+                    tally.wdl.losses,
+                    tally.wdl.score(),
+                    fmt_elo(e.elo),
+                    sprt.map(|_| format!(", LLR {llr:.2}")).unwrap_or_default(),
                     t0.elapsed().as_secs_f64()
                 );
             }
-        })
-    })?;
+            Ok(if status == SprtStatus::Continue {
+                Flow::Continue
+            } else {
+                Flow::Stop
+            })
+        },
+    )?;
+    if let Some(w) = writer.as_mut() {
+        w.flush()?;
+    }
     let secs = t0.elapsed().as_secs_f64();
+    let (batches, positions) = pool.batch_stats();
+    let summary = summary_json(&names, &a, &tally, sprt.as_ref(), llr, status, secs);
+    if let Some(dir) = &a.out {
+        let path = dir.join("match.json");
+        std::fs::write(&path, format!("{summary:#}\n"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if a.json {
-        let v = serde_json::json!({
-            "a": sa.to_string(), "b": sb.to_string(), "games": r.games, "a_wins": r.a_wins,
-            "b_wins": r.b_wins, "draws": r.draws, "score": r.score(), "mean_turns": r.mean_turns,
-            "max_turns": a.max_turns, "seconds": secs,
-        });
-        super::print(&format!("{v}\n"))?;
+        super::print(&format!("{summary}\n"))?;
     } else {
-        super::print(&format!(
-            "{} vs {}: {} games (colours alternating, turn limit {}), A {} wins ({} as Black, {} as White), B {} wins, {} draws; A scores {:.1}% (draws half); mean {:.1} turns; {:.0} s\n",
-            sa,
-            sb,
-            r.games,
-            a.max_turns,
-            r.a_wins,
-            r.a_wins_black,
-            r.a_wins_white,
-            r.b_wins,
-            r.draws,
-            100.0 * r.score(),
-            r.mean_turns,
-            secs
-        ))?;
+        let mut s = report(&names, &a, &tally, pairs, sprt.as_ref(), llr, status, secs);
+        if batches > 0 {
+            s.push_str(&format!(
+                "network batches: {batches}, mean {:.1} positions; {:.0} simulations/s\n",
+                positions as f64 / batches as f64,
+                totals.simulations as f64 / secs.max(1e-9)
+            ));
+        }
+        if let Some(dir) = &a.out {
+            s.push_str(&format!("games saved in {}\n", dir.display()));
+        }
+        super::print(&s)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report(
+    names: &[String; 2],
+    a: &Args,
+    t: &Tally,
+    pairs: u64,
+    sprt: Option<&Sprt>,
+    llr: f64,
+    status: SprtStatus,
+    secs: f64,
+) -> String {
+    let e = t.penta.elo_estimate();
+    let w = &t.wdl;
+    let limit = if a.game.max_turns == 0 {
+        "no turn limit".to_string()
+    } else {
+        format!("turn limit {}", a.game.max_turns)
+    };
+    let mut s = format!(
+        "{} vs {}: {} games in {} pairs ({}, each agent Black once per pair; {limit})\n",
+        names[0],
+        names[1],
+        w.games(),
+        t.penta.pairs(),
+        a.game.describe_openings(),
+    );
+    s += &format!(
+        "A: {} wins ({} as Black, {} as White), {} draws, {} losses; score {} [{}, {}]\n",
+        w.wins,
+        t.a_wins_black,
+        t.a_wins_white,
+        w.draws,
+        w.losses,
+        pct(e.score),
+        pct(e.score_low),
+        pct(e.score_high)
+    );
+    s += &format!(
+        "Elo difference (A - B): {} [{}, {}] (95%, game pairs as units)\n",
+        fmt_elo(e.elo),
+        fmt_elo(e.elo_low),
+        fmt_elo(e.elo_high)
+    );
+    let p = t.penta.0;
+    s += &format!(
+        "pairs by A's points 0, 1/2, 1, 3/2, 2: {}, {}, {}, {}, {}\n",
+        p[0], p[1], p[2], p[3], p[4]
+    );
+    let draws = w.games() - t.black_wins - t.white_wins;
+    s += &format!(
+        "Black won {}, White won {}, {} drawn; mean {:.1} turns; {:.0} s\n",
+        t.black_wins,
+        t.white_wins,
+        draws,
+        t.mean_turns(),
+        secs
+    );
+    if let Some(sp) = sprt {
+        let (lo, hi) = sp.bounds();
+        let verdict = match status {
+            SprtStatus::Continue if t.penta.pairs() >= pairs => {
+                format!(
+                    "no decision after {} pairs (--games reached)",
+                    t.penta.pairs()
+                )
+            }
+            SprtStatus::Continue => "no decision".into(),
+            s => format!("{} after {} pairs", s.name(), t.penta.pairs()),
+        };
+        s += &format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {:.2}, {:.2}): {verdict}\n",
+            sp.elo0, sp.elo1, sp.alpha, sp.beta, llr, lo, hi
+        );
+    }
+    s
+}
+
+#[allow(clippy::too_many_arguments)]
+fn summary_json(
+    names: &[String; 2],
+    a: &Args,
+    t: &Tally,
+    sprt: Option<&Sprt>,
+    llr: f64,
+    status: SprtStatus,
+    secs: f64,
+) -> serde_json::Value {
+    let e = t.penta.elo_estimate();
+    let trinomial = t.wdl.elo_estimate();
+    let round = |x: f64| (x * 1e4).round() / 1e4;
+    serde_json::json!({
+        "a": names[0], "b": names[1],
+        "games": t.wdl.games(), "pairs": t.penta.pairs(),
+        "a_wins": t.wdl.wins, "draws": t.wdl.draws, "b_wins": t.wdl.losses,
+        "a_wins_black": t.a_wins_black, "a_wins_white": t.a_wins_white,
+        "black_wins": t.black_wins, "white_wins": t.white_wins,
+        "pentanomial": t.penta.0,
+        "score": round(e.score), "score_low": round(e.score_low), "score_high": round(e.score_high),
+        "elo": json_elo(e.elo), "elo_low": json_elo(e.elo_low), "elo_high": json_elo(e.elo_high),
+        "elo_trinomial_low": json_elo(trinomial.elo_low),
+        "elo_trinomial_high": json_elo(trinomial.elo_high),
+        "sprt": sprt.map(|s| {
+            let (lo, hi) = s.bounds();
+            serde_json::json!({
+                "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                "llr": round(llr), "lower_bound": round(lo), "upper_bound": round(hi),
+                "status": match status {
+                    SprtStatus::Continue => "continue",
+                    SprtStatus::AcceptH0 => "H0",
+                    SprtStatus::AcceptH1 => "H1",
+                },
+            })
+        }),
+        "mean_turns": round(t.mean_turns()),
+        "max_turns": a.game.max_turns,
+        "openings": a.game.describe_openings(),
+        "seed": a.game.seed,
+        "z": stats::Z95,
+        "seconds": (secs * 10.0).round() / 10.0,
+    })
 }

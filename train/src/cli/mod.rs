@@ -3,6 +3,7 @@
 mod bench;
 mod bench_mcts;
 mod bench_net;
+mod eval_args;
 mod match_;
 mod moves;
 mod perft;
@@ -12,6 +13,7 @@ mod replay;
 mod selfplay;
 mod show;
 mod solve;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -46,8 +48,10 @@ enum Command {
     Bench(bench::Bench),
     /// Self-play games of one agent into record files.
     Selfplay(selfplay::Args),
-    /// A match between two agents (colours alternating, draws half).
+    /// A match between two agents in game pairs: score, Elo with intervals, optional SPRT.
     Match(match_::Args),
+    /// Ratings of many agents (or a training run's checkpoints) from a round robin or gauntlet.
+    Tournament(tournament::Args),
 }
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -61,6 +65,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(b) => bench::run(b),
         Command::Selfplay(a) => selfplay::run(a),
         Command::Match(a) => match_::run(a),
+        Command::Tournament(a) => tournament::run(a),
     }
 }
 

@@ -1,0 +1,195 @@
+//! Flags and helpers shared by the evaluation subcommands (`match`, `tournament`, `tactics`):
+//! game settings, openings, agent lists from a training run's checkpoints.
+
+use anyhow::{Context as _, bail};
+use crumble_core::notation::{self, Frame};
+use crumble_core::{Game, position};
+use crumble_selfplay::arena::{self, Openings};
+use crumble_selfplay::{AgentSpec, ConfigFile};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct GameArgs {
+    /// Turn limit of every game, counted from its opening (0 = none); the limit ends a game
+    /// as a draw.
+    #[arg(long, value_name = "T", default_value_t = 200)]
+    pub max_turns: u32,
+    /// Games played at once (their network calls are batched together).
+    #[arg(long, value_name = "C", default_value_t = 16, alias = "parallel")]
+    pub concurrency: usize,
+    /// TOML config whose [search] section the search agents use, and whose
+    /// selfplay.board / selfplay.resolution set the board.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Worker threads for tree work (0 = one per core).
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    pub threads: usize,
+    /// Seed of the openings and of the games' random choices.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Each game pair starts after this many random turns from the standard start (both
+    /// games of a pair from the same position, each agent Black once). 0: every pair from
+    /// the standard start.
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    pub opening_turns: u32,
+    /// Openings from a file instead, used in order (round and round): one per line, either
+    /// a position JSON object on one line, or moves in per-player notation from the standard
+    /// start (`1HN 5,5HSWS`); blank lines and lines starting with `#` are skipped.
+    #[arg(long, value_name = "FILE", conflicts_with = "opening_turns")]
+    pub openings: Option<PathBuf>,
+}
+
+impl GameArgs {
+    pub fn config(&self) -> anyhow::Result<ConfigFile> {
+        match &self.config {
+            Some(p) => Ok(ConfigFile::load(p)?),
+            None => Ok(ConfigFile::default()),
+        }
+    }
+
+    /// What `--opening-turns` / `--openings` ask for, for a board from `cfg`.
+    pub fn openings(&self, cfg: &ConfigFile) -> anyhow::Result<Openings> {
+        match &self.openings {
+            Some(path) => Ok(Openings::List(read_openings(
+                path,
+                cfg.selfplay.board,
+                cfg.selfplay.resolution,
+            )?)),
+            None if self.opening_turns == 0 => Ok(Openings::Standard),
+            None => Ok(Openings::RandomTurns(self.opening_turns)),
+        }
+    }
+
+    /// A short description of the openings for reports.
+    pub fn describe_openings(&self) -> String {
+        match &self.openings {
+            Some(p) => format!("openings from {}", p.display()),
+            None if self.opening_turns == 0 => "every pair from the standard start".into(),
+            None => format!("openings: {} random turns", self.opening_turns),
+        }
+    }
+
+    /// The start positions of `pairs` game pairs.
+    pub fn opening_positions(&self, cfg: &ConfigFile, pairs: u64) -> anyhow::Result<Vec<Game>> {
+        let openings = self.openings(cfg)?;
+        Ok(arena::opening_positions(
+            cfg.selfplay.board,
+            cfg.selfplay.resolution,
+            &openings,
+            pairs,
+            self.seed,
+        )?)
+    }
+}
+
+/// Sizes the rayon pool that tree work runs on (0 = one thread per core). Evaluation runs
+/// games on several lane threads, which all share the global pool, so it is sized once here.
+pub fn set_threads(threads: usize) {
+    if threads > 0 {
+        // Fails only if the pool was already built, in which case it stays as it is.
+        let _ = arena::set_global_threads(threads);
+    }
+}
+
+/// Reads an openings file (see `--openings`).
+pub fn read_openings(path: &Path, board: u16, resolution: u16) -> anyhow::Result<Vec<Game>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read openings file {}", path.display()))?;
+    let mut out = Vec::new();
+    for (no, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = || format!("{} line {}", path.display(), no + 1);
+        let game = if line.starts_with('{') {
+            position::from_json(line).with_context(at)?
+        } else {
+            let mut g = Game::new(board, resolution).with_context(at)?;
+            for (i, m) in line.split_whitespace().enumerate() {
+                let mv = notation::parse_move(&g, m, Frame::PerPlayer)
+                    .map_err(|e| anyhow::anyhow!("move {} ({m:?}) refused: {e}", i + 1))
+                    .with_context(at)?;
+                g.play_move(&mv)
+                    .map_err(|e| anyhow::anyhow!("move {} ({m:?}) refused: {e}", i + 1))
+                    .with_context(at)?;
+            }
+            // Through position JSON, as games store their start.
+            position::from_json(&position::to_json(&g)).with_context(at)?
+        };
+        if let Some(o) = game.outcome() {
+            bail!(
+                "{}: the game is already over ({})",
+                at(),
+                position::outcome_text(Some(o))
+            );
+        }
+        out.push(game);
+    }
+    if out.is_empty() {
+        bail!("openings file {} holds no openings", path.display());
+    }
+    Ok(out)
+}
+
+/// One checkpoint of a training run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    pub generation: u64,
+    pub path: PathBuf,
+}
+
+/// The checkpoints of a training run, `DIR/checkpoints/gen-NNNN/net.crnet`, by generation;
+/// every `every`-th one (counting from the first) plus always the last.
+pub fn run_checkpoints(run_dir: &Path, every: usize) -> anyhow::Result<Vec<Checkpoint>> {
+    let dir = run_dir.join("checkpoints");
+    let entries = std::fs::read_dir(&dir).with_context(|| {
+        format!(
+            "cannot read {} (a training run keeps its checkpoints there)",
+            dir.display()
+        )
+    })?;
+    let mut all = Vec::new();
+    for e in entries {
+        let e = e.with_context(|| format!("cannot read {}", dir.display()))?;
+        let name = e.file_name();
+        let Some(n) = name
+            .to_str()
+            .and_then(|s| s.strip_prefix("gen-"))
+            .and_then(|s| s.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        let path = e.path().join("net.crnet");
+        if path.is_file() {
+            all.push(Checkpoint {
+                generation: n,
+                path,
+            });
+        }
+    }
+    if all.is_empty() {
+        bail!(
+            "no checkpoints in {} (expected gen-NNNN/net.crnet)",
+            dir.display()
+        );
+    }
+    all.sort_by_key(|c| c.generation);
+    let every = every.max(1);
+    let last = all.len() - 1;
+    Ok(all
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % every == 0 || *i == last)
+        .map(|(_, c)| c)
+        .collect())
+}
+
+/// The agent string of a checkpoint, with `sims` simulations if given.
+pub fn checkpoint_spec(c: &Checkpoint, sims: Option<u32>) -> anyhow::Result<AgentSpec> {
+    let mut s = format!("ckpt:{}", c.path.display());
+    if let Some(n) = sims {
+        s.push_str(&format!(":{n}"));
+    }
+    Ok(AgentSpec::parse(&s)?)
+}

@@ -1,0 +1,378 @@
+//! The evaluation commands end to end: `match` (pairs, SPRT, records), `tournament` (agents
+//! and a training run's checkpoints, resuming, tables and plot), `tactics` and `openings`,
+//! and their refusals of bad input. Small boards, tiny agents, few games.
+
+use crumble_model::{NetConfig, checkpoint, default_device};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn crumble(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .output()
+        .expect("the crumble binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = crumble(args);
+    assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// Bad input: exit status 2, nothing on stdout, a message on stderr containing every part.
+fn refused(args: &[&str], parts: &[&str]) {
+    let o = crumble(args);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "args {args:?}, stderr {}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty(), "args {args:?} printed {}", stdout(&o));
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "args {args:?}: {err}");
+    for p in parts {
+        assert!(err.contains(p), "args {args:?}: stderr {err:?} lacks {p:?}");
+    }
+}
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("crumble-eval-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A config for a 4×4 board at R = 8 (quick games; tiny networks accept any board size).
+fn small_config(dir: &Path) -> String {
+    let p = dir.join("small.toml");
+    std::fs::write(&p, "[selfplay]\nboard = 4\nresolution = 8\n").unwrap();
+    p.display().to_string()
+}
+
+/// A training run with tiny random checkpoints at the given generations.
+fn fake_run(dir: &Path, generations: &[u64]) {
+    let cfg = NetConfig::new()
+        .with_channels(8)
+        .with_blocks(1)
+        .with_value_hidden(8);
+    for g in generations {
+        let d = dir.join(format!("checkpoints/gen-{g:04}"));
+        std::fs::create_dir_all(&d).unwrap();
+        checkpoint::save(
+            &d.join("net.crnet"),
+            &cfg,
+            &cfg.init(&default_device()).unwrap(),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn match_reports_pairs_elo_and_sprt() {
+    let dir = temp_dir("match");
+    let cfg = small_config(&dir);
+    let out = dir.join("games");
+    let text = ok(&[
+        "match",
+        "mcts:uniform:16",
+        "random",
+        "--games",
+        "8",
+        "--max-turns",
+        "40",
+        "--config",
+        &cfg,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(text.contains("8 games in 4 pairs"), "{text}");
+    assert!(text.contains("Elo difference (A - B)"), "{text}");
+    assert!(text.contains("pairs by A's points"), "{text}");
+    let summary = json(&std::fs::read_to_string(out.join("match.json")).unwrap());
+    assert_eq!(summary["games"], 8);
+    let w = summary["a_wins"].as_u64().unwrap()
+        + summary["draws"].as_u64().unwrap()
+        + summary["b_wins"].as_u64().unwrap();
+    assert_eq!(w, 8);
+    let penta: u64 = summary["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(penta, 4);
+    let records = std::fs::read_to_string(out.join("match-000000.txt")).unwrap();
+    assert!(records.contains("[Black \"mcts:uniform:16\"]"));
+    assert!(records.contains("[White \"mcts:uniform:16\"]"));
+
+    // --parallel still works (an alias of --concurrency); JSON; the same seed, the same result.
+    let args = [
+        "match",
+        "mcts:uniform:16",
+        "random",
+        "--games",
+        "8",
+        "--max-turns",
+        "40",
+        "--config",
+        &cfg,
+        "--json",
+    ];
+    let one = json(&ok(&[&args[..], &["--parallel", "1"]].concat()));
+    let many = json(&ok(&[&args[..], &["--concurrency", "8"]].concat()));
+    for k in ["a_wins", "draws", "b_wins", "pentanomial", "mean_turns"] {
+        assert_eq!(one[k], many[k], "{k}");
+    }
+
+    // An SPRT with a wide gap stops early once the stronger side is clear.
+    let v = json(&ok(&[
+        "match",
+        "mcts:uniform:64",
+        "random",
+        "--games",
+        "200",
+        "--max-turns",
+        "40",
+        "--config",
+        &cfg,
+        "--sprt",
+        "0,200,0.1,0.1",
+        "--json",
+    ]));
+    let s = &v["sprt"];
+    assert_eq!(s["status"], "H1", "{v}");
+    assert!(s["llr"].as_f64().unwrap() >= s["upper_bound"].as_f64().unwrap());
+    assert!(v["games"].as_u64().unwrap() < 200, "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn match_refuses_bad_input() {
+    let dir = temp_dir("match-bad");
+    refused(
+        &["match", "mcts:bogus:3", "random"],
+        &["mcts:bogus:3", "unknown evaluator"],
+    );
+    refused(&["match", "random", "alpha"], &["alpha", "unknown kind"]);
+    refused(
+        &[
+            "match",
+            "ckpt:/nonexistent/net.crnet",
+            "random",
+            "--games",
+            "2",
+        ],
+        &["/nonexistent/net.crnet"],
+    );
+    refused(
+        &["match", "random", "random", "--sprt", "5,1,0.05,0.05"],
+        &["elo0"],
+    );
+    refused(&["match", "random", "random", "--sprt", "x"], &["SPRT"]);
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two openings\n1HN\n1HN 9H\n").unwrap();
+    refused(
+        &[
+            "match",
+            "random",
+            "random",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        &["openings.txt line 3", "9H"],
+    );
+    std::fs::write(&openings, "{\"board\": 6}\n").unwrap();
+    refused(
+        &[
+            "match",
+            "random",
+            "random",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        &["openings.txt line 1"],
+    );
+    std::fs::write(&openings, "1HN\n").unwrap();
+    let text = ok(&[
+        "match",
+        "random",
+        "random",
+        "--games",
+        "4",
+        "--max-turns",
+        "20",
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    assert!(text.contains("openings from"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tournament_rates_a_run_and_resumes() {
+    let dir = temp_dir("tournament");
+    let cfg = small_config(&dir);
+    let run = dir.join("run");
+    fake_run(&run, &[0, 1, 2, 3, 4]);
+    let args = [
+        "tournament",
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--every",
+        "2",
+        "--sims",
+        "4",
+        "--rollout-sims",
+        "4",
+        "--games-per-pair",
+        "2",
+        "--max-turns",
+        "8",
+        "--schedule",
+        "ladder:2",
+        "--config",
+        &cfg,
+    ];
+    let text = ok(&args);
+    // Every 2nd checkpoint plus the last: generations 0, 2, 4, with random and rollout.
+    for name in [
+        "gen-0000",
+        "gen-0002",
+        "gen-0004",
+        "random",
+        "mcts:rollout:4",
+    ] {
+        assert!(text.contains(name), "{name}: {text}");
+    }
+    assert!(!text.contains("gen-0001"), "{text}");
+    let out = run.join("tournament");
+    for f in [
+        "ratings.md",
+        "ratings.csv",
+        "ratings.json",
+        "ratings.svg",
+        "pairings.jsonl",
+    ] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let svg = std::fs::read_to_string(out.join("ratings.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("generation") && svg.contains("random"));
+    let v = json(&std::fs::read_to_string(out.join("ratings.json")).unwrap());
+    assert_eq!(v["anchor"], "random");
+    let random = v["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "random")
+        .unwrap();
+    assert_eq!(random["elo"], 0.0);
+    // ladder:2 over 5 agents: 4 + 3 = 7 pairings.
+    let lines = std::fs::read_to_string(out.join("pairings.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 7);
+    let csv = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 6);
+    assert!(csv.starts_with("rank,name,agent,generation,elo,elo_low,elo_high"));
+
+    // Run again with every checkpoint: only pairings with the new ones are played.
+    let mut again = args.to_vec();
+    again[4] = "1";
+    let o = crumble(&again);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("stored"), "{err}");
+    let lines = std::fs::read_to_string(out.join("pairings.jsonl")).unwrap();
+    // ladder:2 over 7 agents: 6 + 5 = 11 pairings, the 7 earlier ones kept... but not all
+    // earlier pairings are in the new ladder; every stored one is reused, none replayed.
+    let count = lines.lines().count();
+    assert!(count > 7 && count <= 7 + 11, "{count}");
+    // Other settings in the same directory are refused.
+    let mut other = args.to_vec();
+    other[12] = "9";
+    refused(&other, &["other settings"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tournament_formats_and_refusals() {
+    let dir = temp_dir("tournament-bad");
+    let cfg = small_config(&dir);
+    let base = [
+        "tournament",
+        "--games-per-pair",
+        "2",
+        "--max-turns",
+        "10",
+        "--config",
+        &cfg,
+        "--agents",
+        "random",
+        "mcts:uniform:8",
+        "mcts:uniform:16",
+    ];
+    let md = ok(&[&base[..], &["--format", "markdown"]].concat());
+    assert!(md.contains("| rank | agent | rating |"), "{md}");
+    assert!(md.contains("## Pairings"), "{md}");
+    let csv = ok(&[&base[..], &["--format", "csv", "--schedule", "gauntlet"]].concat());
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    let v = json(&ok(&[&base[..], &["--format", "json"]].concat()));
+    assert_eq!(v["ratings"].as_array().unwrap().len(), 3);
+    assert_eq!(v["pairings"].as_array().unwrap().len(), 3);
+
+    refused(
+        &["tournament", "--agents", "random"],
+        &["at least two agents"],
+    );
+    refused(
+        &["tournament", "--agents", "random", "random"],
+        &["listed twice"],
+    );
+    refused(
+        &["tournament", "--agents", "random", "mcts:x:1"],
+        &["mcts:x:1"],
+    );
+    refused(
+        &["tournament", "--agents", "random", "ckpt:missing/net.crnet"],
+        &["missing/net.crnet"],
+    );
+    refused(
+        &[
+            "tournament",
+            "--agents",
+            "random",
+            "mcts:uniform:2",
+            "--schedule",
+            "swiss",
+        ],
+        &["unknown schedule `swiss`"],
+    );
+    let empty = dir.join("empty-run");
+    std::fs::create_dir_all(empty.join("checkpoints")).unwrap();
+    refused(
+        &["tournament", "--run-dir", empty.to_str().unwrap()],
+        &["no checkpoints", "gen-NNNN/net.crnet"],
+    );
+    refused(
+        &[
+            "tournament",
+            "--run-dir",
+            dir.join("nowhere").to_str().unwrap(),
+        ],
+        &["nowhere"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
