@@ -9,6 +9,7 @@
 //! the left edge the counts `b` of the positions `0,b` (walking up). At the standard start they
 //! are the cell numbers 0 to N.
 
+pub mod html;
 pub mod svg;
 pub mod term;
 

@@ -7,6 +7,7 @@ mod eval_args;
 mod match_;
 mod moves;
 mod perft;
+mod play;
 mod position_args;
 mod random_game;
 mod replay;
@@ -14,6 +15,7 @@ mod selfplay;
 mod show;
 mod solve;
 mod tournament;
+mod view;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -52,6 +54,10 @@ enum Command {
     Match(match_::Args),
     /// Ratings of many agents (or a training run's checkpoints) from a round robin or gauntlet.
     Tournament(tournament::Args),
+    /// Play a game against an agent in the terminal; the game is saved as a record.
+    Play(play::Args),
+    /// Write one game (text record or .crsp) as a self-contained HTML page to step through.
+    View(view::Args),
 }
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -66,6 +72,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Selfplay(a) => selfplay::run(a),
         Command::Match(a) => match_::run(a),
         Command::Tournament(a) => tournament::run(a),
+        Command::Play(a) => play::run(a),
+        Command::View(a) => view::run(a),
     }
 }
 

@@ -1,0 +1,112 @@
+//! An agent that plays whole moves, for `crumble play` (the opponent's moves and the hints).
+//!
+//! The search works on atomic decisions (choose, extent, swap steps, stop), so a move is
+//! played decision by decision: a search at each decision with more than one legal choice,
+//! the most visited decision played (match settings: no noise, temperature 0), the tree
+//! kept for the next decision of the same turn. The decisions then make one [`Move`].
+
+use anyhow::Context as _;
+use crumble_core::{Game, Move, random};
+use crumble_selfplay::{AgentSpec, Evaluator, PlayerKind, Search, SearchConfig, selfplay};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// One agent with its evaluator and search tree.
+#[derive(Debug)]
+pub struct Bot {
+    /// The agent string (`mcts:rollout:200`).
+    pub name: String,
+    kind: Kind,
+}
+
+#[derive(Debug)]
+enum Kind {
+    Random(Box<ChaCha8Rng>),
+    Search {
+        search: Box<Search>,
+        evaluator: Box<dyn Evaluator>,
+        simulations: u32,
+    },
+}
+
+/// A move an agent chose.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    pub mv: Move,
+    /// The search's value of the position the move is played from, the mover's view
+    /// (`None` for random play).
+    pub value: Option<f32>,
+}
+
+impl Bot {
+    /// The agent of `spec`, with match settings; `ckpt:` agents load their checkpoint here.
+    pub fn new(spec: &AgentSpec, cfg: &SearchConfig, seed: u64) -> anyhow::Result<Bot> {
+        let player =
+            selfplay::make_player(spec, cfg, seed, &crumble_model::NetLoader::new(), true)?;
+        let kind = match player.kind {
+            PlayerKind::Random => Kind::Random(Box::new(ChaCha8Rng::seed_from_u64(seed))),
+            PlayerKind::Mcts {
+                evaluator,
+                simulations,
+                config,
+            } => Kind::Search {
+                search: Box::new(Search::new(config, seed)),
+                evaluator,
+                simulations,
+            },
+        };
+        Ok(Bot {
+            name: player.name,
+            kind,
+        })
+    }
+
+    /// The agent's move in `game` (a live game at the start of a turn).
+    pub fn choose(&mut self, game: &Game) -> anyhow::Result<Choice> {
+        anyhow::ensure!(
+            !game.is_over() && game.at_turn_start(),
+            "internal error: the agent was asked to move in a finished game or mid-turn"
+        );
+        let mut g = game.clone();
+        let mut path = Vec::new();
+        let mut value = None;
+        match &mut self.kind {
+            Kind::Random(rng) => {
+                random::play_random_turn_recorded(&mut g, &mut **rng, &mut path);
+            }
+            Kind::Search {
+                search,
+                evaluator,
+                simulations,
+            } => {
+                // The tree of the agent's previous turn did not follow the other side's move.
+                search.clear();
+                let mut legal = Vec::new();
+                loop {
+                    g.legal_decisions_into(&mut legal);
+                    let d = if legal.len() == 1 {
+                        legal[0]
+                    } else {
+                        let out = search
+                            .search_with(&g, *simulations, false, evaluator.as_mut())
+                            .with_context(|| format!("agent {}", self.name))?;
+                        // The first search of the turn judges the position the move starts from.
+                        value.get_or_insert(out.value);
+                        search.pick(0.0)
+                    };
+                    search.advance(d);
+                    g.apply(d)
+                        .with_context(|| format!("internal error: agent {}", self.name))?;
+                    path.push(d);
+                    if g.is_over() || g.at_turn_start() {
+                        break;
+                    }
+                }
+            }
+        }
+        let mv = game
+            .move_from_decisions(&path)
+            .with_context(|| format!("internal error: the move of agent {}", self.name))?;
+        Ok(Choice { mv, value })
+    }
+}

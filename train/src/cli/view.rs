@@ -1,0 +1,286 @@
+//! `crumble view --record FILE [--game INDEX] [--list] [--view black|white] [--frame F]
+//! -o game.html`: one game as a self-contained HTML page (`crumble_core::render::html`).
+//!
+//! The file is a text game record (`crumble_core::record`; a file of several records, like
+//! the `.txt` beside a self-play file, is split at each record's tags) or a binary self-play
+//! record file (`.crsp`, recognised by its magic bytes, not its name). `--game` picks a game
+//! of a file holding several by its 0-based position in the file (`--list` shows them). The
+//! value chart shows the search value at the start of every turn of a `.crsp` game, or the
+//! `value` comments `crumble play` writes after the agent's moves.
+
+use super::position_args::FrameArg;
+use super::show::ViewArg;
+use anyhow::{Context as _, bail};
+use crumble_core::render::html::{self, HtmlOptions};
+use crumble_core::{Color, record};
+use crumble_selfplay::record as sp;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A game record (text) or a self-play record file (.crsp).
+    #[arg(long, value_name = "FILE")]
+    record: PathBuf,
+    /// The game to show when the file holds several: its 0-based position in the file.
+    #[arg(long, value_name = "INDEX")]
+    game: Option<usize>,
+    /// List the games in the file (index, game number, moves, result) instead.
+    #[arg(long, conflicts_with_all = ["out", "game"])]
+    list: bool,
+    /// The HTML file to write.
+    #[arg(
+        short = 'o',
+        long = "out",
+        value_name = "FILE",
+        required_unless_present = "list"
+    )]
+    out: Option<PathBuf>,
+    /// Whose side of the board is at the bottom.
+    #[arg(long, value_enum, default_value_t = ViewArg::Black)]
+    view: ViewArg,
+    /// Notation frame of the move list (default: the record's own; per-player for .crsp).
+    #[arg(long, value_enum)]
+    frame: Option<FrameArg>,
+}
+
+/// One game of the file, ready to draw.
+struct Loaded {
+    rec: record::GameRecord,
+    values: Vec<Option<f32>>,
+}
+
+/// The games of a file, parsed only when asked for (a self-play text file holds many).
+enum Games {
+    Text(Vec<(usize, String)>),
+    Crsp(Vec<sp::GameRecord>),
+}
+
+impl Games {
+    fn len(&self) -> usize {
+        match self {
+            Games::Text(v) => v.len(),
+            Games::Crsp(v) => v.len(),
+        }
+    }
+
+    fn get(&self, i: usize, path: &Path) -> anyhow::Result<Loaded> {
+        match self {
+            Games::Text(chunks) => {
+                let (first_line, text) = &chunks[i];
+                let rec = record::parse(text).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{} line {}: {}",
+                        path.display(),
+                        e.line + first_line - 1,
+                        e.kind
+                    )
+                })?;
+                let values = html::values_from_comments(&rec);
+                Ok(Loaded { rec, values })
+            }
+            Games::Crsp(games) => {
+                let g = &games[i];
+                let mut rec = g
+                    .to_game_record()
+                    .with_context(|| format!("{} game {i}", path.display()))?;
+                if g.max_turns > 0 {
+                    rec.set_tag("Turn limit", &g.max_turns.to_string());
+                }
+                if let Some(c) = g.would_resign {
+                    rec.set_tag("Would resign", c.name());
+                }
+                let values =
+                    crsp_values(g).with_context(|| format!("{} game {i}", path.display()))?;
+                Ok(Loaded { rec, values })
+            }
+        }
+    }
+}
+
+/// Splits a text holding one or more game records: a record starts at a tag line that follows
+/// movetext (braces are tracked so that a comment line starting with `[` does not count).
+/// Returns each record with the 1-based line it starts on; blank chunks are left out.
+fn split_records(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut first = 1;
+    let (mut in_moves, mut in_comment) = (false, false);
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if !in_comment && in_moves && t.starts_with('[') {
+            if !cur.trim().is_empty() {
+                out.push((first, std::mem::take(&mut cur)));
+            }
+            cur.clear();
+            first = i + 1;
+            in_moves = false;
+        }
+        if !in_moves && !t.is_empty() && !t.starts_with('[') {
+            in_moves = true;
+        }
+        if in_moves {
+            for c in line.chars() {
+                match c {
+                    '{' => in_comment = true,
+                    '}' => in_comment = false,
+                    _ => {}
+                }
+            }
+        }
+        if cur.is_empty() && t.is_empty() {
+            // Leading blank lines belong to no record; keep line numbers right.
+            first = i + 2;
+            continue;
+        }
+        cur.push_str(line);
+        cur.push('\n');
+    }
+    if !cur.trim().is_empty() {
+        out.push((first, cur));
+    }
+    out
+}
+
+/// The search value at the start of every turn of a self-play game, Black's view, indexed by
+/// the number of moves played before it (the positions of the game record).
+fn crsp_values(g: &sp::GameRecord) -> anyhow::Result<Vec<Option<f32>>> {
+    let mut game = g.start_game()?;
+    let mut values: Vec<Option<f32>> = vec![None];
+    let mut moves = 0usize;
+    for (i, s) in g.steps.iter().enumerate() {
+        let decider = game.decider();
+        if let (Some(r), Some(c), None) = (&s.search, decider, values[moves]) {
+            // The first search of the turn judges the position the turn starts from.
+            values[moves] = Some(if c == Color::Black { r.value } else { -r.value });
+        }
+        let turn = game.turns_played();
+        game.apply(s.decision)
+            .map_err(|e| anyhow::anyhow!("decision {i} does not replay: {e}"))?;
+        if game.turns_played() != turn || game.is_over() {
+            moves += 1;
+            values.push(None);
+        }
+    }
+    Ok(values)
+}
+
+fn load(path: &Path) -> anyhow::Result<Games> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read record {}", path.display()))?;
+    if bytes.starts_with(&sp::MAGIC) {
+        let games = sp::decode_file(&bytes)
+            .with_context(|| format!("self-play record file {} refused", path.display()))?;
+        return Ok(Games::Crsp(games));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{} is neither a self-play record file (.crsp) nor a text game record (not UTF-8 at byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(Games::Text(split_records(&text)))
+}
+
+fn list(games: &Games, path: &Path) -> anyhow::Result<String> {
+    let mut out = String::from("index\tgame\tmoves\tresult\tblack\twhite\n");
+    for i in 0..games.len() {
+        let l = games.get(i, path)?;
+        let r = &l.rec;
+        let result = match r.result {
+            Some(o) => format!("{} {}", record::result_token(Some(o)), o.reason.name()),
+            None => "*".into(),
+        };
+        out += &format!(
+            "{i}\t{}\t{}\t{result}\t{}\t{}\n",
+            r.tag("Game").unwrap_or("-"),
+            r.moves.len(),
+            r.tag("Black").unwrap_or("-"),
+            r.tag("White").unwrap_or("-"),
+        );
+    }
+    Ok(out)
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let games = load(&a.record)?;
+    let n = games.len();
+    if n == 0 {
+        bail!("{} holds no game", a.record.display());
+    }
+    if a.list {
+        super::print(&list(&games, &a.record)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let index = match a.game {
+        Some(i) if i >= n => bail!(
+            "--game {i}: {} holds {n} game{} (index 0{})",
+            a.record.display(),
+            if n == 1 { "" } else { "s" },
+            if n > 1 {
+                format!(" to {}", n - 1)
+            } else {
+                String::new()
+            }
+        ),
+        Some(i) => i,
+        None => {
+            if n > 1 {
+                eprintln!(
+                    "{} holds {n} games; showing index 0 (--game INDEX picks another, --list lists them)",
+                    a.record.display()
+                );
+            }
+            0
+        }
+    };
+    let mut loaded = games.get(index, &a.record)?;
+    if let Some(f) = a.frame {
+        loaded.rec.frame = f.into();
+    }
+    let name = a
+        .record
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let opts = HtmlOptions {
+        view: match a.view {
+            ViewArg::Black => Color::Black,
+            ViewArg::White => Color::White,
+        },
+        values: loaded.values,
+        source: Some(if n > 1 {
+            format!("{name}, game index {index} of {n}")
+        } else {
+            name
+        }),
+    };
+    let page = html::render_game(&loaded.rec, &opts)
+        .with_context(|| format!("{} game index {index}", a.record.display()))?;
+    let out = a.out.expect("clap requires --out without --list");
+    std::fs::write(&out, &page).with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "wrote {} ({} moves, {} KB)",
+        out.display(),
+        loaded.rec.moves.len(),
+        page.len().div_ceil(1024)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_records;
+
+    #[test]
+    fn records_split_at_tags_after_movetext_but_not_inside_comments() {
+        let text = "\n[Result \"*\"]\n\n1. 1HN {a comment\n[not a tag]} *\n\n[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. 1HN 1-0\n";
+        let v = split_records(text);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].0, 2);
+        assert!(v[0].1.contains("[not a tag]"));
+        assert_eq!(v[1].0, 7);
+        assert!(v[1].1.starts_with("[Result \"1-0\"]"));
+    }
+}

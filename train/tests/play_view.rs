@@ -1,0 +1,378 @@
+//! `crumble play` driven through its standard input, and `crumble view` pages checked
+//! structurally (the browser check is `scripts/view_screenshots.sh`, outside `cargo test`).
+
+use crumble_core::{Color, Frame, Game, Outcome, Reason, notation, record};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn crumble(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .output()
+        .expect("the crumble binary runs")
+}
+
+/// Runs `crumble` with `input` on its standard input.
+fn crumble_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the crumble binary runs");
+    // A program that refuses its flags exits before reading: a closed pipe is fine then.
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("crumble-play-view-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// What every page must be: one self-contained document with one board frame per position,
+/// one move-list entry per move and a slider over the positions.
+fn check_page(page: &str, moves: usize) {
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..80]);
+    assert!(page.trim_end().ends_with("</html>"));
+    for external in ["http://", "https://", "<link", "src=", "@import", "//cdn"] {
+        assert!(!page.contains(external), "the page refers to {external}");
+    }
+    assert_eq!(page.matches("<svg id=\"board\"").count(), 1);
+    assert_eq!(page.matches("<g class=\"ply").count(), moves + 1);
+    assert_eq!(page.matches("<g class=\"ply on\"").count(), 1);
+    for k in 0..=moves {
+        assert!(page.contains(&format!("id=\"ply-{k}\"")), "frame {k}");
+    }
+    assert_eq!(page.matches("class=\"mv\"").count(), moves);
+    assert!(page.contains(&format!(
+        "<input id=\"slider\" type=\"range\" min=\"0\" max=\"{moves}\""
+    )));
+    assert!(page.contains("id=\"status-text\""));
+    assert!(page.contains("id=\"crumble-data\""));
+    // Two scripts (data and code), each closed once: nothing in the data ends a script early.
+    assert_eq!(page.matches("<script").count(), 2);
+    assert_eq!(page.matches("</script>").count(), 2);
+}
+
+#[test]
+fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
+    let dir = temp_dir("scripted");
+    let out = dir.join("game.rec");
+    let script = "1H9\nhlep\n1HN\nundo\nhint\n1HN\nresign\n";
+    let o = crumble_with_input(
+        &[
+            "play",
+            "--agent",
+            "random",
+            "--hint-agent",
+            "mcts:rollout:16",
+            "--seed",
+            "3",
+            "--name",
+            "Tester",
+            "--color",
+            "never",
+            "-o",
+            s(&out),
+        ],
+        script,
+    );
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
+    // The bad move: why, and where (a caret under the characters concerned).
+    assert!(stdout.contains("1H9\nnot a legal move: "), "{stdout}");
+    assert!(stdout.contains("  1H9\n   ^^\n"), "{stdout}");
+    assert!(stdout.contains("unknown command \"hlep\""), "{stdout}");
+    assert!(stdout.contains("you play 1. 1HN"), "{stdout}");
+    assert!(stdout.contains("White (random) plays 1... "), "{stdout}");
+    assert!(
+        stdout.contains("took back your move 1HN and the reply "),
+        "{stdout}"
+    );
+    let hint = stdout
+        .lines()
+        .find(|l| l.starts_with("hint (mcts:rollout:16): "))
+        .unwrap_or_else(|| panic!("no hint in {stdout}"));
+    assert!(
+        hint.contains(", value ") && hint.contains(" for you"),
+        "{hint}"
+    );
+    // The hint is a legal move of the start position.
+    let hinted = hint
+        .trim_start_matches("hint (mcts:rollout:16): ")
+        .split(", value")
+        .next()
+        .unwrap();
+    let start = Game::new(6, 8).unwrap();
+    assert!(
+        notation::parse_move(&start, hinted, Frame::PerPlayer).is_ok(),
+        "{hint}"
+    );
+    assert!(stdout.contains("Black resigns"), "{stdout}");
+    assert!(
+        stdout.contains("0-1: White wins (resignation); the game is saved in "),
+        "{stdout}"
+    );
+    // The board after every move: the start, 1HN, the reply, the undo, 1HN, the reply.
+    assert_eq!(stdout.matches("to move (turn ").count(), 6, "{stdout}");
+    assert!(!stdout.contains('\x1b'), "--color never");
+
+    let saved = std::fs::read_to_string(&out).unwrap();
+    let rec = record::parse(&saved).unwrap();
+    assert_eq!(rec.tag("Black"), Some("Tester"));
+    assert_eq!(rec.tag("White"), Some("random"));
+    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    assert_eq!(rec.frame, Frame::PerPlayer);
+    assert_eq!(rec.moves.len(), 2, "the undone moves are gone: {saved}");
+    assert_eq!(
+        rec.moves[0],
+        notation::parse_move(&start, "1HN", Frame::PerPlayer).unwrap()
+    );
+    assert_eq!(
+        rec.result,
+        Some(Outcome {
+            winner: Some(Color::White),
+            reason: Reason::Resignation
+        })
+    );
+    assert!(saved.contains("[Termination \"resignation\"]"));
+    let end = rec.replay(None).unwrap();
+    assert!(end.is_over());
+
+    // The saved game opens in the viewer.
+    let html = dir.join("game.html");
+    let o = crumble(&["view", "--record", s(&out), "-o", s(&html)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let page = std::fs::read_to_string(&html).unwrap();
+    check_page(&page, 2);
+    assert!(page.contains("Tester"));
+    assert!(page.contains("0-1: White wins (resignation)"));
+    assert!(!page.contains("id=\"chart\""), "random play has no values");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn playing_white_on_8x8_in_the_absolute_frame_saves_an_unfinished_game_with_values() {
+    let dir = temp_dir("white");
+    let out = dir.join("w.rec");
+    let o = crumble_with_input(
+        &[
+            "play",
+            "--as",
+            "white",
+            "--board",
+            "8",
+            "--frame",
+            "absolute",
+            "--agent",
+            "mcts:rollout:8",
+            "--color",
+            "always",
+            "-o",
+            s(&out),
+        ],
+        "moves\nboard\n",
+    );
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
+    assert!(
+        stdout.contains("Black (mcts:rollout:8) plays 1. "),
+        "{stdout}"
+    );
+    assert!(stdout.contains(", value "), "{stdout}");
+    assert!(stdout.contains("splits and joins"), "{stdout}");
+    assert!(stdout.contains("end of input"), "{stdout}");
+    assert!(stdout.contains("\x1b["), "--color always draws in colour");
+    let saved = std::fs::read_to_string(&out).unwrap();
+    let rec = record::parse(&saved).unwrap();
+    assert_eq!(rec.start.board().board_size(), 8);
+    assert_eq!(rec.frame, Frame::Absolute);
+    assert_eq!(rec.tag("Black"), Some("mcts:rollout:8"));
+    assert_eq!(rec.tag("White"), Some("human"));
+    assert_eq!(rec.moves.len(), 1);
+    assert_eq!(rec.result, None, "{saved}");
+    assert!(
+        rec.comment(0).is_some_and(|c| c.starts_with("value ")),
+        "{saved}"
+    );
+
+    // The viewer charts the agent's value; White's view on request.
+    let html = dir.join("w.html");
+    let o = crumble(&[
+        "view",
+        "--record",
+        s(&out),
+        "--view",
+        "white",
+        "-o",
+        s(&html),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let page = std::fs::read_to_string(&html).unwrap();
+    check_page(&page, 1);
+    assert!(page.contains("id=\"chart\"") && page.contains("class=\"dot\""));
+    assert!(page.contains("8\u{d7}8"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_refuses_a_bad_agent_and_an_existing_record_file() {
+    let dir = temp_dir("refuse");
+    let o = crumble_with_input(&["play", "--agent", "mcts:nonsense:5"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("unknown evaluator `nonsense`"));
+    let existing = dir.join("taken.rec");
+    std::fs::write(&existing, "keep me").unwrap();
+    let o = crumble_with_input(&["play", "--agent", "random", "-o", s(&existing)], "1HN\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("already exists"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me");
+    let o = crumble_with_input(
+        &[
+            "play",
+            "--agent",
+            "random",
+            "-o",
+            s(&dir.join("no/such/dir.rec")),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("no directory"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
+    let dir = temp_dir("crsp");
+    let cfg = dir.join("sp.toml");
+    std::fs::write(
+        &cfg,
+        "[selfplay]\nmax_turns = 14\nparallel_games = 2\ngames_per_file = 4\n",
+    )
+    .unwrap();
+    let games = dir.join("games");
+    let o = crumble(&[
+        "selfplay",
+        "--agent",
+        "mcts:uniform:8",
+        "--games",
+        "2",
+        "--out",
+        s(&games),
+        "--config",
+        s(&cfg),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let file = games.join("selfplay-000000.crsp");
+
+    let o = crumble(&["view", "--record", s(&file), "--list"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let listing = text(&o.stdout);
+    assert_eq!(listing.lines().count(), 3, "{listing}");
+    assert!(listing.starts_with("index\tgame\tmoves\tresult"));
+
+    let sp = crumble_selfplay::record::read_file(&file).unwrap();
+    let moves = sp[1].to_game_record().unwrap().moves.len();
+    let html = dir.join("g1.html");
+    let o = crumble(&["view", "--record", s(&file), "--game", "1", "-o", s(&html)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let page = std::fs::read_to_string(&html).unwrap();
+    check_page(&page, moves);
+    assert!(page.contains("id=\"chart\"") && page.contains("<polyline"));
+    assert!(page.contains("game index 1 of 2"));
+
+    // The text file beside it holds the same games, split at each record's tags.
+    let o = crumble(&[
+        "view",
+        "--record",
+        s(&file.with_extension("txt")),
+        "--game",
+        "1",
+        "-o",
+        s(&html),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    check_page(&std::fs::read_to_string(&html).unwrap(), moves);
+
+    let o = crumble(&["view", "--record", s(&file), "--game", "2", "-o", s(&html)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("holds 2 games (index 0 to 1)"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn view_refuses_bad_files_with_the_reason_and_where() {
+    let dir = temp_dir("bad");
+    let html = dir.join("x.html");
+    let o = crumble(&[
+        "view",
+        "--record",
+        s(&dir.join("missing.rec")),
+        "-o",
+        s(&html),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("cannot read record"));
+
+    let binary = dir.join("junk.bin");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x01]).unwrap();
+    let o = crumble(&["view", "--record", s(&binary), "-o", s(&html)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("neither a self-play record file"));
+
+    let damaged = dir.join("damaged.crsp");
+    let mut bytes = b"CRMBSP\r\n".to_vec();
+    bytes.extend_from_slice(&[1, 0, 0, 0, 9, 0]);
+    std::fs::write(&damaged, bytes).unwrap();
+    let o = crumble(&["view", "--record", s(&damaged), "-o", s(&html)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("truncated"), "{}", text(&o.stderr));
+
+    // The second record of the file is bad on its line 3, the file's line 8.
+    let two = dir.join("two.rec");
+    std::fs::write(
+        &two,
+        "[Result \"*\"]\n\n1. 1HN *\n\n[Result \"*\"]\n\n1. 1HN\n9H *\n",
+    )
+    .unwrap();
+    let o = crumble(&["view", "--record", s(&two), "--game", "1", "-o", s(&html)]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("two.rec line 8: move 1... (\"9H\") refused"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"));
+    assert!(!html.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
