@@ -10,7 +10,13 @@ use burn::module::Module;
 use burn::tensor::Device;
 use crumble_selfplay::agent::CheckpointLoader;
 use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
+use std::cell::RefCell;
 use std::path::Path;
+
+thread_local! {
+    /// Per-thread rasteriser and plane buffer of [`NetEvaluator`]'s parallel rasterising.
+    static RASTER_SCRATCH: RefCell<(Rasteriser, Vec<f32>)> = RefCell::new((Rasteriser::new(), Vec::new()));
+}
 
 /// Evaluates leaves with a [`CrumbleNet`]: rasterises a batch into a reused host buffer (in
 /// the cell layout, [`crate::planes::to_cells`]), runs one forward pass per board size in the
@@ -30,11 +36,8 @@ pub struct NetEvaluator {
     /// Where `net` lives (the forward passes themselves run on the host, in `fast`).
     #[allow(dead_code)]
     device: Device,
-    raster: Rasteriser,
     /// Host input buffer `[B, n, n, s, s, PLANES]` (cell layout), grown as needed and reused.
     input: Vec<f32>,
-    /// One position's planes in the rasteriser's layout `[PLANES, G, G]`.
-    scratch: Vec<f32>,
     /// One position's logits in action order.
     logits: Vec<f32>,
     /// [`action::cell_order`] for the grid side and stride it was built for.
@@ -60,9 +63,7 @@ impl NetEvaluator {
             all_logits: Vec::new(),
             net: net.valid(),
             device,
-            raster: Rasteriser::new(),
             input: Vec::new(),
-            scratch: Vec::new(),
             logits: Vec::new(),
             order: (0, Vec::new()),
             group: Vec::new(),
@@ -110,11 +111,30 @@ impl NetEvaluator {
         }
         let s = self.net.stride();
         let n = g / s;
-        self.scratch.resize(per, 0.0);
-        for (k, &i) in idx.iter().enumerate() {
-            self.raster
-                .rasterise_slice(leaves[i].game, &mut self.scratch);
-            crate::planes::to_cells(&self.scratch, g, s, &mut self.input[k * per..(k + 1) * per]);
+        // Rasterising costs about as much as the forward pass of a small net: spread it over
+        // the threads too (each with its own rasteriser and scratch plane buffer).
+        {
+            use rayon::prelude::*;
+            let chunk = b.div_ceil(rayon::current_num_threads().max(1)).max(1);
+            self.input[..b * per]
+                .par_chunks_mut(chunk * per)
+                .zip(idx.par_chunks(chunk))
+                .for_each(|(dst, ids)| {
+                    RASTER_SCRATCH.with(|cell| {
+                        let mut cell = cell.borrow_mut();
+                        let (raster, scratch) = &mut *cell;
+                        scratch.resize(per, 0.0);
+                        for (k, &i) in ids.iter().enumerate() {
+                            raster.rasterise_slice(leaves[i].game, scratch);
+                            crate::planes::to_cells(
+                                scratch,
+                                g,
+                                s,
+                                &mut dst[k * per..(k + 1) * per],
+                            );
+                        }
+                    });
+                });
         }
         self.fast.forward(
             &self.input[..b * per],

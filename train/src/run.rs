@@ -693,7 +693,7 @@ impl Run {
             f64::from(if promoted { g } else { selfplay_net }),
         );
 
-        // 6. The ledger, then the logs.
+        // 6. The logs, then the ledger.
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0.0, |d| d.as_secs_f64());
@@ -702,9 +702,11 @@ impl Run {
             "elapsed_s",
             self.elapsed_before + self.started.elapsed().as_secs_f64(),
         );
+        // Logged before the ledger commits the generation: a kill in between repeats the
+        // generation and logs its step twice, rather than never.
+        log_row(&mut self.tb, &row, g);
         self.rows.push(row.clone());
         write_progress(&self.dir.join("progress.csv"), &self.rows)?;
-        log_row(&mut self.tb, &row, g);
         on_event(Event::Finished {
             generation: g,
             row: &row,

@@ -15,6 +15,7 @@ mod selfplay;
 mod show;
 mod solve;
 mod tournament;
+mod train;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -54,6 +55,8 @@ enum Command {
     Match(match_::Args),
     /// Ratings of many agents (or a training run's checkpoints) from a round robin or gauntlet.
     Tournament(tournament::Args),
+    /// The training loop: self-play, replay, training, evaluation, generation after generation.
+    Train(train::Args),
     /// Play a game against an agent in the terminal; the game is saved as a record.
     Play(play::Args),
     /// Write one game (text record or .crsp) as a self-contained HTML page to step through.
@@ -72,6 +75,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Selfplay(a) => selfplay::run(a),
         Command::Match(a) => match_::run(a),
         Command::Tournament(a) => tournament::run(a),
+        Command::Train(a) => train::run(a),
         Command::Play(a) => play::run(a),
         Command::View(a) => view::run(a),
     }

@@ -139,13 +139,13 @@ impl Display {
                 progress,
                 seconds,
             } => {
-                let rate = progress.decisions as f64 / seconds.max(1e-9);
+                let per_hour = progress.games_done as f64 * 3600.0 / seconds.max(1e-9);
                 let sims = progress.simulations as f64 / seconds.max(1e-9);
                 self.show(
                     format!("gen {generation}/{} self-play", self.target),
                     progress.games_done,
                     progress.games_total,
-                    format!("games, {rate:.0} positions/s, {sims:.0} sims/s"),
+                    format!("games, {per_hour:.0} games/h, {sims:.0} sims/s"),
                 );
             }
             Event::Train {

@@ -1,0 +1,358 @@
+//! End-to-end tests of `crumble train` on `configs/tiny.toml`: a run, its resume, its files
+//! and logs, runs killed with SIGKILL and resumed, and bad input.
+
+use crumble_train::run::{COLUMNS, read_progress};
+use crumble_train::tb::{event_files, read_event_file};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn tiny() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")
+}
+
+fn crumble(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .output()
+        .expect("the crumble binary runs")
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("crumble-train-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn train(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["train", "--run-dir", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    crumble(&args)
+}
+
+fn files_under(dir: &Path) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(p.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Every scalar in the run's event files, by tag: (step, value).
+fn scalars(dir: &Path) -> BTreeMap<String, Vec<(i64, f32)>> {
+    let mut by_tag: BTreeMap<String, Vec<(i64, f32)>> = BTreeMap::new();
+    let files = event_files(&dir.join("tb")).unwrap();
+    assert!(!files.is_empty(), "no event files");
+    for f in files {
+        let ev = read_event_file(&f).unwrap();
+        assert_eq!(ev.file_version.as_deref(), Some("brain.Event:2"), "{f:?}");
+        for s in ev.scalars {
+            assert!(s.value.is_finite(), "{}: {}", s.tag, s.value);
+            assert!(s.wall_time > 1.6e9, "wall time {}", s.wall_time);
+            by_tag.entry(s.tag).or_default().push((s.step, s.value));
+        }
+    }
+    by_tag
+}
+
+/// Checks that generations `1..=n` are complete and consistent.
+/// With `cleaned`, no temporary file may be left (a killed run leaves some until resumed).
+fn check_complete(dir: &Path, n: usize) {
+    check_generations(dir, n, true)
+}
+
+fn check_generations(dir: &Path, n: usize, cleaned: bool) {
+    let rows = read_progress(&dir.join("progress.csv")).unwrap();
+    assert_eq!(rows.len(), n);
+    for (i, r) in rows.iter().enumerate() {
+        let g = i as u32 + 1;
+        assert_eq!(r.get("generation"), f64::from(g));
+        assert_eq!(r.get("games"), 4.0, "gen {g}: the tiny config plays 4 games");
+        let ck = dir.join(format!("checkpoints/gen-{g:04}/net.crnet"));
+        crumble_model::checkpoint::load(&ck, &crumble_model::default_device()).unwrap();
+        let games =
+            crumble_train::replay::read_generation(&dir.join(format!("replay/gen-{g:04}")))
+                .unwrap();
+        assert_eq!(games.len(), 4, "gen {g}");
+        for rec in &games {
+            rec.replay().unwrap();
+        }
+    }
+    assert!(dir.join("checkpoints/gen-0000/net.crnet").exists());
+    if cleaned {
+        for f in files_under(dir) {
+            assert!(!f.ends_with(".tmp"), "temporary file left: {f}");
+        }
+    }
+}
+
+#[test]
+fn tiny_run_then_resume_grows_every_file_and_logs_measured_scalars() {
+    let dir = fresh_dir("resume");
+    ok(&train(&dir, &["--config", tiny().to_str().unwrap()]));
+    check_complete(&dir, 2);
+    let before = files_under(&dir);
+    for want in [
+        "config.toml",
+        "progress.csv",
+        "checkpoints/gen-0000/net.crnet",
+        "checkpoints/gen-0002/net.crnet",
+        "checkpoints/gen-0002/net.json",
+        "checkpoints/gen-0002/optimizer.bpk",
+        "replay/gen-0002/selfplay-000000.crsp",
+        "replay/gen-0002/selfplay-000000.txt",
+    ] {
+        assert!(before.contains(want), "missing {want}: {before:?}");
+    }
+    let csv_before = std::fs::read_to_string(dir.join("progress.csv")).unwrap();
+
+    // Resume to 3 generations: the saved config is used, earlier files stay as they were.
+    ok(&train(&dir, &["--generations", "3"]));
+    check_complete(&dir, 3);
+    let after = files_under(&dir);
+    assert!(before.is_subset(&after));
+    for want in [
+        "checkpoints/gen-0003/net.crnet",
+        "replay/gen-0003/selfplay-000000.crsp",
+    ] {
+        assert!(after.contains(want), "missing {want}");
+    }
+    let csv_after = std::fs::read_to_string(dir.join("progress.csv")).unwrap();
+    assert!(csv_after.starts_with(&csv_before), "earlier rows changed");
+    assert_eq!(csv_after.lines().count(), 4);
+    assert_eq!(csv_after.lines().next().unwrap(), COLUMNS.join(","));
+    let tb_files = event_files(&dir.join("tb")).unwrap();
+    assert_eq!(tb_files.len(), 2, "one event file per process");
+
+    // Every scalar is logged once per generation with measured values.
+    let s = scalars(&dir);
+    for tag in [
+        "loss/policy",
+        "loss/value",
+        "loss/l2",
+        "loss/total",
+        "train/policy_entropy",
+        "train/learning_rate",
+        "selfplay/games_per_hour",
+        "selfplay/simulations_per_second",
+        "selfplay/mean_game_length",
+        "selfplay/black_score",
+        "selfplay/draw_rate",
+        "eval/score_vs_previous",
+        "eval/score_vs_random",
+        "eval/score_vs_rollout",
+        "eval/elo",
+        "replay/window_positions",
+    ] {
+        let v = s.get(tag).unwrap_or_else(|| panic!("tag {tag} missing"));
+        let steps: Vec<i64> = v.iter().map(|x| x.0).collect();
+        assert_eq!(steps, vec![1, 2, 3], "{tag}");
+    }
+    // Measured, not stand-ins: losses and rates positive and varying between generations,
+    // the window growing, the game length within the turn limit.
+    for tag in [
+        "loss/policy",
+        "loss/value",
+        "loss/l2",
+        "train/policy_entropy",
+        "selfplay/simulations_per_second",
+        "selfplay/games_per_hour",
+    ] {
+        let v: Vec<f32> = s[tag].iter().map(|x| x.1).collect();
+        assert!(v.iter().all(|&x| x > 0.0), "{tag}: {v:?}");
+        assert!(v.windows(2).any(|w| w[0] != w[1]), "{tag} constant: {v:?}");
+    }
+    let total: Vec<f32> = s["loss/total"].iter().map(|x| x.1).collect();
+    let parts: Vec<f32> = (0..3)
+        .map(|i| s["loss/policy"][i].1 + s["loss/value"][i].1 + s["loss/l2"][i].1)
+        .collect();
+    for (t, p) in total.iter().zip(&parts) {
+        assert!((t - p).abs() < 1e-3, "total {t} vs parts {p}");
+    }
+    let window: Vec<f32> = s["replay/window_positions"].iter().map(|x| x.1).collect();
+    assert!(window[2] > window[0], "{window:?}");
+    for &(_, len) in &s["selfplay/mean_game_length"] {
+        assert!(len > 0.0 && len <= 24.0, "{len}");
+    }
+    let rows = read_progress(&dir.join("progress.csv")).unwrap();
+    for (r, &(_, v)) in rows.iter().zip(&s["loss/policy"]) {
+        assert!((r.get("policy_loss") as f32 - v).abs() < 1e-5);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn runs_killed_at_any_moment_resume_to_complete_generations() {
+    const GENS: &str = "8";
+    let config = tiny();
+    // How long an uninterrupted run takes here, to spread the kills over all its phases.
+    let timing = fresh_dir("kill-timing");
+    let t0 = std::time::Instant::now();
+    ok(&train(
+        &timing,
+        &["--generations", GENS, "--config", config.to_str().unwrap()],
+    ));
+    let full = t0.elapsed();
+    std::fs::remove_dir_all(&timing).unwrap();
+
+    let dir = fresh_dir("kill");
+    let mut kills = 0;
+    // Each attempt is killed (SIGKILL) after a different fraction of a full run's time, so
+    // the kills land in start-up, self-play, training, checkpointing, evaluation and the
+    // ledger update; each time, what finished must be intact, and the next attempt resumes.
+    for (i, frac) in [0.02, 0.11, 0.23, 0.31, 0.17, 0.42, 0.27, 0.37, 0.08, 0.5]
+        .iter()
+        .enumerate()
+    {
+        let mut args = vec![
+            "train".to_string(),
+            "--run-dir".into(),
+            dir.display().to_string(),
+            "--generations".into(),
+            GENS.into(),
+        ];
+        if i == 0 {
+            args.push("--config".into());
+            args.push(config.display().to_string());
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(full.mul_f64(*frac));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap(); // SIGKILL
+            kills += 1;
+        }
+        child.wait().unwrap();
+        if dir.join("config.toml").exists() {
+            let done = read_progress(&dir.join("progress.csv")).unwrap().len();
+            check_generations(&dir, done, false);
+        }
+    }
+    assert!(kills >= 5, "only {kills} runs were killed before finishing");
+    let mut last = vec!["--generations", GENS];
+    let cfg = config.display().to_string();
+    if !dir.join("config.toml").exists() {
+        last.extend(["--config", cfg.as_str()]);
+    }
+    ok(&train(&dir, &last));
+    check_complete(&dir, 8);
+    // A generation killed between logging and committing is logged again when redone.
+    let s = scalars(&dir);
+    let steps: BTreeSet<i64> = s["loss/policy"].iter().map(|x| x.0).collect();
+    assert_eq!(steps, (1..=8).collect());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn refused(o: &Output, parts: &[&str]) {
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let e = String::from_utf8_lossy(&o.stderr);
+    for p in parts {
+        assert!(e.contains(p), "stderr lacks `{p}`:\n{e}");
+    }
+}
+
+#[test]
+fn bad_input_is_refused_with_the_reason_and_nothing_is_lost() {
+    // Missing and corrupt configs, unknown keys.
+    let dir = fresh_dir("bad");
+    refused(
+        &train(&dir, &["--config", "/nonexistent/c.toml"]),
+        &["/nonexistent/c.toml", "cannot read"],
+    );
+    let cfg = std::env::temp_dir().join(format!("crumble-bad-{}.toml", std::process::id()));
+    std::fs::write(&cfg, "[optim\nlr = 1").unwrap();
+    refused(
+        &train(&dir, &["--config", cfg.to_str().unwrap()]),
+        &[cfg.to_str().unwrap()],
+    );
+    std::fs::write(&cfg, "[optim]\nlearnig_rate = 0.1\n").unwrap();
+    refused(
+        &train(&dir, &["--config", cfg.to_str().unwrap()]),
+        &["learnig_rate"],
+    );
+    assert!(!dir.exists() || files_under(&dir).is_empty());
+
+    // A run, then a resume with a different config: refused, naming the keys.
+    ok(&train(&dir, &["--config", tiny().to_str().unwrap()]));
+    let snapshot = files_under(&dir);
+    let changed = std::fs::read_to_string(tiny())
+        .unwrap()
+        .replace("lr = 0.002", "lr = 0.004")
+        .replace("games = 4 ", "games = 6 ");
+    std::fs::write(&cfg, changed).unwrap();
+    refused(
+        &train(&dir, &["--config", cfg.to_str().unwrap()]),
+        &["generation.games", "optim.lr", "differing keys"],
+    );
+    assert_eq!(files_under(&dir), snapshot);
+
+    // A checkpoint whose architecture does not match the run's config.
+    let ck = dir.join("checkpoints/gen-0002/net.crnet");
+    let original = std::fs::read(&ck).unwrap();
+    let other = crumble_model::NetConfig::new()
+        .with_resolution(4)
+        .with_channels(4)
+        .with_blocks(1);
+    let net = other.init(&crumble_model::default_device()).unwrap();
+    crumble_model::checkpoint::save(&ck, &other, &net).unwrap();
+    refused(
+        &train(&dir, &["--generations", "3"]),
+        &["gen-0002/net.crnet", "does not match"],
+    );
+    // A truncated checkpoint.
+    std::fs::write(&ck, &original[..original.len() / 2]).unwrap();
+    refused(
+        &train(&dir, &["--generations", "3"]),
+        &["gen-0002/net.crnet", "truncated"],
+    );
+    std::fs::write(&ck, &original).unwrap();
+
+    // A half-written replay file of a finished generation.
+    let rf = dir.join("replay/gen-0001/selfplay-000000.crsp");
+    let bytes = std::fs::read(&rf).unwrap();
+    std::fs::write(&rf, &bytes[..bytes.len() / 2]).unwrap();
+    refused(
+        &train(&dir, &["--generations", "3"]),
+        &["gen-0001/selfplay-000000.crsp", "truncated"],
+    );
+    // Nothing was removed or rewritten by the refused resumes.
+    assert_eq!(files_under(&dir), snapshot);
+    std::fs::write(&rf, &bytes).unwrap();
+    ok(&train(&dir, &["--generations", "3"]));
+    check_complete(&dir, 3);
+
+    // A non-empty directory that is not a run.
+    let stray = fresh_dir("stray");
+    std::fs::create_dir_all(&stray).unwrap();
+    std::fs::write(stray.join("notes.txt"), "mine").unwrap();
+    refused(
+        &train(&stray, &["--config", tiny().to_str().unwrap()]),
+        &["not empty"],
+    );
+    assert_eq!(std::fs::read_to_string(stray.join("notes.txt")).unwrap(), "mine");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&stray).unwrap();
+    std::fs::remove_file(&cfg).unwrap();
+}
