@@ -458,6 +458,15 @@ mod tests {
     }
 
     #[test]
+    fn shipped_configs_load() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        for name in ["default.toml", "tiny.toml", "large.toml"] {
+            let c = TrainConfig::load(&dir.join(name)).unwrap();
+            assert!(c.generation.games > 0, "{name}");
+        }
+    }
+
+    #[test]
     fn unknown_keys_and_bad_values_name_the_key() {
         let e = TrainConfig::from_toml_str("[optim]\nlearning_rate = 1.0\n", "x.toml")
             .unwrap_err()
