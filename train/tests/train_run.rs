@@ -85,12 +85,15 @@ fn check_generations(dir: &Path, n: usize, cleaned: bool) {
     for (i, r) in rows.iter().enumerate() {
         let g = i as u32 + 1;
         assert_eq!(r.get("generation"), f64::from(g));
-        assert_eq!(r.get("games"), 4.0, "gen {g}: the tiny config plays 4 games");
+        assert_eq!(
+            r.get("games"),
+            4.0,
+            "gen {g}: the tiny config plays 4 games"
+        );
         let ck = dir.join(format!("checkpoints/gen-{g:04}/net.crnet"));
         crumble_model::checkpoint::load(&ck, &crumble_model::default_device()).unwrap();
-        let games =
-            crumble_train::replay::read_generation(&dir.join(format!("replay/gen-{g:04}")))
-                .unwrap();
+        let games = crumble_train::replay::read_generation(&dir.join(format!("replay/gen-{g:04}")))
+            .unwrap();
         assert_eq!(games.len(), 4, "gen {g}");
         for rec in &games {
             rec.replay().unwrap();
@@ -201,35 +204,36 @@ fn tiny_run_then_resume_grows_every_file_and_logs_measured_scalars() {
 
 #[test]
 fn runs_killed_at_any_moment_resume_to_complete_generations() {
-    const GENS: &str = "8";
     let config = tiny();
-    // How long an uninterrupted run takes here, to spread the kills over all its phases.
+    // How long two generations take here (start-up included), to spread the kills over
+    // every phase of a run.
     let timing = fresh_dir("kill-timing");
     let t0 = std::time::Instant::now();
     ok(&train(
         &timing,
-        &["--generations", GENS, "--config", config.to_str().unwrap()],
+        &["--generations", "2", "--config", config.to_str().unwrap()],
     ));
-    let full = t0.elapsed();
+    let two = t0.elapsed();
     std::fs::remove_dir_all(&timing).unwrap();
 
     let dir = fresh_dir("kill");
     let mut kills = 0;
-    // Each attempt is killed (SIGKILL) after a different fraction of a full run's time, so
-    // the kills land in start-up, self-play, training, checkpointing, evaluation and the
-    // ledger update; each time, what finished must be intact, and the next attempt resumes.
-    for (i, frac) in [0.02, 0.11, 0.23, 0.31, 0.17, 0.42, 0.27, 0.37, 0.08, 0.5]
-        .iter()
-        .enumerate()
-    {
+    let mut target = 0;
+    // Each attempt asks for two more generations than are finished and is killed (SIGKILL)
+    // after a different fraction of the time that takes, so kills land in start-up,
+    // self-play, training, checkpointing, evaluation and the ledger update; each time, what
+    // finished must be intact, and the next attempt resumes it.
+    for frac in [0.1, 0.55, 0.3, 0.8, 0.45, 0.2, 0.7, 0.35, 0.9, 0.6] {
+        let done = read_progress(&dir.join("progress.csv")).unwrap().len();
+        target = done + 2;
         let mut args = vec![
             "train".to_string(),
             "--run-dir".into(),
             dir.display().to_string(),
             "--generations".into(),
-            GENS.into(),
+            target.to_string(),
         ];
-        if i == 0 {
+        if !dir.join("config.toml").exists() {
             args.push("--config".into());
             args.push(config.display().to_string());
         }
@@ -239,7 +243,7 @@ fn runs_killed_at_any_moment_resume_to_complete_generations() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(full.mul_f64(*frac));
+        std::thread::sleep(two.mul_f64(frac));
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap(); // SIGKILL
             kills += 1;
@@ -250,18 +254,22 @@ fn runs_killed_at_any_moment_resume_to_complete_generations() {
             check_generations(&dir, done, false);
         }
     }
-    assert!(kills >= 5, "only {kills} runs were killed before finishing");
-    let mut last = vec!["--generations", GENS];
+    assert!(
+        kills >= 5,
+        "only {kills} of 10 runs were killed before finishing"
+    );
+    let target_s = target.to_string();
+    let mut last = vec!["--generations", target_s.as_str()];
     let cfg = config.display().to_string();
     if !dir.join("config.toml").exists() {
         last.extend(["--config", cfg.as_str()]);
     }
     ok(&train(&dir, &last));
-    check_complete(&dir, 8);
+    check_complete(&dir, target);
     // A generation killed between logging and committing is logged again when redone.
     let s = scalars(&dir);
     let steps: BTreeSet<i64> = s["loss/policy"].iter().map(|x| x.0).collect();
-    assert_eq!(steps, (1..=8).collect());
+    assert_eq!(steps, (1..=target as i64).collect());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -351,7 +359,10 @@ fn bad_input_is_refused_with_the_reason_and_nothing_is_lost() {
         &train(&stray, &["--config", tiny().to_str().unwrap()]),
         &["not empty"],
     );
-    assert_eq!(std::fs::read_to_string(stray.join("notes.txt")).unwrap(), "mine");
+    assert_eq!(
+        std::fs::read_to_string(stray.join("notes.txt")).unwrap(),
+        "mine"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&stray).unwrap();
     std::fs::remove_file(&cfg).unwrap();
