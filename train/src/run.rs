@@ -680,12 +680,16 @@ impl Run {
                 promoted = row.get("score_vs_previous") >= e.gating_threshold;
             }
         }
+        // Figures of an evaluation only when there was one (empty cells otherwise); the
+        // running Elo is carried in progress.csv for the next evaluation to add to.
         let elo_step = row.get("elo_vs_previous");
         row.set(
             "elo",
             elo_before + if elo_step.is_finite() { elo_step } else { 0.0 },
         );
-        row.set("eval_s", t2.elapsed().as_secs_f64());
+        if evaluate {
+            row.set("eval_s", t2.elapsed().as_secs_f64());
+        }
         row.set("promoted", if promoted { 1.0 } else { 0.0 });
         // The net the next generation plays self-play with.
         row.set(
@@ -995,7 +999,11 @@ const TB_TAGS: [(&str, &str); 27] = [
 ];
 
 fn log_row(tb: &mut TbLog, row: &Row, g: u32) {
+    let evaluated = row.get("eval_s").is_finite();
     for (col, tag) in TB_TAGS {
+        if col == "elo" && !evaluated {
+            continue; // carried over, not measured this generation
+        }
         tb.scalar(tag, row.get(col), g);
     }
     tb.flush();
