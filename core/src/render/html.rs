@@ -20,7 +20,7 @@
 //! [`values_from_comments`] turns such comments into chart values.
 
 use super::{BaseMark, Highlight, capital, edge_labels, status_line, view_pieces};
-use crate::game::Game;
+use crate::game::{Game, Outcome, Reason};
 use crate::geom::{Color, Rect};
 use crate::notation::{Formatter, Frame};
 use crate::record::{GameRecord, result_token};
@@ -232,6 +232,55 @@ fn labels(s: &mut String, game: &Game, writer_view: Color, near: bool, geo: &Geo
     }
 }
 
+/// The winner's chain that touches all four sides (RULES.md 3.1) in a game won that way, so
+/// the page can show why the game ended; empty otherwise.
+fn winning_chain(game: &Game) -> Vec<Rect> {
+    let Some(Outcome {
+        winner: Some(w),
+        reason: Reason::FourSides,
+    }) = game.outcome()
+    else {
+        return Vec::new();
+    };
+    let g = game.grid_size();
+    let pieces: Vec<Rect> = game
+        .board()
+        .sorted_pieces()
+        .into_iter()
+        .filter(|p| p.color == w)
+        .map(|p| p.rect)
+        .collect();
+    // Edge-neighbours share a boundary segment of positive length (rule 2.3).
+    let touch = |a: Rect, b: Rect| {
+        ((a.right() == b.x || b.right() == a.x) && a.y.max(b.y) < a.top().min(b.top()))
+            || ((a.top() == b.y || b.top() == a.y) && a.x.max(b.x) < a.right().min(b.right()))
+    };
+    let mut seen = vec![false; pieces.len()];
+    for first in 0..pieces.len() {
+        if seen[first] {
+            continue;
+        }
+        seen[first] = true;
+        let mut chain = vec![first];
+        let mut i = 0;
+        while i < chain.len() {
+            let a = pieces[chain[i]];
+            for (j, &b) in pieces.iter().enumerate() {
+                if !seen[j] && touch(a, b) {
+                    seen[j] = true;
+                    chain.push(j);
+                }
+            }
+            i += 1;
+        }
+        let sides = chain.iter().fold(0u8, |m, &k| m | pieces[k].side_mask(g));
+        if sides == 0b1111 {
+            return chain.into_iter().map(|k| pieces[k]).collect();
+        }
+    }
+    Vec::new()
+}
+
 /// One frame: the pieces, the board's outline, the last move and the coordinates.
 fn frame_svg(s: &mut String, f: &Frame1, k: usize, on: bool, frame: Frame, view: Color) {
     let b = f.game.board();
@@ -257,6 +306,21 @@ fn frame_svg(s: &mut String, f: &Frame1, k: usize, on: bool, frame: Frame, view:
             num(geo.sy(rc.top())),
             num(f64::from(rc.w) * geo.unit),
             num(f64::from(rc.h) * geo.unit)
+        );
+    }
+    for r in winning_chain(&f.game) {
+        let r = if view == Color::White {
+            r.rotated(g)
+        } else {
+            r
+        };
+        let _ = write!(
+            s,
+            r#"<rect class="win" x="{}" y="{}" width="{}" height="{}"/>"#,
+            num(geo.sx(r.x)),
+            num(geo.sy(r.top())),
+            num(f64::from(r.w) * geo.unit),
+            num(f64::from(r.h) * geo.unit)
         );
     }
     let _ = write!(
@@ -329,7 +393,7 @@ fn frame_svg(s: &mut String, f: &Frame1, k: usize, on: bool, frame: Frame, view:
     s.push_str("</g>\n");
 }
 
-/// The value chart: one line per run of known values, a zero line, the result, a cursor.
+/// The value chart: a line through the known values, a zero line, the result, a cursor.
 fn chart_svg(s: &mut String, values: &[Option<f32>], n: usize, result: Option<f32>) {
     const W: f64 = 600.0;
     const H: f64 = 130.0;
@@ -371,35 +435,28 @@ fn chart_svg(s: &mut String, values: &[Option<f32>], n: usize, result: Option<f3
         L + 6.0,
         H - B - 6.0
     );
-    let mut run: Vec<(f64, f64)> = Vec::new();
-    let flush = |run: &mut Vec<(f64, f64)>, s: &mut String| {
-        if run.len() > 1 {
-            let pts: Vec<String> = run
-                .iter()
-                .map(|(a, b)| format!("{},{}", num(*a), num(*b)))
-                .collect();
-            let _ = write!(s, r#"<polyline class="val" points="{}"/>"#, pts.join(" "));
-        }
-        run.clear();
-    };
-    let dots = n <= 120;
-    for k in 0..=n {
-        match values.get(k).copied().flatten() {
-            Some(v) => {
-                run.push((x(k), y(v)));
-                if dots {
-                    let _ = write!(
-                        s,
-                        r#"<circle class="dot" cx="{}" cy="{}" r="2.2"/>"#,
-                        num(x(k)),
-                        num(y(v))
-                    );
-                }
-            }
-            None => flush(&mut run, s),
+    // One line through every known value: it joins them across positions without one (a
+    // play record has values only where the agent moved).
+    let pts: Vec<(f64, f64)> = (0..=n)
+        .filter_map(|k| values.get(k).copied().flatten().map(|v| (x(k), y(v))))
+        .collect();
+    if pts.len() > 1 {
+        let line: Vec<String> = pts
+            .iter()
+            .map(|(a, b)| format!("{},{}", num(*a), num(*b)))
+            .collect();
+        let _ = write!(s, r#"<polyline class="val" points="{}"/>"#, line.join(" "));
+    }
+    if n <= 120 {
+        for (a, b) in &pts {
+            let _ = write!(
+                s,
+                r#"<circle class="dot" cx="{}" cy="{}" r="2.2"/>"#,
+                num(*a),
+                num(*b)
+            );
         }
     }
-    flush(&mut run, s);
     if let Some(v) = result {
         let _ = write!(
             s,
@@ -511,7 +568,7 @@ body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.45 system-ui,-ap
 main{display:flex;gap:20px;padding:16px 20px;align-items:flex-start;flex-wrap:wrap}
 h1{font-size:21px;margin:0 0 2px}
 .sub{color:var(--soft);font-size:13px;margin:0}
-#left{flex:0 1 auto;width:min(100%,calc(100vh - 180px),760px);min-width:300px}
+#left{flex:0 1 auto;width:min(100%,calc(100vh - 205px),760px);min-width:300px}
 #right{flex:1 1 320px;max-width:480px;min-width:280px;display:flex;flex-direction:column;gap:12px;height:calc(100vh - 40px);min-height:480px}
 #movecard{flex:1 1 auto;min-height:150px;display:flex;flex-direction:column;padding:0;overflow:hidden}
 .card{background:var(--panel);border:1px solid var(--line);border-radius:10px;padding:12px 14px}
@@ -520,6 +577,7 @@ h1{font-size:21px;margin:0 0 2px}
 #board .b{fill:#262626;stroke:#7d7d7d;stroke-width:1.2}
 #board .w{fill:#f7f4ec;stroke:#9a9a9a;stroke-width:1.2}
 #board .edge{fill:none;stroke:#3a3a3a;stroke-width:3}
+#board .win{fill:#2f9e44;fill-opacity:.42;stroke:#2b8a3e;stroke-width:2.5}
 #board .cut{fill:none;stroke:#f08c00;stroke-width:6;stroke-linecap:round;opacity:.95}
 #board .step{stroke:#e03131;stroke-width:5;stroke-linecap:round}
 #board .start{fill:#e03131}
@@ -562,6 +620,7 @@ kbd{font:12px ui-monospace,Menlo,Consolas,monospace;border:1px solid #c8c0b0;bor
 #chart .result{fill:var(--accent)}
 #cursor{stroke:var(--accent);stroke-width:2}
 .chart-title{font-size:13px;color:var(--soft);margin:0 0 4px}
+@media (max-width:900px){#right{max-width:none;height:auto}#moves{max-height:55vh}}
 "###;
 
 const JS: &str = r###"
@@ -744,8 +803,21 @@ pub fn render_game(rec: &GameRecord, opts: &HtmlOptions) -> Result<String, HtmlE
         format!(
             "Coordinates: {near}'s frame along the bottom and left, {far}'s (grey) along the top and right."
         )
+    } else if opts.view == Color::Black {
+        "Coordinates: Black's frame (every move is written in it) along the bottom and left."
+            .to_string()
     } else {
-        "Coordinates: Black's frame (all moves are written in it).".to_string()
+        "Coordinates: Black's frame (every move is written in it) along the top and right."
+            .to_string()
+    };
+    let won = frames[n]
+        .game
+        .outcome()
+        .is_some_and(|o| o.reason == Reason::FourSides);
+    let coords = if won {
+        coords + " Green: the winning chain."
+    } else {
+        coords
     };
     let _ = write!(
         s,
@@ -862,6 +934,26 @@ mod tests {
         };
         let page = render_game(&r, &with).unwrap();
         assert!(page.contains("id=\"chart\"") && page.contains("<polyline"));
+    }
+
+    #[test]
+    fn a_four_sides_win_shows_the_winning_chain_in_the_last_frame_only() {
+        let r = rec(include_str!(
+            "../../tests/data/records/custom-start-win.rec"
+        ));
+        let page = render_game(&r, &HtmlOptions::default()).unwrap();
+        let last = &page[page.find("id=\"ply-1\"").unwrap()..];
+        let first = &page[..page.find("id=\"ply-1\"").unwrap()];
+        assert!(
+            last.matches("class=\"win\"").count() >= 6,
+            "a chain across the board"
+        );
+        assert_eq!(first.matches("class=\"win\"").count(), 0);
+        assert!(page.contains("Green: the winning chain."));
+        // A resignation has no chain.
+        let r = rec("[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. 1HN 0-1\n");
+        let page = render_game(&r, &HtmlOptions::default()).unwrap();
+        assert!(!page.contains("class=\"win\""));
     }
 
     #[test]
