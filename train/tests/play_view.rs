@@ -331,6 +331,38 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
 }
 
 #[test]
+fn view_names_the_players_of_a_match_game_from_the_text_beside_it() {
+    let dir = temp_dir("match");
+    let games = dir.join("m");
+    let o = crumble(&[
+        "match",
+        "mcts:uniform:4",
+        "random",
+        "--games",
+        "2",
+        "--max-turns",
+        "12",
+        "--out",
+        s(&games),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let file = games.join("match-000000.crsp");
+    let o = crumble(&["view", "--record", s(&file), "--list"]);
+    let listing = text(&o.stdout);
+    assert!(
+        listing.contains("\tmcts:uniform:4\trandom")
+            && listing.contains("\trandom\tmcts:uniform:4"),
+        "{listing}"
+    );
+    let html = dir.join("m.html");
+    let o = crumble(&["view", "--record", s(&file), "-o", s(&html)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("mcts:uniform:4") && page.contains("random"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn view_refuses_bad_files_with_the_reason_and_where() {
     let dir = temp_dir("bad");
     let html = dir.join("x.html");

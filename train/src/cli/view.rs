@@ -4,9 +4,11 @@
 //! The file is a text game record (`crumble_core::record`; a file of several records, like
 //! the `.txt` beside a self-play file, is split at each record's tags) or a binary self-play
 //! record file (`.crsp`, recognised by its magic bytes, not its name). `--game` picks a game
-//! of a file holding several by its 0-based position in the file (`--list` shows them). The
-//! value chart shows the search value at the start of every turn of a `.crsp` game, or the
-//! `value` comments `crumble play` writes after the agent's moves.
+//! of a file holding several by its 0-based position in the file (`--list` shows them); the
+//! players' names of a `.crsp` game come from the `.txt` beside it when that holds the same
+//! games (match files have them). The value chart shows the search value at the start of
+//! every turn of a `.crsp` game, or the `value` comments `crumble play` writes after the
+//! agent's moves.
 
 use super::position_args::FrameArg;
 use super::show::ViewArg;
@@ -53,14 +55,16 @@ struct Loaded {
 /// The games of a file, parsed only when asked for (a self-play text file holds many).
 enum Games {
     Text(Vec<(usize, String)>),
-    Crsp(Vec<sp::GameRecord>),
+    /// The games, and the `.txt` beside the file when it holds the same games as text
+    /// records (self-play and match files): the players' names are only there.
+    Crsp(Vec<sp::GameRecord>, Option<Vec<(usize, String)>>),
 }
 
 impl Games {
     fn len(&self) -> usize {
         match self {
             Games::Text(v) => v.len(),
-            Games::Crsp(v) => v.len(),
+            Games::Crsp(v, _) => v.len(),
         }
     }
 
@@ -79,11 +83,20 @@ impl Games {
                 let values = html::values_from_comments(&rec);
                 Ok(Loaded { rec, values })
             }
-            Games::Crsp(games) => {
+            Games::Crsp(games, beside) => {
                 let g = &games[i];
                 let mut rec = g
                     .to_game_record()
                     .with_context(|| format!("{} game {i}", path.display()))?;
+                let text = beside
+                    .as_ref()
+                    .and_then(|t| record::parse(&t[i].1).ok())
+                    .filter(|t| t.moves == rec.moves);
+                for name in ["Black", "White"] {
+                    if let Some(v) = text.as_ref().and_then(|t| t.tag(name)) {
+                        rec.set_tag(name, v);
+                    }
+                }
                 if g.max_turns > 0 {
                     rec.set_tag("Turn limit", &g.max_turns.to_string());
                 }
@@ -171,7 +184,12 @@ fn load(path: &Path) -> anyhow::Result<Games> {
     if bytes.starts_with(&sp::MAGIC) {
         let games = sp::decode_file(&bytes)
             .with_context(|| format!("self-play record file {} refused", path.display()))?;
-        return Ok(Games::Crsp(games));
+        // Names are a nicety: a missing or different text file is simply not used.
+        let beside = std::fs::read_to_string(path.with_extension("txt"))
+            .ok()
+            .map(|t| split_records(&t))
+            .filter(|t| t.len() == games.len());
+        return Ok(Games::Crsp(games, beside));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
