@@ -33,17 +33,20 @@ pub mod driver;
 pub mod evaluator;
 pub mod matchplay;
 pub mod mcts;
+pub mod openings;
 pub mod plot;
 pub mod ratings;
 pub mod record;
 pub mod selfplay;
 pub mod stats;
+pub mod tactics;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
 pub use driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating};
 pub use evaluator::{
-    EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, UniformEvaluator,
+    EvalError, Evaluation, Evaluator, Leaf, MixedEvaluator, RolloutConfig, RolloutEvaluator,
+    UniformEvaluator,
 };
 pub use mcts::{Search, SearchOutput, Step};
 pub use record::{GameRecord, RecordError, SearchRecord, StepKind, StepRecord};

@@ -6,6 +6,7 @@ mod bench_net;
 mod eval_args;
 mod match_;
 mod moves;
+mod openings;
 mod perft;
 mod play;
 mod position_args;
@@ -14,6 +15,7 @@ mod replay;
 mod selfplay;
 mod show;
 mod solve;
+mod tactics;
 mod tournament;
 mod train;
 mod view;
@@ -55,6 +57,10 @@ enum Command {
     Match(match_::Args),
     /// Ratings of many agents (or a training run's checkpoints) from a round robin or gauntlet.
     Tournament(tournament::Args),
+    /// The tactics suite: an agent's solve rate on short forced wins and defences.
+    Tactics(tactics::Args),
+    /// Opening statistics: the tree of the first moves with results, lengths and priors.
+    Openings(openings::Args),
     /// The training loop: self-play, replay, training, evaluation, generation after generation.
     Train(train::Args),
     /// Play a game against an agent in the terminal; the game is saved as a record.
@@ -75,6 +81,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Selfplay(a) => selfplay::run(a),
         Command::Match(a) => match_::run(a),
         Command::Tournament(a) => tournament::run(a),
+        Command::Tactics(a) => tactics::run(a),
+        Command::Openings(a) => openings::run(a),
         Command::Train(a) => train::run(a),
         Command::Play(a) => play::run(a),
         Command::View(a) => view::run(a),

@@ -1,0 +1,742 @@
+//! The tactics suite: positions from real games with a short, exactly known answer, to test
+//! search and to track checkpoints.
+//!
+//! Three kinds, each decided by the exhaustive solver (`crumble_core::solve`, the engine of
+//! `crumble solve`):
+//!
+//! | kind | the player to move... | answers |
+//! | --- | --- | --- |
+//! | `win1` | can win at once (`crumble solve --depth 1`) | every move that wins at once |
+//! | `win2` | cannot win at once, but can force a win within two turns (`--depth 2`) | every forcing move (`++`) |
+//! | `defend` | cannot win at once, and the opponent threatens to (would win at once if it moved now); some moves stop that, not most | every move after which the opponent has no winning move |
+//!
+//! A position is **solved** when the agent's move (its whole first turn) is one of the
+//! answers. Answers are stored as canonical notation in the per-player frame, and checked
+//! when the suite loads (each must be a legal move of the position).
+//!
+//! # Data files
+//!
+//! `selfplay/data/tactics/{win1,win2,defend}.jsonl`, one tactic per line:
+//! `{"id": "win1-003", "kind": "win1", "position": {position JSON}, "answers": [...],
+//! "moves": 96, "source": "...", "solve_ms": 4}` — `moves` counts the position's legal
+//! moves (so `answers / moves` is the chance of a uniformly random move), `source` says
+//! which game it comes from, `solve_ms` how long the solver took. The files are compiled
+//! into the library ([`Suite::builtin`]) and made by `crumble tactics --generate`
+//! ([`Generator`]).
+//!
+//! # Playing the suite
+//!
+//! [`run`] plays every position as a game of one agent against itself from that position,
+//! many at once (the arena's lanes, network calls batched), with a turn limit of
+//! [`TURN_LIMIT`] turns: enough for every tactic to be decided inside the search tree (a
+//! two-turn win is three turns deep: the mover's, the opponent's, the mover's), and no more,
+//! since the games are played out to the limit although only the first turn is scored.
+
+use crate::arena::{self, Flow, Job, Pool};
+use crate::driver::Seating;
+use crate::record::GameRecord;
+use crate::stats::{Z95, wilson};
+use crumble_core::notation::{Formatter, Frame, parse_move};
+use crumble_core::solve::{ForcedWin, Solver};
+use crumble_core::{Game, Move, perft, position};
+use serde_json::{Value, json};
+use std::fmt;
+use std::path::Path;
+use std::time::Instant;
+
+/// Turns played from each tactic's position (see the module docs).
+pub const TURN_LIMIT: u32 = 3;
+
+/// The three kinds of tactic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Win1,
+    Win2,
+    Defend,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Win1, Kind::Win2, Kind::Defend];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Win1 => "win1",
+            Kind::Win2 => "win2",
+            Kind::Defend => "defend",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// What solving one means, for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Win1 => "win at once",
+            Kind::Win2 => "force a win within two turns",
+            Kind::Defend => "stop the opponent's win at once",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One tactic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tactic {
+    pub id: String,
+    pub kind: Kind,
+    pub position: Game,
+    /// The answers in canonical per-player notation, sorted.
+    pub answers: Vec<String>,
+    /// The same as moves (absolute frame).
+    pub answer_moves: Vec<Move>,
+    /// Legal moves of the position.
+    pub moves: usize,
+    pub source: String,
+    pub solve_ms: u64,
+}
+
+impl Tactic {
+    /// The tactic as one line of a data file.
+    pub fn to_json(&self) -> Value {
+        let pos: Value = serde_json::from_str(&position::to_json(&self.position))
+            .expect("position JSON is JSON");
+        json!({
+            "id": self.id,
+            "kind": self.kind.name(),
+            "position": pos,
+            "answers": self.answers,
+            "moves": self.moves,
+            "source": self.source,
+            "solve_ms": self.solve_ms,
+        })
+    }
+
+    /// Is `mv` (absolute frame, legal in the position) an answer?
+    pub fn is_answer(&self, mv: &Move) -> bool {
+        self.answer_moves.contains(mv)
+    }
+}
+
+/// Why a tactics file or suite was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum TacticsError {
+    #[error("{file} line {line}: {message}")]
+    Line {
+        file: String,
+        line: usize,
+        message: String,
+    },
+    /// (The I/O error is part of the message, not a `source`: error chains would repeat it.)
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
+    #[error("tactic id `{0}` appears twice")]
+    DuplicateId(String),
+    #[error("the tactics suite is empty{0}")]
+    Empty(String),
+    /// A played game could not be read back (a bug of the arena or the rules, not bad input).
+    #[error("tactic {id}: {message}")]
+    Replay { id: String, message: String },
+}
+
+/// A set of tactics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Suite {
+    pub tactics: Vec<Tactic>,
+}
+
+/// The data files of the built-in suite.
+const BUILTIN: [(&str, &str); 3] = [
+    ("win1.jsonl", include_str!("../data/tactics/win1.jsonl")),
+    ("win2.jsonl", include_str!("../data/tactics/win2.jsonl")),
+    ("defend.jsonl", include_str!("../data/tactics/defend.jsonl")),
+];
+
+fn format_moves(game: &Game, moves: &[Move]) -> Vec<String> {
+    let mut f = Formatter::new(game, Frame::PerPlayer);
+    let mut v: Vec<String> = moves
+        .iter()
+        .map(|m| f.format(game, m).expect("a legal move prints"))
+        .collect();
+    v.sort();
+    v
+}
+
+impl Suite {
+    /// The suite shipped with the program (`selfplay/data/tactics/`).
+    pub fn builtin() -> Result<Suite, TacticsError> {
+        let mut s = Suite::default();
+        for (name, text) in BUILTIN {
+            s.extend(Suite::parse(&format!("data/tactics/{name}"), text)?)?;
+        }
+        Ok(s)
+    }
+
+    /// Every `*.jsonl` file of `dir`, in name order.
+    pub fn load_dir(dir: &Path) -> Result<Suite, TacticsError> {
+        let io = |error| TacticsError::Io {
+            path: dir.display().to_string(),
+            error,
+        };
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        files.sort();
+        let mut s = Suite::default();
+        for p in &files {
+            let text = std::fs::read_to_string(p).map_err(|error| TacticsError::Io {
+                path: p.display().to_string(),
+                error,
+            })?;
+            s.extend(Suite::parse(&p.display().to_string(), &text)?)?;
+        }
+        if s.tactics.is_empty() {
+            return Err(TacticsError::Empty(format!(
+                ": no tactics in {} (expected *.jsonl files)",
+                dir.display()
+            )));
+        }
+        Ok(s)
+    }
+
+    fn extend(&mut self, other: Suite) -> Result<(), TacticsError> {
+        for t in other.tactics {
+            if self.tactics.iter().any(|o| o.id == t.id) {
+                return Err(TacticsError::DuplicateId(t.id));
+            }
+            self.tactics.push(t);
+        }
+        Ok(())
+    }
+
+    /// Parses one data file (`file` names it in errors).
+    pub fn parse(file: &str, text: &str) -> Result<Suite, TacticsError> {
+        let mut s = Suite::default();
+        for (no, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let err = |message: String| TacticsError::Line {
+                file: file.into(),
+                line: no + 1,
+                message,
+            };
+            let v: Value = serde_json::from_str(line).map_err(|e| err(format!("not JSON: {e}")))?;
+            let t = tactic_from_json(&v).map_err(err)?;
+            s.extend(Suite { tactics: vec![t] })?;
+        }
+        Ok(s)
+    }
+
+    /// The tactics of the given kinds, in order.
+    pub fn filter(&self, kinds: &[Kind]) -> Suite {
+        Suite {
+            tactics: self
+                .tactics
+                .iter()
+                .filter(|t| kinds.contains(&t.kind))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+fn tactic_from_json(v: &Value) -> Result<Tactic, String> {
+    let obj = v.as_object().ok_or("expected a JSON object")?;
+    for k in obj.keys() {
+        if ![
+            "id", "kind", "position", "answers", "moves", "source", "solve_ms",
+        ]
+        .contains(&k.as_str())
+        {
+            return Err(format!("unknown key `{k}`"));
+        }
+    }
+    let str_of = |k: &str| -> Result<String, String> {
+        obj.get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| format!("`{k}` must be a string"))
+    };
+    let id = str_of("id")?;
+    let kind_name = str_of("kind")?;
+    let kind = Kind::from_name(&kind_name).ok_or_else(|| {
+        format!("{id}: unknown kind `{kind_name}` (expected win1, win2 or defend)")
+    })?;
+    let pos = obj
+        .get("position")
+        .ok_or_else(|| format!("{id}: `position` is missing"))?;
+    let position =
+        position::from_json(&pos.to_string()).map_err(|e| format!("{id}: position: {e}"))?;
+    if position.is_over() {
+        return Err(format!("{id}: the position is a finished game"));
+    }
+    let texts: Vec<String> = obj
+        .get("answers")
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("{id}: `answers` must be an array of strings"))?
+        .iter()
+        .map(|a| {
+            a.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("{id}: `answers` must be an array of strings"))
+        })
+        .collect::<Result<_, _>>()?;
+    if texts.is_empty() {
+        return Err(format!("{id}: no answers"));
+    }
+    if let Some(twice) = texts
+        .iter()
+        .enumerate()
+        .find_map(|(i, t)| texts[..i].contains(t).then_some(t))
+    {
+        return Err(format!("{id}: answer {twice:?} is listed twice"));
+    }
+    let mut answer_moves = Vec::with_capacity(texts.len());
+    for t in &texts {
+        let mv = parse_move(&position, t, Frame::PerPlayer)
+            .map_err(|e| format!("{id}: answer {t:?}: {e}"))?;
+        let mut g = position.clone();
+        g.play_move(&mv)
+            .map_err(|e| format!("{id}: answer {t:?} is not a legal move: {e}"))?;
+        answer_moves.push(mv);
+    }
+    let num = |k: &str| -> Result<u64, String> {
+        obj.get(k)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| format!("{id}: `{k}` must be a whole number"))
+    };
+    let moves = num("moves")? as usize;
+    if moves < texts.len() {
+        return Err(format!(
+            "{id}: {} answers but only {moves} moves",
+            texts.len()
+        ));
+    }
+    let solve_ms = num("solve_ms").unwrap_or(0);
+    let mut answers = texts;
+    answers.sort();
+    Ok(Tactic {
+        id,
+        kind,
+        position,
+        answers,
+        answer_moves,
+        moves,
+        source: str_of("source").unwrap_or_default(),
+        solve_ms,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Classification and generation.
+
+/// What the solver says about a position, if it is a tactic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    pub kind: Kind,
+    pub answers: Vec<Move>,
+    pub moves: usize,
+    pub solve_ms: u64,
+}
+
+/// Settings of [`classify`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassifyOptions {
+    /// Look for `win2` tactics (the depth-2 solve is the expensive part).
+    pub depth2: bool,
+    /// Keep a tactic only if at most this fraction of the moves are answers (a position
+    /// where most moves win or defend tests nothing).
+    pub max_answer_fraction: f64,
+    /// Drop a `win2` tactic whose solve took longer than this.
+    pub max_solve_ms: u64,
+    /// Try the depth-2 solve only when 1 to this many moves threaten a win at once (`+`):
+    /// a forcing move nearly always is one (the exception, a reply forced to open a win, is
+    /// given up), and positions with many threats can take minutes to solve. This selects
+    /// which positions become tactics; the answers of a kept one are still all its forcing
+    /// moves, since the solve itself enumerates every move.
+    pub max_threats: usize,
+}
+
+impl Default for ClassifyOptions {
+    fn default() -> Self {
+        ClassifyOptions {
+            depth2: true,
+            max_answer_fraction: 0.5,
+            max_solve_ms: 2000,
+            max_threats: 16,
+        }
+    }
+}
+
+/// Classifies a live position at a turn start (priority `win1`, then `defend`, then `win2`).
+pub fn classify(game: &Game, solver: &mut Solver, opts: &ClassifyOptions) -> Option<Found> {
+    if game.is_over() || !game.at_turn_start() {
+        return None;
+    }
+    let t0 = Instant::now();
+    let all = perft::all_moves(game);
+    let keep = |answers: &[Move]| {
+        !answers.is_empty() && answers.len() as f64 <= opts.max_answer_fraction * all.len() as f64
+    };
+    let ms = |t0: Instant| t0.elapsed().as_millis() as u64;
+    let mover = game.to_move();
+    if solver.find_win(game).is_some() {
+        let wins = solver.winning_moves(game);
+        return keep(&wins).then(|| Found {
+            kind: Kind::Win1,
+            answers: wins,
+            moves: all.len(),
+            solve_ms: ms(t0),
+        });
+    }
+    let passed = Game::from_board(game.board().clone(), mover.opposite(), None);
+    if !passed.is_over() && solver.find_win(&passed).is_some() {
+        let defences: Vec<Move> = all
+            .iter()
+            .filter(|mv| {
+                let mut after = game.clone();
+                if after.play_move(mv).is_err() {
+                    return false;
+                }
+                match after.outcome() {
+                    Some(o) => o.winner != Some(mover.opposite()),
+                    None => solver.find_win(&after).is_none(),
+                }
+            })
+            .cloned()
+            .collect();
+        return keep(&defences).then(|| Found {
+            kind: Kind::Defend,
+            answers: defences,
+            moves: all.len(),
+            solve_ms: ms(t0),
+        });
+    }
+    if !opts.depth2 {
+        return None;
+    }
+    // Counting stops one past the cap: positions full of threats are refused early.
+    let threats = all
+        .iter()
+        .filter(|m| solver.threatens(game, m))
+        .take(opts.max_threats + 1)
+        .count();
+    if threats == 0 || threats > opts.max_threats {
+        return None;
+    }
+    let forcing: Vec<Move> = solver
+        .forced_wins(game)
+        .into_iter()
+        .filter(|(_, how)| *how == ForcedWin::NextTurn)
+        .map(|(m, _)| m)
+        .collect();
+    let solve_ms = ms(t0);
+    let kept = keep(&forcing) && solve_ms <= opts.max_solve_ms;
+    kept.then_some(Found {
+        kind: Kind::Win2,
+        answers: forcing,
+        moves: all.len(),
+        solve_ms,
+    })
+}
+
+/// Collects tactics from games. Positions are taken through position JSON (the form they are
+/// stored and played in) and deduplicated. Classifying costs a solver walk over every move
+/// (about a second on a midgame 6×6 board), so not every position is classified in full:
+///
+/// * every turn start is checked for a win at once and for the opponent's threat (one
+///   win search each, milliseconds): `win1` and `defend` candidates;
+/// * a position is tried for `win2` only if its player had a win at once on their next
+///   turn in the game (the game's own hint that a forcing move was there);
+/// * at most [`Generator::per_game`] positions of each kind (four times as many `win2`
+///   hints) are classified per game, which
+///   spreads the suite over games and bounds the cost of long, threat-filled random games.
+#[derive(Debug, Default)]
+pub struct Generator {
+    pub opts: ClassifyOptions,
+    solver: Solver,
+    seen: std::collections::HashSet<String>,
+    /// Candidates: (the game's number, position, what was found, source).
+    pub found: Vec<(u64, Game, Found, String)>,
+    /// Positions classified in full.
+    pub positions: u64,
+    /// Stop looking for a kind once this many candidates are found (0 = never stop): a suite
+    /// needs only so many of each kind.
+    pub enough: usize,
+    /// Full classifications per game and kind.
+    pub per_game: usize,
+}
+
+impl Generator {
+    pub fn new(opts: ClassifyOptions, enough: usize) -> Generator {
+        Generator {
+            opts,
+            enough,
+            per_game: 2,
+            ..Generator::default()
+        }
+    }
+
+    fn count(&self, kind: Kind) -> usize {
+        self.found.iter().filter(|f| f.2.kind == kind).count()
+    }
+
+    fn full(&self, kind: Kind) -> bool {
+        self.enough > 0 && self.count(kind) >= self.enough
+    }
+
+    /// Found so far: (win1, win2, defend).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        (
+            self.count(Kind::Win1),
+            self.count(Kind::Win2),
+            self.count(Kind::Defend),
+        )
+    }
+
+    /// Has every kind enough candidates?
+    pub fn done(&self) -> bool {
+        Kind::ALL.into_iter().all(|k| self.full(k))
+    }
+
+    /// Classifies the turn starts of `game`; `number` tells games apart (for spreading the
+    /// suite over games) and `label` names the game in `source`.
+    pub fn add_game(
+        &mut self,
+        game: &GameRecord,
+        number: u64,
+        label: &str,
+    ) -> Result<(), crate::record::RecordError> {
+        if self.done() {
+            return Ok(());
+        }
+        // Every turn start, as stored (through position JSON), with its turn number.
+        let mut starts: Vec<(Game, u32)> = Vec::new();
+        let mut g = game.start_game()?;
+        let mut push = |g: &Game| {
+            if !g.is_over()
+                && let Ok(p) = position::from_json(&position::to_json(g))
+            {
+                starts.push((p, g.turns_played() + 1));
+            }
+        };
+        push(&g);
+        for s in &game.steps {
+            let turn = g.turns_played();
+            g.apply(s.decision)
+                .map_err(|e| crate::record::RecordError::Replay {
+                    index: game.index,
+                    what: e.to_string(),
+                })?;
+            if g.turns_played() != turn {
+                push(&g);
+            }
+        }
+        let wins_now: Vec<bool> = starts
+            .iter()
+            .map(|(p, _)| self.solver.find_win(p).is_some())
+            .collect();
+        let mut tried = [0usize; 3];
+        for (i, (p, turn)) in starts.iter().enumerate() {
+            let passed = Game::from_board(p.board().clone(), p.to_move().opposite(), None);
+            let threatened = !passed.is_over() && self.solver.find_win(&passed).is_some();
+            let kind = if wins_now[i] {
+                Kind::Win1
+            } else if threatened {
+                Kind::Defend
+            } else if wins_now.get(i + 2) == Some(&true) {
+                Kind::Win2
+            } else {
+                continue;
+            };
+            let k = kind as usize;
+            // Two-turn wins are rare and most hints fail, so they get more tries.
+            let cap = if kind == Kind::Win2 {
+                4 * self.per_game
+            } else {
+                self.per_game
+            };
+            if tried[k] >= cap || self.full(kind) {
+                continue;
+            }
+            if !self.seen.insert(position::to_json(p)) {
+                continue;
+            }
+            tried[k] += 1;
+            self.positions += 1;
+            let opts = ClassifyOptions {
+                depth2: self.opts.depth2 && kind == Kind::Win2,
+                ..self.opts
+            };
+            if let Some(f) = classify(p, &mut self.solver, &opts)
+                && f.kind == kind
+            {
+                self.found
+                    .push((number, p.clone(), f, format!("{label} turn {turn}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Up to `per_kind` tactics of each kind, spread over the games (at most one per game
+    /// and kind while others are left), ids `KIND-NNN` in order.
+    pub fn select(&self, per_kind: usize) -> Suite {
+        let mut s = Suite::default();
+        for kind in Kind::ALL {
+            let cands: Vec<&(u64, Game, Found, String)> =
+                self.found.iter().filter(|c| c.2.kind == kind).collect();
+            let mut taken = vec![false; cands.len()];
+            let mut chosen = Vec::new();
+            while chosen.len() < per_kind && taken.iter().any(|t| !t) {
+                let mut games_used = std::collections::HashSet::new();
+                for (i, c) in cands.iter().enumerate() {
+                    if chosen.len() >= per_kind {
+                        break;
+                    }
+                    if !taken[i] && games_used.insert(c.0) {
+                        taken[i] = true;
+                        chosen.push(*c);
+                    }
+                }
+            }
+            for (k, (_, g, f, source)) in chosen.into_iter().enumerate() {
+                s.tactics.push(Tactic {
+                    id: format!("{}-{:03}", kind.name(), k + 1),
+                    kind,
+                    position: g.clone(),
+                    answers: format_moves(g, &f.answers),
+                    answer_moves: f.answers.clone(),
+                    moves: f.moves,
+                    source: source.clone(),
+                    solve_ms: f.solve_ms,
+                });
+            }
+        }
+        s
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Playing the suite.
+
+/// What an agent did with one tactic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attempt {
+    pub id: String,
+    pub kind: Kind,
+    /// The agent's move in per-player notation.
+    pub played: String,
+    pub solved: bool,
+}
+
+/// Solve rates by kind.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Score {
+    /// (kind, solved, total) for each kind present.
+    pub by_kind: Vec<(Kind, usize, usize)>,
+}
+
+impl Score {
+    pub fn of(attempts: &[Attempt]) -> Score {
+        let mut by_kind = Vec::new();
+        for k in Kind::ALL {
+            let n = attempts.iter().filter(|a| a.kind == k).count();
+            if n > 0 {
+                let solved = attempts.iter().filter(|a| a.kind == k && a.solved).count();
+                by_kind.push((k, solved, n));
+            }
+        }
+        Score { by_kind }
+    }
+
+    pub fn total(&self) -> (usize, usize) {
+        self.by_kind
+            .iter()
+            .fold((0, 0), |(s, n), &(_, a, b)| (s + a, n + b))
+    }
+
+    /// Solve rate with its 95% Wilson interval.
+    pub fn rate(solved: usize, total: usize) -> (f64, f64, f64) {
+        let (lo, hi) = wilson(solved as f64, total as f64, Z95);
+        (
+            if total == 0 {
+                0.0
+            } else {
+                solved as f64 / total as f64
+            },
+            lo,
+            hi,
+        )
+    }
+}
+
+/// Plays every tactic of `suite` with pool agent `agent` (see the module docs) and reports
+/// each attempt, in suite order.
+pub fn run(
+    pool: &Pool,
+    agent: usize,
+    suite: &Suite,
+    concurrency: usize,
+    seed: u64,
+) -> Result<Vec<Attempt>, arena::ArenaError> {
+    let jobs: Vec<Job> = suite
+        .tactics
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Job {
+            agents: vec![agent],
+            seating: Seating::SelfPlay,
+            start: t.position.clone(),
+            max_turns: TURN_LIMIT,
+            games: i as u64..i as u64 + 1,
+            seed,
+        })
+        .collect();
+    let mut out = Vec::with_capacity(jobs.len());
+    arena::run_jobs(pool, &jobs, concurrency, &mut |k, records| {
+        let t = &suite.tactics[k];
+        let fail = |message: String| {
+            arena::ArenaError::Sink(Box::new(TacticsError::Replay {
+                id: t.id.clone(),
+                message,
+            }))
+        };
+        let rec = records
+            .first()
+            .ok_or_else(|| fail("no game was played".into()))?;
+        let mut g = t.position.clone();
+        let turn = g.turns_played();
+        let mut path = Vec::new();
+        for s in &rec.steps {
+            if g.turns_played() != turn || g.is_over() {
+                break;
+            }
+            path.push(s.decision);
+            g.apply(s.decision)
+                .map_err(|e| fail(format!("replaying the game: {e}")))?;
+        }
+        let mv = t
+            .position
+            .move_from_decisions(&path)
+            .map_err(|e| fail(format!("the first turn: {e}")))?;
+        out.push(Attempt {
+            id: t.id.clone(),
+            kind: t.kind,
+            played: format_moves(&t.position, std::slice::from_ref(&mv))
+                .pop()
+                .unwrap_or_default(),
+            solved: t.is_answer(&mv),
+        });
+        Ok(Flow::Continue)
+    })?;
+    Ok(out)
+}

@@ -1,0 +1,326 @@
+//! `crumble openings (--games DIR | --agent A --games N) [--depth D] [--min-count K]
+//! [--out DIR] [--top N] [--format markdown|json|csv]`: the tree of the first D moves of a
+//! set of games (`crumble_selfplay::openings`): how often each line was played, its results
+//! with 95% intervals, the mean game length, and with an agent that has an evaluator, the
+//! network's prior of each move (the product of its decision priors,
+//! `crumble_model::action::move_prior`) and the value of each position. Also Black's
+//! overall score with its interval: the first-move advantage.
+//!
+//! `--games DIR` reads every `*.crsp` (self-play and match records) and `*.rec` (text game
+//! records) file in DIR; with `--agent` too, the agent only annotates. `--agent A --games N`
+//! plays N self-play games of A first (with its self-play settings: exploration noise and
+//! temperature give varied openings). With `--out DIR`: `openings.md`, `openings.json`,
+//! `openings.csv` and `openings.svg` (the most played first moves drawn on the board).
+
+use anyhow::{Context as _, bail};
+use crumble_core::{Decision, Game};
+use crumble_selfplay::agent::build_evaluator;
+use crumble_selfplay::driver::{RunOptions, Seating, run_games, with_threads};
+use crumble_selfplay::evaluator::{Evaluation, Evaluator, Leaf};
+use crumble_selfplay::openings::{self, Judge, Line, Tree};
+use crumble_selfplay::{AgentSpec, ConfigFile, record, selfplay};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Markdown,
+    Json,
+    Csv,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A directory of games (*.crsp, *.rec), or with --agent, how many games to play.
+    #[arg(long, value_name = "DIR|N")]
+    games: String,
+    /// An agent: plays the games (with --games N) and annotates the tree with its
+    /// evaluator's priors and values (random has none).
+    #[arg(long, value_name = "AGENT")]
+    agent: Option<String>,
+    /// Moves deep.
+    #[arg(long, value_name = "D", default_value_t = 4)]
+    depth: usize,
+    /// Keep lines played at least this many times.
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    min_count: u64,
+    /// First moves drawn in the SVG.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    top: usize,
+    /// Write openings.md, .json, .csv and .svg here.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Markdown)]
+    format: Format,
+    /// TOML config: [search] for the agent, selfplay.board/resolution and max_turns for
+    /// played games.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Turn limit of played games (0 = none).
+    #[arg(long, value_name = "T", default_value_t = 200)]
+    max_turns: u32,
+    /// Games played at once.
+    #[arg(long, value_name = "C", default_value_t = 16)]
+    concurrency: usize,
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    threads: usize,
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+}
+
+/// The agent's evaluator as a [`Judge`]: one leaf at a time (the tree is small).
+struct EvalJudge {
+    evaluator: Box<dyn Evaluator>,
+    out: Vec<Evaluation>,
+}
+
+impl EvalJudge {
+    fn eval(&mut self, game: &Game, legal: &[Decision]) -> Result<&Evaluation, String> {
+        self.out.resize(1, Evaluation::default());
+        self.evaluator
+            .evaluate(&[Leaf { game, legal }], &mut self.out)
+            .map_err(|e| e.to_string())?;
+        Ok(&self.out[0])
+    }
+}
+
+impl Judge for EvalJudge {
+    fn value(&mut self, game: &Game) -> Result<f32, String> {
+        let mut g = game.clone();
+        let legal = g.legal_decisions();
+        if legal.len() < 2 {
+            // A forced decision: the value of the position after it is the mover's as well.
+            return match legal.first() {
+                Some(&d) => {
+                    g.apply_unchecked(d);
+                    if g.is_over() {
+                        Ok(match g.outcome().and_then(|o| o.winner) {
+                            Some(w) if w == game.to_move() => 1.0,
+                            Some(_) => -1.0,
+                            None => 0.0,
+                        })
+                    } else if g.to_move() == game.to_move() {
+                        self.value(&g)
+                    } else {
+                        // The forced decision ended the turn: the value is the opponent's.
+                        Ok(-self.value(&g)?)
+                    }
+                }
+                None => Ok(0.0),
+            };
+        }
+        Ok(self.eval(game, &legal)?.value)
+    }
+
+    fn move_prior(&mut self, game: &Game, path: &[Decision]) -> Result<f64, String> {
+        let mut failure = None;
+        let p =
+            crumble_model::action::move_prior(game, path, |g, legal| match self.eval(g, legal) {
+                Ok(e) => e.priors.clone(),
+                Err(e) => {
+                    failure.get_or_insert(e);
+                    vec![0.0; legal.len()]
+                }
+            });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        p.ok_or_else(|| "the move is not legal".to_string())
+    }
+}
+
+/// Lines of every game file in `dir`, and the games skipped (other starts, unfinished).
+fn read_dir(dir: &Path, depth: usize) -> anyhow::Result<(Vec<Line>, (u16, u16), u64)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read games directory {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "crsp" || e == "rec"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        bail!(
+            "no game files in {} (expected *.crsp record files or *.rec game records)",
+            dir.display()
+        );
+    }
+    let mut lines = Vec::new();
+    let mut size: Option<(u16, u16)> = None;
+    let mut skipped = 0u64;
+    let mut keep = |found: Option<(Line, (u16, u16))>| match found {
+        Some((l, s)) if size.is_none_or(|z| z == s) => {
+            size = Some(s);
+            lines.push(l);
+        }
+        _ => skipped += 1,
+    };
+    for p in &files {
+        if p.extension().is_some_and(|e| e == "crsp") {
+            let games = record::read_file(p).with_context(|| format!("{}", p.display()))?;
+            for g in &games {
+                keep(
+                    openings::line_of_record(g, depth)
+                        .with_context(|| format!("{}", p.display()))?,
+                );
+            }
+        } else {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read {}", p.display()))?;
+            let rec = crumble_core::record::parse(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+            keep(
+                openings::line_of_text_record(&rec, depth)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?,
+            );
+        }
+    }
+    let Some(size) = size else {
+        bail!(
+            "none of the {skipped} games in {} is a finished game from the standard start",
+            dir.display()
+        );
+    };
+    Ok((lines, size, skipped))
+}
+
+fn play(
+    spec: &AgentSpec,
+    cfg: &ConfigFile,
+    a: &Args,
+    n: u64,
+    depth: usize,
+) -> anyhow::Result<Vec<Line>> {
+    let player = selfplay::make_player(
+        spec,
+        &cfg.search,
+        a.seed,
+        &crumble_model::NetLoader::new(),
+        false,
+    )?;
+    let opts = RunOptions {
+        start: Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
+        max_turns: a.max_turns,
+        parallel_games: a.concurrency.max(1),
+        seed: a.seed,
+        record_targets: false,
+    };
+    let mut lines = Vec::new();
+    let t0 = Instant::now();
+    let mut last = Instant::now();
+    let mut players = [player];
+    with_threads(a.threads, || {
+        run_games(
+            &mut players,
+            Seating::SelfPlay,
+            &opts,
+            0..n,
+            &mut |g| {
+                let (line, _) = openings::line_of_record(&g, depth)
+                    .map_err(Box::new)?
+                    .expect("self-play starts at the standard start");
+                lines.push(line);
+                Ok(())
+            },
+            &mut |p| {
+                if last.elapsed() >= Duration::from_secs(10) {
+                    last = Instant::now();
+                    eprintln!(
+                        "openings: {}/{} games, {:.0} s",
+                        p.games_done,
+                        p.games_total,
+                        t0.elapsed().as_secs_f64()
+                    );
+                }
+            },
+        )
+    })
+    .context("playing the games")?;
+    Ok(lines)
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if a.depth == 0 {
+        bail!("--depth must be at least 1");
+    }
+    let cfg = match &a.config {
+        Some(p) => ConfigFile::load(p)?,
+        None => ConfigFile::default(),
+    };
+    let spec = a.agent.as_deref().map(AgentSpec::parse).transpose()?;
+    let count = a
+        .games
+        .parse::<u64>()
+        .ok()
+        .filter(|_| a.games.bytes().all(|b| b.is_ascii_digit()));
+    let (lines, (board, resolution), skipped, source) = match (count, &spec) {
+        (Some(0), _) => bail!("--games must be at least 1"),
+        (Some(n), Some(spec)) => (
+            play(spec, &cfg, &a, n, a.depth)?,
+            (cfg.selfplay.board, cfg.selfplay.resolution),
+            0,
+            format!("{n} self-play games of {spec}"),
+        ),
+        (Some(_), None) if !Path::new(&a.games).is_dir() => {
+            bail!(
+                "--games {}: a number of games needs --agent AGENT to play them",
+                a.games
+            )
+        }
+        _ => {
+            let dir = Path::new(&a.games);
+            let (l, s, k) = read_dir(dir, a.depth)?;
+            (l, s, k, format!("games in {}", dir.display()))
+        }
+    };
+    let mut tree = Tree::build(&lines, board, resolution, a.depth);
+    tree.prune(a.min_count);
+    let mut notes = vec![format!("source: {source}")];
+    if skipped > 0 {
+        notes.push(format!(
+            "{skipped} games skipped (another start, another board, or unfinished)"
+        ));
+    }
+    if let Some(spec) = &spec {
+        match build_evaluator(spec, &cfg.search, a.seed, &crumble_model::NetLoader::new())? {
+            Some(evaluator) => {
+                let mut judge = EvalJudge {
+                    evaluator,
+                    out: Vec::new(),
+                };
+                tree.annotate(&mut judge)?;
+                notes.push(format!(
+                    "prior: {spec}'s prior of the complete move (product of its decision priors); value: its evaluator's value for the player to move"
+                ));
+            }
+            None => notes.push(format!("{spec} has no evaluator: no priors or values")),
+        }
+    }
+    let mut md = tree.markdown(a.min_count);
+    for n in &notes {
+        md.push_str(&format!("\n{n}.\n"));
+    }
+    if let Some(dir) = &a.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let write = |name: &str, text: &str| -> anyhow::Result<()> {
+            let p = dir.join(name);
+            std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
+        };
+        write("openings.md", &md)?;
+        write("openings.json", &format!("{:#}\n", tree.json()))?;
+        write("openings.csv", &tree.csv())?;
+        write(
+            "openings.svg",
+            &tree
+                .svg(a.top)
+                .map_err(|e| anyhow::anyhow!("drawing the openings: {e}"))?,
+        )?;
+    }
+    let text = match a.format {
+        Format::Markdown => md,
+        Format::Json => format!("{}\n", tree.json()),
+        Format::Csv => tree.csv(),
+    };
+    super::print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,402 @@
+//! `crumble tactics (--agent A | --run-dir DIR [--every K] [--sims N]) [--suite DIR]
+//! [--kinds win1,win2,defend] [--verbose] [--json]`: the solve rate of an agent (or of every
+//! checkpoint of a training run) on the tactics suite (`crumble_selfplay::tactics`): positions
+//! from real games where the side to move can win at once, force a win within two turns, or
+//! must stop the opponent's win at once.
+//!
+//! `crumble tactics --generate --out DIR [--source AGENT]... [--games N] [--per-kind K]
+//! [--max-solve-ms MS]`: plays self-play games of each source agent and collects such
+//! positions with the exhaustive solver into `DIR/{win1,win2,defend}.jsonl` (how the
+//! built-in suite in `selfplay/data/tactics/` was made), then loads the files back as a check.
+
+use super::eval_args::{self, GameArgs};
+use anyhow::{Context as _, bail};
+use crumble_selfplay::arena::Pool;
+use crumble_selfplay::driver::{RunOptions, Seating, run_games, with_threads};
+use crumble_selfplay::tactics::{self, Attempt, ClassifyOptions, Generator, Kind, Score, Suite};
+use crumble_selfplay::{AgentSpec, selfplay};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The agent to test: random, mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS].
+    #[arg(long, value_name = "AGENT", conflicts_with_all = ["run_dir", "generate"])]
+    agent: Option<String>,
+    /// Test every checkpoint of a training run (DIR/checkpoints/gen-NNNN/net.crnet).
+    #[arg(long, value_name = "DIR", conflicts_with = "generate")]
+    run_dir: Option<PathBuf>,
+    /// With --run-dir: every K-th checkpoint, and always the last.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    every: usize,
+    /// With --run-dir: simulations per decision of the checkpoint agents.
+    #[arg(long, value_name = "N")]
+    sims: Option<u32>,
+    /// A directory of *.jsonl tactics files instead of the built-in suite.
+    #[arg(long, value_name = "DIR")]
+    suite: Option<PathBuf>,
+    /// Only these kinds (comma-separated: win1, win2, defend).
+    #[arg(long, value_name = "KINDS", default_value = "win1,win2,defend")]
+    kinds: String,
+    /// Also list every tactic the agent missed.
+    #[arg(long)]
+    verbose: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Make a suite: play games and collect tactics from them (with --out).
+    #[arg(long, requires = "out")]
+    generate: bool,
+    /// With --generate: the directory for the data files.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// With --generate: an agent whose self-play games are searched for tactics (repeat the
+    /// flag for a mix of agents: each plays --games games).
+    #[arg(long, value_name = "AGENT", default_value = "random")]
+    source: Vec<String>,
+    /// With --generate: games to play per source agent.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    games: u64,
+    /// With --generate: tactics kept per kind.
+    #[arg(long, value_name = "K", default_value_t = 40)]
+    per_kind: usize,
+    /// With --generate: drop two-turn wins whose exhaustive solve takes longer than this.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    max_solve_ms: u64,
+    #[command(flatten)]
+    game: GameArgs,
+}
+
+fn kinds(text: &str) -> anyhow::Result<Vec<Kind>> {
+    text.split(',')
+        .map(|k| {
+            Kind::from_name(k.trim()).with_context(|| {
+                format!("unknown tactic kind `{k}` (expected win1, win2 or defend)")
+            })
+        })
+        .collect()
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if a.generate {
+        return generate(&a);
+    }
+    let kinds = kinds(&a.kinds)?;
+    let (suite, suite_name) = match &a.suite {
+        Some(dir) => (Suite::load_dir(dir)?, dir.display().to_string()),
+        None => (Suite::builtin()?, "built-in suite".to_string()),
+    };
+    let suite = suite.filter(&kinds);
+    if suite.tactics.is_empty() {
+        bail!("no tactics of kinds {} in the {suite_name}", a.kinds);
+    }
+    let mut agents: Vec<(String, AgentSpec, Option<u64>)> = Vec::new();
+    match (&a.agent, &a.run_dir) {
+        (Some(s), _) => {
+            let spec = AgentSpec::parse(s)?;
+            agents.push((spec.to_string(), spec, None));
+        }
+        (None, Some(dir)) => {
+            for c in eval_args::run_checkpoints(dir, a.every)? {
+                agents.push((
+                    format!("gen-{:04}", c.generation),
+                    eval_args::checkpoint_spec(&c, a.sims)?,
+                    Some(c.generation),
+                ));
+            }
+        }
+        (None, None) => bail!("give --agent AGENT, --run-dir DIR or --generate"),
+    }
+    let cfg = a.game.config()?;
+    eval_args::set_threads(a.game.threads);
+    let specs: Vec<AgentSpec> = agents.iter().map(|x| x.1.clone()).collect();
+    let pool = Pool::new(
+        &specs,
+        &cfg.search.for_play(),
+        &crumble_model::NetLoader::new(),
+    )?;
+    let t0 = Instant::now();
+    let mut results: Vec<Vec<Attempt>> = Vec::new();
+    for (i, (name, ..)) in agents.iter().enumerate() {
+        if agents.len() > 1 {
+            eprintln!("tactics: {name} ({}/{})", i + 1, agents.len());
+        }
+        results.push(tactics::run(
+            &pool,
+            i,
+            &suite,
+            a.game.concurrency.max(1),
+            a.game.seed,
+        )?);
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    // The chance that a uniformly random move solves, per kind: a baseline for the rates.
+    let chance = |k: Kind| {
+        let ts: Vec<_> = suite.tactics.iter().filter(|t| t.kind == k).collect();
+        ts.iter()
+            .map(|t| t.answers.len() as f64 / t.moves as f64)
+            .sum::<f64>()
+            / ts.len().max(1) as f64
+    };
+    if a.json {
+        let v = json!({
+            "suite": suite_name,
+            "positions": suite.tactics.len(),
+            "turn_limit": tactics::TURN_LIMIT,
+            "seconds": (secs * 10.0).round() / 10.0,
+            "agents": agents.iter().zip(&results).map(|((name, spec, generation), att)| {
+                let score = Score::of(att);
+                let (s, n) = score.total();
+                json!({
+                    "name": name, "agent": spec.to_string(), "generation": generation,
+                    "solved": s, "total": n,
+                    "kinds": score.by_kind.iter().map(|&(k, s, n)| {
+                        let (r, lo, hi) = Score::rate(s, n);
+                        json!({"kind": k.name(), "solved": s, "total": n, "rate": r,
+                               "low": lo, "high": hi, "random_move": chance(k)})
+                    }).collect::<Vec<_>>(),
+                    "missed": att.iter().filter(|x| !x.solved).map(|x| json!({"id": x.id, "played": x.played})).collect::<Vec<_>>(),
+                })
+            }).collect::<Vec<_>>(),
+        });
+        super::print(&format!("{v}\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut s = String::new();
+    if agents.len() == 1 {
+        let score = Score::of(&results[0]);
+        let _ = writeln!(
+            s,
+            "tactics: {} on {} positions ({suite_name}; games from each position, turn limit {}), {:.1} s",
+            agents[0].0,
+            suite.tactics.len(),
+            tactics::TURN_LIMIT,
+            secs
+        );
+        let _ = writeln!(
+            s,
+            "{:<7} {:<32} {:>8} {:>7} {:>16} {:>12}",
+            "kind", "task", "solved", "rate", "95% interval", "random move"
+        );
+        for &(k, solved, n) in &score.by_kind {
+            let (r, lo, hi) = Score::rate(solved, n);
+            let _ = writeln!(
+                s,
+                "{:<7} {:<32} {:>8} {:>6.1}% {:>16} {:>11.1}%",
+                k.name(),
+                k.describe(),
+                format!("{solved}/{n}"),
+                100.0 * r,
+                format!("[{:.1}, {:.1}]", 100.0 * lo, 100.0 * hi),
+                100.0 * chance(k)
+            );
+        }
+        let (solved, n) = score.total();
+        let (r, lo, hi) = Score::rate(solved, n);
+        let _ = writeln!(
+            s,
+            "{:<7} {:<32} {:>8} {:>6.1}% {:>16}",
+            "all",
+            "",
+            format!("{solved}/{n}"),
+            100.0 * r,
+            format!("[{:.1}, {:.1}]", 100.0 * lo, 100.0 * hi)
+        );
+        if a.verbose {
+            for x in results[0].iter().filter(|x| !x.solved) {
+                let t = suite
+                    .tactics
+                    .iter()
+                    .find(|t| t.id == x.id)
+                    .expect("an id of the suite");
+                let _ = writeln!(
+                    s,
+                    "missed {} ({}): played {}, answers ({} of {} moves): {}",
+                    x.id,
+                    t.source,
+                    x.played,
+                    t.answers.len(),
+                    t.moves,
+                    t.answers
+                        .iter()
+                        .take(6)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                        + if t.answers.len() > 6 { " ..." } else { "" }
+                );
+            }
+        }
+    } else {
+        let present: Vec<Kind> = Kind::ALL
+            .into_iter()
+            .filter(|k| suite.tactics.iter().any(|t| t.kind == *k))
+            .collect();
+        let _ = writeln!(
+            s,
+            "tactics: {} checkpoints on {} positions ({suite_name}), {:.1} s",
+            agents.len(),
+            suite.tactics.len(),
+            secs
+        );
+        let mut head = format!("{:<10}", "agent");
+        for k in &present {
+            let _ = write!(head, " {:>10}", k.name());
+        }
+        let _ = writeln!(s, "{head} {:>10}", "all");
+        for ((name, ..), att) in agents.iter().zip(&results) {
+            let score = Score::of(att);
+            let mut line = format!("{name:<10}");
+            for k in &present {
+                let (_, solved, n) = score
+                    .by_kind
+                    .iter()
+                    .find(|x| x.0 == *k)
+                    .copied()
+                    .unwrap_or((*k, 0, 0));
+                let _ = write!(line, " {:>10}", format!("{solved}/{n}"));
+            }
+            let (solved, n) = score.total();
+            let _ = writeln!(s, "{line} {:>9.1}%", 100.0 * Score::rate(solved, n).0);
+        }
+    }
+    super::print(&s)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn generate(a: &Args) -> anyhow::Result<ExitCode> {
+    let out = a.out.as_ref().expect("clap requires --out");
+    for k in Kind::ALL {
+        let p = out.join(format!("{}.jsonl", k.name()));
+        if p.exists() {
+            bail!(
+                "{} exists: choose an empty directory (the suite is never overwritten)",
+                p.display()
+            );
+        }
+    }
+    if a.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let specs: Vec<AgentSpec> = a
+        .source
+        .iter()
+        .map(|s| AgentSpec::parse(s))
+        .collect::<Result<_, _>>()?;
+    let cfg = a.game.config()?;
+    // Three candidates per place leave room to spread the suite over many games.
+    let mut generator = Generator::new(
+        ClassifyOptions {
+            max_solve_ms: a.max_solve_ms,
+            ..ClassifyOptions::default()
+        },
+        3 * a.per_kind,
+    );
+    let t0 = Instant::now();
+    let mut last = Instant::now();
+    for (k, spec) in specs.iter().enumerate() {
+        // Each source its own seed, so two sources of one kind play different games.
+        let seed = a.game.seed.wrapping_add(k as u64);
+        let player = selfplay::make_player(
+            spec,
+            &cfg.search,
+            seed,
+            &crumble_model::NetLoader::new(),
+            false,
+        )?;
+        let opts = RunOptions {
+            start: crumble_core::Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
+            max_turns: a.game.max_turns,
+            parallel_games: a.game.concurrency.max(1),
+            seed,
+            record_targets: false,
+        };
+        let label = format!("self-play {spec} seed {seed}");
+        let first = k as u64 * a.games;
+        let mut failure: Option<anyhow::Error> = None;
+        with_threads(a.game.threads, || {
+            let mut players = [player];
+            run_games(
+                &mut players,
+                Seating::SelfPlay,
+                &opts,
+                0..a.games,
+                &mut |g| {
+                    let name = format!("{label} game {}", g.index);
+                    if let Err(e) = generator.add_game(&g, first + g.index, &name) {
+                        return Err(Box::new(e));
+                    }
+                    if last.elapsed() >= Duration::from_secs(10) {
+                        last = Instant::now();
+                        let count =
+                            |k: Kind| generator.found.iter().filter(|f| f.2.kind == k).count();
+                        eprintln!(
+                            "tactics: {spec} game {}/{}, {} positions classified, found win1 {}, win2 {}, defend {}, {:.0} s",
+                            g.index + 1,
+                            a.games,
+                            generator.positions,
+                            count(Kind::Win1),
+                            count(Kind::Win2),
+                            count(Kind::Defend),
+                            t0.elapsed().as_secs_f64()
+                        );
+                    }
+                    Ok(())
+                },
+                &mut |_| {},
+            )
+            .map(|_| ())
+            .unwrap_or_else(|e| failure = Some(e.into()));
+        });
+        if let Some(e) = failure {
+            return Err(e.context(format!("playing the games of {spec}")));
+        }
+    }
+    let suite = generator.select(a.per_kind);
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    let mut report = format!(
+        "tactics: {} games each of {}, {} distinct positions classified in {:.0} s\n",
+        a.games,
+        names.join(", "),
+        generator.positions,
+        t0.elapsed().as_secs_f64()
+    );
+    for k in Kind::ALL {
+        let mut text = String::new();
+        let mut n = 0;
+        for t in suite.tactics.iter().filter(|t| t.kind == k) {
+            text.push_str(&t.to_json().to_string());
+            text.push('\n');
+            n += 1;
+        }
+        let p = out.join(format!("{}.jsonl", k.name()));
+        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
+        let found = generator.found.iter().filter(|f| f.2.kind == k).count();
+        let _ = writeln!(
+            report,
+            "{}: {n} kept of {found} found ({}) -> {}",
+            k.name(),
+            k.describe(),
+            p.display()
+        );
+    }
+    // What was written must load (answers parse back to the same legal moves).
+    let back = Suite::load_dir(out).context("reading the new suite back")?;
+    let same = |t: &tactics::Tactic| {
+        back.tactics.iter().any(|b| {
+            b.id == t.id && b.position == t.position && b.answers == t.answers && b.kind == t.kind
+        })
+    };
+    if back.tactics.len() != suite.tactics.len() || !suite.tactics.iter().all(same) {
+        bail!(
+            "the suite read back from {} differs from the one written",
+            out.display()
+        );
+    }
+    super::print(&report)?;
+    Ok(ExitCode::SUCCESS)
+}
