@@ -85,14 +85,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return generate(&a);
     }
     let kinds = kinds(&a.kinds)?;
-    let (suite, suite_name) = match &a.suite {
-        Some(dir) => (Suite::load_dir(dir)?, dir.display().to_string()),
-        None => (Suite::builtin()?, "built-in suite".to_string()),
-    };
-    let suite = suite.filter(&kinds);
-    if suite.tactics.is_empty() {
-        bail!("no tactics of kinds {} in the {suite_name}", a.kinds);
-    }
     let mut agents: Vec<(String, AgentSpec, Option<u64>)> = Vec::new();
     match (&a.agent, &a.run_dir) {
         (Some(s), _) => {
@@ -109,6 +101,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             }
         }
         (None, None) => bail!("give --agent AGENT, --run-dir DIR or --generate"),
+    }
+    // The agents are checked first: a bad agent string is the likelier mistake.
+    let (suite, suite_name) = match &a.suite {
+        Some(dir) => (Suite::load_dir(dir)?, dir.display().to_string()),
+        None => (Suite::builtin()?, "built-in suite".to_string()),
+    };
+    let suite = suite.filter(&kinds);
+    if suite.tactics.is_empty() {
+        bail!("no tactics of kinds {} in the {suite_name}", a.kinds);
     }
     let cfg = a.game.config()?;
     eval_args::set_threads(a.game.threads);

@@ -1,0 +1,152 @@
+//! The built-in tactics suite: it loads, its answers are exactly what the solver says, an
+//! agent that plays the answers scores 100% and random play far less.
+
+use crumble_core::perft;
+use crumble_core::solve::{ForcedWin, Solver};
+use crumble_selfplay::tactics::{Attempt, Kind, Score, Suite, TacticsError};
+
+fn builtin() -> Suite {
+    Suite::builtin().expect("the built-in suite loads")
+}
+
+#[test]
+fn the_builtin_suite_loads_with_unique_ids_and_legal_answers() {
+    let s = builtin();
+    let n = |k: Kind| s.tactics.iter().filter(|t| t.kind == k).count();
+    assert!(n(Kind::Win1) >= 30, "win1: {}", n(Kind::Win1));
+    assert!(n(Kind::Defend) >= 30, "defend: {}", n(Kind::Defend));
+    assert!(n(Kind::Win2) >= 1, "win2: {}", n(Kind::Win2));
+    for t in &s.tactics {
+        assert!(
+            !t.position.is_over() && t.position.at_turn_start(),
+            "{}",
+            t.id
+        );
+        assert_eq!(t.answers.len(), t.answer_moves.len(), "{}", t.id);
+        assert!(
+            t.answers.len() * 2 <= t.moves,
+            "{}: answers are at most half the moves",
+            t.id
+        );
+        for mv in &t.answer_moves {
+            let mut g = t.position.clone();
+            g.play_move(mv).unwrap_or_else(|e| panic!("{}: {e}", t.id));
+        }
+    }
+}
+
+/// Every stored answer set is the solver's, exactly; the move counts are the position's.
+#[test]
+fn answers_are_exactly_the_solvers() {
+    let mut solver = Solver::new();
+    for t in &builtin().tactics {
+        let all = perft::all_moves(&t.position);
+        assert_eq!(all.len(), t.moves, "{}: move count", t.id);
+        let mut want = match t.kind {
+            // Complete: every move that wins at once, no other.
+            Kind::Win1 => solver.winning_moves(&t.position),
+            Kind::Win2 => {
+                assert!(solver.find_win(&t.position).is_none(), "{}", t.id);
+                solver
+                    .forced_wins(&t.position)
+                    .into_iter()
+                    .filter(|(_, how)| *how == ForcedWin::NextTurn)
+                    .map(|(m, _)| m)
+                    .collect()
+            }
+            Kind::Defend => {
+                assert!(solver.find_win(&t.position).is_none(), "{}", t.id);
+                let mover = t.position.to_move();
+                all.into_iter()
+                    .filter(|mv| {
+                        let mut g = t.position.clone();
+                        g.play_move(mv).unwrap();
+                        match g.outcome() {
+                            Some(o) => o.winner != Some(mover.opposite()),
+                            None => solver.find_win(&g).is_none(),
+                        }
+                    })
+                    .collect()
+            }
+        };
+        let mut have = t.answer_moves.clone();
+        let key = |m: &crumble_core::Move| format!("{m:?}");
+        want.sort_by_key(key);
+        have.sort_by_key(key);
+        assert_eq!(have, want, "{}", t.id);
+        assert!(!have.is_empty());
+    }
+}
+
+/// A defence is needed: with the turn passed, the opponent would win at once.
+#[test]
+fn defend_positions_hold_a_threat() {
+    let mut solver = Solver::new();
+    for t in builtin().tactics.iter().filter(|t| t.kind == Kind::Defend) {
+        let p = &t.position;
+        let passed =
+            crumble_core::Game::from_board(p.board().clone(), p.to_move().opposite(), None);
+        assert!(solver.find_win(&passed).is_some(), "{}", t.id);
+    }
+}
+
+#[test]
+fn playing_a_stored_answer_scores_everything_and_random_far_less() {
+    let s = builtin();
+    let perfect: Vec<Attempt> = s
+        .tactics
+        .iter()
+        .map(|t| Attempt {
+            id: t.id.clone(),
+            kind: t.kind,
+            played: t.answers[0].clone(),
+            solved: t.is_answer(&t.answer_moves[0]),
+        })
+        .collect();
+    let score = Score::of(&perfect);
+    assert_eq!(score.total(), (s.tactics.len(), s.tactics.len()));
+
+    // Random play through the arena, as `crumble tactics --agent random` runs it.
+    let pool = crumble_selfplay::arena::Pool::new(
+        &[crumble_selfplay::AgentSpec::Random],
+        &crumble_selfplay::SearchConfig::default().for_play(),
+        &crumble_selfplay::NoCheckpoints,
+    )
+    .unwrap();
+    let win1 = s.filter(&[Kind::Win1]);
+    let attempts = crumble_selfplay::tactics::run(&pool, 0, &win1, 4, 7).unwrap();
+    assert_eq!(attempts.len(), win1.tactics.len());
+    for (a, t) in attempts.iter().zip(&win1.tactics) {
+        assert_eq!(a.id, t.id);
+        // The reported move is the tactic's own judgement of it.
+        assert_eq!(a.solved, t.answers.contains(&a.played), "{}", a.id);
+    }
+    let (solved, total) = Score::of(&attempts).total();
+    assert!(solved * 2 < total, "random solved {solved}/{total}");
+}
+
+#[test]
+fn bad_lines_are_refused_with_file_and_line() {
+    let err = |text: &str| Suite::parse("x.jsonl", text).unwrap_err().to_string();
+    assert!(err("\n{").starts_with("x.jsonl line 2: not JSON"));
+    assert!(err("[1]").contains("expected a JSON object"));
+    let t = builtin().tactics[0].to_json();
+    let mut v = t.clone();
+    v["kind"] = "win9".into();
+    assert!(err(&v.to_string()).contains("unknown kind `win9`"));
+    let mut v = t.clone();
+    v["answers"] = serde_json::json!([]);
+    assert!(err(&v.to_string()).contains("no answers"));
+    let mut v = t.clone();
+    let a = v["answers"][0].clone();
+    v["answers"] = serde_json::json!([a, a]);
+    assert!(err(&v.to_string()).contains("listed twice"));
+    let line = t.to_string();
+    assert!(matches!(
+        Suite::parse("x.jsonl", &format!("{line}\n{line}\n")),
+        Err(TacticsError::DuplicateId(_))
+    ));
+    // A line written by `to_json` reads back as the same tactic.
+    let back = Suite::parse("x.jsonl", &line).unwrap();
+    assert_eq!(back.tactics[0].answers, builtin().tactics[0].answers);
+}

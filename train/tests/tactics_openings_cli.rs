@@ -1,0 +1,212 @@
+//! `crumble tactics` and `crumble openings` end to end: small runs, and their refusals of bad
+//! input (exit status 2, nothing on stdout, a message naming what and where, no panic).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn crumble(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .output()
+        .expect("the crumble binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = crumble(args);
+    assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn refused(args: &[&str], parts: &[&str]) {
+    let o = crumble(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "args {args:?}, stderr {err}");
+    assert!(o.stdout.is_empty(), "args {args:?} printed to stdout");
+    assert!(!err.contains("panicked"), "args {args:?}: {err}");
+    for p in parts {
+        assert!(err.contains(p), "args {args:?}: stderr {err:?} lacks {p:?}");
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("crumble-to-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The hand-counted corpus of the openings tests (six 4×4 game records).
+fn corpus() -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../selfplay/tests/data/openings");
+    p.display().to_string()
+}
+
+#[test]
+fn openings_reads_a_directory_and_writes_every_format() {
+    let dir = temp_dir("openings");
+    let out = dir.join("report");
+    let md = ok(&[
+        "openings",
+        "--games",
+        &corpus(),
+        "--depth",
+        "2",
+        "--min-count",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(md.contains("6 games from the standard 4×4 start"), "{md}");
+    assert!(md.contains("1... `2H`"), "{md}");
+    assert!(!md.contains("1... `2V`"), "pruned at 2 games: {md}");
+    for f in [
+        "openings.md",
+        "openings.json",
+        "openings.csv",
+        "openings.svg",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let csv = ok(&[
+        "openings",
+        "--games",
+        &corpus(),
+        "--depth",
+        "1",
+        "--min-count",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["openings", "--games", &corpus(), "--format", "json"])).unwrap();
+    assert_eq!(json["games"], 6);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn openings_refuses_bad_input() {
+    let dir = temp_dir("openings-bad");
+    refused(
+        &["openings", "--games", "5", "--agent", "mcts:bogus:3"],
+        &["mcts:bogus:3", "unknown evaluator"],
+    );
+    refused(
+        &["openings", "--games", "5", "--agent", "alpha"],
+        &["alpha", "unknown kind"],
+    );
+    refused(
+        &[
+            "openings",
+            "--games",
+            "2",
+            "--agent",
+            "ckpt:/nonexistent/net.crnet",
+        ],
+        &["/nonexistent/net.crnet"],
+    );
+    refused(&["openings", "--games", "5"], &["needs --agent"]);
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    refused(
+        &["openings", "--games", empty.to_str().unwrap()],
+        &["no game files in", "empty"],
+    );
+    refused(
+        &["openings", "--games", dir.join("nowhere").to_str().unwrap()],
+        &["nowhere"],
+    );
+    // A malformed self-play record file and a malformed text record, each named.
+    let bad = dir.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("games-000000.crsp"), b"not a record file").unwrap();
+    refused(
+        &["openings", "--games", bad.to_str().unwrap()],
+        &["games-000000.crsp"],
+    );
+    std::fs::remove_file(bad.join("games-000000.crsp")).unwrap();
+    std::fs::write(
+        bad.join("g.rec"),
+        "[Board \"4\"]\n[Result \"1-0\"]\n\n1. 1H 9Q\n",
+    )
+    .unwrap();
+    refused(
+        &["openings", "--games", bad.to_str().unwrap()],
+        &["g.rec", "9Q"],
+    );
+    refused(
+        &["openings", "--games", &corpus(), "--depth", "0"],
+        &["--depth"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tactics_refuses_bad_input() {
+    let dir = temp_dir("tactics-bad");
+    refused(
+        &["tactics", "--agent", "mcts:bogus:3"],
+        &["mcts:bogus:3", "unknown evaluator"],
+    );
+    refused(&["tactics", "--agent", "alpha"], &["alpha", "unknown kind"]);
+    refused(
+        &["tactics", "--agent", "ckpt:/nonexistent/net.crnet"],
+        &["/nonexistent/net.crnet"],
+    );
+    refused(
+        &["tactics", "--agent", "random", "--kinds", "win3"],
+        &["win3"],
+    );
+    refused(&["tactics"], &["--agent"]);
+    let suite = dir.join("suite");
+    std::fs::create_dir_all(&suite).unwrap();
+    refused(
+        &[
+            "tactics",
+            "--agent",
+            "random",
+            "--suite",
+            suite.to_str().unwrap(),
+        ],
+        &["no tactics in", "suite"],
+    );
+    std::fs::write(suite.join("mine.jsonl"), "{\"id\": \"x\"\n").unwrap();
+    refused(
+        &[
+            "tactics",
+            "--agent",
+            "random",
+            "--suite",
+            suite.to_str().unwrap(),
+        ],
+        &["mine.jsonl line 1", "not JSON"],
+    );
+    // A well-formed line whose answer is not a legal move of its position.
+    let pos: serde_json::Value = serde_json::from_str(&crumble_core::position::to_json(
+        &crumble_core::Game::new(4, 8).unwrap(),
+    ))
+    .unwrap();
+    std::fs::write(
+        suite.join("mine.jsonl"),
+        format!(
+            "{{\"id\": \"w-1\", \"kind\": \"win1\", \"position\": {pos}, \"answers\": [\"9Q\"], \"moves\": 16}}\n"
+        ),
+    )
+    .unwrap();
+    refused(
+        &[
+            "tactics",
+            "--agent",
+            "random",
+            "--suite",
+            suite.to_str().unwrap(),
+        ],
+        &["mine.jsonl line 1", "w-1", "9Q"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
