@@ -213,3 +213,69 @@ impl Evaluator for RolloutEvaluator {
         Ok(())
     }
 }
+
+/// A network's priors with a value mixed from the network and random playouts:
+/// `(1 − w) · v_net + w · v_rollout` (AlphaGo's leaf evaluation, λ = `w`).
+///
+/// Training uses it in the first generations, while the network's value is still noise:
+/// playouts make those games' searches, and so their results and search values, informative
+/// from the start, and the network's value takes over as `w` falls to 0.
+#[derive(Debug)]
+pub struct MixedEvaluator<E> {
+    net: E,
+    rollout: RolloutConfig,
+    rollout_weight: f32,
+    seed: u64,
+    calls: u64,
+}
+
+impl<E: Evaluator> MixedEvaluator<E> {
+    /// `rollout_weight` in [0, 1] is the playouts' share of the value.
+    pub fn new(net: E, rollout: RolloutConfig, rollout_weight: f32, seed: u64) -> Self {
+        MixedEvaluator {
+            net,
+            rollout,
+            rollout_weight: rollout_weight.clamp(0.0, 1.0),
+            seed,
+            calls: 0,
+        }
+    }
+}
+
+impl<E: Evaluator> Evaluator for MixedEvaluator<E> {
+    fn name(&self) -> String {
+        format!(
+            "{} + {} x rollout({} playouts, {} turns)",
+            self.net.name(),
+            self.rollout_weight,
+            self.rollout.playouts,
+            self.rollout.max_turns
+        )
+    }
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        self.net.evaluate(leaves, out)?;
+        if self.rollout_weight == 0.0 {
+            return Ok(());
+        }
+        self.calls += 1;
+        let base = mix(self.seed ^ mix(self.calls));
+        let (cfg, w) = (&self.rollout, self.rollout_weight);
+        let work = |(i, (leaf, o)): (usize, (&Leaf<'_>, &mut Evaluation))| {
+            if let Some(me) = leaf.game.decider() {
+                let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ i as u64));
+                let r = rollout_value(leaf.game, me, cfg.playouts, cfg.max_turns, &mut rng);
+                o.value = (1.0 - w) * o.value + w * r;
+            }
+        };
+        if leaves.len() > 1 {
+            leaves
+                .par_iter()
+                .zip(out.par_iter_mut())
+                .enumerate()
+                .for_each(work);
+        } else {
+            leaves.iter().zip(out.iter_mut()).enumerate().for_each(work);
+        }
+        Ok(())
+    }
+}

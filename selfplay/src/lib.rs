@@ -45,7 +45,8 @@ pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckp
 pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
 pub use driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating};
 pub use evaluator::{
-    EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, UniformEvaluator,
+    EvalError, Evaluation, Evaluator, Leaf, MixedEvaluator, RolloutConfig, RolloutEvaluator,
+    UniformEvaluator,
 };
 pub use mcts::{Search, SearchOutput, Step};
 pub use record::{GameRecord, RecordError, SearchRecord, StepKind, StepRecord};

@@ -368,3 +368,70 @@ fn joint_choose_extent_distribution_sums_to_one_and_matches_the_target() {
         h.apply(e).unwrap();
     }
 }
+
+/// The mixed evaluator keeps the network's priors and blends the values: weight 0 is the
+/// network alone, weight 1 the playouts alone (the same playouts the rollout evaluator plays
+/// with the same seed), and weights between are the straight line between the two.
+#[test]
+fn mixed_evaluator_blends_network_and_playout_values() {
+    use crumble_selfplay::MixedEvaluator;
+    /// Priors favouring the first decision and a fixed value, to tell the sources apart.
+    #[derive(Debug)]
+    struct Fixed;
+    impl Evaluator for Fixed {
+        fn name(&self) -> String {
+            "fixed".into()
+        }
+        fn evaluate(
+            &mut self,
+            leaves: &[Leaf<'_>],
+            out: &mut [Evaluation],
+        ) -> Result<(), EvalError> {
+            for (leaf, o) in leaves.iter().zip(out.iter_mut()) {
+                o.priors.clear();
+                o.priors.resize(leaf.legal.len(), 0.0);
+                o.priors[0] = 1.0;
+                o.value = 0.5;
+            }
+            Ok(())
+        }
+    }
+    let cfg = RolloutConfig {
+        playouts: 8,
+        max_turns: 200,
+    };
+    let mut games: Vec<Game> = ["defend-win-in-one.json", "win-in-one-2-steps.json"]
+        .iter()
+        .map(|n| load(n))
+        .collect();
+    games.push(Game::new(6, 8).unwrap());
+    let legal: Vec<Vec<Decision>> = games.iter_mut().map(|g| g.legal_decisions()).collect();
+    let leaves: Vec<Leaf<'_>> = games
+        .iter()
+        .zip(&legal)
+        .map(|(game, legal)| Leaf { game, legal })
+        .collect();
+    let run = |e: &mut dyn Evaluator| {
+        let mut out = vec![Evaluation::default(); leaves.len()];
+        e.evaluate(&leaves, &mut out).unwrap();
+        out
+    };
+    let playouts = run(&mut RolloutEvaluator::new(cfg.clone(), 7));
+    assert!(
+        playouts.iter().any(|o| o.value != 0.5 && o.value != 0.0),
+        "the playouts say something: {:?}",
+        playouts.iter().map(|o| o.value).collect::<Vec<_>>()
+    );
+    for w in [0.0f32, 0.25, 1.0] {
+        let mixed = run(&mut MixedEvaluator::new(Fixed, cfg.clone(), w, 7));
+        for (m, p) in mixed.iter().zip(&playouts) {
+            assert_eq!(m.priors[0], 1.0, "priors are the network's");
+            let want = (1.0 - w) * 0.5 + w * p.value;
+            assert!(
+                (m.value - want).abs() < 1e-6,
+                "w {w}: {} vs {want}",
+                m.value
+            );
+        }
+    }
+}

@@ -84,6 +84,23 @@ pub struct GenerationConfig {
     pub games: u64,
     /// Worker threads for self-play and matches (0 = one per core).
     pub threads: usize,
+    /// `[[G, w], ...]`: from generation G on, self-play leaf values are
+    /// `(1 − w) · network + w · random playouts` (see `crumble_selfplay::MixedEvaluator`);
+    /// before the first entry, and with none, the network alone.
+    pub rollout_mix: Vec<(u32, f64)>,
+}
+
+impl GenerationConfig {
+    /// The playouts' share of self-play leaf values in `generation`.
+    pub fn rollout_mix_at(&self, generation: u32) -> f64 {
+        let mut w = 0.0;
+        for &(g, f) in &self.rollout_mix {
+            if generation >= g {
+                w = f;
+            }
+        }
+        w
+    }
 }
 
 impl Default for GenerationConfig {
@@ -92,6 +109,7 @@ impl Default for GenerationConfig {
             total: 100,
             games: 64,
             threads: 0,
+            rollout_mix: Vec::new(),
         }
     }
 }
@@ -110,6 +128,8 @@ pub struct ReplayConfig {
     pub window_beta: f64,
     /// Train on a random exact symmetry of each sample (see `crumble_model::symmetry`).
     pub augment: bool,
+    /// The value target is `(1 − q) · game result + q · the search's root value`.
+    pub value_q_weight: f64,
 }
 
 impl Default for ReplayConfig {
@@ -120,6 +140,7 @@ impl Default for ReplayConfig {
             window_alpha: 0.75,
             window_beta: 0.4,
             augment: true,
+            value_q_weight: 0.0,
         }
     }
 }
@@ -333,6 +354,22 @@ impl TrainConfig {
                 "must be finite and not negative",
             ));
         }
+        if !(0.0..=1.0).contains(&r.value_q_weight) {
+            return Err(bad(
+                "replay.value_q_weight",
+                r.value_q_weight.to_string(),
+                "must lie in [0, 1]",
+            ));
+        }
+        for &(g, w) in &self.generation.rollout_mix {
+            if !(0.0..=1.0).contains(&w) {
+                return Err(bad(
+                    "generation.rollout_mix",
+                    format!("[{g}, {w}]"),
+                    "weights must lie in [0, 1]",
+                ));
+            }
+        }
         let o = &self.optim;
         if !(o.lr > 0.0 && o.lr < 10.0) {
             return Err(bad("optim.lr", o.lr.to_string(), "must lie in (0, 10)"));
@@ -520,5 +557,27 @@ mod tests {
         assert!((o.lr_at(1, 100) - 1e-2).abs() < 1e-12);
         assert!((o.lr_at(7, 100) - 5e-3).abs() < 1e-12);
         assert!((o.lr_at(12, 100) - 1e-3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rollout_mix_follows_its_schedule_and_is_range_checked() {
+        let g = GenerationConfig {
+            rollout_mix: vec![(2, 0.5), (5, 0.25), (9, 0.0)],
+            ..GenerationConfig::default()
+        };
+        let at: Vec<f64> = [1, 2, 4, 5, 8, 9, 30]
+            .iter()
+            .map(|&n| g.rollout_mix_at(n))
+            .collect();
+        assert_eq!(at, [0.0, 0.5, 0.5, 0.25, 0.25, 0.0, 0.0]);
+        assert_eq!(GenerationConfig::default().rollout_mix_at(1), 0.0);
+        let e = TrainConfig::from_toml_str("[generation]\nrollout_mix = [[1, 1.5]]\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("generation.rollout_mix"), "{e}");
+        let e = TrainConfig::from_toml_str("[replay]\nvalue_q_weight = -0.1\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("replay.value_q_weight"), "{e}");
     }
 }

@@ -10,13 +10,16 @@
 //! A training sample is a searched decision whose search was *full* (playout cap
 //! randomisation: fast searches only advance the game). Its targets:
 //! - policy: the search's target over the legal decisions (0 elsewhere, legal mask beside it);
-//! - value: the game's result from the deciding player's view (win 1, draw 0, loss −1).
+//! - value: the game's result from the deciding player's view (win 1, draw 0, loss −1),
+//!   optionally mixed with the search's root value (`[replay] value_q_weight`): a game that
+//!   ends in a turn-limit draw still teaches which side its searches thought was ahead.
 //!
 //! With augmentation each sample is seen through a random transform among those exact for its
 //! state (`crumble_model::symmetry`): any of the 8 at the start of a turn (targets through the
 //! joint (choose, extent) distribution) and in the swap phase, the 2 or 4 exact ones during
 //! an extent decision.
 
+use crate::config::ReplayConfig;
 use crumble_core::{Color, Decision, Game};
 use crumble_model::symmetry::{self, Sym};
 use crumble_model::{action, planes};
@@ -194,11 +197,12 @@ impl ReplayWindow {
         out
     }
 
-    /// Rebuilds the positions of `refs` and fills a host batch (see [`HostBatch`]).
+    /// Rebuilds the positions of `refs` and fills a host batch (see [`HostBatch`]), with
+    /// augmentation and value targets as `cfg` says.
     pub fn build(
         &self,
         refs: &[SampleRef],
-        augment: bool,
+        cfg: &ReplayConfig,
         rng: &mut impl Rng,
         out: &mut HostBatch,
     ) -> Result<(), ReplayError> {
@@ -229,13 +233,20 @@ impl ReplayWindow {
                         })?;
                     at += 1;
                 }
-                let sym = if augment {
+                let sym = if cfg.augment {
                     let syms = symmetry::exact_syms(&game);
                     syms[rng.random_range(0..syms.len())]
                 } else {
                     Sym::IDENTITY
                 };
-                out.push(&mut raster, &game, rec, step, sym)?;
+                out.push(
+                    &mut raster,
+                    &game,
+                    rec,
+                    step,
+                    sym,
+                    cfg.value_q_weight as f32,
+                )?;
                 k += 1;
             }
         }
@@ -287,6 +298,7 @@ impl HostBatch {
         rec: &GameRecord,
         step: usize,
         sym: Sym,
+        value_q_weight: f32,
     ) -> Result<(), ReplayError> {
         let g = usize::from(game.grid_size());
         self.grid = g;
@@ -352,7 +364,9 @@ impl HostBatch {
         let decider = game
             .decider()
             .ok_or_else(|| bad("the game is already over".into()))?;
-        self.value.push(value_target(rec.outcome.winner, decider));
+        let z = value_target(rec.outcome.winner, decider);
+        self.value
+            .push((1.0 - value_q_weight) * z + value_q_weight * search.value.clamp(-1.0, 1.0));
         Ok(())
     }
 }

@@ -37,7 +37,9 @@ use crumble_model::{CheckpointError, CrumbleNet, Device, NetConfig, NetEvaluator
 use crumble_selfplay::driver::{RunOptions as GameOptions, with_threads};
 use crumble_selfplay::matchplay::{MatchResult, play_match};
 use crumble_selfplay::selfplay::{self, SelfPlayError};
-use crumble_selfplay::{AgentSpec, Player, PlayerKind, Progress, RunError, SearchConfig};
+use crumble_selfplay::{
+    AgentSpec, Evaluator, MixedEvaluator, Player, PlayerKind, Progress, RunError, SearchConfig,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
@@ -514,14 +516,25 @@ impl Run {
             .selfplay
             .seed
             .wrapping_add(u64::from(g).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let evaluator = NetEvaluator::load(
+        let net = NetEvaluator::load(
             &checkpoint_path(&self.dir, selfplay_net),
             crumble_model::default_device(),
         )?;
+        let mix = self.cfg.generation.rollout_mix_at(g);
+        let evaluator: Box<dyn Evaluator> = if mix > 0.0 {
+            Box::new(MixedEvaluator::new(
+                net,
+                self.cfg.search.rollout.clone(),
+                mix as f32,
+                sp.seed ^ 0x5EED_0F_7011_0075,
+            ))
+        } else {
+            Box::new(net)
+        };
         let player = Player {
             name: format!("gen-{selfplay_net:04}"),
             kind: PlayerKind::Mcts {
-                evaluator: Box::new(evaluator),
+                evaluator,
                 simulations: self.cfg.search.simulations,
                 config: self.cfg.search.clone(),
             },
@@ -555,12 +568,6 @@ impl Run {
         row.set("positions", new_positions as f64);
 
         // 2. The replay window.
-        let total: u64 = self
-            .rows
-            .iter()
-            .map(|r| r.get("positions") as u64)
-            .sum::<u64>()
-            + new_positions;
         let keep = window_generations_with(&self.cfg, &self.rows, new_positions, g);
         if let Some(&oldest) = keep.first() {
             self.window.retain_from(oldest);
@@ -571,7 +578,6 @@ impl Run {
                     .load(gen_, &generation_dir(&self.dir, gen_), board, res)?;
             }
         }
-        let _ = total;
         row.set("replay_positions", self.window.len() as f64);
 
         // 3. Training.
@@ -594,7 +600,7 @@ impl Run {
             }
             let refs = self.window.draw(o.batch_size, &mut rng);
             self.window
-                .build(&refs, self.cfg.replay.augment, &mut rng, &mut host)?;
+                .build(&refs, &self.cfg.replay, &mut rng, &mut host)?;
             let batch = TrainBatch::from_host(
                 host.grid,
                 stride,
