@@ -1,14 +1,15 @@
 //! `crumble bench net`: FLOPs, inference throughput (the host-side [`crate::fast::FastNet`]
-//! that [`crate::NetEvaluator`] runs) and training throughput (burn) of a network on real
-//! positions (from seeded random games), the numbers `scripts/bench_torch.py` prints
-//! for the identical PyTorch network.
+//! that [`crate::NetEvaluator`] runs, or burn's own forward pass on the device for
+//! comparison) and training throughput (burn) of a network on real positions (from seeded
+//! random games), the numbers `scripts/bench_torch.py` prints for the identical PyTorch
+//! network.
 
 use crate::action;
 use crate::net::NetConfig;
 use crate::planes::{PLANES, Rasteriser};
 use crate::train::{self, TrainBatch};
 use burn::module::Module;
-use burn::tensor::Device;
+use burn::tensor::{Device, Tensor, TensorData};
 use crumble_core::{Game, random};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -34,7 +35,19 @@ pub struct BenchOptions {
     pub board: u16,
     /// Minimum measuring time per figure, seconds (after one warm-up pass).
     pub seconds: f64,
+    /// The device of training, and of inference when `inference` is [`Inference::Burn`].
     pub device: Device,
+    pub inference: Inference,
+}
+
+/// Which forward pass the inference figures time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inference {
+    /// [`crate::fast::FastNet`] on the host, as [`crate::NetEvaluator`] runs it.
+    Host,
+    /// burn's [`crate::CrumbleNet::forward_cells`] on the device, results read back to the
+    /// host: what inference would cost without the host path.
+    Burn,
 }
 
 /// `count` positions from seeded random games (decision by decision, so every phase occurs),
@@ -104,17 +117,36 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     }
     let net = cfg.init(&opts.device)?.valid();
 
-    // Inference as NetEvaluator runs it: the host-side forward pass (crate::fast).
-    let fast = crate::fast::FastNet::new(&net);
-    let mut scratch = crate::fast::Scratch::default();
-    let (mut logits, mut values) = (Vec::new(), Vec::new());
     let mut infer = [0.0; 4];
-    for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
-        let x = &cells[..b * per];
-        let calls = rate(opts.seconds, || {
-            fast.forward(x, b, n, &mut scratch, &mut logits, &mut values);
-        });
-        infer[k] = calls * b as f64;
+    match opts.inference {
+        // As NetEvaluator runs it: the host-side forward pass (crate::fast).
+        Inference::Host => {
+            let fast = crate::fast::FastNet::new(&net);
+            let mut scratch = crate::fast::Scratch::default();
+            let (mut logits, mut values) = (Vec::new(), Vec::new());
+            for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
+                let x = &cells[..b * per];
+                let calls = rate(opts.seconds, || {
+                    fast.forward(x, b, n, &mut scratch, &mut logits, &mut values);
+                });
+                infer[k] = calls * b as f64;
+            }
+        }
+        // Host buffer -> device tensor -> forward -> both outputs back on the host.
+        Inference::Burn => {
+            for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
+                let x = &cells[..b * per];
+                let calls = rate(opts.seconds, || {
+                    let input = Tensor::<6>::from_data(
+                        TensorData::new(x.to_vec(), [b, n, n, s, s, PLANES]),
+                        &opts.device,
+                    );
+                    let out = net.forward_cells(input);
+                    std::hint::black_box((out.logits.into_data(), out.value.into_data()));
+                });
+                infer[k] = calls * b as f64;
+            }
+        }
     }
 
     // Training: batch 128 with uniform targets over the legal decisions and random results.

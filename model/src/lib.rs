@@ -42,7 +42,40 @@ pub use symmetry::Sym;
 
 pub use burn::tensor::Device;
 
-/// The default device: burn's pure-Rust `flex` CPU backend.
+/// The backends `BURN_DEVICE` may name in this build: `flex` always, the others where their
+/// cargo feature is on.
+pub const DEVICE_NAMES: &[&str] = &[
+    "flex",
+    #[cfg(feature = "tch")]
+    "tch",
+    #[cfg(feature = "wgpu")]
+    "wgpu",
+    #[cfg(feature = "cuda")]
+    "cuda",
+];
+
+/// Checks `BURN_DEVICE` before anything uses it ([`default_device`] would panic on a name
+/// this build lacks): `Err` says what it holds and what it may hold.
+pub fn check_device_env() -> Result<(), String> {
+    match std::env::var("BURN_DEVICE") {
+        Err(std::env::VarError::NotPresent) => Ok(()),
+        Ok(v) if DEVICE_NAMES.contains(&v.to_lowercase().as_str()) => Ok(()),
+        Ok(v) => Err(format!(
+            "BURN_DEVICE={v} is not a backend of this build (it has: {}; the others need \
+             their cargo feature, see README)",
+            DEVICE_NAMES.join(", ")
+        )),
+        Err(e) => Err(format!("BURN_DEVICE: {e}")),
+    }
+}
+
+/// The default device: burn's pure-Rust `flex` CPU backend, unless the environment variable
+/// `BURN_DEVICE` names another backend compiled in by a cargo feature (see
+/// [`check_device_env`]).
 pub fn default_device() -> Device {
-    Device::flex()
+    if std::env::var_os("BURN_DEVICE").is_some() {
+        Device::default()
+    } else {
+        Device::flex()
+    }
 }

@@ -30,6 +30,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Sizes of the network. A checkpoint stores this next to the weights.
+///
+/// The defaults are the net of `configs/default.toml` (what `crumble train` and
+/// `crumble bench net` use), sized for self-play on a 2-core CPU; bigger machines set
+/// bigger nets in their config (`configs/large.toml`).
 #[derive(Config, Debug, PartialEq)]
 pub struct NetConfig {
     /// Resolution `R` (grid units per board cell) of the positions this net reads.
@@ -40,16 +44,16 @@ pub struct NetConfig {
     #[config(default = 1)]
     pub cell_pixels: usize,
     /// Channels of the residual tower.
-    #[config(default = 48)]
+    #[config(default = 32)]
     pub channels: usize,
     /// Residual blocks.
-    #[config(default = 6)]
+    #[config(default = 4)]
     pub blocks: usize,
     /// Every `gpool_every`-th block (1-based) is a global-pooling block; 0 for none.
-    #[config(default = 3)]
+    #[config(default = 2)]
     pub gpool_every: usize,
     /// Hidden units of the value head.
-    #[config(default = 64)]
+    #[config(default = 48)]
     pub value_hidden: usize,
     /// Seed of the initial weights.
     #[config(default = 0)]

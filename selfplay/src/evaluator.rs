@@ -1,6 +1,7 @@
 //! The one interface between search and whatever judges positions: a batch-first
 //! [`Evaluator`], with two evaluators that need no network ([`UniformEvaluator`],
-//! [`RolloutEvaluator`]).
+//! [`RolloutEvaluator`]) and one that mixes playouts into another's values
+//! ([`MixedEvaluator`]).
 //!
 //! # Sign convention
 //!
@@ -180,26 +181,25 @@ pub fn rollout_value(game: &Game, me: Color, playouts: u32, cap: u32, rng: &mut 
     sum as f32 / playouts as f32
 }
 
-impl Evaluator for RolloutEvaluator {
-    fn name(&self) -> String {
-        format!(
-            "rollout({} playouts, {} turns)",
-            self.config.playouts, self.config.max_turns
-        )
-    }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+impl RolloutEvaluator {
+    /// Plays each leaf's playouts (in parallel for a batch) and hands `write` the output slot
+    /// and the playout value, `None` for a finished game. The RNG of a leaf depends only on
+    /// the seed, the call number and the leaf's index, never on the thread that plays it.
+    fn play_out(
+        &mut self,
+        leaves: &[Leaf<'_>],
+        out: &mut [Evaluation],
+        write: impl Fn(&Leaf<'_>, &mut Evaluation, Option<f32>) + Sync,
+    ) {
         self.calls += 1;
         let base = mix(self.seed ^ mix(self.calls));
-        let cfg = self.config.clone();
+        let cfg = &self.config;
         let work = |(i, (leaf, o)): (usize, (&Leaf<'_>, &mut Evaluation))| {
-            uniform(leaf.legal, &mut o.priors);
-            o.value = match leaf.game.decider() {
-                Some(me) => {
-                    let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ i as u64));
-                    rollout_value(leaf.game, me, cfg.playouts, cfg.max_turns, &mut rng)
-                }
-                None => 0.0,
-            };
+            let value = leaf.game.decider().map(|me| {
+                let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ i as u64));
+                rollout_value(leaf.game, me, cfg.playouts, cfg.max_turns, &mut rng)
+            });
+            write(leaf, o, value);
         };
         if leaves.len() > 1 {
             leaves
@@ -210,6 +210,21 @@ impl Evaluator for RolloutEvaluator {
         } else {
             leaves.iter().zip(out.iter_mut()).enumerate().for_each(work);
         }
+    }
+}
+
+impl Evaluator for RolloutEvaluator {
+    fn name(&self) -> String {
+        format!(
+            "rollout({} playouts, {} turns)",
+            self.config.playouts, self.config.max_turns
+        )
+    }
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        self.play_out(leaves, out, |leaf, o, value| {
+            uniform(leaf.legal, &mut o.priors);
+            o.value = value.unwrap_or(0.0);
+        });
         Ok(())
     }
 }
@@ -223,21 +238,18 @@ impl Evaluator for RolloutEvaluator {
 #[derive(Debug)]
 pub struct MixedEvaluator<E> {
     net: E,
-    rollout: RolloutConfig,
+    rollout: RolloutEvaluator,
     rollout_weight: f32,
-    seed: u64,
-    calls: u64,
 }
 
 impl<E: Evaluator> MixedEvaluator<E> {
-    /// `rollout_weight` in [0, 1] is the playouts' share of the value.
+    /// `rollout_weight` in [0, 1] is the playouts' share of the value; the playouts are the
+    /// ones a [`RolloutEvaluator`] with `rollout` and `seed` would play.
     pub fn new(net: E, rollout: RolloutConfig, rollout_weight: f32, seed: u64) -> Self {
         MixedEvaluator {
             net,
-            rollout,
+            rollout: RolloutEvaluator::new(rollout, seed),
             rollout_weight: rollout_weight.clamp(0.0, 1.0),
-            seed,
-            calls: 0,
         }
     }
 }
@@ -245,36 +257,21 @@ impl<E: Evaluator> MixedEvaluator<E> {
 impl<E: Evaluator> Evaluator for MixedEvaluator<E> {
     fn name(&self) -> String {
         format!(
-            "{} + {} x rollout({} playouts, {} turns)",
+            "{} + {} x {}",
             self.net.name(),
             self.rollout_weight,
-            self.rollout.playouts,
-            self.rollout.max_turns
+            self.rollout.name()
         )
     }
     fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
         self.net.evaluate(leaves, out)?;
-        if self.rollout_weight == 0.0 {
-            return Ok(());
-        }
-        self.calls += 1;
-        let base = mix(self.seed ^ mix(self.calls));
-        let (cfg, w) = (&self.rollout, self.rollout_weight);
-        let work = |(i, (leaf, o)): (usize, (&Leaf<'_>, &mut Evaluation))| {
-            if let Some(me) = leaf.game.decider() {
-                let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ i as u64));
-                let r = rollout_value(leaf.game, me, cfg.playouts, cfg.max_turns, &mut rng);
-                o.value = (1.0 - w) * o.value + w * r;
-            }
-        };
-        if leaves.len() > 1 {
-            leaves
-                .par_iter()
-                .zip(out.par_iter_mut())
-                .enumerate()
-                .for_each(work);
-        } else {
-            leaves.iter().zip(out.iter_mut()).enumerate().for_each(work);
+        let w = self.rollout_weight;
+        if w > 0.0 {
+            self.rollout.play_out(leaves, out, |_, o, value| {
+                if let Some(r) = value {
+                    o.value = (1.0 - w) * o.value + w * r;
+                }
+            });
         }
         Ok(())
     }

@@ -23,5 +23,6 @@ fn main() -> ExitCode {
 
 fn run() -> anyhow::Result<ExitCode> {
     let args = cli::Cli::parse();
+    crumble_model::check_device_env().map_err(anyhow::Error::msg)?;
     cli::dispatch(args)
 }

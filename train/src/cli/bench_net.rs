@@ -23,6 +23,11 @@ pub struct Args {
     /// Board size N of the positions.
     #[arg(long, default_value_t = 6)]
     board: u16,
+    /// Which forward pass the inference figures time: `host` (the host-side pass the
+    /// network evaluator runs) or `burn` (burn's forward on the device: flex, or the backend
+    /// BURN_DEVICE names).
+    #[arg(long, value_enum, default_value_t = InferencePath::Host)]
+    inference: InferencePath,
     /// Override the default config's tower channels (for exploring sizes).
     #[arg(long, hide = true)]
     channels: Option<usize>,
@@ -32,6 +37,12 @@ pub struct Args {
     /// Override the default config's tower pixels per cell.
     #[arg(long, hide = true)]
     cell_pixels: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum InferencePath {
+    Host,
+    Burn,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -61,14 +72,23 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         board: a.board,
         seconds: a.seconds,
         device: crumble_model::default_device(),
+        inference: match a.inference {
+            InferencePath::Host => bench::Inference::Host,
+            InferencePath::Burn => bench::Inference::Burn,
+        },
     };
     let f = bench::run(&opts)?;
     if a.json {
         super::print(&format!("{}\n", serde_json::to_string(&f)?))?;
     } else {
         let build = super::bench::build_kind();
+        let backend = std::env::var("BURN_DEVICE").unwrap_or_else(|_| "flex".into());
+        let inference = match a.inference {
+            InferencePath::Host => "on the host (FastNet)".to_string(),
+            InferencePath::Burn => format!("on burn {backend}"),
+        };
         super::print(&format!(
-            "crumble bench net: {n}x{n} board, R = {r}, inference on the host (FastNet), training on burn flex, {build}, machine with {cores} cores\n\
+            "crumble bench net: {n}x{n} board, R = {r}, inference {inference}, training on burn {backend}, {build}, machine with {cores} cores\n\
              network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}\n\
              FLOPs per position  {flops:>12.1} M\n\
              inference           {:>12.0} positions/s at batch 1\n\
