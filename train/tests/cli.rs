@@ -1,22 +1,9 @@
 //! End-to-end tests of the `crumble` binary: output formats, exit statuses, determinism.
 
+mod common;
+use common::{crumble, refused, stderr, stdout};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn crumble(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(args)
-        .output()
-        .expect("the crumble binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -33,23 +20,6 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("crumble-cli-test-{}-{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
     path
-}
-
-/// Bad input: exit status 2, nothing on stdout, a message on stderr containing every part.
-fn refused(args: &[&str], parts: &[&str]) {
-    let o = crumble(args);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "args {args:?}, stderr {}",
-        stderr(&o)
-    );
-    assert!(o.stdout.is_empty(), "args {args:?} printed {}", stdout(&o));
-    let err = stderr(&o);
-    for p in parts {
-        assert!(err.contains(p), "args {args:?}: stderr {err:?} lacks {p:?}");
-    }
-    assert!(!err.contains("panicked"), "args {args:?} panicked: {err}");
 }
 
 #[test]

@@ -2,24 +2,11 @@
 //! and a training run's checkpoints, resuming, tables and plot), `tactics` and `openings`,
 //! and their refusals of bad input. Small boards, tiny agents, few games.
 
+mod common;
+use common::{crumble, refused, stderr, stdout};
+
 use crumble_model::{NetConfig, checkpoint, default_device};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn crumble(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(args)
-        .output()
-        .expect("the crumble binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn ok(args: &[&str]) -> String {
     let o = crumble(args);
@@ -29,23 +16,6 @@ fn ok(args: &[&str]) -> String {
 
 fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
-/// Bad input: exit status 2, nothing on stdout, a message on stderr containing every part.
-fn refused(args: &[&str], parts: &[&str]) {
-    let o = crumble(args);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "args {args:?}, stderr {}",
-        stderr(&o)
-    );
-    assert!(o.stdout.is_empty(), "args {args:?} printed {}", stdout(&o));
-    let err = stderr(&o);
-    assert!(!err.contains("panicked"), "args {args:?}: {err}");
-    for p in parts {
-        assert!(err.contains(p), "args {args:?}: stderr {err:?} lacks {p:?}");
-    }
 }
 
 /// A fresh temporary directory for one test.

@@ -1,15 +1,11 @@
 //! The network through the `crumble` program: `ckpt:` agents load checkpoints, bad ones give
 //! a clear error. (`crumble bench net` is a benchmark: it is not run here.)
 
-use crumble_model::{NetConfig, checkpoint, default_device};
-use std::process::{Command, Output};
+mod common;
+use common::crumble;
 
-fn crumble(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(args)
-        .output()
-        .expect("the crumble binary runs")
-}
+use crumble_model::{NetConfig, checkpoint, default_device};
+use std::process::Command;
 
 #[test]
 fn a_checkpoint_agent_plays_a_match() {
@@ -50,4 +46,31 @@ fn a_checkpoint_agent_plays_a_match() {
         "{err}"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `BURN_DEVICE` naming a backend this build lacks is refused before any work, naming the
+/// variable, its value and the backends there are; `flex` is accepted.
+#[test]
+fn an_unknown_burn_device_is_refused_clearly() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .env("BURN_DEVICE", "quantum")
+        .args(["random-game", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("BURN_DEVICE=quantum") && err.contains("flex"),
+        "{err}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .env("BURN_DEVICE", "flex")
+        .args(["random-game", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

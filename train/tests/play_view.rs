@@ -1,17 +1,13 @@
 //! `crumble play` driven through its standard input, and `crumble view` pages checked
 //! structurally (the browser check is `scripts/view_screenshots.sh`, outside `cargo test`).
 
+mod common;
+use common::crumble;
+
 use crumble_core::{Color, Frame, Game, Outcome, Reason, notation, record};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn crumble(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(args)
-        .output()
-        .expect("the crumble binary runs")
-}
 
 /// Runs `crumble` with `input` on its standard input.
 fn crumble_with_input(args: &[&str], input: &str) -> Output {

@@ -1,35 +1,15 @@
 //! `crumble tactics` and `crumble openings` end to end: small runs, and their refusals of bad
 //! input (exit status 2, nothing on stdout, a message naming what and where, no panic).
 
+mod common;
+use common::{crumble, refused, stderr};
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn crumble(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(args)
-        .output()
-        .expect("the crumble binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn ok(args: &[&str]) -> String {
     let o = crumble(args);
     assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
     String::from_utf8(o.stdout).unwrap()
-}
-
-fn refused(args: &[&str], parts: &[&str]) {
-    let o = crumble(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "args {args:?}, stderr {err}");
-    assert!(o.stdout.is_empty(), "args {args:?} printed to stdout");
-    assert!(!err.contains("panicked"), "args {args:?}: {err}");
-    for p in parts {
-        assert!(err.contains(p), "args {args:?}: stderr {err:?} lacks {p:?}");
-    }
 }
 
 fn temp_dir(name: &str) -> PathBuf {

@@ -1,6 +1,9 @@
 //! End-to-end tests of `crumble train` on `configs/tiny.toml`: a run, its resume, its files
 //! and logs, runs killed with SIGKILL and resumed, and bad input.
 
+mod common;
+use common::crumble;
+
 use crumble_train::run::{COLUMNS, read_progress};
 use crumble_train::tb::{event_files, read_event_file};
 use std::collections::{BTreeMap, BTreeSet};
@@ -9,13 +12,6 @@ use std::process::{Command, Output, Stdio};
 
 fn tiny() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")
-}
-
-fn crumble(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(args)
-        .output()
-        .expect("the crumble binary runs")
 }
 
 fn fresh_dir(name: &str) -> PathBuf {
