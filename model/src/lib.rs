@@ -6,8 +6,9 @@
 //! ([`checkpoint`]) and the network benchmark ([`bench`]).
 //!
 //! The backend is chosen at run time from burn's `Device`: [`default_device`] is the
-//! pure-Rust `flex` CPU backend. Cargo features `tch`, `wgpu` and `cuda` compile burn's other
-//! backends in (see the README: they cannot be run on the project's CPU machine).
+//! pure-Rust `flex` CPU backend, or the backend `BURN_DEVICE` names. Cargo features `tch`,
+//! `wgpu` and `cuda` compile burn's other backends in (see the README for which of them
+//! build and run on a CPU machine).
 //!
 //! ```
 //! use crumble_core::Game;
