@@ -541,8 +541,10 @@ impl Tree {
         let firsts: Vec<&Node> = self.root.children.iter().take(top.max(1)).collect();
         let cols = firsts.len().clamp(1, 4);
         let rows = firsts.len().div_ceil(cols).max(1);
-        let (pw, ph, cap) = (300.0, 330.0, 64.0);
-        let (w, h) = (cols as f64 * pw + 20.0, rows as f64 * (ph + cap) + 90.0);
+        // Three caption lines under each board: move and share; Black's score and length;
+        // the evaluator's prior and value (when there is one).
+        let (pw, ph, cap) = (300.0, 330.0, 84.0);
+        let (w, h) = (cols as f64 * pw + 20.0, rows as f64 * (ph + cap) + 110.0);
         let mut s = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\">\n<rect x=\"0\" y=\"0\" width=\"{w}\" height=\"{h}\" fill=\"#ffffff\"/>\n"
         );
@@ -555,7 +557,7 @@ impl Tree {
         );
         let _ = writeln!(
             s,
-            "<text x=\"{:.1}\" y=\"56\" text-anchor=\"middle\" font-size=\"14\" fill=\"#555\">Black scores {} [{}, {}] overall; each board: the position after the move, Black at the bottom</text>",
+            "<text x=\"{:.1}\" y=\"56\" text-anchor=\"middle\" font-size=\"14\" fill=\"#555\">Black scores {} [{}, {}] overall</text>\n<text x=\"{0:.1}\" y=\"76\" text-anchor=\"middle\" font-size=\"14\" fill=\"#555\">each board: the position after the move, Black at the bottom</text>",
             w / 2.0,
             pct(e.score),
             pct(e.score_low),
@@ -579,7 +581,7 @@ impl Tree {
             // Nest the board as a sized sub-picture; its marker id must stay unique.
             let (x, y) = (
                 10.0 + (k % cols) as f64 * pw,
-                80.0 + (k / cols) as f64 * (ph + cap),
+                100.0 + (k / cols) as f64 * (ph + cap),
             );
             let board = board
                 .replacen(
@@ -602,16 +604,30 @@ impl Tree {
             );
             let _ = writeln!(
                 s,
-                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"13\" fill=\"#444\">Black {} [{}, {}]; {:.0} turns{}</text>",
+                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"13\" fill=\"#444\">Black {} [{}, {}]; {:.0} turns</text>",
                 x + pw / 2.0,
                 y + ph + 40.0,
                 pct(e.score),
                 pct(e.score_low),
                 pct(e.score_high),
                 n.mean_turns(),
-                n.prior
-                    .map_or(String::new(), |p| format!("; prior {:.3}", p))
             );
+            let judged: Vec<String> = [
+                n.prior.map(|p| format!("prior {p:.3}")),
+                n.value.map(|v| format!("value to move {v:+.3}")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if !judged.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"13\" fill=\"#444\">{}</text>",
+                    x + pw / 2.0,
+                    y + ph + 58.0,
+                    judged.join(", ")
+                );
+            }
         }
         s += "</svg>\n";
         Ok(s)
