@@ -526,7 +526,7 @@ impl Run {
                 net,
                 self.cfg.search.rollout.clone(),
                 mix as f32,
-                sp.seed ^ 0x5EED_0F_7011_0075,
+                sp.seed ^ 0x5E_ED0F_7011_0075,
             ))
         } else {
             Box::new(net)
