@@ -20,7 +20,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::ops::Range;
 
 /// One agent at run time: random play, or search with its own evaluator and settings.
 #[derive(Debug)]
@@ -354,14 +353,15 @@ struct Cache {
     capacity: usize,
 }
 
-/// Plays games `games` (numbers) between `players` as `seating` says, many at once, and
+/// Plays the games numbered `games` (a range, or any list of distinct indices: a resumed
+/// run plays just the missing ones) between `players` as `seating` says, many at once, and
 /// hands each finished game to `on_game` (in a deterministic order); `on_round` sees the
 /// counters after every round. Runs on the current rayon pool (see [`with_threads`]).
 pub fn run_games(
     players: &mut [Player],
     seating: Seating,
     opts: &RunOptions,
-    games: Range<u64>,
+    games: impl IntoIterator<Item = u64>,
     on_game: &mut dyn FnMut(GameRecord) -> Result<(), Box<dyn std::error::Error + Send + Sync>>,
     on_round: &mut dyn FnMut(&Progress),
 ) -> Result<Progress, RunError> {
@@ -397,14 +397,14 @@ pub fn run_games(
             _ => None,
         })
         .collect();
-    let total = games.end.saturating_sub(games.start);
-    let mut next = games.start;
+    let indices: Vec<u64> = games.into_iter().collect();
+    let total = indices.len() as u64;
+    let mut queue = indices.into_iter();
     let mut slots: Vec<Slot> = Vec::new();
     for _ in 0..opts.parallel_games.max(1).min(total.max(1) as usize) {
         let mut s = Slot::new(&metas, &opts.start);
-        if next < games.end {
+        if let Some(next) = queue.next() {
             s.start(next, &metas, seating, opts);
-            next += 1;
         }
         slots.push(s);
     }
@@ -442,9 +442,8 @@ pub fn run_games(
                 let rec = s.take_record(opts);
                 progress.games_done += 1;
                 on_game(rec).map_err(RunError::Sink)?;
-                if next < games.end {
+                if let Some(next) = queue.next() {
                     s.start(next, &metas, seating, opts);
-                    next += 1;
                 } else {
                     s.active = false;
                 }

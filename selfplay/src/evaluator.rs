@@ -51,8 +51,11 @@ pub enum EvalError {
 ///
 /// `evaluate` gets many leaves at once (from many games) and fills `out[i]` for `leaves[i]`
 /// (`out.len() == leaves.len()`). Values follow the sign convention of this module: from the
-/// view of the player who decides in that leaf. Implementations may keep buffers and RNGs in
-/// `self`; given the same sequence of calls they must give the same answers (determinism).
+/// view of the player who decides in that leaf. Implementations may keep buffers in `self`,
+/// but a leaf's answer must be a function of the leaf alone (its position), whatever else is
+/// in the batch and whatever calls came before: the evaluation cache (keyed by the state
+/// hash) relies on it, and so does a killed and resumed run, whose batches hold other games
+/// than the uninterrupted run's did.
 pub trait Evaluator: Send + fmt::Debug {
     /// A short name for logs and errors (`uniform`, `rollout`, a checkpoint path).
     fn name(&self) -> String;
@@ -128,22 +131,19 @@ impl Default for RolloutConfig {
 /// decider, `-1` a loss, `0` a draw or a playout stopped at its turn cap.
 ///
 /// Leaves of one batch are played out in parallel (rayon); each leaf's RNG is seeded from the
-/// evaluator's seed, the call number and the leaf's position in the batch, so the answers do
-/// not depend on the number of threads.
+/// evaluator's seed and the leaf's state hash alone, so a leaf's answer depends neither on the
+/// number of threads nor on the batch it came in or the calls before it: a run that is
+/// killed and resumed (other games in the batches, an empty evaluation cache) plays the same
+/// games as one that was not.
 #[derive(Debug)]
 pub struct RolloutEvaluator {
     config: RolloutConfig,
     seed: u64,
-    calls: u64,
 }
 
 impl RolloutEvaluator {
     pub fn new(config: RolloutConfig, seed: u64) -> RolloutEvaluator {
-        RolloutEvaluator {
-            config,
-            seed,
-            calls: 0,
-        }
+        RolloutEvaluator { config, seed }
     }
 }
 
@@ -184,19 +184,18 @@ pub fn rollout_value(game: &Game, me: Color, playouts: u32, cap: u32, rng: &mut 
 impl RolloutEvaluator {
     /// Plays each leaf's playouts (in parallel for a batch) and hands `write` the output slot
     /// and the playout value, `None` for a finished game. The RNG of a leaf depends only on
-    /// the seed, the call number and the leaf's index, never on the thread that plays it.
+    /// the seed and the leaf's state hash (see the type's docs).
     fn play_out(
-        &mut self,
+        &self,
         leaves: &[Leaf<'_>],
         out: &mut [Evaluation],
         write: impl Fn(&Leaf<'_>, &mut Evaluation, Option<f32>) + Sync,
     ) {
-        self.calls += 1;
-        let base = mix(self.seed ^ mix(self.calls));
+        let base = mix(self.seed);
         let cfg = &self.config;
-        let work = |(i, (leaf, o)): (usize, (&Leaf<'_>, &mut Evaluation))| {
+        let work = |(leaf, o): (&Leaf<'_>, &mut Evaluation)| {
             let value = leaf.game.decider().map(|me| {
-                let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ i as u64));
+                let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ leaf.game.hash()));
                 rollout_value(leaf.game, me, cfg.playouts, cfg.max_turns, &mut rng)
             });
             write(leaf, o, value);
@@ -205,10 +204,9 @@ impl RolloutEvaluator {
             leaves
                 .par_iter()
                 .zip(out.par_iter_mut())
-                .enumerate()
                 .for_each(work);
         } else {
-            leaves.iter().zip(out.iter_mut()).enumerate().for_each(work);
+            leaves.iter().zip(out.iter_mut()).for_each(work);
         }
     }
 }

@@ -1,17 +1,25 @@
 //! The self-play job: one agent plays itself, games go to record files in a directory.
 //!
-//! Files are `selfplay-NNNNNN.crsp` ([`crate::record`] format), `games_per_file` games each,
-//! with a human-readable `selfplay-NNNNNN.txt` beside each: the games as game records
-//! (`crumble_core::record`, per-player frame), separated by blank lines. A run into a directory that already holds games
-//! continues: it counts them, numbers new games after the highest game number found and new
-//! files after the highest file number, and never overwrites a file. Games in progress when
-//! a run is killed are lost; finished files are complete (written through a rename).
+//! Files are `selfplay-NNNNNN.crsp` ([`crate::record`] format), where `NNNNNN` is the index
+//! of the file's first game, with a human-readable `selfplay-NNNNNN.txt` beside each: the
+//! games as game records (`crumble_core::record`, per-player frame), separated by blank
+//! lines.
+//!
+//! **The layout is a function of the game indices alone**, never of the order in which games
+//! happen to finish: games `0..games` fall into blocks of `games_per_file` consecutive
+//! indices, and a block's file is written (through a rename, in index order) once all its
+//! games are finished. A run into a directory that already holds games plays exactly the
+//! indices no file holds, so a run killed at any moment and started again ends with the same
+//! files, byte for byte, as one that was never interrupted (game `i`'s random choices come
+//! from the seed and `i` alone; see [`crate::driver`]). Finished games of an unfinished block
+//! are lost with the process; no file is ever overwritten.
 
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, build_evaluator};
 use crate::config::{SearchConfig, SelfPlayConfig};
 use crate::driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating, run_games};
 use crate::record::{GameRecord, RecordError, read_file, write_file};
 use crumble_core::Game;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +38,12 @@ pub enum SelfPlayError {
     },
     #[error("agent `{0}` cannot play self-play: random play has nothing to record")]
     RandomAgent(String),
+    #[error("{path}: game {index} is also in {other}: a directory holds each game once")]
+    DuplicateGame {
+        path: String,
+        other: String,
+        index: u64,
+    },
 }
 
 /// Builds the run-time player of `spec`. `play` selects match settings
@@ -58,9 +72,20 @@ pub fn make_player(
 /// What the directory already holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Existing {
-    pub games: u64,
-    pub next_index: u64,
-    pub next_file: u64,
+    /// The game indices found, each in exactly one file.
+    pub indices: BTreeSet<u64>,
+}
+
+impl Existing {
+    /// Games found.
+    pub fn games(&self) -> u64 {
+        self.indices.len() as u64
+    }
+
+    /// The indices of `0..games` that no file holds, in order.
+    pub fn missing(&self, games: u64) -> Vec<u64> {
+        (0..games).filter(|i| !self.indices.contains(i)).collect()
+    }
 }
 
 fn file_number(p: &Path) -> Option<u64> {
@@ -69,6 +94,11 @@ fn file_number(p: &Path) -> Option<u64> {
         .strip_suffix(".crsp")?
         .parse()
         .ok()
+}
+
+/// The record file whose first game is `first`.
+pub fn record_file_path(dir: &Path, first: u64) -> PathBuf {
+    dir.join(format!("selfplay-{first:06}.crsp"))
 }
 
 /// Record files in `dir`, sorted by number.
@@ -91,21 +121,46 @@ pub fn record_files(dir: &Path) -> Result<Vec<PathBuf>, SelfPlayError> {
     Ok(v.into_iter().map(|x| x.1).collect())
 }
 
-/// Scans `dir` (every file is read and checked).
+/// Scans `dir` (every file is read and checked; a game index held twice is refused).
 pub fn scan(dir: &Path) -> Result<Existing, SelfPlayError> {
     let mut ex = Existing::default();
+    let mut owner: BTreeMap<u64, PathBuf> = BTreeMap::new();
     for p in record_files(dir)? {
-        let games = read_file(&p)?;
-        ex.games += games.len() as u64;
-        for g in &games {
-            ex.next_index = ex.next_index.max(g.index + 1);
+        for g in read_file(&p)? {
+            if let Some(other) = owner.insert(g.index, p.clone()) {
+                return Err(SelfPlayError::DuplicateGame {
+                    path: p.display().to_string(),
+                    other: other.display().to_string(),
+                    index: g.index,
+                });
+            }
+            ex.indices.insert(g.index);
         }
-        ex.next_file = ex.next_file.max(file_number(&p).unwrap_or(0) + 1);
     }
     Ok(ex)
 }
 
-/// Plays self-play games into `dir` until it holds `games` games in total.
+/// Writes one block's games (in index order) as a record file and its readable copy.
+fn write_block(dir: &Path, games: &[GameRecord]) -> Result<(), SelfPlayError> {
+    let Some(first) = games.first() else {
+        return Ok(());
+    };
+    let path = record_file_path(dir, first.index);
+    let mut text = String::new();
+    for g in games {
+        text.push_str(&g.to_text()?);
+        text.push('\n');
+    }
+    write_file(&path, games)?;
+    let txt = path.with_extension("txt");
+    std::fs::write(&txt, text).map_err(|source| SelfPlayError::Io {
+        path: txt.display().to_string(),
+        source,
+    })
+}
+
+/// Plays self-play games into `dir` until it holds games `0..games`: exactly the indices no
+/// file holds yet are played. Returns what was there before and this run's counters.
 pub fn run_selfplay(
     player: Player,
     sp: &SelfPlayConfig,
@@ -121,7 +176,7 @@ pub fn run_selfplay(
         source,
     })?;
     let ex = scan(dir)?;
-    let todo = games.saturating_sub(ex.games);
+    let todo = ex.missing(games);
     let start = Game::new(sp.board, sp.resolution).map_err(|e| SelfPlayError::Io {
         path: "selfplay.board".into(),
         source: std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
@@ -133,45 +188,33 @@ pub fn run_selfplay(
         seed: sp.seed,
         record_targets: true,
     };
-    let mut batch: Vec<GameRecord> = Vec::new();
-    let mut file = ex.next_file;
-    let per_file = sp.games_per_file.max(1);
-    let flush = |batch: &mut Vec<GameRecord>, file: &mut u64| -> Result<(), SelfPlayError> {
-        if batch.is_empty() {
-            return Ok(());
-        }
-        let path = dir.join(format!("selfplay-{:06}.crsp", *file));
-        let mut text = String::new();
-        for g in batch.iter() {
-            text.push_str(&g.to_text()?);
-            text.push('\n');
-        }
-        write_file(&path, batch)?;
-        let txt = path.with_extension("txt");
-        std::fs::write(&txt, text).map_err(|source| SelfPlayError::Io {
-            path: txt.display().to_string(),
-            source,
-        })?;
-        *file += 1;
-        batch.clear();
-        Ok(())
-    };
+    let per_file = sp.games_per_file.max(1) as u64;
+    // Missing games of each block, and the finished ones waiting for the rest of their block.
+    let mut waiting: BTreeMap<u64, usize> = BTreeMap::new();
+    for &i in &todo {
+        *waiting.entry(i / per_file).or_default() += 1;
+    }
+    let mut done: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
     let mut players = [player];
     let progress = run_games(
         &mut players,
         Seating::SelfPlay,
         &opts,
-        ex.next_index..ex.next_index + todo,
+        todo.iter().copied(),
         &mut |g| {
-            batch.push(g);
-            if batch.len() >= per_file {
-                flush(&mut batch, &mut file)
+            let block = g.index / per_file;
+            let finished = done.entry(block).or_default();
+            finished.push(g);
+            if finished.len() == waiting[&block] {
+                let mut games = done.remove(&block).unwrap_or_default();
+                games.sort_by_key(|g| g.index);
+                write_block(dir, &games)
                     .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
             }
             Ok(())
         },
         on_round,
     )?;
-    flush(&mut batch, &mut file)?;
+    debug_assert!(done.is_empty(), "every block is written when its last game ends");
     Ok((ex, progress))
 }

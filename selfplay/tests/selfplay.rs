@@ -195,7 +195,7 @@ fn selfplay_job_writes_files_and_continues() {
     assert_eq!(files.len(), 2);
     let p = selfplay::make_player(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
     let (existing, progress) = selfplay::run_selfplay(p, &sp, &dir, 5, &mut |_| {}).unwrap();
-    assert_eq!((existing.games, progress.games_done), (3, 2));
+    assert_eq!((existing.games(), progress.games_done), (3, 2));
     let mut all = Vec::new();
     for f in selfplay::record_files(&dir).unwrap() {
         all.extend(read_file(&f).unwrap());
@@ -327,4 +327,64 @@ fn config_loads_from_toml_and_refuses_unknown_keys() {
         SearchConfig::from_toml_str(&d.to_toml_string(), "x").unwrap(),
         d
     );
+}
+
+/// A self-play directory that lost games (a run killed with finished games of an unwritten
+/// block, or a file deleted) is completed with exactly the missing games: the files end up
+/// byte for byte those of a run that was never interrupted, however many games ran at once.
+#[test]
+fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
+    let base = std::env::temp_dir().join(format!("crumble-selfplay-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let sp = SelfPlayConfig {
+        board: 4,
+        resolution: 2,
+        max_turns: 30,
+        parallel_games: 3,
+        games_per_file: 2,
+        seed: 11,
+    };
+    let spec = AgentSpec::parse("mcts:rollout:8").unwrap();
+    let cfg = SearchConfig::default();
+    let play = |dir: &std::path::Path, sp: &SelfPlayConfig, games: u64| {
+        let p = selfplay::make_player(&spec, &cfg, 5, &NoCheckpoints, false).unwrap();
+        selfplay::run_selfplay(p, sp, dir, games, &mut |_| {}).unwrap()
+    };
+    let whole = base.join("whole");
+    play(&whole, &sp, 7);
+    let resumed = base.join("resumed");
+    play(&resumed, &sp, 7);
+    // Lose the block of games 2 and 3 and the last (odd-sized) block.
+    for first in [2, 6] {
+        let f = selfplay::record_file_path(&resumed, first);
+        std::fs::remove_file(&f).unwrap();
+        std::fs::remove_file(f.with_extension("txt")).unwrap();
+    }
+    let one_at_a_time = SelfPlayConfig {
+        parallel_games: 1,
+        ..sp.clone()
+    };
+    let (existing, progress) = play(&resumed, &one_at_a_time, 7);
+    assert_eq!(existing.missing(7), vec![2, 3, 6]);
+    assert_eq!(progress.games_done, 3);
+    let names = |dir: &std::path::Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&whole), names(&resumed));
+    assert_eq!(names(&whole).len(), 8, "{:?}", names(&whole));
+    for n in names(&whole) {
+        assert!(
+            std::fs::read(whole.join(&n)).unwrap() == std::fs::read(resumed.join(&n)).unwrap(),
+            "{n} differs"
+        );
+    }
+    // Nothing left to play: a third run adds nothing.
+    let (_, progress) = play(&resumed, &sp, 7);
+    assert_eq!(progress.games_done, 0);
+    std::fs::remove_dir_all(&base).unwrap();
 }

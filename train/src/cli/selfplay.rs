@@ -78,7 +78,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     eprintln!(
         "selfplay: done: {} new games ({} were there), {} simulations in {:.1} s, records in {}",
         progress.games_done,
-        existing.games,
+        existing.games(),
         progress.simulations,
         t0.elapsed().as_secs_f64(),
         a.out.display()
