@@ -55,6 +55,8 @@ pub enum CheckpointError {
     Config { path: String, message: String },
     #[error("{path}: the weights do not match the network config: {message}")]
     Mismatch { path: String, message: String },
+    #[error("{path}: {count} weights are NaN or infinite: the network is refused")]
+    NonFinite { path: String, count: u64 },
     #[error("{path}: cannot encode the weights: {message}")]
     Encode { path: String, message: String },
 }
@@ -69,8 +71,16 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The checkpoint bytes of `net` built from `config`.
+/// The checkpoint bytes of `net` built from `config`. A net with a non-finite weight is
+/// refused: no checkpoint ever holds one.
 pub fn encode(config: &NetConfig, net: &CrumbleNet) -> Result<Vec<u8>, CheckpointError> {
+    let count = crate::train::non_finite_weights(net);
+    if count > 0 {
+        return Err(CheckpointError::NonFinite {
+            path: "<memory>".into(),
+            count,
+        });
+    }
     let json = serde_json::to_string_pretty(config).map_err(|e| CheckpointError::Encode {
         path: "<memory>".into(),
         message: e.to_string(),
@@ -102,6 +112,10 @@ pub fn save(path: &Path, config: &NetConfig, net: &CrumbleNet) -> Result<(), Che
         CheckpointError::Encode { message, .. } => CheckpointError::Encode {
             path: p.clone(),
             message,
+        },
+        CheckpointError::NonFinite { count, .. } => CheckpointError::NonFinite {
+            path: p.clone(),
+            count,
         },
         other => other,
     })?;
@@ -231,6 +245,13 @@ pub fn decode(
     let net = net
         .try_load_record(record)
         .map_err(|e| mismatch(e.to_string()))?;
+    let count = crate::train::non_finite_weights(&net);
+    if count > 0 {
+        return Err(CheckpointError::NonFinite {
+            path: path.into(),
+            count,
+        });
+    }
     Ok((config, net))
 }
 

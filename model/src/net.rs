@@ -21,7 +21,7 @@
 
 use crate::planes::PLANES;
 use burn::config::Config;
-use burn::module::{Module, Param};
+use burn::module::{Module, ModuleMapper, Param, ParamId};
 use burn::tensor::activation::{relu, tanh};
 use burn::tensor::module::{conv2d, linear};
 use burn::tensor::ops::ConvOptions;
@@ -285,7 +285,7 @@ impl NetConfig {
                 alpha: const_param([1], 0.2, device),
             })
             .collect();
-        Ok(CrumbleNet {
+        let net = CrumbleNet {
             stem,
             blocks,
             policy: Conv::new(c, 8 * s * s, 1, 1, 0, 0.1, &mut rng, device),
@@ -294,7 +294,21 @@ impl NetConfig {
             value1: Dense::new(2 * c, self.value_hidden, 1.0, &mut rng, device),
             value2: Dense::new(self.value_hidden, 1, 0.1, &mut rng, device),
             stride: s,
-        })
+        };
+        Ok(net.map(&mut NumberParams(0)))
+    }
+}
+
+/// Gives the parameters fixed ids in visiting order. burn draws parameter ids at random, and
+/// checkpoints and optimiser states store them: fixed ids make two runs of one config write
+/// the same files, byte for byte (a killed and resumed run is compared with that).
+struct NumberParams(u64);
+
+impl ModuleMapper for NumberParams {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        self.0 += 1;
+        let (_, value, mapper) = param.consume();
+        Param::from_mapped_value(ParamId::from(0xC4_0000_0000 + self.0), value, mapper)
     }
 }
 

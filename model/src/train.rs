@@ -159,6 +159,23 @@ pub fn optimizer(s: &OptimizerSettings) -> ModuleOptimizer {
 }
 
 /// `Σ w²` over every parameter of `net`.
+/// How many weights of `net` are NaN or infinite (a network that must never be saved,
+/// promoted or played).
+pub fn non_finite_weights(net: &CrumbleNet) -> u64 {
+    struct Count(u64);
+    impl ModuleVisitor for Count {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            let data = param.val().into_data();
+            if let Ok(v) = data.as_slice::<f32>() {
+                self.0 += v.iter().filter(|x| !x.is_finite()).count() as u64;
+            }
+        }
+    }
+    let mut c = Count(0);
+    net.visit(&mut c);
+    c.0
+}
+
 pub fn sum_of_squares(net: &CrumbleNet) -> f64 {
     struct Squares(f64);
     impl ModuleVisitor for Squares {

@@ -530,8 +530,25 @@ pub fn run_games(
     }
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (`0` = one per core).
+/// The most worker threads a run may ask for: far above any machine's cores, far below what
+/// exhausts the operating system (every count that becomes threads is checked against it).
+pub const MAX_THREADS: usize = 1024;
+
+/// Checks a thread count (`0` = one per core) against [`MAX_THREADS`].
+pub fn check_threads(threads: usize) -> Result<usize, String> {
+    if threads > MAX_THREADS {
+        Err(format!(
+            "{threads} threads is more than the {MAX_THREADS} allowed (0 = one per core)"
+        ))
+    } else {
+        Ok(threads)
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` threads (`0` = one per core; at most
+/// [`MAX_THREADS`], which callers check first with [`check_threads`]).
 pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    let threads = threads.min(MAX_THREADS);
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(f),
         Err(_) => f(),

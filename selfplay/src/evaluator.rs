@@ -201,10 +201,7 @@ impl RolloutEvaluator {
             write(leaf, o, value);
         };
         if leaves.len() > 1 {
-            leaves
-                .par_iter()
-                .zip(out.par_iter_mut())
-                .for_each(work);
+            leaves.par_iter().zip(out.par_iter_mut()).for_each(work);
         } else {
             leaves.iter().zip(out.iter_mut()).for_each(work);
         }

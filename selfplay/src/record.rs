@@ -294,6 +294,20 @@ impl Reader<'_> {
             self.take(4)?.try_into().expect("4 bytes"),
         ))
     }
+    /// An `f32` that must be finite and within `lo..=hi` (a value or a probability): damaged
+    /// or poisoned training targets are refused here, where every reader passes.
+    fn f32_in(&mut self, lo: f32, hi: f32, what: &str) -> Result<f32, RecordError> {
+        let at = self.at;
+        let v = self.f32()?;
+        if v.is_finite() && (lo..=hi).contains(&v) {
+            Ok(v)
+        } else {
+            Err(RecordError::Corrupt {
+                offset: at,
+                what: format!("{what} {v} is not a number in [{lo}, {hi}]"),
+            })
+        }
+    }
     /// A count of items of `size` bytes each that must fit in what is left.
     fn count(&mut self, size: usize) -> Result<usize, RecordError> {
         let n = self.u32()? as usize;
@@ -380,17 +394,21 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
                     search: None,
                 },
                 2 => {
-                    let value = r.f32()?;
+                    let value = r.f32_in(-1.0, 1.0, "search value")?;
                     let full = r.u8()? != 0;
                     let pn = r.count(8)?;
                     let mut policy = Vec::with_capacity(pn);
                     for _ in 0..pn {
-                        policy.push((Decision(r.u32()?), r.f32()?));
+                        policy.push((Decision(r.u32()?), r.f32_in(0.0, 1.0, "policy target")?));
                     }
                     let jn = r.count(12)?;
                     let mut joint = Vec::with_capacity(jn);
                     for _ in 0..jn {
-                        joint.push((Decision(r.u32()?), Decision(r.u32()?), r.f32()?));
+                        joint.push((
+                            Decision(r.u32()?),
+                            Decision(r.u32()?),
+                            r.f32_in(0.0, 1.0, "joint target")?,
+                        ));
                     }
                     StepRecord {
                         decision,

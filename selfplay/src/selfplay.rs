@@ -215,6 +215,9 @@ pub fn run_selfplay(
         },
         on_round,
     )?;
-    debug_assert!(done.is_empty(), "every block is written when its last game ends");
+    debug_assert!(
+        done.is_empty(),
+        "every block is written when its last game ends"
+    );
     Ok((ex, progress))
 }

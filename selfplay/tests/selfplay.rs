@@ -159,6 +159,28 @@ fn record_files_round_trip_and_refuse_damage() {
     let n = v.len();
     v[n / 2] ^= 0x55;
     assert!(decode_file(&v).is_err());
+    // Poisoned targets under a valid checksum: a NaN policy target, an infinite value, a
+    // probability above 1 are all refused, naming what is wrong.
+    for poison in 0..3 {
+        let mut bad = games.clone();
+        let search = bad
+            .iter_mut()
+            .flat_map(|g| g.steps.iter_mut())
+            .find_map(|s| s.search.as_mut().filter(|r| !r.policy.is_empty()))
+            .expect("a searched step with a policy target");
+        match poison {
+            0 => search.policy[0].1 = f32::NAN,
+            1 => search.value = f32::INFINITY,
+            _ => search.policy[0].1 = 1.5,
+        }
+        let err = decode_file(&encode_file(&bad)).unwrap_err().to_string();
+        let want = if poison == 1 {
+            "search value"
+        } else {
+            "policy target"
+        };
+        assert!(err.contains(want), "{err}");
+    }
     // A record whose result is wrong does not replay.
     let mut bad = games[0].clone();
     bad.outcome.winner = match bad.outcome.winner {

@@ -332,6 +332,13 @@ impl TrainConfig {
         if self.generation.games == 0 {
             return Err(bad("generation.games", "0".into(), "must be at least 1"));
         }
+        if let Err(why) = crumble_selfplay::driver::check_threads(self.generation.threads) {
+            return Err(bad(
+                "generation.threads",
+                self.generation.threads.to_string(),
+                &why,
+            ));
+        }
         let r = &self.replay;
         if r.window_min == 0 || r.window_max < r.window_min {
             return Err(bad(

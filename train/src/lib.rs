@@ -4,6 +4,7 @@
 //! `main.rs`, its subcommands in `cli/`).
 //!
 //! - [`config`]: the training config (`configs/*.toml`): every section and key.
+//! - [`ledger`]: `progress.csv`, one typed row per finished generation.
 //! - [`replay`]: the replay window over self-play record files and the batch sampler
 //!   (targets, symmetry augmentation).
 //! - [`run`]: the run directory and the generation loop (self-play -> replay -> train ->
@@ -11,6 +12,7 @@
 //! - [`tb`]: TensorBoard scalars and a strict reader of event files.
 
 pub mod config;
+pub mod ledger;
 pub mod replay;
 pub mod run;
 pub mod tb;

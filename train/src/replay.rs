@@ -103,19 +103,6 @@ impl ReplayWindow {
         ReplayWindow::default()
     }
 
-    /// Adds generation `gen` from its directory (replacing what was held for it). Every game
-    /// is checked against the run's board and resolution.
-    pub fn load(
-        &mut self,
-        generation: u32,
-        dir: &Path,
-        board: u16,
-        resolution: u16,
-    ) -> Result<(), ReplayError> {
-        let games = read_generation(dir)?;
-        self.insert(generation, games, board, resolution)
-    }
-
     /// Adds generation `gen` from records in memory.
     pub fn insert(
         &mut self,

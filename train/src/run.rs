@@ -29,6 +29,7 @@
 //! generation continues where it was), and goes on from the last row.
 
 use crate::config::{ConfigError, TrainConfig};
+use crate::ledger::{self, COLUMNS, Opponent, Row};
 use crate::replay::{HostBatch, ReplayError, ReplayWindow, generation_dir};
 use crate::tb::TbLog;
 use crumble_core::{Color, Game};
@@ -77,9 +78,14 @@ pub enum TrainError {
     Agent(#[from] crumble_selfplay::AgentError),
     #[error("{0}")]
     Rules(String),
+    #[error(
+        "generation {generation}: {what}. The generation was stopped before its checkpoint: \
+         nothing was saved or promoted, and the finished generations are untouched"
+    )]
+    NonFinite { generation: u32, what: String },
 }
 
-fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
+pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
     move |source| TrainError::Io {
         path: path.display().to_string(),
         source,
@@ -112,144 +118,6 @@ pub fn checkpoint_dir(run: &Path, generation: u32) -> PathBuf {
 /// The network file of generation `g`.
 pub fn checkpoint_path(run: &Path, generation: u32) -> PathBuf {
     checkpoint_dir(run, generation).join("net.crnet")
-}
-
-// ---------------------------------------------------------------------------------------
-// progress.csv
-
-/// The columns of `progress.csv`, in order.
-pub const COLUMNS: [&str; 35] = [
-    "generation",
-    "unix_time",
-    "elapsed_s",
-    "selfplay_net",
-    "best_net",
-    "games",
-    "positions",
-    "selfplay_s",
-    "games_per_hour",
-    "sims_per_s",
-    "mean_turns",
-    "black_score",
-    "draw_rate",
-    "resign_fp_rate",
-    "steps",
-    "steps_total",
-    "samples_per_s",
-    "lr",
-    "policy_loss",
-    "value_loss",
-    "l2_loss",
-    "total_loss",
-    "policy_entropy",
-    "value_sign_agreement",
-    "replay_positions",
-    "train_s",
-    "score_vs_previous",
-    "score_vs_random",
-    "score_vs_rollout",
-    "elo_vs_previous",
-    "elo_vs_random",
-    "elo_vs_rollout",
-    "elo",
-    "eval_s",
-    "promoted",
-];
-
-/// One row of `progress.csv`: every figure of a finished generation (NaN = not measured,
-/// written as an empty cell).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Row(pub Vec<f64>);
-
-impl Row {
-    pub fn get(&self, col: &str) -> f64 {
-        COLUMNS
-            .iter()
-            .position(|c| *c == col)
-            .and_then(|i| self.0.get(i).copied())
-            .unwrap_or(f64::NAN)
-    }
-    fn set(&mut self, col: &str, v: f64) {
-        let i = COLUMNS
-            .iter()
-            .position(|c| *c == col)
-            .expect("known column");
-        self.0[i] = v;
-    }
-    fn new() -> Row {
-        Row(vec![f64::NAN; COLUMNS.len()])
-    }
-}
-
-/// Reads `progress.csv` (a missing file is an empty ledger).
-pub fn read_progress(path: &Path) -> Result<Vec<Row>, TrainError> {
-    if !path.exists() {
-        return Ok(Vec::new());
-    }
-    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
-    let bad = |what: String| TrainError::Ledger {
-        path: path.display().to_string(),
-        what,
-    };
-    let mut lines = text.lines();
-    let header = lines.next().ok_or_else(|| bad("empty file".into()))?;
-    if header != COLUMNS.join(",") {
-        return Err(bad(format!("unexpected header `{header}`")));
-    }
-    let mut rows = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let cells: Vec<&str> = line.split(',').collect();
-        if cells.len() != COLUMNS.len() {
-            return Err(bad(format!(
-                "line {}: {} cells, expected {}",
-                i + 2,
-                cells.len(),
-                COLUMNS.len()
-            )));
-        }
-        let mut row = Row::new();
-        for (j, c) in cells.iter().enumerate() {
-            row.0[j] = if c.is_empty() {
-                f64::NAN
-            } else {
-                c.parse()
-                    .map_err(|_| bad(format!("line {}: `{c}` is not a number", i + 2)))?
-            };
-        }
-        if row.get("generation") != (i + 1) as f64 {
-            return Err(bad(format!(
-                "line {}: generation {} out of sequence",
-                i + 2,
-                row.get("generation")
-            )));
-        }
-        rows.push(row);
-    }
-    Ok(rows)
-}
-
-fn write_progress(path: &Path, rows: &[Row]) -> Result<(), TrainError> {
-    let mut s = COLUMNS.join(",");
-    s.push('\n');
-    for r in rows {
-        let cells: Vec<String> =
-            r.0.iter()
-                .map(|v| {
-                    if v.is_finite() {
-                        if v.fract() == 0.0 && v.abs() < 1e15 {
-                            format!("{v:.0}")
-                        } else {
-                            format!("{v:.6}")
-                        }
-                    } else {
-                        String::new()
-                    }
-                })
-                .collect();
-        s.push_str(&cells.join(","));
-        s.push('\n');
-    }
-    write_atomic(path, s.as_bytes())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -386,6 +254,7 @@ fn open_run(opts: &TrainOptions) -> Result<(PathBuf, TrainConfig), TrainError> {
         });
     }
     write_atomic(&dir.join("config.toml"), cfg.to_toml_string().as_bytes())?;
+    ledger::create(&dir.join("progress.csv"))?;
     Ok((dir, cfg))
 }
 
@@ -413,6 +282,37 @@ fn timestamp_name() -> String {
     )
 }
 
+/// The run's ledger. A missing one is refused, since it is created with the run, unless the
+/// directory holds nothing but the config (a run killed between writing the two).
+fn read_ledger(dir: &Path) -> Result<Vec<Row>, TrainError> {
+    let path = dir.join("progress.csv");
+    if !path.exists() {
+        let mut others = Vec::new();
+        for e in std::fs::read_dir(dir).map_err(io_err(dir))? {
+            let name = e.map_err(io_err(dir))?.file_name();
+            if name != "config.toml" {
+                others.push(name.to_string_lossy().into_owned());
+            }
+        }
+        if others.is_empty() {
+            ledger::create(&path)?;
+        } else {
+            others.sort();
+            return Err(TrainError::Ledger {
+                path: path.display().to_string(),
+                what: format!(
+                    "is missing, but the run directory holds {}: the ledger is what says which \
+                     generations finished, and without it nothing can be resumed safely. Nothing \
+                     was changed. Restore progress.csv from a copy, or start a new run in a new \
+                     directory",
+                    others.join(", ")
+                ),
+            });
+        }
+    }
+    ledger::read(&path)
+}
+
 struct Run {
     dir: PathBuf,
     cfg: TrainConfig,
@@ -430,8 +330,9 @@ struct Run {
 
 impl Run {
     fn open(dir: PathBuf, cfg: TrainConfig) -> Result<Run, TrainError> {
-        let rows = read_progress(&dir.join("progress.csv"))?;
+        let rows = read_ledger(&dir)?;
         let done = rows.len() as u32;
+        ledger::check_against_disk(&dir, done)?;
         clean_unfinished(&dir, done)?;
         let net_config = cfg.net_config();
         let device = crumble_model::default_device().autodiff();
@@ -473,10 +374,10 @@ impl Run {
         let mut window = ReplayWindow::new();
         let (board, res) = (cfg.selfplay.board, cfg.selfplay.resolution);
         for g in window_generations(&cfg, &rows, done) {
-            window.load(g, &generation_dir(&dir, g), board, res)?;
+            load_generation(&mut window, &dir, g, &rows, board, res)?;
         }
         let tb = TbLog::open(&dir.join("tb")).map_err(io_err(&dir.join("tb")))?;
-        let elapsed_before = rows.last().map_or(0.0, |r| r.get("elapsed_s"));
+        let elapsed_before = rows.last().map_or(0.0, |r| r.elapsed_s);
         Ok(Run {
             dir,
             cfg,
@@ -500,12 +401,11 @@ impl Run {
         let g = self.rows.len() as u32 + 1;
         let prev = self.rows.last();
         // The net self-play uses: the newest one promoted so far.
-        let selfplay_net = prev.map_or(0, |r| r.get("best_net") as u32);
-        let steps_before = prev.map_or(0.0, |r| r.get("steps_total")) as u64;
-        let elo_before = prev.map_or(0.0, |r| r.get("elo"));
-        let mut row = Row::new();
-        row.set("generation", f64::from(g));
-        row.set("selfplay_net", f64::from(selfplay_net));
+        let selfplay_net = prev.map_or(0, |r| r.best_net as u32);
+        let steps_before = prev.map_or(0.0, |r| r.steps_total) as u64;
+        let elo_before = prev.map_or(0.0, |r| r.elo);
+        let mut row = Row::new(g);
+        row.selfplay_net = f64::from(selfplay_net);
 
         // 1. Self-play with the current net.
         let t0 = Instant::now();
@@ -552,20 +452,14 @@ impl Run {
         let sp_secs = t0.elapsed().as_secs_f64();
         let games = crate::replay::read_generation(&sp_dir)?;
         selfplay_stats(&games, &mut row)?;
-        row.set("selfplay_s", sp_secs);
-        row.set(
-            "sims_per_s",
-            progress.simulations as f64 / sp_secs.max(1e-9),
-        );
+        row.selfplay_s = sp_secs;
+        row.sims_per_s = progress.simulations as f64 / sp_secs.max(1e-9);
         // Games of this process only give the rate (a resumed generation has older ones too).
-        row.set(
-            "games_per_hour",
-            progress.games_done as f64 * 3600.0 / sp_secs.max(1e-9),
-        );
+        row.games_per_hour = progress.games_done as f64 * 3600.0 / sp_secs.max(1e-9);
         let (board, res) = (self.cfg.selfplay.board, self.cfg.selfplay.resolution);
         self.window.insert(g, games, board, res)?;
         let new_positions = self.window.samples_of(g);
-        row.set("positions", new_positions as f64);
+        row.positions = new_positions as f64;
 
         // 2. The replay window.
         let keep = window_generations_with(&self.cfg, &self.rows, new_positions, g);
@@ -574,11 +468,10 @@ impl Run {
         }
         for gen_ in keep {
             if !self.window.generations().contains(&gen_) {
-                self.window
-                    .load(gen_, &generation_dir(&self.dir, gen_), board, res)?;
+                load_generation(&mut self.window, &self.dir, gen_, &self.rows, board, res)?;
             }
         }
-        row.set("replay_positions", self.window.len() as f64);
+        row.replay_positions = self.window.len() as f64;
 
         // 3. Training.
         let t1 = Instant::now();
@@ -614,6 +507,18 @@ impl Run {
             let net = self.net.take().expect("the training net is always there");
             let (net, stats) = mtrain::train_step(net, &mut self.optim, &batch, lr, o.value_weight);
             self.net = Some(net);
+            // A non-finite loss poisons the weights: stop before anything is written.
+            if !(stats.policy_loss.is_finite() && stats.value_loss.is_finite()) {
+                return Err(TrainError::NonFinite {
+                    generation: g,
+                    what: format!(
+                        "training step {} of {steps}: policy loss {}, value loss {}",
+                        step + 1,
+                        stats.policy_loss,
+                        stats.value_loss
+                    ),
+                });
+            }
             sums[0] += f64::from(stats.policy_loss);
             sums[1] += f64::from(stats.value_loss);
             sums[2] += f64::from(stats.policy_entropy);
@@ -630,27 +535,28 @@ impl Run {
         }
         let n = steps.max(1) as f64;
         let net = self.net.as_ref().expect("the training net is always there");
+        let bad = mtrain::non_finite_weights(net);
+        if bad > 0 {
+            return Err(TrainError::NonFinite {
+                generation: g,
+                what: format!("after {steps} training steps, {bad} weights are NaN or infinite"),
+            });
+        }
         let l2 = o.l2 * mtrain::sum_of_squares(net);
         let train_s = t1.elapsed().as_secs_f64();
-        row.set("steps", steps as f64);
-        row.set("steps_total", (steps_before + steps) as f64);
-        row.set(
-            "samples_per_s",
-            (steps as usize * o.batch_size) as f64 / train_s.max(1e-9),
-        );
-        row.set("lr", lr);
-        row.set("policy_loss", sums[0] / n);
-        row.set("value_loss", sums[1] / n);
-        row.set("l2_loss", l2);
-        row.set(
-            "total_loss",
-            sums[0] / n + o.value_weight * sums[1] / n + l2,
-        );
-        row.set("policy_entropy", sums[2] / n);
+        row.steps = steps as f64;
+        row.steps_total = (steps_before + steps) as f64;
+        row.samples_per_s = (steps as usize * o.batch_size) as f64 / train_s.max(1e-9);
+        row.lr = lr;
+        row.policy_loss = sums[0] / n;
+        row.value_loss = sums[1] / n;
+        row.l2_loss = l2;
+        row.total_loss = sums[0] / n + o.value_weight * sums[1] / n + l2;
+        row.policy_entropy = sums[2] / n;
         if sign_n > 0 {
-            row.set("value_sign_agreement", sums[3] / f64::from(sign_n));
+            row.value_sign_agreement = sums[3] / f64::from(sign_n);
         }
-        row.set("train_s", train_s);
+        row.train_s = train_s;
 
         // 4. Checkpoint.
         save_checkpoint(&self.dir, g, &self.net_config, net, Some(&self.optim))?;
@@ -662,61 +568,52 @@ impl Run {
         let mut promoted = true;
         if evaluate {
             let me = checkpoint_path(&self.dir, g);
-            let mut matches: Vec<(&str, u64, Opponent)> = vec![
+            let mut matches: Vec<(Opponent, u64, EvalAgent)> = vec![
                 (
-                    "previous",
+                    Opponent::Previous,
                     e.games_vs_previous,
-                    Opponent::Checkpoint(checkpoint_path(&self.dir, g - 1)),
+                    EvalAgent::Checkpoint(checkpoint_path(&self.dir, g - 1)),
                 ),
-                ("random", e.games_vs_random, Opponent::Random),
+                (Opponent::Random, e.games_vs_random, EvalAgent::Random),
                 (
-                    "rollout",
+                    Opponent::Rollout,
                     e.games_vs_rollout,
-                    Opponent::Spec(format!("mcts:rollout:{}", e.rollout_simulations)),
+                    EvalAgent::Spec(format!("mcts:rollout:{}", e.rollout_simulations)),
                 ),
             ];
             matches.retain(|m| m.1 > 0);
-            for (name, games, opp) in matches {
-                let r = self.play_eval(&me, &opp, games, g, name, on_event)?;
+            for (opponent, games, agent) in matches {
+                let r = self.play_eval(&me, &agent, games, g, opponent.name(), on_event)?;
                 let score = r.score();
-                row.set(&format!("score_vs_{name}"), score);
-                row.set(&format!("elo_vs_{name}"), elo_from_score(score, r.games));
+                row.set_eval(opponent, score, elo_from_score(score, r.games));
             }
             if e.gating && e.games_vs_previous > 0 {
-                promoted = row.get("score_vs_previous") >= e.gating_threshold;
+                promoted = row.score_vs_previous >= e.gating_threshold;
             }
         }
         // Figures of an evaluation only when there was one (empty cells otherwise); the
         // running Elo is carried in progress.csv for the next evaluation to add to.
-        let elo_step = row.get("elo_vs_previous");
-        row.set(
-            "elo",
-            elo_before + if elo_step.is_finite() { elo_step } else { 0.0 },
-        );
+        let elo_step = row.elo_vs_previous;
+        row.elo = elo_before + if elo_step.is_finite() { elo_step } else { 0.0 };
         if evaluate {
-            row.set("eval_s", t2.elapsed().as_secs_f64());
+            row.eval_s = t2.elapsed().as_secs_f64();
         }
-        row.set("promoted", if promoted { 1.0 } else { 0.0 });
+        row.promoted = if promoted { 1.0 } else { 0.0 };
         // The net the next generation plays self-play with.
-        row.set(
-            "best_net",
-            f64::from(if promoted { g } else { selfplay_net }),
-        );
+        row.best_net = f64::from(if promoted { g } else { selfplay_net });
 
         // 6. The logs, then the ledger.
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0.0, |d| d.as_secs_f64());
-        row.set("unix_time", now.floor());
-        row.set(
-            "elapsed_s",
-            self.elapsed_before + self.started.elapsed().as_secs_f64(),
-        );
+        row.unix_time = now.floor();
+        row.elapsed_s = self.elapsed_before + self.started.elapsed().as_secs_f64();
         // Logged before the ledger commits the generation: a kill in between repeats the
         // generation and logs its step twice, rather than never.
-        log_row(&mut self.tb, &row, g);
+        let tb_dir = self.dir.join("tb");
+        log_row(&mut self.tb, &row, g).map_err(io_err(&tb_dir))?;
         self.rows.push(row.clone());
-        write_progress(&self.dir.join("progress.csv"), &self.rows)?;
+        ledger::write(&self.dir.join("progress.csv"), &self.rows)?;
         on_event(Event::Finished {
             generation: g,
             row: &row,
@@ -727,7 +624,7 @@ impl Run {
     fn play_eval(
         &self,
         me: &Path,
-        opp: &Opponent,
+        opp: &EvalAgent,
         games: u64,
         g: u32,
         name: &str,
@@ -747,12 +644,12 @@ impl Run {
         };
         let a = net_player(me, format!("gen-{g:04}"))?;
         let b = match opp {
-            Opponent::Checkpoint(p) => net_player(p, format!("gen-{:04}", g - 1))?,
-            Opponent::Random => Player {
+            EvalAgent::Checkpoint(p) => net_player(p, format!("gen-{:04}", g - 1))?,
+            EvalAgent::Random => Player {
                 name: "random".into(),
                 kind: PlayerKind::Random,
             },
-            Opponent::Spec(s) => selfplay::make_player(
+            EvalAgent::Spec(s) => selfplay::make_player(
                 &AgentSpec::parse(s)?,
                 &self.cfg.search,
                 u64::from(g),
@@ -783,7 +680,8 @@ impl Run {
     }
 }
 
-enum Opponent {
+/// Who an evaluation match is played against.
+enum EvalAgent {
     Checkpoint(PathBuf),
     Random,
     Spec(String),
@@ -900,12 +798,40 @@ fn clean_unfinished(run: &Path, done: u32) -> Result<(), TrainError> {
     Ok(())
 }
 
+/// Loads finished generation `g` into the window, refusing a generation whose record files
+/// do not hold exactly the games its ledger row counts (a deleted file or directory is an
+/// error, never silently less data).
+fn load_generation(
+    window: &mut ReplayWindow,
+    run: &Path,
+    g: u32,
+    rows: &[Row],
+    board: u16,
+    resolution: u16,
+) -> Result<(), TrainError> {
+    let dir = generation_dir(run, g);
+    let games = crate::replay::read_generation(&dir)?;
+    let want = rows[g as usize - 1].games;
+    if games.len() as f64 != want {
+        return Err(TrainError::Ledger {
+            path: dir.display().to_string(),
+            what: format!(
+                "holds {} games, but progress.csv says generation {g} played {want}: record \
+                 files are missing or were added. Nothing was changed; restore the files",
+                games.len()
+            ),
+        });
+    }
+    window.insert(g, games, board, resolution)?;
+    Ok(())
+}
+
 /// The generations the window holds after `done` finished generations.
 fn window_generations(cfg: &TrainConfig, rows: &[Row], done: u32) -> Vec<u32> {
     if done == 0 {
         return Vec::new();
     }
-    let last = rows[done as usize - 1].get("positions") as u64;
+    let last = rows[done as usize - 1].positions as u64;
     window_generations_with(cfg, &rows[..done as usize - 1], last, done)
 }
 
@@ -917,12 +843,12 @@ fn window_generations_with(
     newest_positions: u64,
     newest: u32,
 ) -> Vec<u32> {
-    let total: u64 = rows.iter().map(|r| r.get("positions") as u64).sum::<u64>() + newest_positions;
+    let total: u64 = rows.iter().map(|r| r.positions as u64).sum::<u64>() + newest_positions;
     let want = cfg.replay.window(total);
     let mut have = newest_positions;
     let mut gens = vec![newest];
     for g in (1..newest).rev() {
-        let p = rows[g as usize - 1].get("positions") as u64;
+        let p = rows[g as usize - 1].positions as u64;
         if have + p > want {
             break;
         }
@@ -936,7 +862,7 @@ fn window_generations_with(
 /// Fills the self-play columns from the generation's games.
 fn selfplay_stats(games: &[crumble_selfplay::GameRecord], row: &mut Row) -> Result<(), TrainError> {
     let n = games.len() as f64;
-    row.set("games", n);
+    row.games = n;
     if games.is_empty() {
         return Ok(());
     }
@@ -964,55 +890,24 @@ fn selfplay_stats(games: &[crumble_selfplay::GameRecord], row: &mut Row) -> Resu
             }
         }
     }
-    row.set("mean_turns", turns as f64 / n);
-    row.set("black_score", black / n);
-    row.set("draw_rate", draws as f64 / n);
+    row.mean_turns = turns as f64 / n;
+    row.black_score = black / n;
+    row.draw_rate = draws as f64 / n;
     if would > 0 {
-        row.set("resign_fp_rate", false_pos as f64 / would as f64);
+        row.resign_fp_rate = false_pos as f64 / would as f64;
     }
     Ok(())
 }
 
-/// TensorBoard tags of the progress columns.
-const TB_TAGS: [(&str, &str); 27] = [
-    ("policy_loss", "loss/policy"),
-    ("value_loss", "loss/value"),
-    ("l2_loss", "loss/l2"),
-    ("total_loss", "loss/total"),
-    ("policy_entropy", "train/policy_entropy"),
-    ("value_sign_agreement", "train/value_sign_agreement"),
-    ("lr", "train/learning_rate"),
-    ("samples_per_s", "train/samples_per_second"),
-    ("steps_total", "train/steps_total"),
-    ("replay_positions", "replay/window_positions"),
-    ("positions", "replay/new_positions"),
-    ("games_per_hour", "selfplay/games_per_hour"),
-    ("sims_per_s", "selfplay/simulations_per_second"),
-    ("mean_turns", "selfplay/mean_game_length"),
-    ("black_score", "selfplay/black_score"),
-    ("draw_rate", "selfplay/draw_rate"),
-    ("resign_fp_rate", "selfplay/resign_false_positive_rate"),
-    ("score_vs_previous", "eval/score_vs_previous"),
-    ("score_vs_random", "eval/score_vs_random"),
-    ("score_vs_rollout", "eval/score_vs_rollout"),
-    ("elo_vs_previous", "eval/elo_vs_previous"),
-    ("elo_vs_random", "eval/elo_vs_random"),
-    ("elo_vs_rollout", "eval/elo_vs_rollout"),
-    ("elo", "eval/elo"),
-    ("selfplay_s", "time/selfplay_seconds"),
-    ("train_s", "time/train_seconds"),
-    ("eval_s", "time/eval_seconds"),
-];
-
-fn log_row(tb: &mut TbLog, row: &Row, g: u32) {
-    let evaluated = row.get("eval_s").is_finite();
-    for (col, tag) in TB_TAGS {
-        if col == "elo" && !evaluated {
+fn log_row(tb: &mut TbLog, row: &Row, g: u32) -> std::io::Result<()> {
+    for (column, value) in COLUMNS.iter().zip(row.values()) {
+        let Some(tag) = column.tag else { continue };
+        if column.name == "elo" && !row.evaluated() {
             continue; // carried over, not measured this generation
         }
-        tb.scalar(tag, row.get(col), g);
+        tb.scalar(tag, value, g)?;
     }
-    tb.flush();
+    tb.flush()
 }
 
 #[cfg(test)]
@@ -1035,32 +930,5 @@ mod tests {
         assert_eq!(s.len(), 15);
         assert!(s.starts_with("20"), "{s}");
         assert_eq!(&s[8..9], "-");
-    }
-
-    #[test]
-    fn progress_rows_round_trip() {
-        let dir = std::env::temp_dir().join(format!("crumble-csv-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("progress.csv");
-        let mut r1 = Row::new();
-        r1.set("generation", 1.0);
-        r1.set("policy_loss", 3.25);
-        let mut r2 = Row::new();
-        r2.set("generation", 2.0);
-        r2.set("elo", -12.5);
-        write_progress(&p, &[r1.clone(), r2.clone()]).unwrap();
-        let back = read_progress(&p).unwrap();
-        assert_eq!(back.len(), 2);
-        assert_eq!(back[0].get("policy_loss"), 3.25);
-        assert!(back[0].get("elo").is_nan());
-        assert_eq!(back[1].get("elo"), -12.5);
-        std::fs::write(&p, "generation\n1\n").unwrap();
-        assert!(
-            read_progress(&p)
-                .unwrap_err()
-                .to_string()
-                .contains("header")
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -24,25 +24,46 @@ impl std::fmt::Debug for TbLog {
 impl TbLog {
     /// Opens a new event file in `dir` (created if needed). Each process writes its own file,
     /// so a resumed run adds a file beside the earlier ones, as TensorBoard expects.
+    ///
+    /// `tensorboard-rs` panics where it cannot write; the directory is probed first, and any
+    /// panic left is caught and returned as an error, so a full disk or a read-only mount is
+    /// reported as what it is.
     pub fn open(dir: &Path) -> std::io::Result<TbLog> {
         std::fs::create_dir_all(dir)?;
+        let probe = dir.join(format!(".write-probe-{}", std::process::id()));
+        std::fs::write(&probe, b"probe")?;
+        std::fs::remove_file(&probe)?;
+        let writer = caught(|| SummaryWriter::new(dir))?;
         Ok(TbLog {
-            writer: SummaryWriter::new(dir),
+            writer,
             dir: dir.to_path_buf(),
         })
     }
 
     /// Logs one value; values that are not finite (a figure not measured this generation)
     /// are left out rather than written as NaN.
-    pub fn scalar(&mut self, tag: &str, value: f64, step: u32) {
+    pub fn scalar(&mut self, tag: &str, value: f64, step: u32) -> std::io::Result<()> {
         if value.is_finite() {
-            self.writer.add_scalar(tag, value as f32, step as usize);
+            caught(|| self.writer.add_scalar(tag, value as f32, step as usize))?;
         }
+        Ok(())
     }
 
-    pub fn flush(&mut self) {
-        self.writer.flush();
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        caught(|| self.writer.flush())
     }
+}
+
+/// Runs `f`, turning a panic inside the TensorBoard writer into an I/O error.
+fn caught<T>(f: impl FnOnce() -> T) -> std::io::Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        let what = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown failure".into());
+        std::io::Error::other(format!("TensorBoard writer failed: {what}"))
+    })
 }
 
 /// One scalar read back from an event file.
@@ -273,10 +294,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         {
             let mut log = TbLog::open(&dir).unwrap();
-            log.scalar("loss/policy", 1.5, 1);
-            log.scalar("loss/policy", f64::NAN, 2);
-            log.scalar("loss/value", 0.25, 2);
-            log.flush();
+            log.scalar("loss/policy", 1.5, 1).unwrap();
+            log.scalar("loss/policy", f64::NAN, 2).unwrap();
+            log.scalar("loss/value", 0.25, 2).unwrap();
+            log.flush().unwrap();
         }
         // The writer thread finishes when the log is dropped.
         std::thread::sleep(std::time::Duration::from_millis(200));

@@ -4,7 +4,7 @@
 mod common;
 use common::crumble;
 
-use crumble_train::run::{COLUMNS, read_progress};
+use crumble_train::ledger::{self, COLUMNS};
 use crumble_train::tb::{event_files, read_event_file};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -75,16 +75,12 @@ fn check_complete(dir: &Path, n: usize) {
 }
 
 fn check_generations(dir: &Path, n: usize, cleaned: bool) {
-    let rows = read_progress(&dir.join("progress.csv")).unwrap();
+    let rows = ledger::read(&dir.join("progress.csv")).unwrap();
     assert_eq!(rows.len(), n);
     for (i, r) in rows.iter().enumerate() {
         let g = i as u32 + 1;
-        assert_eq!(r.get("generation"), f64::from(g));
-        assert_eq!(
-            r.get("games"),
-            4.0,
-            "gen {g}: the tiny config plays 4 games"
-        );
+        assert_eq!(r.generation, f64::from(g));
+        assert_eq!(r.games, 4.0, "gen {g}: the tiny config plays 4 games");
         let ck = dir.join(format!("checkpoints/gen-{g:04}/net.crnet"));
         crumble_model::checkpoint::load(&ck, &crumble_model::default_device()).unwrap();
         let games = crumble_train::replay::read_generation(&dir.join(format!("replay/gen-{g:04}")))
@@ -136,7 +132,10 @@ fn tiny_run_then_resume_grows_every_file_and_logs_measured_scalars() {
     let csv_after = std::fs::read_to_string(dir.join("progress.csv")).unwrap();
     assert!(csv_after.starts_with(&csv_before), "earlier rows changed");
     assert_eq!(csv_after.lines().count(), 4);
-    assert_eq!(csv_after.lines().next().unwrap(), COLUMNS.join(","));
+    assert_eq!(
+        csv_after.lines().next().unwrap(),
+        COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>().join(",")
+    );
     let tb_files = event_files(&dir.join("tb")).unwrap();
     assert_eq!(tb_files.len(), 2, "one event file per process");
 
@@ -190,82 +189,132 @@ fn tiny_run_then_resume_grows_every_file_and_logs_measured_scalars() {
     for &(_, len) in &s["selfplay/mean_game_length"] {
         assert!(len > 0.0 && len <= 24.0, "{len}");
     }
-    let rows = read_progress(&dir.join("progress.csv")).unwrap();
+    let rows = ledger::read(&dir.join("progress.csv")).unwrap();
     for (r, &(_, v)) in rows.iter().zip(&s["loss/policy"]) {
-        assert!((r.get("policy_loss") as f32 - v).abs() < 1e-5);
+        assert!((r.policy_loss as f32 - v).abs() < 1e-5);
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The ledger without its wall-clock columns, which differ between any two runs.
+fn ledger_without_times(dir: &Path) -> Vec<Vec<String>> {
+    let rows = ledger::read(&dir.join("progress.csv")).unwrap();
+    rows.iter()
+        .map(|r| {
+            COLUMNS
+                .iter()
+                .zip(r.values())
+                .filter(|(c, _)| !ledger::TIME_COLUMNS.contains(&c.name))
+                .map(|(c, v)| format!("{}={v}", c.name))
+                .collect()
+        })
+        .collect()
+}
+
+/// Asserts that two runs hold the same checkpoints, replay files and ledger (apart from
+/// times), byte for byte. The optimiser states are compared by their presence only: burn
+/// writes their tensors in hash-map order, which differs between processes; that they were
+/// restored exactly shows in the equal weights of every later checkpoint.
+fn assert_same_run(reference: &Path, dir: &Path) {
+    let kept = |d: &Path| -> BTreeSet<String> {
+        files_under(d)
+            .into_iter()
+            .filter(|f| f.starts_with("checkpoints") || f.starts_with("replay"))
+            .collect()
+    };
+    let files = kept(reference);
+    assert_eq!(files, kept(dir), "different files");
+    assert!(files.iter().any(|f| f.ends_with(".crsp")));
+    assert!(files.iter().any(|f| f.ends_with("net.crnet")));
+    for f in files.iter().filter(|f| !f.ends_with("optimizer.bpk")) {
+        let (a, b) = (
+            std::fs::read(reference.join(f)).unwrap(),
+            std::fs::read(dir.join(f)).unwrap(),
+        );
+        assert!(a == b, "{f} differs from the uninterrupted run's");
+    }
+    assert_eq!(ledger_without_times(reference), ledger_without_times(dir));
+}
+
 #[test]
-fn runs_killed_at_any_moment_resume_to_complete_generations() {
+fn runs_killed_at_any_moment_resume_to_the_uninterrupted_run() {
+    const GENERATIONS: usize = 3;
     let config = tiny();
-    // How long two generations take here (start-up included), to spread the kills over
-    // every phase of a run.
-    let timing = fresh_dir("kill-timing");
+    let cfg = config.display().to_string();
+    let gens = GENERATIONS.to_string();
+    // The uninterrupted run, and how long it takes here (start-up included), to spread the
+    // kills over every phase of a run.
+    let reference = fresh_dir("kill-reference");
     let t0 = std::time::Instant::now();
     ok(&train(
-        &timing,
-        &["--generations", "2", "--config", config.to_str().unwrap()],
+        &reference,
+        &["--generations", &gens, "--config", &cfg],
     ));
-    let two = t0.elapsed();
-    std::fs::remove_dir_all(&timing).unwrap();
+    let whole = t0.elapsed();
+    check_complete(&reference, GENERATIONS);
 
-    let dir = fresh_dir("kill");
+    // Runs of the same config killed (SIGKILL) at pseudo-random moments, each resumed until
+    // it finishes: kills land in start-up, self-play, training, checkpointing, evaluation
+    // and the ledger update. After each kill what finished must be intact; at the end every
+    // checkpoint, optimiser state, replay file and ledger row must equal the uninterrupted
+    // run's.
     let mut kills = 0;
-    let mut target = 0;
-    // Each attempt asks for two more generations than are finished and is killed (SIGKILL)
-    // after a different fraction of the time that takes, so kills land in start-up,
-    // self-play, training, checkpointing, evaluation and the ledger update; each time, what
-    // finished must be intact, and the next attempt resumes it.
-    for frac in [0.1, 0.55, 0.3, 0.8, 0.45, 0.2, 0.7, 0.35, 0.9, 0.6] {
-        let done = read_progress(&dir.join("progress.csv")).unwrap().len();
-        target = done + 2;
-        let mut args = vec![
-            "train".to_string(),
-            "--run-dir".into(),
-            dir.display().to_string(),
-            "--generations".into(),
-            target.to_string(),
-        ];
-        if !dir.join("config.toml").exists() {
-            args.push("--config".into());
-            args.push(config.display().to_string());
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut run = 0;
+    while run < 2 || (kills < 20 && run < 12) {
+        run += 1;
+        let dir = fresh_dir(&format!("kill-{run}"));
+        for attempt in 0.. {
+            assert!(attempt < 200, "run {run} never finished");
+            let mut args = vec![
+                "train",
+                "--run-dir",
+                dir.to_str().unwrap(),
+                "--generations",
+                &gens,
+            ];
+            if !dir.join("config.toml").exists() {
+                args.extend(["--config", &cfg]);
+            }
+            let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
+                .args(&args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let frac = 0.05 + 0.6 * (state % 1000) as f64 / 1000.0;
+            std::thread::sleep(whole.mul_f64(frac));
+            let killed = child.try_wait().unwrap().is_none();
+            if killed {
+                child.kill().unwrap(); // SIGKILL
+                kills += 1;
+            }
+            let status = child.wait().unwrap();
+            if dir.join("progress.csv").exists() {
+                let done = ledger::read(&dir.join("progress.csv")).unwrap().len();
+                check_generations(&dir, done, false);
+            }
+            if !killed {
+                assert!(
+                    status.success(),
+                    "attempt {attempt} of run {run}: {status:?}"
+                );
+                break;
+            }
         }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(two.mul_f64(frac));
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap(); // SIGKILL
-            kills += 1;
-        }
-        child.wait().unwrap();
-        if dir.join("config.toml").exists() {
-            let done = read_progress(&dir.join("progress.csv")).unwrap().len();
-            check_generations(&dir, done, false);
-        }
+        check_complete(&dir, GENERATIONS);
+        assert_same_run(&reference, &dir);
+        // A generation killed between logging and committing is logged again when redone.
+        let s = scalars(&dir);
+        let steps: BTreeSet<i64> = s["loss/policy"].iter().map(|x| x.0).collect();
+        assert_eq!(steps, (1..=GENERATIONS as i64).collect());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
-    assert!(
-        kills >= 5,
-        "only {kills} of 10 runs were killed before finishing"
-    );
-    let target_s = target.to_string();
-    let mut last = vec!["--generations", target_s.as_str()];
-    let cfg = config.display().to_string();
-    if !dir.join("config.toml").exists() {
-        last.extend(["--config", cfg.as_str()]);
-    }
-    ok(&train(&dir, &last));
-    check_complete(&dir, target);
-    // A generation killed between logging and committing is logged again when redone.
-    let s = scalars(&dir);
-    let steps: BTreeSet<i64> = s["loss/policy"].iter().map(|x| x.0).collect();
-    assert_eq!(steps, (1..=target as i64).collect());
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(kills >= 20, "only {kills} kills");
+    std::fs::remove_dir_all(&reference).unwrap();
 }
 
 fn refused(o: &Output, parts: &[&str]) {
@@ -361,4 +410,182 @@ fn bad_input_is_refused_with_the_reason_and_nothing_is_lost() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&stray).unwrap();
     std::fs::remove_file(&cfg).unwrap();
+}
+
+/// Every file of the run but its TensorBoard logs, with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    files_under(dir)
+        .into_iter()
+        .filter(|f| !f.starts_with("tb"))
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(&f)).unwrap();
+            (f, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_lost_ledger_or_lost_records_are_refused_and_nothing_is_deleted() {
+    let dir = fresh_dir("lost");
+    let cfg = tiny().display().to_string();
+    ok(&train(&dir, &["--generations", "3", "--config", &cfg]));
+    let ledger_path = dir.join("progress.csv");
+    let full_ledger = std::fs::read(&ledger_path).unwrap();
+    let before = snapshot(&dir);
+
+    // The ledger deleted: refused, nothing touched.
+    std::fs::remove_file(&ledger_path).unwrap();
+    refused(
+        &train(&dir, &["--generations", "4"]),
+        &["progress.csv", "missing", "Nothing was changed"],
+    );
+    assert!(!ledger_path.exists());
+    std::fs::write(&ledger_path, &full_ledger).unwrap();
+    assert_eq!(snapshot(&dir), before);
+
+    // Cut to its header, or to one row: refused, naming the newest generation on disk.
+    let text = String::from_utf8(full_ledger.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for keep in [1, 2] {
+        std::fs::write(&ledger_path, lines[..keep].join("\n") + "\n").unwrap();
+        refused(
+            &train(&dir, &["--generations", "4"]),
+            &["progress.csv", "generation 3", "lost rows"],
+        );
+        std::fs::write(&ledger_path, &full_ledger).unwrap();
+        assert_eq!(
+            snapshot(&dir),
+            before,
+            "after a ledger cut to {keep} line(s)"
+        );
+    }
+
+    // A record file of a generation in the replay window deleted: refused, not skipped.
+    let gen3 = dir.join("replay/gen-0003");
+    let first = crumble_selfplay::selfplay::record_files(&gen3).unwrap()[0].clone();
+    let saved = std::fs::read(&first).unwrap();
+    std::fs::remove_file(&first).unwrap();
+    refused(
+        &train(&dir, &["--generations", "4"]),
+        &["gen-0003", "games", "progress.csv says"],
+    );
+    std::fs::write(&first, &saved).unwrap();
+    assert_eq!(snapshot(&dir), before);
+
+    // Poisoned training data under a valid checksum: refused before anything is trained.
+    let mut games = crumble_selfplay::record::read_file(&first).unwrap();
+    let search = games
+        .iter_mut()
+        .flat_map(|g| g.steps.iter_mut())
+        .find_map(|s| s.search.as_mut().filter(|r| !r.policy.is_empty()))
+        .unwrap();
+    search.policy[0].1 = f32::NAN;
+    std::fs::write(&first, crumble_selfplay::record::encode_file(&games)).unwrap();
+    refused(
+        &train(&dir, &["--generations", "4"]),
+        &[first.to_str().unwrap(), "policy target NaN"],
+    );
+    assert!(!dir.join("checkpoints/gen-0004").exists());
+    std::fs::write(&first, &saved).unwrap();
+    assert_eq!(snapshot(&dir), before);
+
+    // With everything restored, the run goes on.
+    ok(&train(&dir, &["--generations", "4"]));
+    check_complete(&dir, 4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unwritable_logs_and_absurd_thread_counts_are_errors_not_panics() {
+    // TensorBoard's directory cannot be written (even by root: a directory of /proc).
+    let dir = fresh_dir("tb-unwritable");
+    let cfg = tiny().display().to_string();
+    ok(&train(&dir, &["--generations", "1", "--config", &cfg]));
+    std::fs::remove_dir_all(dir.join("tb")).unwrap();
+    std::os::unix::fs::symlink("/proc/1", dir.join("tb")).unwrap();
+    let o = train(&dir, &["--generations", "2"]);
+    refused(&o, &["tb"]);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+    std::fs::remove_file(dir.join("tb")).unwrap();
+    ok(&train(&dir, &["--generations", "2"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Thread counts that would exhaust the machine are refused before any work.
+    let out = fresh_dir("threads");
+    refused(
+        &crumble(&[
+            "selfplay",
+            "--agent",
+            "mcts:uniform:4",
+            "--games",
+            "1",
+            "--threads",
+            "100000",
+            "--out",
+            out.to_str().unwrap(),
+        ]),
+        &["100000", "1024"],
+    );
+    assert!(!out.exists());
+    let bad = std::env::temp_dir().join(format!("crumble-threads-{}.toml", std::process::id()));
+    let text = std::fs::read_to_string(tiny())
+        .unwrap()
+        .replace("threads = 2", "threads = 100000");
+    std::fs::write(&bad, text).unwrap();
+    let dir = fresh_dir("threads-config");
+    refused(
+        &train(&dir, &["--config", bad.to_str().unwrap()]),
+        &["generation.threads", "100000"],
+    );
+    std::fs::remove_file(&bad).unwrap();
+}
+
+#[test]
+fn ctrl_c_stops_training_and_says_what_was_kept_and_how_to_resume() {
+    let dir = fresh_dir("ctrl-c");
+    let cfg = tiny().display().to_string();
+    ok(&train(&dir, &["--generations", "1", "--config", &cfg]));
+    let child = Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args([
+            "train",
+            "--run-dir",
+            dir.to_str().unwrap(),
+            "--generations",
+            "50",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the second generation is finished, Ctrl-C (SIGINT).
+    let t0 = std::time::Instant::now();
+    while ledger::read(&dir.join("progress.csv")).unwrap().len() < 2 {
+        assert!(t0.elapsed().as_secs() < 120, "no second generation");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let done = ledger::read(&dir.join("progress.csv")).unwrap().len();
+    assert!(
+        err.contains(&format!(
+            "interrupted: {done} finished generation(s) are kept"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("crumble train --run-dir {}", dir.display())),
+        "{err}"
+    );
+    ok(&train(&dir, &["--generations", &(done + 1).to_string()]));
+    check_complete(&dir, done + 1);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

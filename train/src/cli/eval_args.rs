@@ -22,7 +22,7 @@ pub struct GameArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Worker threads for tree work (0 = one per core).
-    #[arg(long, value_name = "T", default_value_t = 0)]
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = crate::cli::threads_arg)]
     pub threads: usize,
     /// Seed of the openings and of the games' random choices.
     #[arg(long, value_name = "S", default_value_t = 0)]

@@ -26,7 +26,8 @@ use std::process::ExitCode;
 
 pub use position_args::PositionArgs;
 
-/// Crumble Zero: the Crumble rules engine on the command line (and, later, self-play training).
+/// Crumble Zero: self-play training, evaluation, play and analysis of Crumble, and its rules
+/// engine on the command line.
 #[derive(Debug, Parser)]
 #[command(name = "crumble", version, propagate_version = true)]
 pub struct Cli {
@@ -95,6 +96,15 @@ pub(crate) fn print(text: &str) -> anyhow::Result<()> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+/// The value parser of every `--threads` flag: a count within
+/// [`crumble_selfplay::driver::MAX_THREADS`].
+pub fn threads_arg(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a thread count (a whole number, 0 = one per core)"))?;
+    crumble_selfplay::driver::check_threads(n)
 }
 
 /// Did the error come from writing to a closed pipe?

@@ -64,7 +64,7 @@ pub struct Args {
     /// Games played at once.
     #[arg(long, value_name = "C", default_value_t = 16)]
     concurrency: usize,
-    #[arg(long, value_name = "T", default_value_t = 0)]
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = crate::cli::threads_arg)]
     threads: usize,
     #[arg(long, value_name = "S", default_value_t = 0)]
     seed: u64,

@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::cli::threads_arg)]
     threads: usize,
     /// Overrides selfplay.seed.
     #[arg(long)]

@@ -5,8 +5,9 @@
 use crumble_train::run::{self, Event, TrainOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
@@ -40,11 +41,41 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         runs_root: PathBuf::from("runs"),
         generations: a.generations,
     };
+    ctrlc::set_handler(interrupted).map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let mut display = Display::new();
-    let dir = run::train(&opts, &mut |e| display.event(e))?;
+    let dir = run::train(&opts, &mut |e| {
+        if let Event::Started { dir, .. } = &e {
+            *RUN_DIR.lock().unwrap_or_else(|p| p.into_inner()) = Some(dir.to_path_buf());
+        }
+        display.event(e)
+    })?;
     display.bar.finish_and_clear();
     eprintln!("run finished: {}", dir.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run directory, once it is ready (for the interrupt handler).
+static RUN_DIR: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Ctrl-C: the run is safe at any moment (every file appears through a rename and the ledger
+/// commits a generation), so it stops at once and says what was kept and how to resume.
+fn interrupted() {
+    let dir = RUN_DIR.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    eprintln!("\n{}", interrupt_message(dir.as_deref()));
+    std::process::exit(130);
+}
+
+fn interrupt_message(dir: Option<&Path>) -> String {
+    let Some(dir) = dir else {
+        return "interrupted before the run directory was ready".into();
+    };
+    let done = crumble_train::ledger::read(&dir.join("progress.csv")).map_or(0, |r| r.len());
+    format!(
+        "interrupted: {done} finished generation(s) are kept in {d}; the generation in \
+         progress keeps its finished self-play games and goes on from them. Resume with: \
+         crumble train --run-dir {d}",
+        d = dir.display()
+    )
 }
 
 /// The progress display.
@@ -188,9 +219,7 @@ impl Display {
                 let per_gen =
                     self.run_start.elapsed().as_secs_f64() / f64::from(self.gens_this_process);
                 let left = f64::from(self.target.saturating_sub(generation)) * per_gen;
-                let f = |c: &str| row.get(c);
-                let score = |c: &str| {
-                    let v = f(c);
+                let score = |v: f64| {
                     if v.is_finite() {
                         format!("{v:.2}")
                     } else {
@@ -201,15 +230,15 @@ impl Display {
                     "gen {generation}/{}: {:.0} s, {} games ({:.0} turns), policy {:.3} value {:.3} entropy {:.2}, vs previous {} random {} rollout {}, elo {:+.0}, run ETA {}",
                     self.target,
                     self.gen_start.elapsed().as_secs_f64(),
-                    f("games"),
-                    f("mean_turns"),
-                    f("policy_loss"),
-                    f("value_loss"),
-                    f("policy_entropy"),
-                    score("score_vs_previous"),
-                    score("score_vs_random"),
-                    score("score_vs_rollout"),
-                    f("elo"),
+                    row.games,
+                    row.mean_turns,
+                    row.policy_loss,
+                    row.value_loss,
+                    row.policy_entropy,
+                    score(row.score_vs_previous),
+                    score(row.score_vs_random),
+                    score(row.score_vs_rollout),
+                    row.elo,
                     hms(left)
                 ));
                 self.gen_start = Instant::now();

@@ -1,0 +1,322 @@
+//! `progress.csv`, the run's ledger: one typed [`Row`] per finished generation.
+//!
+//! The columns are described once, in [`ledger_columns!`]: each is a field of [`Row`], a
+//! CSV column of the same name, and (where it has one) the TensorBoard tag it is logged
+//! under. A typo in a column name is a compile error, not a panic.
+//!
+//! The ledger is the run's commit record: a generation is finished exactly when its row is
+//! there. It is written (header only) when the run is created, so a missing ledger is never
+//! read as "nothing finished"; see [`check_against_disk`].
+
+use crate::run::{TrainError, io_err, write_atomic};
+use std::path::Path;
+
+macro_rules! ledger_columns {
+    ($( $(#[$doc:meta])* $field:ident => $tag:expr, )*) => {
+        /// One row of `progress.csv`: every figure of a finished generation (NaN = not
+        /// measured, written as an empty cell).
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Row {
+            $( $(#[$doc])* pub $field: f64, )*
+        }
+
+        impl Default for Row {
+            fn default() -> Row {
+                Row { $( $field: f64::NAN, )* }
+            }
+        }
+
+        /// The columns of `progress.csv`, in order, with their TensorBoard tags.
+        pub const COLUMNS: &[Column] = &[
+            $( Column { name: stringify!($field), tag: $tag }, )*
+        ];
+
+        impl Row {
+            /// The values in column order.
+            pub fn values(&self) -> Vec<f64> {
+                vec![$( self.$field, )*]
+            }
+
+            /// A row from values in column order (`None` if the count is wrong).
+            fn from_values(v: &[f64]) -> Option<Row> {
+                let mut it = v.iter().copied();
+                let row = Row { $( $field: it.next()?, )* };
+                it.next().is_none().then_some(row)
+            }
+        }
+    };
+}
+
+/// A column of the ledger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    pub name: &'static str,
+    /// The TensorBoard scalar it is logged as, if any.
+    pub tag: Option<&'static str>,
+}
+
+ledger_columns! {
+    generation => None,
+    unix_time => None,
+    /// Training time of the run so far, over every process that worked on it.
+    elapsed_s => None,
+    /// The net self-play used.
+    selfplay_net => None,
+    /// The net the next generation plays self-play with.
+    best_net => None,
+    games => None,
+    positions => Some("replay/new_positions"),
+    selfplay_s => Some("time/selfplay_seconds"),
+    games_per_hour => Some("selfplay/games_per_hour"),
+    sims_per_s => Some("selfplay/simulations_per_second"),
+    mean_turns => Some("selfplay/mean_game_length"),
+    black_score => Some("selfplay/black_score"),
+    draw_rate => Some("selfplay/draw_rate"),
+    resign_fp_rate => Some("selfplay/resign_false_positive_rate"),
+    steps => None,
+    steps_total => Some("train/steps_total"),
+    samples_per_s => Some("train/samples_per_second"),
+    lr => Some("train/learning_rate"),
+    policy_loss => Some("loss/policy"),
+    value_loss => Some("loss/value"),
+    l2_loss => Some("loss/l2"),
+    total_loss => Some("loss/total"),
+    policy_entropy => Some("train/policy_entropy"),
+    value_sign_agreement => Some("train/value_sign_agreement"),
+    replay_positions => Some("replay/window_positions"),
+    train_s => Some("time/train_seconds"),
+    score_vs_previous => Some("eval/score_vs_previous"),
+    score_vs_random => Some("eval/score_vs_random"),
+    score_vs_rollout => Some("eval/score_vs_rollout"),
+    elo_vs_previous => Some("eval/elo_vs_previous"),
+    elo_vs_random => Some("eval/elo_vs_random"),
+    elo_vs_rollout => Some("eval/elo_vs_rollout"),
+    /// Running sum of `elo_vs_previous`, carried over in generations without evaluation.
+    elo => Some("eval/elo"),
+    eval_s => Some("time/eval_seconds"),
+    promoted => None,
+}
+
+/// The columns that hold wall-clock measurements: they differ between a run and the same
+/// run killed and resumed (everything else is equal).
+pub const TIME_COLUMNS: &[&str] = &[
+    "unix_time",
+    "elapsed_s",
+    "selfplay_s",
+    "games_per_hour",
+    "sims_per_s",
+    "samples_per_s",
+    "train_s",
+    "eval_s",
+];
+
+/// The in-run evaluation opponents (each has a score and an Elo column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    Previous,
+    Random,
+    Rollout,
+}
+
+impl Opponent {
+    pub fn name(self) -> &'static str {
+        match self {
+            Opponent::Previous => "previous",
+            Opponent::Random => "random",
+            Opponent::Rollout => "rollout",
+        }
+    }
+}
+
+impl Row {
+    pub fn new(generation: u32) -> Row {
+        Row {
+            generation: f64::from(generation),
+            ..Row::default()
+        }
+    }
+
+    /// Sets the score and Elo columns of one evaluation opponent.
+    pub fn set_eval(&mut self, opponent: Opponent, score: f64, elo: f64) {
+        let (s, e) = match opponent {
+            Opponent::Previous => (&mut self.score_vs_previous, &mut self.elo_vs_previous),
+            Opponent::Random => (&mut self.score_vs_random, &mut self.elo_vs_random),
+            Opponent::Rollout => (&mut self.score_vs_rollout, &mut self.elo_vs_rollout),
+        };
+        *s = score;
+        *e = elo;
+    }
+
+    /// Was the generation evaluated (its evaluation time measured)?
+    pub fn evaluated(&self) -> bool {
+        self.eval_s.is_finite()
+    }
+}
+
+fn header() -> String {
+    COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>().join(",")
+}
+
+/// Reads `progress.csv`. A missing file is an error: the ledger is created with the run.
+pub fn read(path: &Path) -> Result<Vec<Row>, TrainError> {
+    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    let bad = |what: String| TrainError::Ledger {
+        path: path.display().to_string(),
+        what,
+    };
+    let mut lines = text.lines();
+    let first = lines.next().ok_or_else(|| bad("empty file".into()))?;
+    if first != header() {
+        return Err(bad(format!("unexpected header `{first}`")));
+    }
+    let mut rows = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells.len() != COLUMNS.len() {
+            return Err(bad(format!(
+                "line {}: {} cells, expected {}",
+                i + 2,
+                cells.len(),
+                COLUMNS.len()
+            )));
+        }
+        let mut values = Vec::with_capacity(cells.len());
+        for c in cells {
+            values.push(if c.is_empty() {
+                f64::NAN
+            } else {
+                c.parse()
+                    .map_err(|_| bad(format!("line {}: `{c}` is not a number", i + 2)))?
+            });
+        }
+        let row = Row::from_values(&values).expect("the cell count was checked");
+        if row.generation != (i + 1) as f64 {
+            return Err(bad(format!(
+                "line {}: generation {} out of sequence",
+                i + 2,
+                row.generation
+            )));
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// Writes `progress.csv` through a temporary file and a rename.
+pub fn write(path: &Path, rows: &[Row]) -> Result<(), TrainError> {
+    let mut s = header();
+    s.push('\n');
+    for r in rows {
+        let cells: Vec<String> = r
+            .values()
+            .iter()
+            .map(|v| {
+                if v.is_finite() {
+                    if v.fract() == 0.0 && v.abs() < 1e15 {
+                        format!("{v:.0}")
+                    } else {
+                        format!("{v:.6}")
+                    }
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        s.push_str(&cells.join(","));
+        s.push('\n');
+    }
+    write_atomic(path, s.as_bytes())
+}
+
+/// The generations the run directory holds work of: the highest `N` of a finished
+/// `checkpoints/gen-N` or `replay/gen-N` directory (temporaries not counted).
+pub fn newest_generation_on_disk(run: &Path) -> Result<u32, TrainError> {
+    let mut newest = 0;
+    for sub in ["checkpoints", "replay"] {
+        let d = run.join(sub);
+        if !d.exists() {
+            continue;
+        }
+        for e in std::fs::read_dir(&d).map_err(io_err(&d))? {
+            let name = e.map_err(io_err(&d))?.file_name();
+            let n = name
+                .to_str()
+                .and_then(|s| s.strip_prefix("gen-"))
+                .and_then(|s| s.parse::<u32>().ok());
+            if let Some(n) = n {
+                newest = newest.max(n);
+            }
+        }
+    }
+    Ok(newest)
+}
+
+/// Refuses a ledger that lists fewer generations than the directory holds work of.
+///
+/// Generation `done + 1` may legitimately have files (a run killed before its row was
+/// written): resuming redoes it, exactly. Anything newer means the ledger lost rows, and
+/// resuming from it would delete finished generations; nothing is touched then.
+pub fn check_against_disk(run: &Path, done: u32) -> Result<(), TrainError> {
+    let newest = newest_generation_on_disk(run)?;
+    if newest > done + 1 {
+        let ledger = run.join("progress.csv");
+        return Err(TrainError::Ledger {
+            path: ledger.display().to_string(),
+            what: format!(
+                "lists {done} finished generation(s), but the run directory holds files of \
+                 generation {newest}: the ledger has lost rows (deleted or cut short). Nothing \
+                 was changed. Restore progress.csv from a copy, or continue from the last \
+                 generation the ledger lists by moving checkpoints/gen-* and replay/gen-* \
+                 above generation {} out of the run directory",
+                done + 1
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Creates the ledger of a new run (header only): from then on it always exists.
+pub fn create(path: &Path) -> Result<(), TrainError> {
+    write(path, &[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_round_trip_and_bad_files_are_refused() {
+        let dir = std::env::temp_dir().join(format!("crumble-ledger-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("progress.csv");
+        assert!(read(&p).is_err(), "a missing ledger is an error");
+        let mut r1 = Row::new(1);
+        r1.policy_loss = 3.25;
+        let mut r2 = Row::new(2);
+        r2.elo = -12.5;
+        r2.set_eval(Opponent::Random, 1.0, 400.0);
+        write(&p, &[r1.clone(), r2.clone()]).unwrap();
+        let back = read(&p).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0].policy_loss, 3.25);
+        assert!(back[0].elo.is_nan());
+        assert_eq!(back[1].elo, -12.5);
+        assert_eq!(back[1].score_vs_random, 1.0);
+        assert_eq!(back[1].elo_vs_random, 400.0);
+        std::fs::write(&p, "generation\n1\n").unwrap();
+        assert!(read(&p).unwrap_err().to_string().contains("header"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn columns_are_unique_and_time_columns_exist() {
+        let mut names: Vec<&str> = COLUMNS.iter().map(|c| c.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), COLUMNS.len());
+        for t in TIME_COLUMNS {
+            assert!(names.contains(t), "{t}");
+        }
+        assert_eq!(Row::default().values().len(), COLUMNS.len());
+    }
+}
