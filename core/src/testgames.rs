@@ -1,0 +1,1 @@
+//! Small games solved exactly, for tests of the generic pipeline.
