@@ -22,7 +22,7 @@
 //! ```
 
 pub mod board;
-
+pub mod conformance;
 pub mod crumble;
 pub mod decision;
 pub mod error;
