@@ -3,7 +3,7 @@
 
 use crumble_core::conformance::{ConformanceConfig, ConformanceReport, Rule, check_game};
 use crumble_core::position::{self, MIDGAME_6X6_JSON};
-use crumble_core::testgames::{TicTacToe, TicTacToeStart, TicTacToeStartError};
+use crumble_core::testgames::{Nim, NimStart, TicTacToe, TicTacToeStart, TicTacToeStartError};
 use crumble_core::{CrumbleStart, Decision, DecisionError, Game, GameResult, GameState, Player};
 use rand::Rng;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -75,6 +75,30 @@ fn tictactoe_passes_the_conformance_test() {
     assert_explored(&report, 2_000);
     // Every illegal cell of every live state was tried (fewer than `illegal_samples`).
     assert!(report.distinct_states > 1_000, "{report:?}");
+}
+
+#[test]
+fn nim_passes_the_conformance_test() {
+    let starts = [
+        vec![1, 3, 5],
+        vec![2, 2],
+        vec![4],
+        vec![0, 3, 0, 6],
+        vec![0],
+    ]
+    .map(|heaps| NimStart { heaps })
+    .to_vec();
+    let config = ConformanceConfig {
+        games: 2_000,
+        seed: 3,
+        max_turn_limit: 12,
+        ..ConformanceConfig::default()
+    };
+    let report = check_game::<Nim>(&starts, &config).unwrap_or_else(|v| panic!("{v}"));
+    eprintln!("{report:?}");
+    assert_explored(&report, 2_000);
+    // Turns of two decisions: more decisions than turns.
+    assert!(report.decisions > report.turns, "{report:?}");
 }
 
 // ------------------------------------------------------------------ flawed games are caught
