@@ -22,6 +22,8 @@
 //! ```
 
 pub mod board;
+pub mod conformance;
+pub mod crumble;
 pub mod decision;
 pub mod error;
 pub mod game;
@@ -34,11 +36,16 @@ pub mod random;
 pub mod record;
 pub mod render;
 pub mod solve;
+pub mod state;
+#[cfg(feature = "testgames")]
+pub mod testgames;
 
 pub use board::Board;
+pub use crumble::{CrumbleStart, CrumbleStartError};
 pub use decision::{Decision, DecisionKind, action_count};
 pub use error::{DecisionError, MoveError, SizeError};
 pub use game::{ChoiceKind, Game, Outcome, Phase, Reason};
 pub use geom::{Color, Cut, Dir, Piece, Rect};
 pub use moves::{Base, Move, Swap};
 pub use notation::Frame;
+pub use state::{GameResult, GameState, Player};

@@ -1,0 +1,217 @@
+//! The generic conformance test (`crumble_core::conformance`) on every game core holds:
+//! Crumble on small boards and from a mid-game position, and the test games.
+
+use crumble_core::conformance::{ConformanceConfig, ConformanceReport, Rule, check_game};
+use crumble_core::position::{self, MIDGAME_6X6_JSON};
+use crumble_core::testgames::{Nim, NimStart, TicTacToe, TicTacToeStart, TicTacToeStartError};
+use crumble_core::{CrumbleStart, Decision, DecisionError, Game, GameResult, GameState, Player};
+use rand::Rng;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+fn crumble_starts() -> Vec<CrumbleStart> {
+    let midgame = position::from_json(MIDGAME_6X6_JSON).unwrap();
+    vec![
+        CrumbleStart::standard(3, 2),
+        CrumbleStart::standard(4, 2),
+        CrumbleStart::standard(2, 4),
+        CrumbleStart::standard(3, 4),
+        CrumbleStart::from_position(&midgame),
+    ]
+}
+
+/// A run that explored: games ended every way, and random play and single decisions both ran.
+fn assert_explored(r: &ConformanceReport, games: u32) {
+    assert_eq!(r.games, games);
+    assert!(
+        r.wins[0] > 0 && r.wins[1] > 0,
+        "both players won some games: {r:?}"
+    );
+    assert!(r.limit_draws > 0, "the turn limit ended some games: {r:?}");
+    assert!(r.random_turns > 0 && r.decisions > r.random_turns, "{r:?}");
+    assert!(r.illegal_tried > r.decisions, "{r:?}");
+}
+
+#[test]
+fn crumble_passes_the_conformance_test() {
+    let config = ConformanceConfig {
+        games: 1_000,
+        seed: 15,
+        max_turn_limit: 40,
+        ..ConformanceConfig::default()
+    };
+    let report = check_game::<Game>(&crumble_starts(), &config).unwrap_or_else(|v| panic!("{v}"));
+    eprintln!("{report:?}");
+    assert_explored(&report, 1_000);
+}
+
+fn tictactoe_starts() -> Vec<TicTacToeStart> {
+    [
+        ".........",
+        "x...o....",
+        "xx.oo....",
+        "xoxxoo.x.",
+        "xxxoo....",
+    ]
+    .map(|cells| TicTacToeStart {
+        cells: cells.into(),
+    })
+    .to_vec()
+}
+
+fn tictactoe_config() -> ConformanceConfig {
+    ConformanceConfig {
+        games: 2_000,
+        seed: 9,
+        max_turn_limit: 12,
+        ..ConformanceConfig::default()
+    }
+}
+
+#[test]
+fn tictactoe_passes_the_conformance_test() {
+    let report = check_game::<TicTacToe>(&tictactoe_starts(), &tictactoe_config())
+        .unwrap_or_else(|v| panic!("{v}"));
+    eprintln!("{report:?}");
+    assert_explored(&report, 2_000);
+    // Every illegal cell of every live state was tried (fewer than `illegal_samples`).
+    assert!(report.distinct_states > 1_000, "{report:?}");
+}
+
+#[test]
+fn nim_passes_the_conformance_test() {
+    let starts = [
+        vec![1, 3, 5],
+        vec![2, 2],
+        vec![4],
+        vec![0, 3, 0, 6],
+        vec![0],
+    ]
+    .map(|heaps| NimStart { heaps })
+    .to_vec();
+    let config = ConformanceConfig {
+        games: 2_000,
+        seed: 3,
+        max_turn_limit: 12,
+        ..ConformanceConfig::default()
+    };
+    let report = check_game::<Nim>(&starts, &config).unwrap_or_else(|v| panic!("{v}"));
+    eprintln!("{report:?}");
+    assert_explored(&report, 2_000);
+    // Turns of two decisions: more decisions than turns.
+    assert!(report.decisions > report.turns, "{report:?}");
+}
+
+// ------------------------------------------------------------------ flawed games are caught
+
+/// Tic-tac-toe with one rule of the contract broken on purpose (`FLAW`), to show that the
+/// conformance test catches each kind of flaw.
+#[derive(Clone, PartialEq, Debug)]
+struct Flawed<const FLAW: u8>(TicTacToe);
+
+const HASH_IGNORES_TURNS: u8 = 1;
+const LEGAL_DESCENDING: u8 = 2;
+const ACCEPTS_TAKEN_CELL: u8 = 3;
+const IGNORES_TURN_LIMIT: u8 = 4;
+const RECORDED_RANDOM_DIFFERS: u8 = 5;
+
+impl<const FLAW: u8> GameState for Flawed<FLAW> {
+    const NAME: &'static str = "flawed-tictactoe";
+    type Start = TicTacToeStart;
+    type StartError = TicTacToeStartError;
+
+    fn from_start(start: &TicTacToeStart) -> Result<Self, TicTacToeStartError> {
+        TicTacToe::from_start(start).map(Flawed)
+    }
+    fn action_count(&self) -> u32 {
+        self.0.action_count()
+    }
+    fn decider(&self) -> Option<Player> {
+        self.0.decider()
+    }
+    fn game_result(&self) -> Option<GameResult> {
+        self.0.game_result()
+    }
+    fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
+        self.0.legal_decisions_into(out);
+        if FLAW == LEGAL_DESCENDING {
+            out.reverse();
+        }
+    }
+    fn apply(&mut self, d: Decision) -> Result<(), DecisionError> {
+        if FLAW == ACCEPTS_TAKEN_CELL && self.0.cell(d.0 as usize % 9).is_some() {
+            return Ok(()); // "accepted", nothing done
+        }
+        self.0.apply(d)
+    }
+    fn apply_unchecked(&mut self, d: Decision) {
+        self.0.apply_unchecked(d);
+    }
+    fn state_hash(&self) -> u64 {
+        if FLAW == HASH_IGNORES_TURNS {
+            let mut h = DefaultHasher::new();
+            let g = &self.0;
+            (g.cells_text(), g.decider(), g.game_result(), g.turn_limit()).hash(&mut h);
+            return h.finish();
+        }
+        self.0.state_hash()
+    }
+    fn at_turn_start(&self) -> bool {
+        self.0.at_turn_start()
+    }
+    fn turns_played(&self) -> u32 {
+        self.0.turns_played()
+    }
+    fn turn_limit(&self) -> u32 {
+        self.0.turn_limit()
+    }
+    fn set_turn_limit(&mut self, limit: u32) {
+        if FLAW != IGNORES_TURN_LIMIT {
+            self.0.set_turn_limit(limit);
+        }
+    }
+    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        self.0.play_random_turn(rng)
+    }
+    fn play_random_turn_recorded<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        path: &mut Vec<Decision>,
+    ) -> u32 {
+        if FLAW == RECORDED_RANDOM_DIFFERS {
+            let _: u32 = rng.random(); // one extra draw: other choices than the unrecorded form
+        }
+        self.0.play_random_turn_recorded(rng, path)
+    }
+}
+
+fn broken_rule<G: GameState<Start = TicTacToeStart>>() -> Rule {
+    match check_game::<G>(&tictactoe_starts(), &tictactoe_config()) {
+        Ok(report) => panic!("a flawed game passed: {report:?}"),
+        Err(v) => {
+            eprintln!("{v}");
+            v.rule
+        }
+    }
+}
+
+#[test]
+fn the_conformance_test_catches_each_kind_of_flaw() {
+    // The wrapper itself is sound: without a flaw it passes.
+    check_game::<Flawed<0>>(&tictactoe_starts(), &tictactoe_config())
+        .unwrap_or_else(|v| panic!("{v}"));
+    // Equal boards reached from different starts have different turn counts.
+    assert_eq!(broken_rule::<Flawed<HASH_IGNORES_TURNS>>(), Rule::Hash);
+    assert_eq!(
+        broken_rule::<Flawed<LEGAL_DESCENDING>>(),
+        Rule::LegalDecisions
+    );
+    assert_eq!(
+        broken_rule::<Flawed<ACCEPTS_TAKEN_CELL>>(),
+        Rule::IllegalRefused
+    );
+    assert_eq!(broken_rule::<Flawed<IGNORES_TURN_LIMIT>>(), Rule::TurnLimit);
+    assert_eq!(
+        broken_rule::<Flawed<RECORDED_RANDOM_DIFFERS>>(),
+        Rule::RandomPlay
+    );
+}
