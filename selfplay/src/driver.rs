@@ -1,15 +1,20 @@
-//! The batched game driver behind self-play and match play.
+//! The engine that plays games: self-play, matches, tournaments, tactics, openings and
+//! training's evaluation all run here.
 //!
-//! Many games run at once, each in its own slot with its own tree(s). One round: every slot
-//! (in parallel, rayon) feeds in its last evaluation and runs its search until it needs a new
-//! one (or plays random, forced and searched decisions until then); then, on the calling
-//! thread, the leaves of all slots that use one evaluator go to it in **one** batch (after
-//! the evaluation cache, keyed by the rules engine's state hash). Finished games leave as
-//! [`GameRecord`]s, in slot order, and their slot starts the next game.
+//! [`play_games`] takes a queue of [`GameJob`]s (a start position, which player sits in
+//! which seat, a game number, a turn limit) and plays many at once, each in its own slot with
+//! the trees of its seated players. One round: every slot (in parallel, rayon) feeds in its
+//! last evaluation and runs its search until it needs a new one (or plays random, forced and
+//! searched decisions until then); then, on the calling thread, the leaves of all slots that
+//! wait on one player go to that player's evaluator in **one** batch (after the evaluation
+//! cache, keyed by the rules engine's state hash). A finished game leaves as a
+//! [`GameRecord`] and its slot pulls the next job. [`run_games`] is the common case: games
+//! `0..n` from one start, one seating.
 //!
 //! Determinism: game `i` draws every random choice from `seed` and `i`, slots are visited
-//! in a fixed order, and the evaluator sees the same batches in the same order, so the same
-//! seed and settings give the same games whatever the number of threads.
+//! in a fixed order, and an evaluator's answer for a leaf depends on the leaf alone (see
+//! [`Evaluator`]), so the same seed and settings give the same games whatever the number of
+//! threads, the number of games at once, or the other games in the queue.
 
 use crate::config::SearchConfig;
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf, mix};
@@ -38,7 +43,56 @@ pub enum PlayerKind {
     },
 }
 
-/// Who plays which colour.
+/// Who plays which colour in one game: indices into the players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seats {
+    /// One player plays both colours with one tree (self-play).
+    SelfPlay(usize),
+    /// One player per colour.
+    Match { black: usize, white: usize },
+}
+
+impl Seats {
+    /// The player of each colour (`[black, white]`).
+    fn players(self) -> [usize; 2] {
+        match self {
+            Seats::SelfPlay(p) => [p, p],
+            Seats::Match { black, white } => [black, white],
+        }
+    }
+}
+
+/// One game for [`play_games`].
+#[derive(Clone, Debug)]
+pub struct GameJob {
+    pub start: Game,
+    pub seats: Seats,
+    /// The game's number: with the run's seed it seeds every random choice of the game, and
+    /// the record carries it.
+    pub index: u64,
+    /// Turn limit, counted from `start` (0 = none).
+    pub max_turns: u32,
+}
+
+/// Settings of [`play_games`].
+#[derive(Clone, Copy, Debug)]
+pub struct EngineOptions {
+    /// Games played at once.
+    pub parallel_games: usize,
+    pub seed: u64,
+    /// Keep policy targets and joint distributions in the records (self-play).
+    pub record_targets: bool,
+}
+
+/// What to do after a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// Start no more games; games still running are dropped.
+    Stop,
+}
+
+/// Who plays which colour in every game of a [`run_games`] call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seating {
     /// Player 0 plays both colours with one tree (self-play).
@@ -91,6 +145,12 @@ pub enum RunError {
         need: usize,
         got: usize,
     },
+    #[error("game job {job} seats player {player}, but there are {players}")]
+    BadSeat {
+        job: usize,
+        player: usize,
+        players: usize,
+    },
 }
 
 /// The part of a player the parallel phase reads.
@@ -105,10 +165,16 @@ enum Meta {
 
 struct Slot {
     active: bool,
+    /// Position of the job in the queue.
+    job: usize,
     index: u64,
+    start: Game,
+    max_turns: u32,
     game: Game,
     rng: ChaCha8Rng,
-    trees: Vec<Search>,
+    /// The trees of the players seated here (indexed by player; built on first use and kept
+    /// for the slot's later games).
+    trees: Vec<Option<Search>>,
     seat: [usize; 2],
     searching: Option<usize>,
     steps: Vec<StepRecord>,
@@ -123,6 +189,11 @@ struct Slot {
     decisions: u64,
 }
 
+/// The tree of seated player `p` (a borrow of the trees alone, not of the whole slot).
+fn tree(trees: &mut [Option<Search>], p: usize) -> &mut Search {
+    trees[p].as_mut().expect("a seated player has a tree")
+}
+
 #[inline]
 fn ci(c: Color) -> usize {
     match c {
@@ -132,20 +203,16 @@ fn ci(c: Color) -> usize {
 }
 
 impl Slot {
-    fn new(metas: &[Meta], start: &Game) -> Slot {
-        let trees = metas
-            .iter()
-            .map(|m| match m {
-                Meta::Mcts { config, .. } => Search::new(config.clone(), 0),
-                Meta::Random => Search::new(SearchConfig::default(), 0),
-            })
-            .collect();
+    fn new(players: usize, start: &Game) -> Slot {
         Slot {
             active: false,
+            job: 0,
             index: 0,
+            start: start.clone(),
+            max_turns: 0,
             game: start.clone(),
             rng: ChaCha8Rng::seed_from_u64(0),
-            trees,
+            trees: (0..players).map(|_| None).collect(),
             seat: [0, 0],
             searching: None,
             steps: Vec::new(),
@@ -161,32 +228,37 @@ impl Slot {
         }
     }
 
-    fn start(&mut self, index: u64, metas: &[Meta], seating: Seating, opts: &RunOptions) {
+    fn start(&mut self, k: usize, job: GameJob, metas: &[Meta], seed: u64) {
         self.active = true;
-        self.index = index;
-        self.game.clone_from(&opts.start);
-        self.game.set_max_turns(opts.max_turns);
-        let seed = mix(opts.seed ^ mix(index));
+        self.job = k;
+        self.index = job.index;
+        self.start = job.start;
+        self.max_turns = job.max_turns;
+        self.game.clone_from(&self.start);
+        self.game.set_max_turns(job.max_turns);
+        let seed = mix(seed ^ mix(job.index));
         self.rng = ChaCha8Rng::seed_from_u64(seed);
+        self.seat = job.seats.players();
         for (p, t) in self.trees.iter_mut().enumerate() {
-            t.reseed(mix(seed ^ (p as u64 + 1)));
+            if !self.seat.contains(&p) {
+                continue;
+            }
+            let tree = t.get_or_insert_with(|| match &metas[p] {
+                Meta::Mcts { config, .. } => Search::new(config.clone(), 0),
+                Meta::Random => Search::new(SearchConfig::default(), 0),
+            });
+            tree.reseed(mix(seed ^ (p as u64 + 1)));
         }
-        self.seat = match seating {
-            Seating::SelfPlay => [0, 0],
-            Seating::Alternate if index % 2 == 0 => [0, 1],
-            Seating::Alternate => [1, 0],
-        };
         self.searching = None;
         self.steps.clear();
         self.low = [0, 0];
         self.would_resign = None;
         self.needs = None;
         self.pending = None;
-        let resign = metas
-            .iter()
-            .any(|m| matches!(m, Meta::Mcts { config, .. } if config.resign.enabled));
-        let fraction = metas
-            .iter()
+        let seated = || self.seat.iter().map(|&p| &metas[p]);
+        let resign =
+            seated().any(|m| matches!(m, Meta::Mcts { config, .. } if config.resign.enabled));
+        let fraction = seated()
             .map(|m| {
                 if let Meta::Mcts { config, .. } = m {
                     config.resign.playout_fraction
@@ -198,9 +270,19 @@ impl Slot {
         self.playout = resign && self.rng.random_bool(f64::from(fraction));
     }
 
+    /// The trees of the players seated in this slot's game.
+    fn seated_trees(&mut self) -> impl Iterator<Item = &mut Search> {
+        let seat = self.seat;
+        self.trees
+            .iter_mut()
+            .enumerate()
+            .filter(move |(p, _)| seat.contains(p))
+            .filter_map(|(_, t)| t.as_mut())
+    }
+
     fn play(&mut self, d: Decision, kind: StepKind, search: Option<SearchRecord>) {
         self.game.apply_unchecked(d);
-        for t in &mut self.trees {
+        for t in self.seated_trees() {
             t.advance(d);
         }
         self.steps.push(StepRecord {
@@ -215,13 +297,13 @@ impl Slot {
     fn step(&mut self, metas: &[Meta], outs: &[Evaluation], record_targets: bool) {
         if let Some(j) = self.pending.take() {
             let t = self.searching.expect("a search waits for its evaluation");
-            self.trees[t].provide(&outs[j]);
+            tree(&mut self.trees, t).provide(&outs[j]);
         }
         self.needs = None;
         loop {
             let Some(c) = self.game.decider() else { return };
             if let Some(t) = self.searching {
-                if self.trees[t].run() == Step::NeedsEval {
+                if tree(&mut self.trees, t).run() == Step::NeedsEval {
                     self.needs = Some(t);
                     return;
                 }
@@ -229,7 +311,7 @@ impl Slot {
                 let Meta::Mcts { config, .. } = &metas[t] else {
                     unreachable!("only search agents search")
                 };
-                let out = self.trees[t].finish();
+                let out = tree(&mut self.trees, t).finish();
                 let (value, full) = (out.value, out.full);
                 if config.resign.enabled {
                     let k = ci(c);
@@ -266,12 +348,12 @@ impl Slot {
                     tc.final_
                 };
                 let joint = if record_targets && self.game.phase() == Phase::Choose {
-                    self.trees[t].joint_choose_extent(&mut self.joint);
+                    tree(&mut self.trees, t).joint_choose_extent(&mut self.joint);
                     self.joint.clone()
                 } else {
                     Vec::new()
                 };
-                let d = self.trees[t].pick(temp);
+                let d = tree(&mut self.trees, t).pick(temp);
                 self.play(
                     d,
                     StepKind::Searched,
@@ -296,7 +378,7 @@ impl Slot {
                     let mut path = std::mem::take(&mut self.path);
                     random::play_random_turn_recorded(&mut self.game, &mut self.rng, &mut path);
                     for &d in &path {
-                        for t in &mut self.trees {
+                        for t in self.seated_trees() {
                             t.advance(d);
                         }
                         self.steps.push(StepRecord {
@@ -319,26 +401,25 @@ impl Slot {
                     } else {
                         pc.fast_simulations
                     };
-                    self.trees[p].begin(&self.game, n, full);
+                    tree(&mut self.trees, p).begin(&self.game, n, full);
                     self.searching = Some(p);
                 }
             }
         }
     }
 
-    fn take_record(&mut self, opts: &RunOptions) -> GameRecord {
-        let standard = Game::new(
-            opts.start.board().board_size(),
-            opts.start.board().resolution(),
-        )
-        .map(|g| g == opts.start)
-        .unwrap_or(false);
+    fn take_record(&mut self) -> GameRecord {
+        let (n, r) = (
+            self.start.board().board_size(),
+            self.start.board().resolution(),
+        );
+        let standard = Game::new(n, r).map(|g| g == self.start).unwrap_or(false);
         GameRecord {
             index: self.index,
-            board: opts.start.board().board_size(),
-            resolution: opts.start.board().resolution(),
-            max_turns: opts.max_turns,
-            start: (!standard).then(|| crumble_core::position::to_json(&opts.start)),
+            board: n,
+            resolution: r,
+            max_turns: self.max_turns,
+            start: (!standard).then(|| crumble_core::position::to_json(&self.start)),
             steps: std::mem::take(&mut self.steps),
             outcome: self.game.outcome().expect("a finished game"),
             would_resign: self.would_resign,
@@ -354,9 +435,9 @@ struct Cache {
 }
 
 /// Plays the games numbered `games` (a range, or any list of distinct indices: a resumed
-/// run plays just the missing ones) between `players` as `seating` says, many at once, and
-/// hands each finished game to `on_game` (in a deterministic order); `on_round` sees the
-/// counters after every round. Runs on the current rayon pool (see [`with_threads`]).
+/// run plays just the missing ones) from `opts.start` between `players` as `seating` says,
+/// and hands each finished game to `on_game`; `on_round` sees the counters after every
+/// round. The common case of [`play_games`].
 pub fn run_games(
     players: &mut [Player],
     seating: Seating,
@@ -372,6 +453,54 @@ pub fn run_games(
             need,
             got: players.len(),
         });
+    }
+    let jobs = games.into_iter().map(|index| GameJob {
+        start: opts.start.clone(),
+        seats: match seating {
+            Seating::SelfPlay => Seats::SelfPlay(0),
+            Seating::Alternate if index % 2 == 0 => Seats::Match { black: 0, white: 1 },
+            Seating::Alternate => Seats::Match { black: 1, white: 0 },
+        },
+        index,
+        max_turns: opts.max_turns,
+    });
+    let engine = EngineOptions {
+        parallel_games: opts.parallel_games,
+        seed: opts.seed,
+        record_targets: opts.record_targets,
+    };
+    play_games(
+        players,
+        jobs,
+        &engine,
+        &mut |_, g| on_game(g).map(|()| Flow::Continue),
+        on_round,
+    )
+}
+
+/// Plays `jobs` between `players`, `opts.parallel_games` at once, and hands each finished
+/// game to `on_game` with its position in the queue (in a deterministic order); `on_round`
+/// sees the counters after every round. Runs on the current rayon pool (see
+/// [`with_threads`]).
+pub fn play_games(
+    players: &mut [Player],
+    jobs: impl IntoIterator<Item = GameJob>,
+    opts: &EngineOptions,
+    on_game: &mut dyn FnMut(
+        usize,
+        GameRecord,
+    ) -> Result<Flow, Box<dyn std::error::Error + Send + Sync>>,
+    on_round: &mut dyn FnMut(&Progress),
+) -> Result<Progress, RunError> {
+    let jobs: Vec<GameJob> = jobs.into_iter().collect();
+    for (k, job) in jobs.iter().enumerate() {
+        if let Some(&player) = job.seats.players().iter().find(|&&p| p >= players.len()) {
+            return Err(RunError::BadSeat {
+                job: k,
+                player,
+                players: players.len(),
+            });
+        }
     }
     let metas: Vec<Meta> = players
         .iter()
@@ -397,16 +526,18 @@ pub fn run_games(
             _ => None,
         })
         .collect();
-    let indices: Vec<u64> = games.into_iter().collect();
-    let total = indices.len() as u64;
-    let mut queue = indices.into_iter();
-    let mut slots: Vec<Slot> = Vec::new();
-    for _ in 0..opts.parallel_games.max(1).min(total.max(1) as usize) {
-        let mut s = Slot::new(&metas, &opts.start);
-        if let Some(next) = queue.next() {
-            s.start(next, &metas, seating, opts);
+    let total = jobs.len() as u64;
+    let Some(first) = jobs.first() else {
+        return Ok(Progress::default());
+    };
+    let mut slots: Vec<Slot> = (0..opts.parallel_games.max(1).min(jobs.len()))
+        .map(|_| Slot::new(players.len(), &first.start))
+        .collect();
+    let mut queue = jobs.into_iter().enumerate();
+    for s in &mut slots {
+        if let Some((k, job)) = queue.next() {
+            s.start(k, job, &metas, opts.seed);
         }
-        slots.push(s);
     }
     let mut outs: Vec<Evaluation> = Vec::new();
     let mut progress = Progress {
@@ -433,19 +564,26 @@ pub fn run_games(
         }
         progress.simulations = slots
             .iter()
-            .map(|s| s.trees.iter().map(|t| t.total_simulations).sum::<u64>())
+            .map(|s| {
+                s.trees
+                    .iter()
+                    .flatten()
+                    .map(|t| t.total_simulations)
+                    .sum::<u64>()
+            })
             .sum::<u64>();
         for s in &mut slots {
             if s.active && s.game.is_over() {
                 progress.decisions += s.decisions;
                 s.decisions = 0;
-                let rec = s.take_record(opts);
+                let rec = s.take_record();
                 progress.games_done += 1;
-                on_game(rec).map_err(RunError::Sink)?;
-                if let Some(next) = queue.next() {
-                    s.start(next, &metas, seating, opts);
-                } else {
-                    s.active = false;
+                s.active = false;
+                if on_game(s.job, rec).map_err(RunError::Sink)? == Flow::Stop {
+                    return Ok(progress);
+                }
+                if let Some((k, job)) = queue.next() {
+                    s.start(k, job, &metas, opts.seed);
                 }
             }
         }
@@ -468,7 +606,10 @@ pub fn run_games(
                 if s.needs != Some(p) {
                     continue;
                 }
-                let h = s.trees[p].leaf_hash().expect("a pending leaf");
+                let h = s.trees[p]
+                    .as_ref()
+                    .and_then(|t| t.leaf_hash())
+                    .expect("a pending leaf");
                 if let Some((v, pri)) = cache.as_ref().and_then(|c| c.map.get(&h)) {
                     if used >= outs.len() {
                         outs.push(Evaluation::default());
@@ -490,7 +631,12 @@ pub fn run_games(
                 }
                 let leaves: Vec<Leaf<'_>> = misses
                     .iter()
-                    .map(|&si| slots[si].trees[p].leaf().expect("a pending leaf"))
+                    .map(|&si| {
+                        slots[si].trees[p]
+                            .as_ref()
+                            .and_then(|t| t.leaf())
+                            .expect("a pending leaf")
+                    })
                     .collect();
                 evaluator.evaluate(&leaves, &mut outs[first..first + misses.len()])?;
                 for (k, leaf) in leaves.iter().enumerate() {
@@ -511,7 +657,10 @@ pub fn run_games(
                         if c.map.len() >= c.capacity {
                             c.map.clear();
                         }
-                        let h = slots[si].trees[p].leaf_hash().expect("a pending leaf");
+                        let h = slots[si].trees[p]
+                            .as_ref()
+                            .and_then(|t| t.leaf_hash())
+                            .expect("a pending leaf");
                         c.map.insert(
                             h,
                             (outs[j].value, outs[j].priors.clone().into_boxed_slice()),
