@@ -121,6 +121,23 @@ impl Search {
         best.map(|b| b.0)
     }
 
+    /// The proof of each root decision's child from the root decider's view (+1 won, 0 drawn,
+    /// -1 lost, `None` unproven or not yet created), in the order of the root's (sorted) legal
+    /// decisions; empty before the root is expanded. For tests and diagnostics.
+    pub fn root_proofs(&self) -> Vec<Option<f32>> {
+        if self.root == NONE {
+            return Vec::new();
+        }
+        let nd = self.nodes[self.root as usize];
+        self.edges[nd.edges as usize..(nd.edges + nd.n_edges) as usize]
+            .iter()
+            .map(|e| {
+                (e.child != NONE && self.nodes[e.child as usize].proof != UNPROVEN)
+                    .then(|| f32::from(nd.sign * self.nodes[e.child as usize].proof))
+            })
+            .collect()
+    }
+
     /// Which root decisions to avoid: the proven losses, unless every decision is one.
     pub(super) fn lost_mask(&self) -> Vec<bool> {
         let nd = self.nodes[self.root as usize];
