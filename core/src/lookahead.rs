@@ -215,7 +215,11 @@ mod tests {
         while positions < 1200 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             seed += 1;
-            let (n, r) = if seed.is_multiple_of(4) { (4, 2) } else { (6, 8) };
+            let (n, r) = if seed.is_multiple_of(4) {
+                (4, 2)
+            } else {
+                (6, 8)
+            };
             let mut g = Game::new(n, r).unwrap();
             g.set_max_turns(120);
             while !g.is_over() {
