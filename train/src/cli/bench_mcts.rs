@@ -137,9 +137,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     })?;
     let gph = p.games_done as f64 / t0.elapsed().as_secs_f64() * 3600.0;
     // The lookahead: cost per check, and the search and self-play rates with it on.
-    let midgame = crumble_core::position::from_json(include_str!(
-        "../../../core/data/midgame-6x6.json"
-    ))?;
+    let midgame =
+        crumble_core::position::from_json(include_str!("../../../core/data/midgame-6x6.json"))?;
     let (la_start, _) = lookahead_micros(&start, d.min(Duration::from_secs(1)));
     let (la_mid, mid_win) = lookahead_micros(&midgame, d.min(Duration::from_secs(1)));
     let mut cfg_la = cfg.clone();
