@@ -1199,6 +1199,20 @@ impl Game {
         self.board.hash() ^ mix64(rect_key(self.board.rect(swapper)) ^ 0x6a09_e667)
     }
 
+    /// The current swap state as the loop guard keys it (colouring after captures and the
+    /// swapper's slot), for searches that visit each state of a turn once; `None` before the
+    /// first step or outside a swap. Slots are stable within a turn, so within one turn two
+    /// states are equal iff their swapper slots and `black_bits` are.
+    pub(crate) fn swap_state(&self) -> Option<(u64, u32, &[u64])> {
+        (self.state == State::Swap && self.swapper != NO_SLOT).then(|| {
+            (
+                self.guard_key(self.swapper),
+                self.swapper,
+                self.board.black_bits(),
+            )
+        })
+    }
+
     fn guard_contains(&self, swapper: u32) -> bool {
         let key = self.guard_key(swapper);
         let bits = self.board.black_bits();

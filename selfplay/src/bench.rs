@@ -77,3 +77,18 @@ pub fn search_throughput(
     let secs = t0.elapsed().as_secs_f64();
     Ok((trees.iter().map(|t| t.0.total_simulations).sum(), secs))
 }
+
+/// Microseconds per exact one-turn win check ([`crumble_core::lookahead::WinCheck`]) of
+/// `game` (at a turn start), over repeated checks for about `duration` (warm buffers), and
+/// the answer.
+pub fn lookahead_micros(game: &Game, duration: Duration) -> (f64, bool) {
+    let mut check = crumble_core::lookahead::WinCheck::new();
+    let win = check.can_win(game);
+    let t0 = Instant::now();
+    let mut n = 0u64;
+    while n < 3 || t0.elapsed() < duration {
+        std::hint::black_box(check.can_win(std::hint::black_box(game)));
+        n += 1;
+    }
+    (t0.elapsed().as_secs_f64() * 1e6 / n as f64, win)
+}

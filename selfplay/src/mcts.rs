@@ -21,10 +21,25 @@
 //! - **Root.** PUCT with Dirichlet noise and forced playouts, or Gumbel AlphaZero (Gumbel
 //!   top-k with sequential halving, completed-Q target). Interior nodes always use PUCT with
 //!   first-play urgency.
+//! - **Proofs (MCTS-solver)**, in [`proof`]: terminal nodes are proven; proofs carry up the
+//!   tree during backup; a proven node is never evaluated or descended into again (its exact
+//!   value is backed up at once), proven-lost children are not selected while an alternative
+//!   remains, and a search whose root is proven stops early. With `lookahead` on, new nodes
+//!   at a turn start are proven wins when their decider can win at once, and the root's own
+//!   win in the current turn is found exactly. The root's chosen decision is a proven win
+//!   whenever one exists, never a proven loss while another choice exists.
+//!   **Policy target at a proven root:** when the root is proven won (or drawn, all its
+//!   children proven), the target is uniform over the decisions that achieve that value, and
+//!   [`SearchOutput::proven`] holds the exact value; at a root proven lost the normal target
+//!   (visits, pruned visits or Gumbel's completed Q) is kept.
+
+mod proof;
 
 use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Leaf};
+use crumble_core::lookahead::WinCheck;
 use crumble_core::{Color, Decision, Game, Phase};
+use proof::UNPROVEN;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Gamma};
@@ -52,10 +67,10 @@ struct Node {
     /// +1 Black decides here, -1 White, 0 the game is over.
     sign: i8,
     state: NodeState,
-    /// Exact value (Black's view) of a terminal node.
-    terminal: f32,
     /// The evaluator's value, decider's view.
     net_value: f32,
+    /// Exact value in Black's view (-1, 0, +1) once proven, else [`UNPROVEN`].
+    proof: i8,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -100,8 +115,12 @@ pub struct SearchOutput {
     pub value: f32,
     /// Visits of the root.
     pub root_visits: u32,
-    /// The decision Gumbel sequential halving picked (Gumbel searches only).
+    /// The decision Gumbel sequential halving picked (Gumbel searches only), replaced by a
+    /// proven win when there is one (and a proven loss by a better choice).
     pub gumbel_choice: Option<Decision>,
+    /// The root's exact value from its decider's view (+1 won, 0 drawn, -1 lost) when the
+    /// search proved it; the target then points at the proving decisions (module docs).
+    pub proven: Option<f32>,
     /// Was this a full search (noise, forced playouts; a training target)?
     pub full: bool,
 }
@@ -132,6 +151,8 @@ pub struct Search {
     rng: ChaCha8Rng,
     out: SearchOutput,
     scratch: Vec<f32>,
+    /// The one-turn win check's buffers (used only with `lookahead` on).
+    check: WinCheck,
     /// Simulations completed over the search's life (for rates).
     pub total_simulations: u64,
 }
@@ -178,6 +199,7 @@ impl Search {
             rng: ChaCha8Rng::seed_from_u64(seed),
             out: SearchOutput::default(),
             scratch: Vec::new(),
+            check: WinCheck::new(),
             total_simulations: 0,
         }
     }
@@ -239,8 +261,8 @@ impl Search {
                 n_forced: 0,
                 sign: sign_of(game.decider()),
                 state: NodeState::Unexpanded,
-                terminal: 0.0,
                 net_value: 0.0,
+                proof: UNPROVEN,
             });
             self.root = 0;
         }
@@ -262,6 +284,10 @@ impl Search {
         debug_assert!(self.pending == NONE, "provide the pending evaluation first");
         let root = self.root;
         while self.done < self.budget {
+            if self.nodes[root as usize].proof != UNPROVEN {
+                // Nothing left to learn: the root's value is exact.
+                break;
+            }
             let root_game = self.root_game.as_ref().expect("begin() first");
             match &mut self.sim {
                 Some(s) => s.clone_from(root_game),
@@ -277,12 +303,17 @@ impl Search {
             }
             if !self.prepared {
                 self.prepare_root();
+                if self.cfg.lookahead && self.plant_root_win() {
+                    continue; // the root is proven; the simulation game was used
+                }
             }
             let mut node = root;
             loop {
-                if self.nodes[node as usize].state == NodeState::Terminal {
-                    let v = self.nodes[node as usize].terminal;
-                    self.backup(f64::from(v));
+                let p = self.nodes[node as usize].proof;
+                if p != UNPROVEN {
+                    // Terminal or proven: the exact value, without descending further.
+                    self.backup(f64::from(p));
+                    self.propagate_proof();
                     break;
                 }
                 let e = self.select_edge(node);
@@ -293,9 +324,10 @@ impl Search {
                     let c = self.new_node();
                     self.edges[e].child = c;
                     self.path.push(c);
-                    if self.nodes[c as usize].state == NodeState::Terminal {
-                        let v = self.nodes[c as usize].terminal;
-                        self.backup(f64::from(v));
+                    let p = self.nodes[c as usize].proof;
+                    if p != UNPROVEN {
+                        self.backup(f64::from(p));
+                        self.propagate_proof();
                         break;
                     }
                     self.pending = c;
@@ -386,6 +418,13 @@ impl Search {
             self.forced.push(d);
         }
         let over = sim.is_over();
+        let proof = if over {
+            terminal_value(sim) as i8
+        } else if self.cfg.lookahead && sim.at_turn_start() && self.check.can_win(sim) {
+            sign_of(sim.decider())
+        } else {
+            UNPROVEN
+        };
         self.nodes.push(Node {
             hash: sim.hash(),
             w: 0.0,
@@ -400,8 +439,8 @@ impl Search {
             } else {
                 NodeState::Unexpanded
             },
-            terminal: if over { terminal_value(sim) } else { 0.0 },
             net_value: 0.0,
+            proof,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -412,6 +451,9 @@ impl Search {
             return None;
         }
         let c = &self.nodes[child as usize];
+        if c.proof != UNPROVEN {
+            return Some(parent_sign * f32::from(c.proof));
+        }
         (c.n > 0).then(|| parent_sign * (c.w / f64::from(c.n)) as f32)
     }
 
@@ -441,6 +483,9 @@ impl Search {
         let mut best_score = f32::NEG_INFINITY;
         for i in nd.edges as usize..(nd.edges + nd.n_edges) as usize {
             let e = self.edges[i];
+            if self.proven_lost(nd.sign, e.child) {
+                continue; // nothing to gain there; the node itself is proven once all are
+            }
             let (q, n) = match self.child_q(s, e.child) {
                 Some(q) => (q, self.nodes[e.child as usize].n),
                 None => (fpu, 0),
@@ -479,7 +524,8 @@ impl Search {
             };
             let forced = (self.cfg.forced_playouts.k * e.prior * total as f32).sqrt();
             let gap = forced - n as f32;
-            if e.prior > 0.0 && gap > best_gap {
+            let proven = e.child != NONE && self.nodes[e.child as usize].proof != UNPROVEN;
+            if e.prior > 0.0 && gap > best_gap && !proven {
                 best_gap = gap;
                 best = Some(i);
             }
@@ -624,6 +670,7 @@ impl Search {
             0.0
         };
         out.gumbel_choice = None;
+        out.proven = (nd.proof != UNPROVEN).then(|| f32::from(nd.sign * nd.proof));
         for e in &self.edges[range.clone()] {
             out.legal.push(e.decision);
             out.visits.push(if e.child == NONE {
@@ -675,6 +722,7 @@ impl Search {
                 out.target.resize(out.legal.len(), p);
             }
         }
+        self.apply_proofs_to_output();
         if !self.noise_backup.is_empty() {
             for (k, i) in range.enumerate() {
                 self.edges[i].prior = self.noise_backup[k];
@@ -726,15 +774,27 @@ impl Search {
 
     /// Picks the decision to play from the last [`Search::finish`]: the Gumbel survivor, else
     /// sampled from `visits^(1/T)` (`T = 0`: the most visited, ties to the higher prior).
+    ///
+    /// Proofs come first: a proven win is always played (the most visited of them), and a
+    /// proven loss never while another decision is not proven lost.
     pub fn pick(&mut self, temperature: f32) -> Decision {
         let out = &self.out;
         if let Some(d) = out.gumbel_choice {
             return d;
         }
+        if let Some(k) = self.proven_choice() {
+            return self.out.legal[k];
+        }
+        let lost = self.lost_mask();
+        let avoid = |k: usize| lost[k];
+        let out = &self.out;
+        let nd = self.nodes[self.root as usize];
         if temperature <= 1e-3 || out.legal.len() == 1 {
-            let nd = self.nodes[self.root as usize];
-            let mut best = 0;
-            for k in 1..out.legal.len() {
+            let mut best = (0..out.legal.len()).find(|&k| !avoid(k)).unwrap_or(0);
+            for k in 0..out.legal.len() {
+                if avoid(k) {
+                    continue;
+                }
                 let (a, b) = (out.visits[k], out.visits[best]);
                 let (pa, pb) = (
                     self.edges[nd.edges as usize + k].prior,
@@ -751,11 +811,25 @@ impl Search {
         let weights: Vec<f64> = out
             .visits
             .iter()
-            .map(|&v| (f64::from(v) / maxv).powf(inv))
+            .enumerate()
+            .map(|(k, &v)| {
+                if avoid(k) {
+                    0.0
+                } else {
+                    (f64::from(v) / maxv).powf(inv)
+                }
+            })
             .collect();
+        let none_left = weights.iter().all(|&w| w <= 0.0);
         let sum: f64 = weights.iter().sum();
-        if sum <= 0.0 {
-            return out.legal[self.rng.random_range(0..out.legal.len())];
+        if none_left || sum <= 0.0 {
+            let ok: Vec<usize> = (0..out.legal.len()).filter(|&k| !avoid(k)).collect();
+            let k = if ok.is_empty() {
+                self.rng.random_range(0..out.legal.len())
+            } else {
+                ok[self.rng.random_range(0..ok.len())]
+            };
+            return out.legal[k];
         }
         let mut x = self.rng.random_range(0.0..sum);
         for (k, w) in weights.iter().enumerate() {

@@ -230,8 +230,11 @@ fn winning_line_has_value_one_for_the_winner() {
     let out = s
         .search_with(&g, 2000, false, &mut UniformEvaluator)
         .unwrap();
+    // The search proves the win and stops early, so the mean of the values backed up so far
+    // need not be near 1; the proof is exact.
+    assert_eq!(out.proven, Some(1.0), "Black wins in one");
     assert!(
-        out.value > 0.5,
+        out.value > 0.0,
         "Black wins in one: root value {} from Black's view",
         out.value
     );

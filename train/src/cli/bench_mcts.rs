@@ -7,10 +7,14 @@
 //! a few searches each, so that no per-round synchronisation between cores is measured. Each
 //! search has `--sims` simulations on a fresh tree. Then games per hour of rollout self-play
 //! (`mcts:rollout:SIMS` with `--selfplay-sims`, default settings, all cores, turn limit 200).
+//! Then the exact one-turn lookahead (`[search] lookahead`): microseconds per check at the
+//! start and in the mid-game position of `core/data/midgame-6x6.json`, uniform-evaluator
+//! simulations per second on one thread and rollout self-play games per hour with it on
+//! (the figures above are with it off, the default).
 //! Only meaningful in a release build.
 
 use anyhow::bail;
-use crumble_selfplay::bench::search_throughput;
+use crumble_selfplay::bench::{lookahead_micros, search_throughput};
 use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::{RolloutEvaluator, SearchConfig, UniformEvaluator};
 use std::process::ExitCode;
@@ -20,7 +24,8 @@ use std::time::{Duration, Instant};
 pub struct Args {
     /// Print one JSON object with the keys cores, uniform_sims_per_sec_1,
     /// uniform_sims_per_sec_all, rollout_sims_per_sec_1, rollout_sims_per_sec_all,
-    /// rollout_games_per_hour.
+    /// rollout_games_per_hour, lookahead_us_start, lookahead_us_midgame,
+    /// uniform_sims_per_sec_1_lookahead, rollout_games_per_hour_lookahead.
     #[arg(long)]
     json: bool,
     /// Seconds of each search measurement.
@@ -131,6 +136,36 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         )
     })?;
     let gph = p.games_done as f64 / t0.elapsed().as_secs_f64() * 3600.0;
+    // The lookahead: cost per check, and the search and self-play rates with it on.
+    let midgame =
+        crumble_core::position::from_json(include_str!("../../../core/data/midgame-6x6.json"))?;
+    let (la_start, _) = lookahead_micros(&start, d.min(Duration::from_secs(1)));
+    let (la_mid, mid_win) = lookahead_micros(&midgame, d.min(Duration::from_secs(1)));
+    let mut cfg_la = cfg.clone();
+    cfg_la.lookahead = true;
+    let u1_la = rate(with_threads(1, || {
+        search_throughput(&start, &cfg_la, &mut UniformEvaluator, 1, a.sims, d)
+    })?);
+    let mut players_la = [Player {
+        name: "rollout".into(),
+        kind: PlayerKind::Mcts {
+            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 2)),
+            simulations: a.selfplay_sims,
+            config: cfg_la.clone(),
+        },
+    }];
+    let t0 = Instant::now();
+    let p = with_threads(0, || {
+        run_games(
+            &mut players_la,
+            Seating::SelfPlay,
+            &opts,
+            0..a.selfplay_games,
+            &mut |_| Ok(()),
+            &mut |_| {},
+        )
+    })?;
+    let gph_la = p.games_done as f64 / t0.elapsed().as_secs_f64() * 3600.0;
     if a.json {
         let v = serde_json::json!({
             "cores": cores,
@@ -139,6 +174,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "rollout_sims_per_sec_1": r1,
             "rollout_sims_per_sec_all": ra,
             "rollout_games_per_hour": gph,
+            "lookahead_us_start": la_start,
+            "lookahead_us_midgame": la_mid,
+            "uniform_sims_per_sec_1_lookahead": u1_la,
+            "rollout_games_per_hour_lookahead": gph_la,
         });
         super::print(&format!("{v}\n"))?;
     } else {
@@ -147,12 +186,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "crumble bench mcts: 6x6 board, R = 8, start position, {} sims per search, {build}, machine with {cores} cores\n\
              uniform evaluator  {u1:>10.0} sims/s on 1 thread, {ua:>10.0} sims/s on all cores ({UNIFORM_SEARCHES_PER_CORE} searches per core, {:.2}x)\n\
              rollout evaluator  {r1:>10.0} sims/s on 1 thread, {ra:>10.0} sims/s on all cores ({many} searches at once, {:.2}x)\n\
-             rollout self-play  {gph:>10.1} games/hour (mcts:rollout:{}, {} games at once, turn limit 200)\n",
+             rollout self-play  {gph:>10.1} games/hour (mcts:rollout:{}, {} games at once, turn limit 200)\n\
+             lookahead check    {la_start:>10.1} us at the start, {la_mid:>10.1} us in core/data/midgame-6x6.json (mover {} win at once)\n\
+             with lookahead     {u1_la:>10.0} uniform sims/s on 1 thread ({:.2}x of off), {gph_la:>10.1} rollout self-play games/hour ({:.2}x of off)\n",
             a.sims,
             ua / u1,
             ra / r1,
             a.selfplay_sims,
-            a.selfplay_games
+            a.selfplay_games,
+            if mid_win { "can" } else { "cannot" },
+            u1_la / u1,
+            gph_la / gph,
         ))?;
     }
     Ok(ExitCode::SUCCESS)
