@@ -1,48 +1,40 @@
-//! Evaluation games: many agents, many start positions, many games at once, with the network
-//! calls of all games batched.
+//! Evaluation games: many agents, many start positions, game pairs, saved records, all on
+//! the one engine that plays games ([`crate::driver::play_games`]).
 //!
-//! The batched driver ([`crate::driver::run_games`]) plays many games from **one** start
-//! position. Fair matches need a different start for every game pair, and tactics tests a
-//! different position for every game, so this module runs many driver calls at once:
-//!
-//! * A [`Job`] is one driver call: a start position, its agents and seating, a few games
-//!   (a game pair in a match, one game in a tactics test).
-//! * [`run_jobs`] runs jobs on *lanes*, threads that each play one job at a time; as many
-//!   lanes run as the concurrency asks for (`concurrency / games per job`). Tree work inside
-//!   a lane goes to the rayon pool as usual.
-//! * Checkpoint agents are loaded **once** ([`Pool::new`]) into a shared *hub*. A lane's
-//!   network requests go to the hub, which waits until every lane that is playing a
-//!   checkpoint agent has a request in (or has finished its job), then evaluates all of them,
-//!   per network, in one batch: the same "one batch per round" as the driver, across lanes.
-//!   Uniform and rollout agents need no batching and get a fresh evaluator per job.
-//!
-//! Results come back **in job order** whatever the lane timing, and every job's games
-//! depend only on its start, agents, game numbers and seed: without checkpoint agents the
-//! same settings give the same games at any concurrency. (With checkpoint agents, the
-//! network sees timing-dependent batch compositions; its outputs per position are the same up
-//! to floating-point rounding.)
+//! * A [`Pool`] holds the agents ready to play, each checkpoint file loaded **once** and
+//!   shared by every agent that names it (with its own simulations).
+//! * A [`Job`] is a few games from one start (a game pair in a match, one game in a tactics
+//!   test); [`run_jobs`] turns all jobs into one queue of games for the engine, which plays
+//!   `concurrency` of them at once and evaluates the leaves of all running games in one
+//!   batch per agent and round. Results come back **in job order**, and every game depends
+//!   only on its start, agents, game number and seed: the same settings give the same games
+//!   at any concurrency.
 //!
 //! On top: [`play_pairings`] plays game pairs (one opening, each agent Black once) for any
-//! list of pairings, the unit of matches and tournaments; [`opening_positions`] makes the
-//! openings; [`RecordWriter`] saves games as record files with readable game records beside.
+//! list of pairings, the unit of matches, tournaments and training's evaluation;
+//! [`opening_positions`] makes the openings; [`RecordWriter`] saves games as record files with
+//! readable game records beside.
 
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, build_evaluator};
 use crate::config::SearchConfig;
-use crate::driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating, run_games};
-use crate::evaluator::{
-    EvalError, Evaluation, Evaluator, Leaf, RolloutEvaluator, UniformEvaluator,
+use crate::driver::{
+    EngineOptions, GameJob, Player, PlayerKind, RunError, Seating, Seats, play_games,
 };
+use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use crate::record::{GameRecord, RecordError, write_file};
 use crate::stats::{Pentanomial, Wdl};
 use crumble_core::solve::Solver;
-use crumble_core::{Color, Decision, Game, position, random};
+use crumble_core::{Color, Game, position, random};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, mpsc};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+pub use crate::driver::Flow;
+pub use crate::evaluator::mix;
 
 /// Why evaluation games could not be played or saved.
 #[derive(Debug, thiserror::Error)]
@@ -66,11 +58,9 @@ pub enum ArenaError {
     Io { path: String, error: std::io::Error },
     #[error("openings: {0}")]
     Openings(String),
-    #[error("a lane thread panicked: {0}")]
-    Panic(String),
 }
 
-/// Sizes rayon's global pool, where the tree work of every lane runs; fails if the pool was
+/// Sizes rayon's global pool, where the engine's tree work runs; fails if the pool was
 /// built already.
 pub fn set_global_threads(threads: usize) -> Result<(), String> {
     rayon::ThreadPoolBuilder::new()
@@ -79,195 +69,46 @@ pub fn set_global_threads(threads: usize) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// SplitMix64 finaliser: decorrelates seeds derived from counters.
-pub fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-// ---------------------------------------------------------------------------------------
-// The hub: checkpoint evaluations of all lanes in one batch per network.
-
-/// One lane's evaluation request: copies of its leaves (the lane waits while they are
-/// evaluated, but its borrowed leaves cannot cross threads without copies).
-struct Request {
-    ticket: u64,
-    leaves: Vec<(Game, Vec<Decision>)>,
-}
-
-struct HubState {
-    evaluators: Vec<Box<dyn Evaluator>>,
-    queues: Vec<Vec<Request>>,
-    results: HashMap<u64, Result<Vec<Evaluation>, String>>,
-    /// Lanes currently playing a job with a checkpoint agent.
-    registered: usize,
-    /// Of those, lanes waiting for an evaluation.
-    waiting: usize,
-    flushes: u64,
-    next_ticket: u64,
-    batches: u64,
-    positions: u64,
-}
-
-struct Hub {
-    state: Mutex<HubState>,
-    cv: Condvar,
-}
-
-impl std::fmt::Debug for Hub {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Hub")
-    }
-}
-
-impl Hub {
-    fn lock(&self) -> MutexGuard<'_, HubState> {
-        // A panic while the lock is held is caught inside `flush`; the state stays usable.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn register(self: &Arc<Hub>) -> Lease {
-        self.lock().registered += 1;
-        Lease { hub: self.clone() }
-    }
-
-    /// Evaluates every queued request, per network, in one batch each. Runs with the lock
-    /// held, while every registered lane waits.
-    fn flush(st: &mut HubState) {
-        for slot in 0..st.queues.len() {
-            let queue = std::mem::take(&mut st.queues[slot]);
-            if queue.is_empty() {
-                continue;
-            }
-            let leaves: Vec<Leaf<'_>> = queue
-                .iter()
-                .flat_map(|r| r.leaves.iter())
-                .map(|(game, legal)| Leaf { game, legal })
-                .collect();
-            let mut outs = vec![Evaluation::default(); leaves.len()];
-            let evaluator = &mut st.evaluators[slot];
-            // A panicking network must not leave the other lanes waiting forever.
-            let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                evaluator.evaluate(&leaves, &mut outs)
-            }));
-            let res: Result<(), String> = match res {
-                Ok(Ok(())) => Ok(()),
-                Ok(Err(e)) => Err(e.to_string()),
-                Err(p) => Err(format!("evaluator panicked: {}", panic_text(&p))),
-            };
-            st.batches += 1;
-            st.positions += leaves.len() as u64;
-            drop(leaves);
-            let mut rest = outs.into_iter();
-            for r in queue {
-                let part: Vec<Evaluation> = rest.by_ref().take(r.leaves.len()).collect();
-                st.results.insert(r.ticket, res.clone().map(|()| part));
-            }
-        }
-        st.waiting = 0;
-        st.flushes += 1;
-    }
-
-    fn evaluate(
-        &self,
-        slot: usize,
-        name: &str,
-        leaves: &[Leaf<'_>],
-        out: &mut [Evaluation],
-    ) -> Result<(), EvalError> {
-        let leaves: Vec<(Game, Vec<Decision>)> = leaves
-            .iter()
-            .map(|l| (l.game.clone(), l.legal.to_vec()))
-            .collect();
-        let mut st = self.lock();
-        let ticket = st.next_ticket;
-        st.next_ticket += 1;
-        st.queues[slot].push(Request { ticket, leaves });
-        st.waiting += 1;
-        if st.waiting >= st.registered {
-            Hub::flush(&mut st);
-            self.cv.notify_all();
-        } else {
-            let seen = st.flushes;
-            while st.flushes == seen {
-                st = self.cv.wait(st).unwrap_or_else(|p| p.into_inner());
-            }
-        }
-        let res = st.results.remove(&ticket);
-        drop(st);
-        match res {
-            Some(Ok(evals)) => {
-                for (o, e) in out.iter_mut().zip(evals) {
-                    *o = e;
-                }
-                Ok(())
-            }
-            Some(Err(message)) => Err(EvalError::Failed {
-                evaluator: name.into(),
-                message,
-            }),
-            None => Err(EvalError::Failed {
-                evaluator: name.into(),
-                message: "evaluation lost by the batching hub".into(),
-            }),
-        }
-    }
-}
-
-fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".into())
-}
-
-/// A lane's registration with the hub for the duration of one job.
-struct Lease {
-    hub: Arc<Hub>,
-}
-
-impl Drop for Lease {
-    fn drop(&mut self) {
-        let mut st = self.hub.lock();
-        st.registered -= 1;
-        // The lanes still waiting may have been waiting for this one.
-        if st.waiting > 0 && st.waiting >= st.registered {
-            Hub::flush(&mut st);
-            self.hub.cv.notify_all();
-        }
-    }
-}
-
-/// The evaluator a lane's checkpoint player uses: a handle on the hub's network `slot`.
-#[derive(Debug)]
-struct HubEvaluator {
-    hub: Arc<Hub>,
-    slot: usize,
-    name: String,
-}
-
-impl Evaluator for HubEvaluator {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
-        self.hub.evaluate(self.slot, &self.name, leaves, out)
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // Agents and jobs.
 
-/// Agents ready to play: their specs, search settings, and the networks of checkpoint agents
-/// (each checkpoint file loaded once, shared by every agent that names it).
+/// Network batches and the positions in them, over every checkpoint agent of a pool.
+#[derive(Debug, Default)]
+struct BatchCounts {
+    batches: AtomicU64,
+    positions: AtomicU64,
+}
+
+/// One checkpoint's network, shared by the agents that name it.
+#[derive(Debug)]
+struct SharedNet {
+    net: Arc<Mutex<Box<dyn Evaluator>>>,
+    counts: Arc<BatchCounts>,
+}
+
+impl Evaluator for SharedNet {
+    fn name(&self) -> String {
+        self.net.lock().unwrap_or_else(|p| p.into_inner()).name()
+    }
+    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+        self.counts.batches.fetch_add(1, Ordering::Relaxed);
+        self.counts
+            .positions
+            .fetch_add(leaves.len() as u64, Ordering::Relaxed);
+        self.net
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .evaluate(leaves, out)
+    }
+}
+
+/// Agents ready to play: their specs, search settings and evaluators (each checkpoint file
+/// loaded once, shared by every agent that names it).
 #[derive(Debug)]
 pub struct Pool {
     specs: Vec<AgentSpec>,
-    config: SearchConfig,
-    hub: Option<Arc<Hub>>,
-    slot: Vec<Option<usize>>,
+    players: Mutex<Vec<Player>>,
+    counts: Arc<BatchCounts>,
 }
 
 impl Pool {
@@ -278,50 +119,51 @@ impl Pool {
         config: &SearchConfig,
         loader: &dyn CheckpointLoader,
     ) -> Result<Pool, AgentError> {
-        let mut evaluators: Vec<Box<dyn Evaluator>> = Vec::new();
-        let mut paths: Vec<PathBuf> = Vec::new();
-        let mut slot = Vec::new();
-        for spec in specs {
-            if let AgentSpec::Mcts {
-                evaluator: EvaluatorSpec::Checkpoint(p),
-                ..
-            } = spec
-            {
-                if let Some(k) = paths.iter().position(|q| q == p) {
-                    slot.push(Some(k));
-                    continue;
+        let counts = Arc::new(BatchCounts::default());
+        let mut nets: Vec<(PathBuf, Arc<Mutex<Box<dyn Evaluator>>>)> = Vec::new();
+        let mut players = Vec::with_capacity(specs.len());
+        for (agent, spec) in specs.iter().enumerate() {
+            let name = spec.to_string();
+            let AgentSpec::Mcts { evaluator, .. } = spec else {
+                players.push(Player {
+                    name,
+                    kind: PlayerKind::Random,
+                });
+                continue;
+            };
+            let evaluator: Box<dyn Evaluator> = match evaluator {
+                EvaluatorSpec::Checkpoint(path) => {
+                    let net = match nets.iter().find(|(p, _)| p == path) {
+                        Some((_, net)) => net.clone(),
+                        None => {
+                            let e = build_evaluator(spec, config, 0, loader)?
+                                .expect("a checkpoint agent has an evaluator");
+                            let net = Arc::new(Mutex::new(e));
+                            nets.push((path.clone(), net.clone()));
+                            net
+                        }
+                    };
+                    Box::new(SharedNet {
+                        net,
+                        counts: counts.clone(),
+                    })
                 }
-                let e = build_evaluator(spec, config, 0, loader)?
-                    .expect("a checkpoint agent has an evaluator");
-                paths.push(p.clone());
-                evaluators.push(e);
-                slot.push(Some(paths.len() - 1));
-            } else {
-                slot.push(None);
-            }
+                _ => build_evaluator(spec, config, mix(agent as u64 + 1), loader)?
+                    .expect("a search agent has an evaluator"),
+            };
+            players.push(Player {
+                name,
+                kind: PlayerKind::Mcts {
+                    evaluator,
+                    simulations: spec.simulations(config).unwrap_or(config.simulations),
+                    config: config.clone(),
+                },
+            });
         }
-        let hub = (!evaluators.is_empty()).then(|| {
-            let n = evaluators.len();
-            Arc::new(Hub {
-                state: Mutex::new(HubState {
-                    evaluators,
-                    queues: (0..n).map(|_| Vec::new()).collect(),
-                    results: HashMap::new(),
-                    registered: 0,
-                    waiting: 0,
-                    flushes: 0,
-                    next_ticket: 0,
-                    batches: 0,
-                    positions: 0,
-                }),
-                cv: Condvar::new(),
-            })
-        });
         Ok(Pool {
             specs: specs.to_vec(),
-            config: config.clone(),
-            hub,
-            slot,
+            players: Mutex::new(players),
+            counts,
         })
     }
 
@@ -339,53 +181,15 @@ impl Pool {
 
     /// Network batches evaluated so far and the positions in them (checkpoint agents only).
     pub fn batch_stats(&self) -> (u64, u64) {
-        self.hub.as_ref().map_or((0, 0), |h| {
-            let st = h.lock();
-            (st.batches, st.positions)
-        })
-    }
-
-    fn player(&self, agent: usize, seed: u64) -> Player {
-        let spec = &self.specs[agent];
-        let name = spec.to_string();
-        let AgentSpec::Mcts { evaluator, .. } = spec else {
-            return Player {
-                name,
-                kind: PlayerKind::Random,
-            };
-        };
-        let evaluator: Box<dyn Evaluator> = match (evaluator, self.slot[agent], &self.hub) {
-            (EvaluatorSpec::Uniform, ..) => Box::new(UniformEvaluator),
-            (EvaluatorSpec::Rollout, ..) => Box::new(RolloutEvaluator::new(
-                self.config.rollout.clone(),
-                mix(seed ^ (agent as u64 + 1)),
-            )),
-            (EvaluatorSpec::Checkpoint(_), Some(slot), Some(hub)) => Box::new(HubEvaluator {
-                hub: hub.clone(),
-                slot,
-                name: name.clone(),
-            }),
-            (EvaluatorSpec::Checkpoint(_), ..) => unreachable!("checkpoints are loaded in new()"),
-        };
-        Player {
-            kind: PlayerKind::Mcts {
-                evaluator,
-                simulations: spec
-                    .simulations(&self.config)
-                    .unwrap_or(self.config.simulations),
-                config: self.config.clone(),
-            },
-            name,
-        }
-    }
-
-    fn uses_hub(&self, agents: &[usize]) -> bool {
-        agents.iter().any(|&a| self.slot[a].is_some())
+        (
+            self.counts.batches.load(Ordering::Relaxed),
+            self.counts.positions.load(Ordering::Relaxed),
+        )
     }
 }
 
-/// One driver call: `games` (game numbers: they seed the games, and with
-/// [`Seating::Alternate`] agent 0 is Black in the even ones) from `start`.
+/// A few games from one start: `games` are game numbers (they seed the games, and with
+/// [`Seating::Alternate`] agent 0 is Black in the even ones).
 #[derive(Clone, Debug)]
 pub struct Job {
     /// Indices into the pool: one agent for [`Seating::SelfPlay`], two for
@@ -396,16 +200,8 @@ pub struct Job {
     /// Turn limit, counted from `start` (0 = none).
     pub max_turns: u32,
     pub games: Range<u64>,
-    /// Seed of the games' random streams (with the game numbers) and of rollouts.
+    /// Seed of the games' random streams (with the game numbers).
     pub seed: u64,
-}
-
-/// What to do after a finished job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    /// Start no more jobs; jobs still running are finished and dropped.
-    Stop,
 }
 
 /// Totals of a [`run_jobs`] call.
@@ -418,17 +214,24 @@ pub struct RunTotals {
     pub evaluations: u64,
 }
 
-type JobResult = Result<(Vec<GameRecord>, Progress), RunError>;
-
-/// Runs `jobs` on lanes (about `concurrency` games at once) and hands each job's games to
-/// `on_job` in job order. Stops early when `on_job` says [`Flow::Stop`] or fails.
+/// Runs the games of all `jobs` on the engine, `concurrency` at once, and hands each job's
+/// games (by game number) to `on_job` in job order. Stops early when `on_job` says
+/// [`Flow::Stop`] or fails.
 pub fn run_jobs(
     pool: &Pool,
     jobs: &[Job],
     concurrency: usize,
     on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
 ) -> Result<RunTotals, ArenaError> {
+    let mut games = Vec::new();
+    // The job of each game of the queue.
+    let mut owner = Vec::new();
     for (k, job) in jobs.iter().enumerate() {
+        let need = if job.seating == Seating::SelfPlay {
+            1
+        } else {
+            2
+        };
         if let Some(&agent) = job.agents.iter().find(|&&a| a >= pool.len()) {
             return Err(ArenaError::BadJob {
                 job: k,
@@ -436,128 +239,88 @@ pub fn run_jobs(
                 agents: pool.len(),
             });
         }
+        if job.agents.len() != need {
+            return Err(ArenaError::Run {
+                what: format!("job {k}"),
+                error: RunError::Players {
+                    seating: job.seating,
+                    need,
+                    got: job.agents.len(),
+                },
+            });
+        }
+        for index in job.games.clone() {
+            let seats = match job.seating {
+                Seating::SelfPlay => Seats::SelfPlay(job.agents[0]),
+                Seating::Alternate if index % 2 == 0 => Seats::Match {
+                    black: job.agents[0],
+                    white: job.agents[1],
+                },
+                Seating::Alternate => Seats::Match {
+                    black: job.agents[1],
+                    white: job.agents[0],
+                },
+            };
+            games.push(GameJob {
+                start: job.start.clone(),
+                seats,
+                index,
+                max_turns: job.max_turns,
+                seed: job.seed,
+            });
+            owner.push(k);
+        }
     }
     let mut totals = RunTotals::default();
-    if jobs.is_empty() {
-        return Ok(totals);
-    }
-    let per_job = (jobs
-        .iter()
-        .map(|j| j.games.end.saturating_sub(j.games.start))
-        .sum::<u64>() as usize)
-        .div_ceil(jobs.len())
-        .max(1);
-    let lanes = concurrency.max(1).div_ceil(per_job).clamp(1, jobs.len());
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, JobResult)>();
+    let mut done: BTreeMap<usize, Vec<GameRecord>> = BTreeMap::new();
+    let mut due = 0usize;
     let mut failure: Option<ArenaError> = None;
-    std::thread::scope(|scope| {
-        let mut handles = Vec::new();
-        for _ in 0..lanes {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            handles.push(scope.spawn(move || {
-                while !stop.load(Ordering::SeqCst) {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(job) = jobs.get(k) else { break };
-                    let result = run_one(pool, job);
-                    if tx.send((k, result)).is_err() {
-                        break;
-                    }
-                }
-            }));
-        }
-        drop(tx);
-        let mut pending: BTreeMap<usize, JobResult> = BTreeMap::new();
-        let mut due = 0usize;
-        for (k, res) in rx {
-            if failure.is_some() || stop.load(Ordering::SeqCst) {
-                continue;
-            }
-            pending.insert(k, res);
-            while let Some(res) = pending.remove(&due) {
-                let job = &jobs[due];
-                let outcome = match res {
-                    Ok((records, progress)) => {
-                        totals.jobs += 1;
-                        totals.games += records.len() as u64;
-                        totals.simulations += progress.simulations;
-                        totals.evaluations += progress.evaluations;
-                        on_job(due, records)
-                    }
-                    Err(error) => Err(ArenaError::Run {
-                        what: format!(
-                            "games {}..{} ({})",
-                            job.games.start,
-                            job.games.end,
-                            job.agents
-                                .iter()
-                                .map(|&a| pool.spec(a).to_string())
-                                .collect::<Vec<_>>()
-                                .join(" vs ")
-                        ),
-                        error,
-                    }),
-                };
-                due += 1;
-                match outcome {
-                    Ok(Flow::Continue) => {}
-                    Ok(Flow::Stop) => {
-                        stop.store(true, Ordering::SeqCst);
-                        break;
-                    }
-                    Err(e) => {
-                        stop.store(true, Ordering::SeqCst);
-                        failure = Some(e);
-                        break;
-                    }
-                }
-            }
-        }
-        for h in handles {
-            if let Err(p) = h.join() {
-                failure.get_or_insert(ArenaError::Panic(panic_text(&p)));
-            }
-        }
-    });
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(totals),
-    }
-}
-
-fn run_one(pool: &Pool, job: &Job) -> JobResult {
-    let mut players: Vec<Player> = job
-        .agents
-        .iter()
-        .map(|&a| pool.player(a, mix(job.seed ^ mix(job.games.start))))
-        .collect();
-    let _lease = match (&pool.hub, pool.uses_hub(&job.agents)) {
-        (Some(hub), true) => Some(hub.register()),
-        _ => None,
-    };
-    let opts = RunOptions {
-        start: job.start.clone(),
-        max_turns: job.max_turns,
-        parallel_games: (job.games.end.saturating_sub(job.games.start) as usize).max(1),
-        seed: job.seed,
+    let mut players = pool.players.lock().unwrap_or_else(|p| p.into_inner());
+    let opts = EngineOptions {
+        parallel_games: concurrency.max(1),
         record_targets: false,
     };
-    let mut records = Vec::new();
-    let progress = run_games(
+    let progress = play_games(
         &mut players,
-        job.seating,
+        games,
         &opts,
-        job.games.clone(),
-        &mut |g| {
-            records.push(g);
-            Ok(())
+        &mut |g, record| {
+            let k = owner[g];
+            let finished = done.entry(k).or_default();
+            finished.push(record);
+            // Hand over every job that is complete and next in order.
+            while let Some(records) = done.get(&due) {
+                if records.len() as u64 != jobs[due].games.end - jobs[due].games.start {
+                    break;
+                }
+                let mut records = done.remove(&due).unwrap_or_default();
+                records.sort_by_key(|r| r.index);
+                totals.jobs += 1;
+                totals.games += records.len() as u64;
+                due += 1;
+                match on_job(due - 1, records) {
+                    Ok(Flow::Continue) => {}
+                    Ok(Flow::Stop) => return Ok(Flow::Stop),
+                    Err(e) => {
+                        failure = Some(e);
+                        return Ok(Flow::Stop);
+                    }
+                }
+            }
+            Ok(Flow::Continue)
         },
         &mut |_| {},
-    )?;
-    records.sort_by_key(|g| g.index);
-    Ok((records, progress))
+    )
+    .map_err(|error| ArenaError::Run {
+        what: format!("{} jobs", jobs.len()),
+        error,
+    })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    totals.simulations = progress.simulations;
+    totals.evaluations = progress.evaluations;
+    Ok(totals)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -72,6 +72,8 @@ pub struct GameJob {
     pub index: u64,
     /// Turn limit, counted from `start` (0 = none).
     pub max_turns: u32,
+    /// With `index`, the seed of every random choice of the game.
+    pub seed: u64,
 }
 
 /// Settings of [`play_games`].
@@ -79,7 +81,6 @@ pub struct GameJob {
 pub struct EngineOptions {
     /// Games played at once.
     pub parallel_games: usize,
-    pub seed: u64,
     /// Keep policy targets and joint distributions in the records (self-play).
     pub record_targets: bool,
 }
@@ -228,7 +229,7 @@ impl Slot {
         }
     }
 
-    fn start(&mut self, k: usize, job: GameJob, metas: &[Meta], seed: u64) {
+    fn start(&mut self, k: usize, job: GameJob, metas: &[Meta]) {
         self.active = true;
         self.job = k;
         self.index = job.index;
@@ -236,7 +237,7 @@ impl Slot {
         self.max_turns = job.max_turns;
         self.game.clone_from(&self.start);
         self.game.set_max_turns(job.max_turns);
-        let seed = mix(seed ^ mix(job.index));
+        let seed = mix(job.seed ^ mix(job.index));
         self.rng = ChaCha8Rng::seed_from_u64(seed);
         self.seat = job.seats.players();
         for (p, t) in self.trees.iter_mut().enumerate() {
@@ -463,10 +464,10 @@ pub fn run_games(
         },
         index,
         max_turns: opts.max_turns,
+        seed: opts.seed,
     });
     let engine = EngineOptions {
         parallel_games: opts.parallel_games,
-        seed: opts.seed,
         record_targets: opts.record_targets,
     };
     play_games(
@@ -536,7 +537,7 @@ pub fn play_games(
     let mut queue = jobs.into_iter().enumerate();
     for s in &mut slots {
         if let Some((k, job)) = queue.next() {
-            s.start(k, job, &metas, opts.seed);
+            s.start(k, job, &metas);
         }
     }
     let mut outs: Vec<Evaluation> = Vec::new();
@@ -583,7 +584,7 @@ pub fn play_games(
                     return Ok(progress);
                 }
                 if let Some((k, job)) = queue.next() {
-                    s.start(k, job, &metas, opts.seed);
+                    s.start(k, job, &metas);
                 }
             }
         }

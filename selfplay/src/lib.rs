@@ -9,9 +9,12 @@
 //!   [`SelfPlayConfig`] (`[selfplay]`).
 //! - [`mcts`]: [`Search`], one tree: PUCT or Gumbel root, exact terminals, forced-decision
 //!   skipping, tree reuse, noise, forced playouts and target pruning.
-//! - [`driver`]: many games at once, leaves batched per evaluator, tree work on rayon.
+//! - [`driver`]: the one engine that plays games: a queue of game jobs (start, seats, game
+//!   number), many at once, leaves batched per evaluator, tree work on rayon.
 //! - [`agent`]: agent strings (`random`, `mcts:rollout:400`, `ckpt:PATH[:SIMS]`).
-//! - [`selfplay`] and [`matchplay`]: the two jobs built on the driver.
+//! - [`selfplay`]: self-play into record files; [`arena`]: agent pools, game pairs from
+//!   openings (matches, tournaments, training's evaluation), tactics and record writing, all
+//!   on the driver.
 //! - [`record`]: game records and the versioned record file format.
 //! - [`stats`] and [`ratings`]: Elo with intervals, the pentanomial GSPRT, Bradley–Terry
 //!   ratings with draws.
@@ -31,7 +34,6 @@ pub mod bench;
 pub mod config;
 pub mod driver;
 pub mod evaluator;
-pub mod matchplay;
 pub mod mcts;
 pub mod openings;
 pub mod plot;

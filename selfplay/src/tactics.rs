@@ -27,7 +27,7 @@
 //! # Playing the suite
 //!
 //! [`run`] plays every position as a game of one agent against itself from that position,
-//! many at once (the arena's lanes, network calls batched), with a turn limit of
+//! many at once (on the engine, network calls batched), with a turn limit of
 //! [`TURN_LIMIT`] turns: enough for every tactic to be decided inside the search tree (a
 //! two-turn win is three turns deep: the mover's, the opponent's, the mover's), and no more,
 //! since the games are played out to the limit although only the first turn is scored.

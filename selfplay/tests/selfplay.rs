@@ -6,8 +6,7 @@ use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_game
 use crumble_selfplay::record::{RecordError, decode_file, encode_file, read_file};
 use crumble_selfplay::{
     AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, RolloutConfig,
-    RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, matchplay,
-    selfplay,
+    RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, selfplay,
 };
 
 fn small_cfg() -> SearchConfig {
@@ -233,31 +232,6 @@ fn selfplay_job_writes_files_and_continues() {
 }
 
 #[test]
-fn match_alternates_colours_and_counts_draws_half() {
-    let cfg = SearchConfig::default();
-    let a = selfplay::make_player(
-        &AgentSpec::parse("mcts:uniform:4").unwrap(),
-        &cfg,
-        0,
-        &NoCheckpoints,
-        true,
-    )
-    .unwrap();
-    let b = selfplay::make_player(&AgentSpec::Random, &cfg, 0, &NoCheckpoints, true).unwrap();
-    let opts = RunOptions {
-        start: crumble_core::Game::new(4, 2).unwrap(),
-        max_turns: 20,
-        parallel_games: 4,
-        seed: 1,
-        record_targets: false,
-    };
-    let r = matchplay::play_match(a, b, 6, &opts, &mut |_, _| {}).unwrap();
-    assert_eq!(r.games, 6);
-    assert_eq!(r.a_wins + r.b_wins + r.draws, 6);
-    assert!((r.score() - (r.a_wins as f64 + r.draws as f64 / 2.0) / 6.0).abs() < 1e-12);
-}
-
-#[test]
 fn agent_strings_parse_strictly() {
     assert_eq!(AgentSpec::parse("random").unwrap(), AgentSpec::Random);
     assert_eq!(
@@ -409,4 +383,44 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
     let (_, progress) = play(&resumed, &sp, 7);
     assert_eq!(progress.games_done, 0);
     std::fs::remove_dir_all(&base).unwrap();
+}
+
+/// The games of a fixed self-play job, held against a recorded reference: refactors of the
+/// search, the engine or the records must leave Crumble's games exactly as they are
+/// (moves and results). Rules-only agents (uniform and rollout), so the reference holds on
+/// any CPU. `CRUMBLE_BLESS=1` rewrites it after an intended change.
+#[test]
+fn selfplay_games_match_the_recorded_reference() {
+    let reference = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/reference-selfplay.txt");
+    let dir = std::env::temp_dir().join(format!("crumble-reference-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let sp = SelfPlayConfig {
+        board: 4,
+        resolution: 4,
+        max_turns: 40,
+        parallel_games: 3,
+        games_per_file: 2,
+        seed: 2026,
+    };
+    let mut text = String::new();
+    for spec in ["mcts:uniform:24", "mcts:rollout:16"] {
+        let sub = dir.join(spec.replace(':', "-"));
+        let mut cfg = SearchConfig::default();
+        cfg.playout_cap.enabled = true;
+        let p = selfplay::make_player(&AgentSpec::parse(spec).unwrap(), &cfg, 9, &NoCheckpoints, false)
+            .unwrap();
+        selfplay::run_selfplay(p, &sp, &sub, 5, &mut |_| {}).unwrap();
+        text.push_str(&format!("# {spec}\n"));
+        for f in selfplay::record_files(&sub).unwrap() {
+            text.push_str(&std::fs::read_to_string(f.with_extension("txt")).unwrap());
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    if std::env::var_os("CRUMBLE_BLESS").is_some() {
+        std::fs::create_dir_all(reference.parent().unwrap()).unwrap();
+        std::fs::write(&reference, &text).unwrap();
+    }
+    let want = std::fs::read_to_string(&reference).expect("the reference file (CRUMBLE_BLESS=1 writes it)");
+    assert!(text == want, "self-play games differ from {}", reference.display());
 }

@@ -248,6 +248,9 @@ pub struct EvalConfig {
     /// Simulations of the checkpoint agents.
     pub simulations: u32,
     pub max_turns: u32,
+    /// Each game pair starts after this many random turns from the standard start, as in
+    /// `crumble match --opening-turns` (0: every pair from the standard start).
+    pub opening_turns: u32,
     pub parallel_games: usize,
     /// Gating: self-play uses the new net only if it scored at least `gating_threshold`
     /// against the previous one.
@@ -265,6 +268,7 @@ impl Default for EvalConfig {
             rollout_simulations: 200,
             simulations: 100,
             max_turns: 200,
+            opening_turns: 4,
             parallel_games: 24,
             gating: false,
             gating_threshold: 0.55,

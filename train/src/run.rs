@@ -32,15 +32,16 @@ use crate::config::{ConfigError, TrainConfig};
 use crate::ledger::{self, COLUMNS, Opponent, Row};
 use crate::replay::{HostBatch, ReplayError, ReplayWindow, generation_dir};
 use crate::tb::TbLog;
-use crumble_core::{Color, Game};
+use crumble_core::Color;
+use crumble_model::NetLoader;
 use crumble_model::train::{self as mtrain, OptimizerSettings, StepStats, TrainBatch};
 use crumble_model::{CheckpointError, CrumbleNet, Device, NetConfig, NetEvaluator, checkpoint};
-use crumble_selfplay::driver::{RunOptions as GameOptions, with_threads};
-use crumble_selfplay::matchplay::{MatchResult, play_match};
-use crumble_selfplay::selfplay::{self, SelfPlayError};
-use crumble_selfplay::{
-    AgentSpec, Evaluator, MixedEvaluator, Player, PlayerKind, Progress, RunError, SearchConfig,
+use crumble_selfplay::arena::{
+    self, ArenaError, Flow, Openings, PairSettings, Pairing, Pool, Tally,
 };
+use crumble_selfplay::driver::with_threads;
+use crumble_selfplay::selfplay::{self, SelfPlayError};
+use crumble_selfplay::{AgentSpec, Evaluator, MixedEvaluator, Player, PlayerKind, Progress};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
@@ -73,11 +74,9 @@ pub enum TrainError {
     #[error("self-play: {0}")]
     SelfPlay(#[from] SelfPlayError),
     #[error("evaluation match: {0}")]
-    Match(#[from] RunError),
+    Match(#[from] ArenaError),
     #[error("agent: {0}")]
     Agent(#[from] crumble_selfplay::AgentError),
-    #[error("{0}")]
-    Rules(String),
     #[error(
         "generation {generation}: {what}. The generation was stopped before its checkpoint: \
          nothing was saved or promoted, and the finished generations are untouched"
@@ -173,7 +172,8 @@ pub enum Event<'a> {
     Eval {
         generation: u32,
         opponent: &'a str,
-        result: &'a MatchResult,
+        /// The new net's games so far.
+        tally: &'a Tally,
         total: u64,
     },
     Finished {
@@ -583,9 +583,9 @@ impl Run {
             ];
             matches.retain(|m| m.1 > 0);
             for (opponent, games, agent) in matches {
-                let r = self.play_eval(&me, &agent, games, g, opponent.name(), on_event)?;
-                let score = r.score();
-                row.set_eval(opponent, score, elo_from_score(score, r.games));
+                let t = self.play_eval(&me, &agent, games, g, opponent.name(), on_event)?;
+                let score = t.wdl.score();
+                row.set_eval(opponent, score, elo_from_score(score, t.wdl.games()));
             }
             if e.gating && e.games_vs_previous > 0 {
                 promoted = row.score_vs_previous >= e.gating_threshold;
@@ -621,6 +621,9 @@ impl Run {
         Ok(())
     }
 
+    /// Plays an evaluation match of the new checkpoint `me` against `opp`, exactly as
+    /// `crumble match` plays one (the same engine, game pairs from `[eval] opening_turns`
+    /// random turns, match search settings); returns the new net's tally.
     fn play_eval(
         &self,
         me: &Path,
@@ -629,54 +632,53 @@ impl Run {
         g: u32,
         name: &str,
         on_event: &mut (dyn FnMut(Event) + Send),
-    ) -> Result<MatchResult, TrainError> {
+    ) -> Result<Tally, TrainError> {
         let e = &self.cfg.eval;
-        let cfg = eval_search_config(&self.cfg.search);
-        let net_player = |path: &Path, label: String| -> Result<Player, TrainError> {
-            Ok(Player {
-                name: label,
-                kind: PlayerKind::Mcts {
-                    evaluator: Box::new(NetEvaluator::load(path, crumble_model::default_device())?),
-                    simulations: e.simulations,
-                    config: cfg.clone(),
-                },
-            })
+        let ckpt = |path: &Path| format!("ckpt:{}:{}", path.display(), e.simulations);
+        let opponent = match opp {
+            EvalAgent::Checkpoint(p) => ckpt(p),
+            EvalAgent::Random => "random".into(),
+            EvalAgent::Spec(s) => s.clone(),
         };
-        let a = net_player(me, format!("gen-{g:04}"))?;
-        let b = match opp {
-            EvalAgent::Checkpoint(p) => net_player(p, format!("gen-{:04}", g - 1))?,
-            EvalAgent::Random => Player {
-                name: "random".into(),
-                kind: PlayerKind::Random,
-            },
-            EvalAgent::Spec(s) => selfplay::make_player(
-                &AgentSpec::parse(s)?,
-                &self.cfg.search,
-                u64::from(g),
-                &crumble_selfplay::NoCheckpoints,
-                true,
-            )?,
+        let specs = [AgentSpec::parse(&ckpt(me))?, AgentSpec::parse(&opponent)?];
+        let pool = Pool::new(&specs, &self.cfg.search.for_play(), &NetLoader::new())?;
+        let pairs = games.div_ceil(2);
+        let seed = self.cfg.selfplay.seed ^ (u64::from(g) << 20) ^ name.len() as u64;
+        let openings = if e.opening_turns == 0 {
+            Openings::Standard
+        } else {
+            Openings::RandomTurns(e.opening_turns)
         };
-        let start = Game::new(self.cfg.selfplay.board, self.cfg.selfplay.resolution)
-            .map_err(|err| TrainError::Rules(err.to_string()))?;
-        let opts = GameOptions {
-            start,
+        let (board, res) = (self.cfg.selfplay.board, self.cfg.selfplay.resolution);
+        let starts = arena::opening_positions(board, res, &openings, pairs, seed)?;
+        let settings = PairSettings {
+            pairs,
             max_turns: e.max_turns,
-            parallel_games: e.parallel_games,
-            seed: self.cfg.selfplay.seed ^ (u64::from(g) << 20) ^ name.len() as u64,
-            record_targets: false,
+            concurrency: e.parallel_games,
+            seed,
+            first_game: 0,
         };
-        let r = with_threads(self.cfg.generation.threads, || {
-            play_match(a, b, games, &opts, &mut |_, r| {
-                on_event(Event::Eval {
-                    generation: g,
-                    opponent: name,
-                    result: r,
-                    total: games,
-                })
-            })
+        let mut tally = Tally::default();
+        with_threads(self.cfg.generation.threads, || {
+            arena::play_pairings(
+                &pool,
+                &[Pairing { a: 0, b: 1 }],
+                &[],
+                &starts,
+                &settings,
+                &mut |pair| {
+                    tally.add(pair);
+                    on_event(Event::Eval {
+                        generation: g,
+                        opponent: name,
+                        tally: &tally,
+                        total: 2 * pairs,
+                    });
+                    Ok(Flow::Continue)
+                },
+            )
         })?;
-        Ok(r)
+        Ok(tally)
     }
 }
 
@@ -685,19 +687,6 @@ enum EvalAgent {
     Checkpoint(PathBuf),
     Random,
     Spec(String),
-}
-
-/// Match settings for evaluation, plus sampling over the visits during the first turns so
-/// that two deterministic nets do not replay one game: without it, a match between
-/// checkpoints would hold only two distinct games.
-fn eval_search_config(search: &SearchConfig) -> SearchConfig {
-    let mut c = search.for_play();
-    c.temperature.initial = 1.0;
-    c.temperature.turns = 4;
-    if c.gumbel.enabled {
-        c.gumbel.noise_scale = 1.0;
-    }
-    c
 }
 
 fn optimizer_settings(cfg: &TrainConfig) -> OptimizerSettings {

@@ -82,8 +82,7 @@ impl GameArgs {
     }
 }
 
-/// Sizes the rayon pool that tree work runs on (0 = one thread per core). Evaluation runs
-/// games on several lane threads, which all share the global pool, so it is sized once here.
+/// Sizes the rayon pool that the engine's tree work runs on (0 = one thread per core).
 pub fn set_threads(threads: usize) {
     if threads > 0 {
         // Fails only if the pool was already built, in which case it stays as it is.

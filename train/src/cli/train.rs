@@ -198,19 +198,19 @@ impl Display {
             Event::Eval {
                 generation,
                 opponent,
-                result,
+                tally,
                 total,
             } => {
                 self.show(
                     format!("gen {generation}/{} eval vs {opponent}", self.target),
-                    result.games,
+                    tally.wdl.games(),
                     total,
                     format!(
                         "games, score {:.3} (+{} ={} -{})",
-                        result.score(),
-                        result.a_wins,
-                        result.draws,
-                        result.b_wins
+                        tally.wdl.score(),
+                        tally.wdl.wins,
+                        tally.wdl.draws,
+                        tally.wdl.losses
                     ),
                 );
             }
