@@ -228,14 +228,7 @@ pub struct Piece {
     pub color: Color,
 }
 
-/// SplitMix64 finaliser: the mixing function behind every hash in the engine.
-#[inline]
-pub(crate) fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub(crate) use crate::hash::mix64;
 
 #[inline]
 pub(crate) fn rect_key(r: Rect) -> u64 {

@@ -28,6 +28,7 @@ pub mod decision;
 pub mod error;
 pub mod game;
 pub mod geom;
+pub mod hash;
 pub mod lookahead;
 pub mod moves;
 pub mod notation;

@@ -14,7 +14,6 @@ use crate::net::{CrumbleNet, NetConfig};
 use burn::module::Module;
 use burn::store::ModuleRecord;
 use burn::tensor::{Bytes, Device};
-use std::io::Write;
 use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"CRMBNET\n";
@@ -61,15 +60,7 @@ pub enum CheckpointError {
     Encode { path: String, message: String },
 }
 
-/// FNV-1a, 64 bit.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
+pub(crate) use crumble_core::hash::fnv1a;
 
 /// The checkpoint bytes of `net` built from `config`. A net with a non-finite weight is
 /// refused: no checkpoint ever holds one.
@@ -119,19 +110,8 @@ pub fn save(path: &Path, config: &NetConfig, net: &CrumbleNet) -> Result<(), Che
         },
         other => other,
     })?;
-    let io = |source| CheckpointError::Io {
-        path: p.clone(),
-        source,
-    };
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    let mut f = std::fs::File::create(&tmp).map_err(io)?;
-    f.write_all(&bytes).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(io)?;
-    Ok(())
+    crumble_selfplay::files::write_atomic(path, &bytes)
+        .map_err(|source| CheckpointError::Io { path: p, source })
 }
 
 struct Reader<'a> {

@@ -14,7 +14,8 @@ use crate::evaluator::RolloutConfig;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Why a config was refused.
+/// Why a config was refused: the one config error of the project (the training config's
+/// loader uses it too).
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config {path}: {source}")]
@@ -25,12 +26,42 @@ pub enum ConfigError {
     },
     #[error("config {path}: {message}")]
     Parse { path: String, message: String },
-    #[error("config key `{key}` = {value}: {reason}")]
+    /// `path` is empty where a section is checked on its own, outside a file.
+    #[error("config {}key `{key}` = {value}: {reason}", in_file(path))]
     Invalid {
+        path: String,
         key: String,
         value: String,
         reason: String,
     },
+}
+
+fn in_file(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}: ")
+    }
+}
+
+impl ConfigError {
+    /// The error with the file it came from named.
+    pub fn in_path(self, file: &str) -> ConfigError {
+        match self {
+            ConfigError::Invalid {
+                path,
+                key,
+                value,
+                reason,
+            } if path.is_empty() => ConfigError::Invalid {
+                path: file.into(),
+                key,
+                value,
+                reason,
+            },
+            other => other,
+        }
+    }
 }
 
 /// All settings of the search (see the module docs). Field docs are the reference.
@@ -231,6 +262,7 @@ impl Default for ForcedPlayoutsConfig {
 
 fn bad(key: &str, value: impl std::fmt::Display, reason: &str) -> ConfigError {
     ConfigError::Invalid {
+        path: String::new(),
         key: key.into(),
         value: value.to_string(),
         reason: reason.into(),
@@ -415,8 +447,9 @@ impl SelfPlayConfig {
 }
 
 /// The parts of a config file this crate reads: the `[search]` and `[selfplay]` sections,
-/// each strict (unknown keys are errors); other top-level sections belong to other crates and
-/// are left alone, so the training config can be passed as it is.
+/// each strict (unknown keys are errors). [`ConfigFile::load`] leaves other top-level
+/// sections alone; the `crumble` commands load configs through the training config instead,
+/// which refuses anything unknown in the whole file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ConfigFile {
     #[serde(default)]
@@ -431,8 +464,8 @@ impl ConfigFile {
             path: path.into(),
             message: e.to_string(),
         })?;
-        c.search.validate()?;
-        c.selfplay.validate()?;
+        c.search.validate().map_err(|e| e.in_path(path))?;
+        c.selfplay.validate().map_err(|e| e.in_path(path))?;
         Ok(c)
     }
     pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {

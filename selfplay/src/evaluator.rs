@@ -147,13 +147,7 @@ impl RolloutEvaluator {
     }
 }
 
-/// SplitMix64 finaliser: mixes seeds and counters into independent-looking 64-bit values.
-pub fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use crumble_core::hash::mix64 as mix;
 
 /// Mean score of `playouts` random playouts from `game` for `me`, each capped at `cap` turns.
 pub fn rollout_value(game: &Game, me: Color, playouts: u32, cap: u32, rng: &mut ChaCha8Rng) -> f32 {

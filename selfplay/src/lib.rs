@@ -34,6 +34,7 @@ pub mod bench;
 pub mod config;
 pub mod driver;
 pub mod evaluator;
+pub mod files;
 pub mod mcts;
 pub mod openings;
 pub mod plot;

@@ -20,7 +20,6 @@
 //! truncated or damaged file is refused with a typed [`RecordError`].
 
 use crumble_core::{Color, Decision, Frame, Game, Outcome, Reason, position};
-use std::io::Write;
 use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"CRMBSP\r\n";
@@ -96,14 +95,7 @@ pub enum RecordError {
     Replay { index: u64, what: String },
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+use crumble_core::hash::fnv1a;
 
 fn color_code(c: Option<Color>) -> u8 {
     match c {
@@ -457,13 +449,7 @@ pub fn write_file(path: &Path, games: &[GameRecord]) -> Result<(), RecordError> 
             "refusing to overwrite",
         )));
     }
-    let tmp = path.with_extension("crsp.tmp");
-    {
-        let mut f = std::fs::File::create(&tmp).map_err(io)?;
-        f.write_all(&encode_file(games)).map_err(io)?;
-        f.sync_all().map_err(io)?;
-    }
-    std::fs::rename(&tmp, path).map_err(io)
+    crate::files::write_atomic(path, &encode_file(games)).map_err(io)
 }
 
 /// Reads a record file.

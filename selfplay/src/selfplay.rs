@@ -151,12 +151,15 @@ fn write_block(dir: &Path, games: &[GameRecord]) -> Result<(), SelfPlayError> {
         text.push_str(&g.to_text()?);
         text.push('\n');
     }
-    write_file(&path, games)?;
+    // The readable copy first, whole, then the record file: the record file is the commit
+    // point (a `.txt` without its `.crsp` is an unfinished write, replaced when redone).
     let txt = path.with_extension("txt");
-    std::fs::write(&txt, text).map_err(|source| SelfPlayError::Io {
+    crate::files::write_atomic(&txt, text.as_bytes()).map_err(|source| SelfPlayError::Io {
         path: txt.display().to_string(),
         source,
-    })
+    })?;
+    write_file(&path, games)?;
+    Ok(())
 }
 
 /// Plays self-play games into `dir` until it holds games `0..games`: exactly the indices no

@@ -391,8 +391,8 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
 /// any CPU. `CRUMBLE_BLESS=1` rewrites it after an intended change.
 #[test]
 fn selfplay_games_match_the_recorded_reference() {
-    let reference = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/reference-selfplay.txt");
+    let reference =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference-selfplay.txt");
     let dir = std::env::temp_dir().join(format!("crumble-reference-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let sp = SelfPlayConfig {
@@ -408,8 +408,14 @@ fn selfplay_games_match_the_recorded_reference() {
         let sub = dir.join(spec.replace(':', "-"));
         let mut cfg = SearchConfig::default();
         cfg.playout_cap.enabled = true;
-        let p = selfplay::make_player(&AgentSpec::parse(spec).unwrap(), &cfg, 9, &NoCheckpoints, false)
-            .unwrap();
+        let p = selfplay::make_player(
+            &AgentSpec::parse(spec).unwrap(),
+            &cfg,
+            9,
+            &NoCheckpoints,
+            false,
+        )
+        .unwrap();
         selfplay::run_selfplay(p, &sp, &sub, 5, &mut |_| {}).unwrap();
         text.push_str(&format!("# {spec}\n"));
         for f in selfplay::record_files(&sub).unwrap() {
@@ -421,6 +427,11 @@ fn selfplay_games_match_the_recorded_reference() {
         std::fs::create_dir_all(reference.parent().unwrap()).unwrap();
         std::fs::write(&reference, &text).unwrap();
     }
-    let want = std::fs::read_to_string(&reference).expect("the reference file (CRUMBLE_BLESS=1 writes it)");
-    assert!(text == want, "self-play games differ from {}", reference.display());
+    let want = std::fs::read_to_string(&reference)
+        .expect("the reference file (CRUMBLE_BLESS=1 writes it)");
+    assert!(
+        text == want,
+        "self-play games differ from {}",
+        reference.display()
+    );
 }

@@ -14,25 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Why a config was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    #[error("cannot read config {path}: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("config {path}: {message}")]
-    Parse { path: String, message: String },
-    #[error("config {path}: key `{key}` = {value}: {reason}")]
-    Invalid {
-        path: String,
-        key: String,
-        value: String,
-        reason: String,
-    },
-}
+pub use crumble_selfplay::ConfigError;
 
 /// Everything a training run needs to know.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -277,6 +259,17 @@ impl Default for EvalConfig {
 }
 
 impl TrainConfig {
+    /// The `[search]` and `[selfplay]` sections of a config file, for the commands that play
+    /// games: the whole file is checked as strictly as training checks it, so an unknown
+    /// section (`[serach]`) or key anywhere is an error rather than silently ignored.
+    pub fn load_play_config(path: &Path) -> Result<crumble_selfplay::ConfigFile, ConfigError> {
+        let c = TrainConfig::load(path)?;
+        Ok(crumble_selfplay::ConfigFile {
+            search: c.search,
+            selfplay: c.selfplay,
+        })
+    }
+
     /// Parses and validates a config; `path` names the file in errors.
     pub fn from_toml_str(text: &str, path: &str) -> Result<TrainConfig, ConfigError> {
         let c: TrainConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
@@ -321,12 +314,8 @@ impl TrainConfig {
             value,
             reason: reason.into(),
         };
-        let wrap = |e: crumble_selfplay::ConfigError| ConfigError::Parse {
-            path: path.into(),
-            message: e.to_string(),
-        };
-        self.search.validate().map_err(wrap)?;
-        self.selfplay.validate().map_err(wrap)?;
+        self.search.validate().map_err(|e| e.in_path(path))?;
+        self.selfplay.validate().map_err(|e| e.in_path(path))?;
         self.net_config()
             .validate()
             .map_err(|e| ConfigError::Parse {

@@ -11,6 +11,7 @@
 //!   checkpoint -> evaluate -> log), resumable after a kill at any moment.
 //! - [`tb`]: TensorBoard scalars and a strict reader of event files.
 
+pub mod clock;
 pub mod config;
 pub mod ledger;
 pub mod replay;

@@ -93,21 +93,10 @@ pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ 
 
 /// Writes `bytes` to `path` through a temporary file and a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
-    let tmp = tmp_name(path);
-    {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp).map_err(io_err(&tmp))?;
-        f.write_all(bytes).map_err(io_err(&tmp))?;
-        f.sync_all().map_err(io_err(&tmp))?;
-    }
-    std::fs::rename(&tmp, path).map_err(io_err(path))
+    crumble_selfplay::files::write_atomic(path, bytes).map_err(io_err(path))
 }
 
-fn tmp_name(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".tmp");
-    PathBuf::from(s)
-}
+use crumble_selfplay::files::tmp_path as tmp_name;
 
 /// The checkpoint directory of generation `g`.
 pub fn checkpoint_dir(run: &Path, generation: u32) -> PathBuf {
@@ -258,28 +247,9 @@ fn open_run(opts: &TrainOptions) -> Result<(PathBuf, TrainConfig), TrainError> {
     Ok((dir, cfg))
 }
 
-/// `YYYYMMDD-HHMMSS` in UTC, from the system clock (no time-zone database needed).
+/// `YYYYMMDD-HHMMSS` in UTC, from the system clock.
 fn timestamp_name() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    crate::clock::now_stamps().1
 }
 
 /// The run's ledger. A missing one is refused, since it is created with the run, unless the
@@ -762,7 +732,7 @@ fn clean_unfinished(run: &Path, done: u32) -> Result<(), TrainError> {
             match gen_of(&p) {
                 Some((n, false)) if n == done + 1 => {
                     // Keep complete record files; drop temporaries and any readable copy
-                    // whose record file is missing (written after it, so possibly partial).
+                    // whose record file is missing (the record file is written last).
                     for f in std::fs::read_dir(&p).map_err(io_err(&p))? {
                         let f = f.map_err(io_err(&p))?.path();
                         let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -589,3 +589,31 @@ fn ctrl_c_stops_training_and_says_what_was_kept_and_how_to_resume() {
     check_complete(&dir, done + 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_config_with_an_unknown_section_is_refused_by_every_command() {
+    let bad = std::env::temp_dir().join(format!("crumble-serach-{}.toml", std::process::id()));
+    std::fs::write(&bad, "[serach]\nsimulations = 8\n").unwrap();
+    let b = bad.to_str().unwrap();
+    let out = fresh_dir("serach");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["match", "random", "random", "--games", "2", "--config", b],
+        vec![
+            "selfplay",
+            "--agent",
+            "mcts:uniform:4",
+            "--games",
+            "1",
+            "--out",
+            o,
+            "--config",
+            b,
+        ],
+        vec!["train", "--run-dir", o, "--config", b],
+    ] {
+        refused(&crumble(&args), &["serach"]);
+    }
+    assert!(!out.exists() || files_under(&out).is_empty());
+    std::fs::remove_file(&bad).unwrap();
+}

@@ -214,11 +214,7 @@ fn assemble(json: &[u8], weights: &[u8]) -> Vec<u8> {
     b.extend_from_slice(json);
     b.extend_from_slice(&(weights.len() as u64).to_le_bytes());
     b.extend_from_slice(weights);
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &x in &b {
-        h ^= u64::from(x);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = crumble_core::hash::fnv1a(&b);
     b.extend_from_slice(&h.to_le_bytes());
     b
 }

@@ -42,7 +42,7 @@ pub struct GameArgs {
 impl GameArgs {
     pub fn config(&self) -> anyhow::Result<ConfigFile> {
         match &self.config {
-            Some(p) => Ok(ConfigFile::load(p)?),
+            Some(p) => Ok(crumble_train::config::TrainConfig::load_play_config(p)?),
             None => Ok(ConfigFile::default()),
         }
     }

@@ -244,7 +244,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         bail!("--depth must be at least 1");
     }
     let cfg = match &a.config {
-        Some(p) => ConfigFile::load(p)?,
+        Some(p) => crumble_train::config::TrainConfig::load_play_config(p)?,
         None => ConfigFile::default(),
     };
     let spec = a.agent.as_deref().map(AgentSpec::parse).transpose()?;

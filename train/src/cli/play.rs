@@ -26,7 +26,7 @@ use crumble_selfplay::{AgentSpec, ConfigFile};
 use std::io::{BufRead as _, IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 /// The agent used when none is named: about a second a move on a small CPU.
 const DEFAULT_AGENT: &str = "mcts:rollout:200";
@@ -121,37 +121,6 @@ fn move_number(first: Color, index: usize) -> String {
     } else {
         format!("{}...", ply / 2 + 1)
     }
-}
-
-/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Hinnant's algorithm).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// The date (`2025.01.31`) and a file-name stamp (`20250131-142501`), UTC.
-fn now_stamps() -> (String, String) {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
-    let (y, m, d) = civil(secs.div_euclid(86_400));
-    let t = secs.rem_euclid(86_400);
-    (
-        format!("{y:04}.{m:02}.{d:02}"),
-        format!(
-            "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
-            t / 3600,
-            t / 60 % 60,
-            t % 60
-        ),
-    )
 }
 
 const HELP: &str = "\
@@ -431,12 +400,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         None => AgentSpec::parse(DEFAULT_AGENT)?,
     };
     let cfg = match &a.config {
-        Some(p) => ConfigFile::load(p)?.search,
+        Some(p) => crumble_train::config::TrainConfig::load_play_config(p)?.search,
         None => ConfigFile::default().search,
     };
     let mut start = a.pos.start()?;
     start.set_max_turns(a.max_turns);
-    let (date, stamp) = now_stamps();
+    let (date, stamp) = crumble_train::clock::now_stamps();
     let path = a
         .out
         .clone()
@@ -531,16 +500,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 
 #[cfg(test)]
 mod tests {
-    use super::{civil, move_number};
+    use super::move_number;
     use crumble_core::Color;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil(0), (1970, 1, 1));
-        assert_eq!(civil(11_016), (2000, 2, 29));
-        assert_eq!(civil(20_089), (2025, 1, 1));
-        assert_eq!(civil(-1), (1969, 12, 31));
-    }
 
     #[test]
     fn move_numbers_follow_the_record() {

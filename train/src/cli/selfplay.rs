@@ -34,7 +34,7 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let spec = AgentSpec::parse(&a.agent)?;
     let mut cfg = match &a.config {
-        Some(p) => ConfigFile::load(p)?,
+        Some(p) => crumble_train::config::TrainConfig::load_play_config(p)?,
         None => ConfigFile::default(),
     };
     if let Some(s) = a.seed {
