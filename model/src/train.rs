@@ -12,7 +12,11 @@ use burn::module::{Module, ModuleVisitor, Param};
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::grad_clipping::GradientClippingConfig;
 use burn::optim::momentum::MomentumConfig;
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
+use burn::optim::{AdamConfig, GradientsParams, SgdConfig};
+
+/// The optimiser of the training net, with its state (moments, step counts).
+pub use burn::optim::ModuleOptimizer as Optimizer;
+use burn::optim::ModuleOptimizer;
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 
@@ -139,6 +143,26 @@ pub struct OptimizerSettings {
 
 /// The optimiser of [`OptimizerSettings`] (Adam with PyTorch's epsilon, or SGD with
 /// momentum and no dampening, as PyTorch's).
+/// The optimiser state as bytes (burn's record format), to resume training exactly.
+pub fn optimizer_state_bytes(optim: &ModuleOptimizer) -> Result<Vec<u8>, String> {
+    optim
+        .to_record()
+        .into_bytes()
+        .map(|b| b.to_vec())
+        .map_err(|e| e.to_string())
+}
+
+/// `optim` with the state `bytes` ([`optimizer_state_bytes`]) loaded into it.
+pub fn load_optimizer_state(
+    optim: ModuleOptimizer,
+    bytes: Vec<u8>,
+) -> Result<ModuleOptimizer, String> {
+    let record =
+        burn::optim::OptimizerRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+            .map_err(|e| e.to_string())?;
+    Ok(optim.load_record(record))
+}
+
 pub fn optimizer(s: &OptimizerSettings) -> ModuleOptimizer {
     let decay = (s.l2 > 0.0).then(|| WeightDecayConfig::new(2.0 * s.l2 as f32));
     let clip = s.grad_clip_norm.map(GradientClippingConfig::Norm);

@@ -291,7 +291,7 @@ struct Run {
     device: Device,
     /// The training net (autodiff device) and its optimiser.
     net: Option<CrumbleNet>,
-    optim: burn::optim::ModuleOptimizer,
+    optim: mtrain::Optimizer,
     window: ReplayWindow,
     tb: TbLog,
     started: Instant,
@@ -332,14 +332,11 @@ impl Run {
         let opt_path = checkpoint_dir(&dir, done).join("optimizer.bpk");
         if opt_path.exists() {
             let bytes = std::fs::read(&opt_path).map_err(io_err(&opt_path))?;
-            let record = burn::optim::OptimizerRecord::from_bytes(
-                burn::tensor::Bytes::from_bytes_vec(bytes),
-            )
-            .map_err(|e| TrainError::Ledger {
-                path: opt_path.display().to_string(),
-                what: format!("cannot read the optimiser state: {e}"),
-            })?;
-            optim = optim.load_record(record);
+            optim =
+                mtrain::load_optimizer_state(optim, bytes).map_err(|e| TrainError::Ledger {
+                    path: opt_path.display().to_string(),
+                    what: format!("cannot read the optimiser state: {e}"),
+                })?;
         }
         let mut window = ReplayWindow::new();
         let (board, res) = (cfg.selfplay.board, cfg.selfplay.resolution);
@@ -677,7 +674,7 @@ fn save_checkpoint(
     g: u32,
     config: &NetConfig,
     net: &CrumbleNet,
-    optim: Option<&burn::optim::ModuleOptimizer>,
+    optim: Option<&mtrain::Optimizer>,
 ) -> Result<(), TrainError> {
     let dir = checkpoint_dir(run, g);
     let tmp = tmp_name(&dir);
@@ -689,7 +686,7 @@ fn save_checkpoint(
     let json = serde_json::to_string_pretty(config).expect("a net config serialises");
     write_atomic(&tmp.join("net.json"), json.as_bytes())?;
     if let Some(o) = optim {
-        let bytes = o.to_record().into_bytes().map_err(|e| TrainError::Ledger {
+        let bytes = mtrain::optimizer_state_bytes(o).map_err(|e| TrainError::Ledger {
             path: tmp.join("optimizer.bpk").display().to_string(),
             what: format!("cannot encode the optimiser state: {e}"),
         })?;
