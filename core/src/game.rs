@@ -490,7 +490,7 @@ impl Game {
         }
         h ^= mix64(self.window_hash() ^ 0x77);
         if let Some(o) = self.outcome {
-            h ^= mix64(0x0u64 ^ (o.reason as u64) << 8 ^ o.winner.map_or(3, |c| c as u64));
+            h ^= mix64(((o.reason as u64) << 8) ^ o.winner.map_or(3, |c| c as u64));
         }
         if self.max_turns > 0 {
             h ^= mix64(0x7e7e ^ u64::from(self.turns_played) << 20 ^ u64::from(self.max_turns));

@@ -94,7 +94,9 @@ impl Rect {
     /// halves lie on the grid (rule 4.1.5): a square of even side, or a tall 1:2 rectangle.
     #[inline]
     pub fn h_midline(self) -> Option<u16> {
-        if (self.w == self.h && self.h % 2 == 0) || u32::from(self.h) == 2 * u32::from(self.w) {
+        if (self.w == self.h && self.h.is_multiple_of(2))
+            || u32::from(self.h) == 2 * u32::from(self.w)
+        {
             Some(self.y + self.h / 2)
         } else {
             None
@@ -103,7 +105,9 @@ impl Rect {
     /// The x coordinate of this piece's legal vertical cut, if any (see [`Rect::h_midline`]).
     #[inline]
     pub fn v_midline(self) -> Option<u16> {
-        if (self.w == self.h && self.w % 2 == 0) || u32::from(self.w) == 2 * u32::from(self.h) {
+        if (self.w == self.h && self.w.is_multiple_of(2))
+            || u32::from(self.w) == 2 * u32::from(self.h)
+        {
             Some(self.x + self.w / 2)
         } else {
             None

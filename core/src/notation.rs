@@ -539,6 +539,10 @@ fn lex(text: &str) -> Result<Vec<Tok>, NotationError> {
     Ok(toks)
 }
 
+/// A swap's piece as written: its staircase number and cell, the step letter, and where it
+/// stands in the text.
+type PieceSpec = (Option<(u32, (usize, usize))>, u8, usize);
+
 fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationError> {
     if game.is_over() {
         return err("the game is over: no move can be played", None);
@@ -723,7 +727,7 @@ fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationE
     let rest_i0 = cur.i;
     let rest: Vec<Tok> = toks[cur.i..].to_vec();
     let dash = rest.iter().position(|t| t.c == b'-');
-    let mut piece_spec: Option<(Option<(u32, (usize, usize))>, u8, usize)> = None;
+    let mut piece_spec: Option<PieceSpec> = None;
     let steps_from;
     match (base, dash) {
         (_, None) => steps_from = cur.i,

@@ -171,7 +171,7 @@ fn number_of(index: usize, first: Color) -> (usize, Color) {
     let ply = index + usize::from(first == Color::White);
     (
         ply / 2 + 1,
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Color::Black
         } else {
             Color::White
@@ -237,10 +237,11 @@ impl GameRecord {
         for (i, mv) in self.moves[..n].iter().enumerate() {
             game.play_move(mv).map_err(|e| (i, e.to_string()))?;
         }
-        if n == self.moves.len() && !game.is_over() {
-            if let Some(o) = self.result {
-                game.finish(o);
-            }
+        if n == self.moves.len()
+            && !game.is_over()
+            && let Some(o) = self.result
+        {
+            game.finish(o);
         }
         Ok(game)
     }
@@ -618,13 +619,13 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
 
     // The result: the tags, the result token and the game must agree.
     let bad_result = |no: usize, why: String| fail(no, RecordErrorKind::Result(why));
-    if let Some((no, t)) = &end_token {
-        if t != result_text {
-            return bad_result(
-                *no,
-                format!("the result token {t} disagrees with [Result \"{result_text}\"]"),
-            );
-        }
+    if let Some((no, t)) = &end_token
+        && t != result_text
+    {
+        return bad_result(
+            *no,
+            format!("the result token {t} disagrees with [Result \"{result_text}\"]"),
+        );
     }
     let result = match (game.outcome(), result_winner) {
         (Some(o), Some(w)) => {
@@ -637,18 +638,18 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
                     ),
                 );
             }
-            if let Some((no, r)) = termination {
-                if r != o.reason {
-                    return bad_value(
-                        no,
-                        "Termination",
-                        format!(
-                            "{:?}, but the game ended by {:?}",
-                            r.name(),
-                            o.reason.name()
-                        ),
-                    );
-                }
+            if let Some((no, r)) = termination
+                && r != o.reason
+            {
+                return bad_value(
+                    no,
+                    "Termination",
+                    format!(
+                        "{:?}, but the game ended by {:?}",
+                        r.name(),
+                        o.reason.name()
+                    ),
+                );
             }
             Some(o)
         }

@@ -156,10 +156,10 @@ fn parse_config(json: &str, path: &str) -> Result<NetConfig, CheckpointError> {
     };
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| err(e.to_string()))?;
     let known = serde_json::to_value(NetConfig::new()).map_err(|e| err(e.to_string()))?;
-    if let (Some(obj), Some(known)) = (value.as_object(), known.as_object()) {
-        if let Some(k) = obj.keys().find(|k| !known.contains_key(*k)) {
-            return Err(err(format!("unknown key `{k}`")));
-        }
+    if let (Some(obj), Some(known)) = (value.as_object(), known.as_object())
+        && let Some(k) = obj.keys().find(|k| !known.contains_key(*k))
+    {
+        return Err(err(format!("unknown key `{k}`")));
     }
     let config: NetConfig = serde_json::from_value(value).map_err(|e| err(e.to_string()))?;
     config.validate().map_err(|e| err(e.to_string()))?;

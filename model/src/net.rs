@@ -79,7 +79,7 @@ impl NetConfig {
         if self.resolution == 0 || self.resolution > 64 {
             return bad(format!("resolution {} is not in 1..=64", self.resolution));
         }
-        if self.cell_pixels == 0 || self.resolution % self.cell_pixels != 0 {
+        if self.cell_pixels == 0 || !self.resolution.is_multiple_of(self.cell_pixels) {
             return bad(format!(
                 "cell_pixels {} must be positive and divide resolution {}",
                 self.cell_pixels, self.resolution
@@ -153,18 +153,38 @@ pub struct Conv {
     padding: usize,
 }
 
+/// The shape of a convolution: channels in and out, a `k × k` kernel, stride and padding.
+#[derive(Clone, Copy, Debug)]
+struct ConvShape {
+    cin: usize,
+    cout: usize,
+    k: usize,
+    stride: usize,
+    padding: usize,
+}
+
+impl ConvShape {
+    fn new(cin: usize, cout: usize, k: usize, stride: usize, padding: usize) -> ConvShape {
+        ConvShape {
+            cin,
+            cout,
+            k,
+            stride,
+            padding,
+        }
+    }
+}
+
 impl Conv {
     /// He-uniform weights scaled by `gain`, zero bias.
-    fn new(
-        cin: usize,
-        cout: usize,
-        k: usize,
-        stride: usize,
-        padding: usize,
-        gain: f32,
-        rng: &mut ChaCha8Rng,
-        device: &Device,
-    ) -> Conv {
+    fn new(shape: ConvShape, gain: f32, rng: &mut ChaCha8Rng, device: &Device) -> Conv {
+        let ConvShape {
+            cin,
+            cout,
+            k,
+            stride,
+            padding,
+        } = shape;
         let bound = gain * (6.0 / (cin * k * k) as f32).sqrt();
         Conv {
             weight: uniform_param([cout, cin, k, k], bound, rng, device),
@@ -275,11 +295,11 @@ impl NetConfig {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         let c = self.channels;
         let s = self.stride();
-        let stem = Conv::new(PLANES, c, s, s, 0, 1.0, &mut rng, device);
+        let stem = Conv::new(ConvShape::new(PLANES, c, s, s, 0), 1.0, &mut rng, device);
         let blocks = (0..self.blocks)
             .map(|b| ResBlock {
-                conv1: Conv::new(c, c, 3, 1, 1, 1.0, &mut rng, device),
-                conv2: Conv::new(c, c, 3, 1, 1, 1.0, &mut rng, device),
+                conv1: Conv::new(ConvShape::new(c, c, 3, 1, 1), 1.0, &mut rng, device),
+                conv2: Conv::new(ConvShape::new(c, c, 3, 1, 1), 1.0, &mut rng, device),
                 gpool: (self.gpool_every > 0 && (b + 1) % self.gpool_every == 0)
                     .then(|| Dense::new(2 * c, c, 0.5, &mut rng, device)),
                 alpha: const_param([1], 0.2, device),
@@ -288,8 +308,8 @@ impl NetConfig {
         let net = CrumbleNet {
             stem,
             blocks,
-            policy: Conv::new(c, 8 * s * s, 1, 1, 0, 0.1, &mut rng, device),
-            policy_fine: Conv::new(PLANES, 8, 1, 1, 0, 0.1, &mut rng, device),
+            policy: Conv::new(ConvShape::new(c, 8 * s * s, 1, 1, 0), 0.1, &mut rng, device),
+            policy_fine: Conv::new(ConvShape::new(PLANES, 8, 1, 1, 0), 0.1, &mut rng, device),
             stop: Dense::new(2 * c, 1, 0.1, &mut rng, device),
             value1: Dense::new(2 * c, self.value_hidden, 1.0, &mut rng, device),
             value2: Dense::new(self.value_hidden, 1, 0.1, &mut rng, device),

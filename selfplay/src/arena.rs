@@ -79,10 +79,13 @@ struct BatchCounts {
     positions: AtomicU64,
 }
 
+/// An evaluator several players use (each player of the engine owns its evaluator).
+type SharedEvaluator = Arc<Mutex<Box<dyn Evaluator>>>;
+
 /// One checkpoint's network, shared by the agents that name it.
 #[derive(Debug)]
 struct SharedNet {
-    net: Arc<Mutex<Box<dyn Evaluator>>>,
+    net: SharedEvaluator,
     counts: Arc<BatchCounts>,
 }
 
@@ -120,7 +123,7 @@ impl Pool {
         loader: &dyn CheckpointLoader,
     ) -> Result<Pool, AgentError> {
         let counts = Arc::new(BatchCounts::default());
-        let mut nets: Vec<(PathBuf, Arc<Mutex<Box<dyn Evaluator>>>)> = Vec::new();
+        let mut nets: Vec<(PathBuf, SharedEvaluator)> = Vec::new();
         let mut players = Vec::with_capacity(specs.len());
         for (agent, spec) in specs.iter().enumerate() {
             let name = spec.to_string();

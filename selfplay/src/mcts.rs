@@ -463,10 +463,11 @@ impl Search {
             if self.gumbel.is_some() {
                 return self.gumbel_select();
             }
-            if self.full && self.cfg.forced_playouts.enabled {
-                if let Some(e) = self.forced_playout() {
-                    return e;
-                }
+            if self.full
+                && self.cfg.forced_playouts.enabled
+                && let Some(e) = self.forced_playout()
+            {
+                return e;
             }
         }
         let s = f32::from(nd.sign);

@@ -10,10 +10,12 @@ use crumble_selfplay::{
 };
 
 fn small_cfg() -> SearchConfig {
-    let mut c = SearchConfig::default();
-    c.rollout = RolloutConfig {
-        playouts: 1,
-        max_turns: 30,
+    let mut c = SearchConfig {
+        rollout: RolloutConfig {
+            playouts: 1,
+            max_turns: 30,
+        },
+        ..SearchConfig::default()
     };
     c.resign.enabled = true;
     c.resign.threshold = -0.8;

@@ -332,11 +332,10 @@ impl Run {
         let opt_path = checkpoint_dir(&dir, done).join("optimizer.bpk");
         if opt_path.exists() {
             let bytes = std::fs::read(&opt_path).map_err(io_err(&opt_path))?;
-            optim =
-                mtrain::load_optimizer_state(optim, bytes).map_err(|e| TrainError::Ledger {
-                    path: opt_path.display().to_string(),
-                    what: format!("cannot read the optimiser state: {e}"),
-                })?;
+            optim = mtrain::load_optimizer_state(optim, bytes).map_err(|e| TrainError::Ledger {
+                path: opt_path.display().to_string(),
+                what: format!("cannot read the optimiser state: {e}"),
+            })?;
         }
         let mut window = ReplayWindow::new();
         let (board, res) = (cfg.selfplay.board, cfg.selfplay.resolution);
@@ -531,7 +530,7 @@ impl Run {
         // 5. Evaluation.
         let t2 = Instant::now();
         let e = self.cfg.eval.clone();
-        let evaluate = e.every > 0 && (g % e.every == 0 || last);
+        let evaluate = e.every > 0 && (g.is_multiple_of(e.every) || last);
         let mut promoted = true;
         if evaluate {
             let me = checkpoint_path(&self.dir, g);

@@ -68,7 +68,7 @@ fn layout(cs: &[u16], r: u16, per_cell: usize) -> Vec<usize> {
         // The band from cs[i] (a cell line) to the next cell line.
         let band_start = cs[i];
         let mut j = i + 1;
-        while cs[j] % r != 0 {
+        while !cs[j].is_multiple_of(r) {
             j += 1;
         }
         let min_len = cs[i..=j].windows(2).map(|w| w[1] - w[0]).min().unwrap_or(r);

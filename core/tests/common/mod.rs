@@ -99,12 +99,11 @@ pub fn naive_bases(game: &Game) -> Vec<Move> {
                 .collect();
             crossed.sort_by_key(|q| if cut == Cut::H { q.rect.x } else { q.rect.y });
             let start = crossed.iter().position(|q| q.rect == p.rect).unwrap();
-            let mut count = 0;
-            for q in &crossed[start..] {
+            for (i, q) in crossed[start..].iter().enumerate() {
                 if q.color != me || q.rect.midline(cut) != Some(c) {
                     break;
                 }
-                count += 1;
+                let count = i as u16 + 1;
                 out.push(Move {
                     base: Base::Split {
                         cut,

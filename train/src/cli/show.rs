@@ -65,10 +65,10 @@ fn from_record(path: &PathBuf, ply: Option<usize>) -> anyhow::Result<Shown> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read record {}", path.display()))?;
     let rec = record::parse(&text).with_context(|| format!("record {} refused", path.display()))?;
-    if let Some(k) = ply {
-        if k > rec.moves.len() {
-            anyhow::bail!("--ply {k}: the record has only {} moves", rec.moves.len());
-        }
+    if let Some(k) = ply
+        && k > rec.moves.len()
+    {
+        anyhow::bail!("--ply {k}: the record has only {} moves", rec.moves.len());
     }
     let k = ply.unwrap_or(rec.moves.len());
     let game = rec
