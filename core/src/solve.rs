@@ -16,6 +16,12 @@
 //! whose fresh pieces cannot step at all; the replies loop tries earlier refutations first and
 //! stops at the first refutation.
 //!
+//! The work can still be enormous (every swap path is a move, and their number grows
+//! exponentially with the length of the paths), so a caller can bound it:
+//! [`Solver::set_deadline`] makes every search check the clock as it goes and stop once the
+//! deadline has passed; [`Solver::aborted`] then says that the answers since are incomplete
+//! (unknown), never a wrong "no".
+//!
 //! ```
 //! use crumble_core::{Game, solve::Solver};
 //! let game = Game::new(6, 8).unwrap();
@@ -28,8 +34,9 @@ use crate::decision::{Decision, DecisionKind};
 use crate::game::{Game, Phase};
 use crate::geom::Color;
 use crate::moves::Move;
-use crate::perft::{TurnWalker, move_paths};
+use crate::perft::TurnWalker;
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 /// A move's annotation (RULES.md 6.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -65,6 +72,8 @@ struct WinSearch {
     path: Vec<Decision>,
     killers: Vec<Move>,
     nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
 }
 
 const KILLERS: usize = 8;
@@ -78,6 +87,21 @@ fn remember(list: &mut Vec<Move>, mv: Move) {
 }
 
 impl WinSearch {
+    /// Has the deadline passed? Checked on the clock every 64 calls (a node costs far more
+    /// than a clock read, but not 64 times more); sticky once true.
+    fn out_of_time(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if let Some(d) = self.deadline
+            && self.nodes % 64 == 0
+            && Instant::now() >= d
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
     /// A winning decision path of the player to move, if there is one.
     fn find(&mut self, game: &Game) -> Option<Vec<Decision>> {
         if game.is_over() || !game.at_turn_start() {
@@ -112,6 +136,9 @@ impl WinSearch {
     /// Searches the rest of the turn; on success `self.path` holds the winning path.
     fn node(&mut self, game: &mut Game, turn: u32, mover: Color, depth: usize) -> bool {
         self.nodes += 1;
+        if self.out_of_time() {
+            return false;
+        }
         if game.turns_played() != turn || game.is_over() {
             return game.outcome().is_some_and(|o| o.winner == Some(mover));
         }
@@ -176,6 +203,44 @@ impl Solver {
         self.wins.nodes
     }
 
+    /// Bounds the work of the calls that follow: once `deadline` has passed, every search
+    /// stops where it is and [`Solver::aborted`] turns true, and the answers of those calls
+    /// are incomplete. `None` lifts the bound. Either way the flag is cleared.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.wins.deadline = deadline;
+        self.wins.aborted = false;
+    }
+
+    /// Did a search since the last [`Solver::set_deadline`] stop at the deadline? Then its
+    /// answers (and those of every later call) are unknown, not "no".
+    pub fn aborted(&self) -> bool {
+        self.wins.aborted
+    }
+
+    /// Checks the deadline from a walk over complete moves (one check per move).
+    fn walk_out_of_time(wins: &mut WinSearch) -> bool {
+        wins.nodes += 1;
+        wins.out_of_time()
+    }
+
+    /// Every complete move of the player to move as its decision path, in walk order; stops
+    /// at the deadline (then [`Solver::aborted`] is true and the list is incomplete).
+    pub fn move_paths(&mut self, game: &Game) -> Vec<Vec<Decision>> {
+        let mut out = Vec::new();
+        if game.is_over() {
+            return out;
+        }
+        let wins = &mut self.wins;
+        let _ = TurnWalker::new().walk::<()>(game.clone(), &mut |path, _| {
+            if Solver::walk_out_of_time(wins) {
+                return ControlFlow::Break(());
+            }
+            out.push(path.to_vec());
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
     /// A complete move of the player to move that wins at once, if there is one (stops at
     /// the first). `game` must be at a turn start.
     pub fn find_win(&mut self, game: &Game) -> Option<Move> {
@@ -193,7 +258,11 @@ impl Solver {
         }
         let mover = game.to_move();
         let mut paths = Vec::new();
+        let wins = &mut self.wins;
         let _ = TurnWalker::new().walk::<()>(game.clone(), &mut |path, after| {
+            if Solver::walk_out_of_time(wins) {
+                return ControlFlow::Break(());
+            }
             if after.outcome().is_some_and(|o| o.winner == Some(mover)) {
                 paths.push(path.to_vec());
             }
@@ -231,6 +300,10 @@ impl Solver {
         }
         let wins = &mut self.wins;
         let found = self.replies.walk(after.clone(), &mut |path, g| {
+            // Out of time: stop as if refuted; the caller sees `aborted`.
+            if Solver::walk_out_of_time(wins) {
+                return ControlFlow::Break(Vec::new());
+            }
             if reply_refutes(wins, g) {
                 ControlFlow::Break(path.to_vec())
             } else {
@@ -239,7 +312,9 @@ impl Solver {
         });
         match found {
             ControlFlow::Break(path) => {
-                if let Ok(mv) = after.move_from_decisions(&path) {
+                if !path.is_empty()
+                    && let Ok(mv) = after.move_from_decisions(&path)
+                {
                     remember(&mut self.refutations, mv);
                 }
                 true
@@ -272,7 +347,10 @@ impl Solver {
         }
         let mover = game.to_move();
         let mut out = Vec::new();
-        for path in move_paths(game) {
+        for path in self.move_paths(game) {
+            if self.aborted() {
+                break;
+            }
             let mut after = game.clone();
             for &d in &path {
                 after.apply_unchecked(d);

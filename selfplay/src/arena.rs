@@ -395,6 +395,9 @@ pub struct Job {
     pub start: Game,
     /// Turn limit, counted from `start` (0 = none).
     pub max_turns: u32,
+    /// Stop each game after this many turns (0 = play it out; see
+    /// [`crate::driver::GameJob::stop_after_turns`]).
+    pub stop_after_turns: u32,
     pub games: Range<u64>,
     /// Seed of the games' random streams (with the game numbers) and of rollouts.
     pub seed: u64,
@@ -543,6 +546,7 @@ fn run_one(pool: &Pool, job: &Job) -> JobResult {
         parallel_games: (job.games.end.saturating_sub(job.games.start) as usize).max(1),
         seed: job.seed,
         record_targets: false,
+        stop_after_turns: job.stop_after_turns,
     };
     let mut records = Vec::new();
     let progress = run_games(
@@ -720,6 +724,7 @@ pub fn play_pairings(
                 seating: Seating::Alternate,
                 start: openings[p as usize].clone(),
                 max_turns: settings.max_turns,
+                stop_after_turns: 0,
                 games: first..first + 2,
                 seed: settings.seed,
             });

@@ -114,7 +114,7 @@ fn playing_a_stored_answer_scores_everything_and_random_far_less() {
     )
     .unwrap();
     let win1 = s.filter(&[Kind::Win1]);
-    let attempts = crumble_selfplay::tactics::run(&pool, 0, &win1, 4, 7).unwrap();
+    let attempts = crumble_selfplay::tactics::run(&pool, 0, &win1, 200, 4, 7).unwrap();
     assert_eq!(attempts.len(), win1.tactics.len());
     for (a, t) in attempts.iter().zip(&win1.tactics) {
         assert_eq!(a.id, t.id);

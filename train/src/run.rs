@@ -665,6 +665,7 @@ impl Run {
             parallel_games: e.parallel_games,
             seed: self.cfg.selfplay.seed ^ (u64::from(g) << 20) ^ name.len() as u64,
             record_targets: false,
+            stop_after_turns: 0,
         };
         let r = with_threads(self.cfg.generation.threads, || {
             play_match(a, b, games, &opts, &mut |_, r| {
