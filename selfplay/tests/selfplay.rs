@@ -44,6 +44,7 @@ fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<Ga
         parallel_games: 3,
         seed: 42,
         record_targets: true,
+        stop_after_turns: 0,
     };
     let mut out = Vec::new();
     with_threads(threads, || {
@@ -208,6 +209,7 @@ fn selfplay_job_writes_files_and_continues() {
         parallel_games: 2,
         games_per_file: 2,
         seed: 3,
+        ..SelfPlayConfig::default()
     };
     let spec = AgentSpec::parse("mcts:uniform:8").unwrap();
     let cfg = SearchConfig::default();
@@ -250,6 +252,7 @@ fn match_alternates_colours_and_counts_draws_half() {
         parallel_games: 4,
         seed: 1,
         record_targets: false,
+        stop_after_turns: 0,
     };
     let r = matchplay::play_match(a, b, 6, &opts, &mut |_, _| {}).unwrap();
     assert_eq!(r.games, 6);
@@ -365,6 +368,9 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
         parallel_games: 3,
         games_per_file: 2,
         seed: 11,
+        // Some games from random openings: they resume exactly too.
+        opening_share: 0.5,
+        opening_turns: 2,
     };
     let spec = AgentSpec::parse("mcts:rollout:8").unwrap();
     let cfg = SearchConfig::default();
