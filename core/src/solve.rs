@@ -33,6 +33,7 @@
 use crate::decision::{Decision, DecisionKind};
 use crate::game::{Game, Phase};
 use crate::geom::Color;
+use crate::lookahead::WinCheck;
 use crate::moves::Move;
 use crate::perft::TurnWalker;
 use std::ops::ControlFlow;
@@ -189,6 +190,10 @@ impl WinSearch {
 #[derive(Debug, Default)]
 pub struct Solver {
     wins: WinSearch,
+    /// The exact one-turn check for the wins inside depth 2 and threats: the same answers
+    /// as [`Solver::find_win`] (a test checks it), visiting each swap state once instead of
+    /// every swap path, which is what makes depth 2 affordable on long-swap positions.
+    check: WinCheck,
     replies: TurnWalker,
     refutations: Vec<Move>,
 }
@@ -284,27 +289,27 @@ impl Solver {
         if after.is_over() {
             return after.outcome().is_none_or(|o| o.winner != Some(mover));
         }
-        let reply_refutes = |wins: &mut WinSearch, g: &Game| -> bool {
+        let reply_refutes = |check: &mut WinCheck, g: &Game| -> bool {
             match g.outcome() {
                 Some(o) => o.winner != Some(mover),
-                None => wins.find(g).is_none(),
+                None => !check.can_win(g),
             }
         };
         for i in 0..self.refutations.len() {
             let mut g = after.clone();
-            if g.play_move(&self.refutations[i]).is_ok() && reply_refutes(&mut self.wins, &g) {
+            if g.play_move(&self.refutations[i]).is_ok() && reply_refutes(&mut self.check, &g) {
                 let mv = self.refutations.remove(i);
                 self.refutations.insert(0, mv);
                 return true;
             }
         }
-        let wins = &mut self.wins;
+        let (wins, check) = (&mut self.wins, &mut self.check);
         let found = self.replies.walk(after.clone(), &mut |path, g| {
             // Out of time: stop as if refuted; the caller sees `aborted`.
             if Solver::walk_out_of_time(wins) {
                 return ControlFlow::Break(Vec::new());
             }
-            if reply_refutes(wins, g) {
+            if reply_refutes(check, g) {
                 ControlFlow::Break(path.to_vec())
             } else {
                 ControlFlow::Continue(())
@@ -375,7 +380,7 @@ impl Solver {
             return false;
         }
         let again = Game::from_board(after.board().clone(), mover, None);
-        self.wins.find(&again).is_some()
+        self.check.can_win(&again)
     }
 
     /// The mark of a legal move (RULES.md 6.6): `++` if it forces a win next turn, else `+` if

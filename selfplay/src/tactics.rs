@@ -361,9 +361,10 @@ pub struct ClassifyOptions {
     pub max_solve_ms: u64,
     /// Try the depth-2 solve only when 1 to this many moves threaten a win at once (`+`):
     /// a forcing move nearly always is one (the exception, a reply forced to open a win, is
-    /// given up), and positions with many threats can take minutes to solve. This selects
-    /// which positions become tactics; the answers of a kept one are still all its forcing
-    /// moves, since the solve itself enumerates every move.
+    /// given up). This selects which positions become tactics; the answers of a kept one
+    /// are still all its forcing moves, since the solve itself enumerates every move. The
+    /// default is no real cap: the time limit bounds the solve (an earlier cap of 16 left
+    /// almost no `win2` positions, every swap path of a threatening move counting as one).
     pub max_threats: usize,
 }
 
@@ -373,7 +374,7 @@ impl Default for ClassifyOptions {
             depth2: true,
             max_answer_fraction: 0.5,
             max_solve_ms: 2000,
-            max_threats: 16,
+            max_threats: 100_000,
         }
     }
 }
