@@ -95,7 +95,7 @@ impl WinSearch {
             return true;
         }
         if let Some(d) = self.deadline
-            && self.nodes % 64 == 0
+            && self.nodes.is_multiple_of(64)
             && Instant::now() >= d
         {
             self.aborted = true;
