@@ -16,6 +16,12 @@
 //! whose fresh pieces cannot step at all; the replies loop tries earlier refutations first and
 //! stops at the first refutation.
 //!
+//! The work can still be enormous (every swap path is a move, and their number grows
+//! exponentially with the length of the paths), so a caller can bound it:
+//! [`Solver::set_deadline`] makes every search check the clock as it goes and stop once the
+//! deadline has passed; [`Solver::aborted`] then says that the answers since are incomplete
+//! (unknown), never a wrong "no".
+//!
 //! ```
 //! use crumble_core::{Game, solve::Solver};
 //! let game = Game::new(6, 8).unwrap();
@@ -27,9 +33,11 @@
 use crate::decision::{Decision, DecisionKind};
 use crate::game::{Game, Phase};
 use crate::geom::Color;
+use crate::lookahead::WinCheck;
 use crate::moves::Move;
-use crate::perft::{TurnWalker, move_paths};
+use crate::perft::TurnWalker;
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 /// A move's annotation (RULES.md 6.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -65,6 +73,8 @@ struct WinSearch {
     path: Vec<Decision>,
     killers: Vec<Move>,
     nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
 }
 
 const KILLERS: usize = 8;
@@ -78,6 +88,21 @@ fn remember(list: &mut Vec<Move>, mv: Move) {
 }
 
 impl WinSearch {
+    /// Has the deadline passed? Checked on the clock every 64 calls (a node costs far more
+    /// than a clock read, but not 64 times more); sticky once true.
+    fn out_of_time(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if let Some(d) = self.deadline
+            && self.nodes.is_multiple_of(64)
+            && Instant::now() >= d
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
     /// A winning decision path of the player to move, if there is one.
     fn find(&mut self, game: &Game) -> Option<Vec<Decision>> {
         if game.is_over() || !game.at_turn_start() {
@@ -112,6 +137,9 @@ impl WinSearch {
     /// Searches the rest of the turn; on success `self.path` holds the winning path.
     fn node(&mut self, game: &mut Game, turn: u32, mover: Color, depth: usize) -> bool {
         self.nodes += 1;
+        if self.out_of_time() {
+            return false;
+        }
         if game.turns_played() != turn || game.is_over() {
             return game.outcome().is_some_and(|o| o.winner == Some(mover));
         }
@@ -162,6 +190,10 @@ impl WinSearch {
 #[derive(Debug, Default)]
 pub struct Solver {
     wins: WinSearch,
+    /// The exact one-turn check for the wins inside depth 2 and threats: the same answers
+    /// as [`Solver::find_win`] (a test checks it), visiting each swap state once instead of
+    /// every swap path, which is what makes depth 2 affordable on long-swap positions.
+    check: WinCheck,
     replies: TurnWalker,
     refutations: Vec<Move>,
 }
@@ -174,6 +206,44 @@ impl Solver {
     /// Game states visited by the win searches so far (a measure of work).
     pub fn nodes(&self) -> u64 {
         self.wins.nodes
+    }
+
+    /// Bounds the work of the calls that follow: once `deadline` has passed, every search
+    /// stops where it is and [`Solver::aborted`] turns true, and the answers of those calls
+    /// are incomplete. `None` lifts the bound. Either way the flag is cleared.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.wins.deadline = deadline;
+        self.wins.aborted = false;
+    }
+
+    /// Did a search since the last [`Solver::set_deadline`] stop at the deadline? Then its
+    /// answers (and those of every later call) are unknown, not "no".
+    pub fn aborted(&self) -> bool {
+        self.wins.aborted
+    }
+
+    /// Checks the deadline from a walk over complete moves (one check per move).
+    fn walk_out_of_time(wins: &mut WinSearch) -> bool {
+        wins.nodes += 1;
+        wins.out_of_time()
+    }
+
+    /// Every complete move of the player to move as its decision path, in walk order; stops
+    /// at the deadline (then [`Solver::aborted`] is true and the list is incomplete).
+    pub fn move_paths(&mut self, game: &Game) -> Vec<Vec<Decision>> {
+        let mut out = Vec::new();
+        if game.is_over() {
+            return out;
+        }
+        let wins = &mut self.wins;
+        let _ = TurnWalker::new().walk::<()>(game.clone(), &mut |path, _| {
+            if Solver::walk_out_of_time(wins) {
+                return ControlFlow::Break(());
+            }
+            out.push(path.to_vec());
+            ControlFlow::Continue(())
+        });
+        out
     }
 
     /// A complete move of the player to move that wins at once, if there is one (stops at
@@ -193,7 +263,11 @@ impl Solver {
         }
         let mover = game.to_move();
         let mut paths = Vec::new();
+        let wins = &mut self.wins;
         let _ = TurnWalker::new().walk::<()>(game.clone(), &mut |path, after| {
+            if Solver::walk_out_of_time(wins) {
+                return ControlFlow::Break(());
+            }
             if after.outcome().is_some_and(|o| o.winner == Some(mover)) {
                 paths.push(path.to_vec());
             }
@@ -215,23 +289,27 @@ impl Solver {
         if after.is_over() {
             return after.outcome().is_none_or(|o| o.winner != Some(mover));
         }
-        let reply_refutes = |wins: &mut WinSearch, g: &Game| -> bool {
+        let reply_refutes = |check: &mut WinCheck, g: &Game| -> bool {
             match g.outcome() {
                 Some(o) => o.winner != Some(mover),
-                None => wins.find(g).is_none(),
+                None => !check.can_win(g),
             }
         };
         for i in 0..self.refutations.len() {
             let mut g = after.clone();
-            if g.play_move(&self.refutations[i]).is_ok() && reply_refutes(&mut self.wins, &g) {
+            if g.play_move(&self.refutations[i]).is_ok() && reply_refutes(&mut self.check, &g) {
                 let mv = self.refutations.remove(i);
                 self.refutations.insert(0, mv);
                 return true;
             }
         }
-        let wins = &mut self.wins;
+        let (wins, check) = (&mut self.wins, &mut self.check);
         let found = self.replies.walk(after.clone(), &mut |path, g| {
-            if reply_refutes(wins, g) {
+            // Out of time: stop as if refuted; the caller sees `aborted`.
+            if Solver::walk_out_of_time(wins) {
+                return ControlFlow::Break(Vec::new());
+            }
+            if reply_refutes(check, g) {
                 ControlFlow::Break(path.to_vec())
             } else {
                 ControlFlow::Continue(())
@@ -239,7 +317,9 @@ impl Solver {
         });
         match found {
             ControlFlow::Break(path) => {
-                if let Ok(mv) = after.move_from_decisions(&path) {
+                if !path.is_empty()
+                    && let Ok(mv) = after.move_from_decisions(&path)
+                {
                     remember(&mut self.refutations, mv);
                 }
                 true
@@ -272,7 +352,10 @@ impl Solver {
         }
         let mover = game.to_move();
         let mut out = Vec::new();
-        for path in move_paths(game) {
+        for path in self.move_paths(game) {
+            if self.aborted() {
+                break;
+            }
             let mut after = game.clone();
             for &d in &path {
                 after.apply_unchecked(d);
@@ -297,7 +380,7 @@ impl Solver {
             return false;
         }
         let again = Game::from_board(after.board().clone(), mover, None);
-        self.wins.find(&again).is_some()
+        self.check.can_win(&again)
     }
 
     /// The mark of a legal move (RULES.md 6.6): `++` if it forces a win next turn, else `+` if

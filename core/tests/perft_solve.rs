@@ -382,3 +382,28 @@ fn solver_agrees_with_brute_force_on_small_boards() {
         "{checked_forced} positions, {checked_marks} marks"
     );
 }
+
+/// A deadline stops every search where it is and says so; lifting it gives the full answer
+/// again (the generator of the tactics suite relies on this to bound each solve).
+#[test]
+fn a_deadline_stops_the_solver_and_is_reported() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let mut g = Game::new(6, 8).unwrap();
+    for _ in 0..12 {
+        random::play_random_turn(&mut g, &mut rng);
+    }
+    assert!(!g.is_over());
+    let mut solver = Solver::new();
+    let full = solver.move_paths(&g);
+    assert!(!solver.aborted());
+    assert_eq!(full.len(), perft::move_paths(&g).len());
+    // A deadline already past: the walk stops at once, incomplete, and says so.
+    solver.set_deadline(Some(std::time::Instant::now()));
+    let cut = solver.move_paths(&g);
+    assert!(solver.aborted());
+    assert!(cut.len() < full.len());
+    assert!(solver.forced_wins(&g).is_empty() && solver.aborted());
+    solver.set_deadline(None);
+    assert!(!solver.aborted());
+    assert_eq!(solver.move_paths(&g), full);
+}

@@ -202,6 +202,9 @@ pub struct Job {
     pub start: Game,
     /// Turn limit, counted from `start` (0 = none).
     pub max_turns: u32,
+    /// Stop each game after this many turns (0 = play it out; see
+    /// [`crate::driver::GameJob::stop_after_turns`]).
+    pub stop_after_turns: u32,
     pub games: Range<u64>,
     /// Seed of the games' random streams (with the game numbers).
     pub seed: u64,
@@ -270,6 +273,7 @@ pub fn run_jobs(
                 index,
                 max_turns: job.max_turns,
                 seed: job.seed,
+                stop_after_turns: job.stop_after_turns,
             });
             owner.push(k);
         }
@@ -486,6 +490,7 @@ pub fn play_pairings(
                 seating: Seating::Alternate,
                 start: openings[p as usize].clone(),
                 max_turns: settings.max_turns,
+                stop_after_turns: 0,
                 games: first..first + 2,
                 seed: settings.seed,
             });

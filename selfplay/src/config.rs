@@ -408,6 +408,13 @@ pub struct SelfPlayConfig {
     pub games_per_file: usize,
     /// Seed of everything random in self-play (game `i` draws from `seed` and `i`).
     pub seed: u64,
+    /// Share of games (0 to 1) that start after `opening_turns` random turns from the
+    /// standard start instead of at it (as KataGo does), so the network sees positions away
+    /// from the usual lines. Which games, and their openings, follow from `seed` and the
+    /// game's index alone.
+    pub opening_share: f64,
+    /// Random turns of such an opening (they count towards `max_turns`).
+    pub opening_turns: u32,
 }
 
 impl Default for SelfPlayConfig {
@@ -419,6 +426,8 @@ impl Default for SelfPlayConfig {
             parallel_games: 64,
             games_per_file: 64,
             seed: 0,
+            opening_share: 0.0,
+            opening_turns: 4,
         }
     }
 }
@@ -441,6 +450,23 @@ impl SelfPlayConfig {
         }
         if self.games_per_file == 0 {
             return Err(bad("selfplay.games_per_file", 0, "must be at least 1"));
+        }
+        if !(0.0..=1.0).contains(&self.opening_share) {
+            return Err(bad(
+                "selfplay.opening_share",
+                self.opening_share,
+                "must lie in [0, 1]",
+            ));
+        }
+        if self.opening_share > 0.0
+            && (self.opening_turns == 0
+                || (self.max_turns > 0 && self.opening_turns >= self.max_turns))
+        {
+            return Err(bad(
+                "selfplay.opening_turns",
+                self.opening_turns,
+                "must be at least 1 and below selfplay.max_turns when selfplay.opening_share > 0",
+            ));
         }
         Ok(())
     }

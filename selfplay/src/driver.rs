@@ -74,6 +74,10 @@ pub struct GameJob {
     pub max_turns: u32,
     /// With `index`, the seed of every random choice of the game.
     pub seed: u64,
+    /// Stop the game after this many turns from `start` (0 = play it out): the searches still
+    /// see the whole game and its turn limit; a stopped game is recorded as an agreed draw
+    /// (the tactics harness judges only the first turn).
+    pub stop_after_turns: u32,
 }
 
 /// Settings of [`play_games`].
@@ -113,6 +117,8 @@ pub struct RunOptions {
     pub seed: u64,
     /// Keep policy targets and joint distributions in the records (self-play).
     pub record_targets: bool,
+    /// Stop every game after this many turns (0 = play them out; [`GameJob::stop_after_turns`]).
+    pub stop_after_turns: u32,
 }
 
 /// Counters reported after every round.
@@ -171,6 +177,8 @@ struct Slot {
     index: u64,
     start: Game,
     max_turns: u32,
+    /// Turn count at which the game is stopped (see [`GameJob::stop_after_turns`]).
+    stop_at: Option<u32>,
     game: Game,
     rng: ChaCha8Rng,
     /// The trees of the players seated here (indexed by player; built on first use and kept
@@ -211,6 +219,7 @@ impl Slot {
             index: 0,
             start: start.clone(),
             max_turns: 0,
+            stop_at: None,
             game: start.clone(),
             rng: ChaCha8Rng::seed_from_u64(0),
             trees: (0..players).map(|_| None).collect(),
@@ -235,6 +244,11 @@ impl Slot {
         self.index = job.index;
         self.start = job.start;
         self.max_turns = job.max_turns;
+        self.stop_at = (job.stop_after_turns > 0).then(|| {
+            self.start
+                .turns_played()
+                .saturating_add(job.stop_after_turns)
+        });
         self.game.clone_from(&self.start);
         self.game.set_max_turns(job.max_turns);
         let seed = mix(job.seed ^ mix(job.index));
@@ -302,6 +316,15 @@ impl Slot {
         }
         self.needs = None;
         loop {
+            if let Some(t) = self.stop_at
+                && !self.game.is_over()
+                && self.game.turns_played() >= t
+            {
+                self.game.finish(Outcome {
+                    winner: None,
+                    reason: Reason::Agreement,
+                });
+            }
             let Some(c) = self.game.decider() else { return };
             if let Some(t) = self.searching {
                 if tree(&mut self.trees, t).run() == Step::NeedsEval {
@@ -313,7 +336,7 @@ impl Slot {
                     unreachable!("only search agents search")
                 };
                 let out = tree(&mut self.trees, t).finish();
-                let (value, full) = (out.value, out.full);
+                let (value, full, proven) = (out.value, out.full, out.proven);
                 if config.resign.enabled {
                     let k = ci(c);
                     self.low[k] = if value < config.resign.threshold {
@@ -361,6 +384,7 @@ impl Slot {
                     Some(SearchRecord {
                         value,
                         full,
+                        proven,
                         policy,
                         joint,
                     }),
@@ -465,6 +489,7 @@ pub fn run_games(
         index,
         max_turns: opts.max_turns,
         seed: opts.seed,
+        stop_after_turns: opts.stop_after_turns,
     });
     let engine = EngineOptions {
         parallel_games: opts.parallel_games,

@@ -5,7 +5,7 @@
 //! all its legal decisions (so the legal mask is in the record too), and for a decision at the
 //! start of a turn the joint (choose, extent) distribution; then the result.
 //!
-//! # File format, version 1 (`*.crsp`)
+//! # File format, version 2 (`*.crsp`)
 //!
 //! All integers little-endian. `MAGIC` (8 bytes `CRMBSP\r\n`), `u32` version, `u32` number of
 //! games, the games, then a `u64` FNV-1a checksum of everything before it. A game:
@@ -13,8 +13,12 @@
 //! length and its bytes (0 = the standard start), `u8` winner (0 none, 1 black, 2 white),
 //! `u8` reason (index in [`Reason::ALL`]), `u8` would-resign (0 none, 1 black, 2 white),
 //! `u32` number of steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random,
-//! 2 searched); for a searched step `f32` value, `u8` full, `u32` n, n × (`u32` decision,
-//! `f32` target), `u32` m, m × (`u32` choose, `u32` extent, `f32` mass).
+//! 2 searched); for a searched step `f32` value, `u8` full, `u8` proven (0 no, 1 yes) and
+//! if proven the `f32` exact value, `u32` n, n × (`u32` decision, `f32` target), `u32` m,
+//! m × (`u32` choose, `u32` extent, `f32` mass).
+//!
+//! Version 1 is version 2 without the proven byte and value (written before the search
+//! proved results); it is still read, its searched steps having no proofs.
 //!
 //! Files are written to a temporary name and renamed, so a file that exists is complete; a
 //! truncated or damaged file is refused with a typed [`RecordError`].
@@ -23,7 +27,9 @@ use crumble_core::{Color, Decision, Frame, Game, Outcome, Reason, position};
 use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"CRMBSP\r\n";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The oldest format version this build still reads.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// How a decision was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +49,10 @@ pub struct SearchRecord {
     pub value: f32,
     /// A full search (playout cap randomisation): its target trains the policy.
     pub full: bool,
+    /// The root's exact value from the deciding player's view (+1 won, 0 drawn, -1 lost)
+    /// when the search proved it (`SearchOutput::proven`); the policy target then points at
+    /// the proving decisions.
+    pub proven: Option<f32>,
     /// Policy target over every legal decision (sorted by decision), summing to 1.
     pub policy: Vec<(Decision, f32)>,
     /// At the start of a turn: joint distribution over (choose, extent) pairs, summing to 1.
@@ -83,7 +93,9 @@ pub enum RecordError {
     },
     #[error("not a self-play record file (bad magic bytes)")]
     BadMagic,
-    #[error("record format version {found} is not supported (this build reads version {VERSION})")]
+    #[error(
+        "record format version {found} is not supported (this build reads versions {OLDEST_VERSION} to {VERSION})"
+    )]
     UnsupportedVersion { found: u32 },
     #[error("record file truncated at byte {offset}")]
     Truncated { offset: usize },
@@ -214,6 +226,13 @@ impl GameRecord {
                     b.push(2);
                     b.extend_from_slice(&r.value.to_le_bytes());
                     b.push(u8::from(r.full));
+                    match r.proven {
+                        Some(v) => {
+                            b.push(1);
+                            b.extend_from_slice(&v.to_le_bytes());
+                        }
+                        None => b.push(0),
+                    }
                     b.extend_from_slice(&(r.policy.len() as u32).to_le_bytes());
                     for (d, p) in &r.policy {
                         b.extend_from_slice(&d.0.to_le_bytes());
@@ -333,7 +352,7 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
     }
     let mut r = Reader { b: bytes, at: 8 };
     let version = r.u32()?;
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(RecordError::UnsupportedVersion { found: version });
     }
     if bytes.len() < 8 + 4 + 4 + 8 {
@@ -388,6 +407,15 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
                 2 => {
                     let value = r.f32_in(-1.0, 1.0, "search value")?;
                     let full = r.u8()? != 0;
+                    let proven = if version >= 2 {
+                        match r.u8()? {
+                            0 => None,
+                            1 => Some(r.f32_in(-1.0, 1.0, "proven value")?),
+                            c => return Err(r.corrupt(format!("proven flag {c}"))),
+                        }
+                    } else {
+                        None
+                    };
                     let pn = r.count(8)?;
                     let mut policy = Vec::with_capacity(pn);
                     for _ in 0..pn {
@@ -408,6 +436,7 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
                         search: Some(SearchRecord {
                             value,
                             full,
+                            proven,
                             policy,
                             joint,
                         }),

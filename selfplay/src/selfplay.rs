@@ -13,12 +13,24 @@
 //! files, byte for byte, as one that was never interrupted (game `i`'s random choices come
 //! from the seed and `i` alone; see [`crate::driver`]). Finished games of an unfinished block
 //! are lost with the process; no file is ever overwritten.
+//!
+//! **Openings.** A share of the games (`[selfplay] opening_share`) starts after
+//! `opening_turns` random turns from the standard start ([`opening`]): whether game `i` does,
+//! and its opening, come from the seed and `i` alone, so a resumed run plays the same
+//! openings. The record stores such a game's start position ([`GameRecord::start`]) and a
+//! turn limit shortened by the opening's turns, so every game ends by `max_turns` turns from
+//! the standard start.
 
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, build_evaluator};
 use crate::config::{SearchConfig, SelfPlayConfig};
-use crate::driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating, run_games};
+use crate::driver::{
+    EngineOptions, Flow, GameJob, Player, PlayerKind, Progress, RunError, Seats, play_games,
+};
+use crate::evaluator::mix;
 use crate::record::{GameRecord, RecordError, read_file, write_file};
-use crumble_core::Game;
+use crumble_core::{Game, random};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -162,6 +174,49 @@ fn write_block(dir: &Path, games: &[GameRecord]) -> Result<(), SelfPlayError> {
     Ok(())
 }
 
+/// Salt of the openings' random streams: apart from the game's own stream in the driver,
+/// which draws from the same seed and index.
+const OPENING_SALT: u64 = 0x6f70_656e_696e_6773; // "openings"
+
+/// The start of self-play game `index` and its turn limit: the standard start, or for a
+/// share `opening_share` of the games, the position after `opening_turns` random turns (a
+/// function of `sp.seed` and `index` alone). An opening that ends the game is drawn again,
+/// from the same stream.
+pub fn opening(sp: &SelfPlayConfig, standard: &Game, index: u64) -> (Game, u32) {
+    if sp.opening_share <= 0.0 || sp.opening_turns == 0 {
+        return (standard.clone(), sp.max_turns);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(mix(sp.seed ^ mix(index)) ^ OPENING_SALT);
+    if !rng.random_bool(sp.opening_share.min(1.0)) {
+        return (standard.clone(), sp.max_turns);
+    }
+    // The rest of the game keeps the run's limit from the standard start.
+    let left = if sp.max_turns == 0 {
+        0
+    } else {
+        sp.max_turns.saturating_sub(sp.opening_turns).max(1)
+    };
+    for _ in 0..100 {
+        let mut g = standard.clone();
+        g.set_max_turns(0);
+        for _ in 0..sp.opening_turns {
+            if g.is_over() {
+                break;
+            }
+            random::play_random_turn(&mut g, &mut rng);
+        }
+        if !g.is_over() {
+            // Through position JSON, the form the record stores: the game starts exactly
+            // as its record will replay it (no history for the draw rule).
+            if let Ok(p) = crumble_core::position::from_json(&crumble_core::position::to_json(&g)) {
+                return (p, left);
+            }
+        }
+    }
+    // Unreachable on real boards (random openings that all end the game).
+    (standard.clone(), sp.max_turns)
+}
+
 /// Plays self-play games into `dir` until it holds games `0..games`: exactly the indices no
 /// file holds yet are played. Returns what was there before and this run's counters.
 pub fn run_selfplay(
@@ -184,11 +239,19 @@ pub fn run_selfplay(
         path: "selfplay.board".into(),
         source: std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
     })?;
-    let opts = RunOptions {
-        start,
-        max_turns: sp.max_turns,
+    let jobs = todo.iter().map(|&index| {
+        let (start, max_turns) = opening(sp, &start, index);
+        GameJob {
+            start,
+            seats: Seats::SelfPlay(0),
+            index,
+            max_turns,
+            seed: sp.seed,
+            stop_after_turns: 0,
+        }
+    });
+    let opts = EngineOptions {
         parallel_games: sp.parallel_games,
-        seed: sp.seed,
         record_targets: true,
     };
     let per_file = sp.games_per_file.max(1) as u64;
@@ -199,12 +262,11 @@ pub fn run_selfplay(
     }
     let mut done: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
     let mut players = [player];
-    let progress = run_games(
+    let progress = play_games(
         &mut players,
-        Seating::SelfPlay,
+        jobs,
         &opts,
-        todo.iter().copied(),
-        &mut |g| {
+        &mut |_, g| {
             let block = g.index / per_file;
             let finished = done.entry(block).or_default();
             finished.push(g);
@@ -214,7 +276,7 @@ pub fn run_selfplay(
                 write_block(dir, &games)
                     .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
             }
-            Ok(())
+            Ok(Flow::Continue)
         },
         on_round,
     )?;

@@ -26,26 +26,26 @@
 //!
 //! # Playing the suite
 //!
-//! [`run`] plays every position as a game of one agent against itself from that position,
-//! many at once (on the engine, network calls batched), with a turn limit of
-//! [`TURN_LIMIT`] turns: enough for every tactic to be decided inside the search tree (a
-//! two-turn win is three turns deep: the mover's, the opponent's, the mover's), and no more,
-//! since the games are played out to the limit although only the first turn is scored.
+//! [`run`] plays every position inside the real game: a game of one agent against itself
+//! from that position, under the normal rules and the caller's turn limit (counted from the
+//! position, as for any loaded position), many at once (on the engine, network calls
+//! batched). The game is stopped when the agent's first turn is over
+//! ([`Job::stop_after_turns`]), and that turn is judged against the exact answers. The
+//! searches see the whole game, so nothing makes them score a position a few turns ahead as
+//! a draw (an earlier harness played three-turn games, where rollouts and search did).
 
 use crate::arena::{self, Flow, Job, Pool};
 use crate::driver::Seating;
 use crate::record::GameRecord;
 use crate::stats::{Z95, wilson};
+use crumble_core::lookahead::WinCheck;
 use crumble_core::notation::{Formatter, Frame, parse_move};
 use crumble_core::solve::{ForcedWin, Solver};
-use crumble_core::{Game, Move, perft, position};
+use crumble_core::{Game, Move, position};
 use serde_json::{Value, json};
 use std::fmt;
 use std::path::Path;
-use std::time::Instant;
-
-/// Turns played from each tactic's position (see the module docs).
-pub const TURN_LIMIT: u32 = 3;
+use std::time::{Duration, Instant};
 
 /// The three kinds of tactic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -356,13 +356,15 @@ pub struct ClassifyOptions {
     /// Keep a tactic only if at most this fraction of the moves are answers (a position
     /// where most moves win or defend tests nothing).
     pub max_answer_fraction: f64,
-    /// Drop a `win2` tactic whose solve took longer than this.
+    /// Time limit of one position's classification: the solver checks the clock as it goes
+    /// and gives up at the limit (the position is then unknown and skipped).
     pub max_solve_ms: u64,
     /// Try the depth-2 solve only when 1 to this many moves threaten a win at once (`+`):
     /// a forcing move nearly always is one (the exception, a reply forced to open a win, is
-    /// given up), and positions with many threats can take minutes to solve. This selects
-    /// which positions become tactics; the answers of a kept one are still all its forcing
-    /// moves, since the solve itself enumerates every move.
+    /// given up). This selects which positions become tactics; the answers of a kept one
+    /// are still all its forcing moves, since the solve itself enumerates every move. The
+    /// default is no real cap: the time limit bounds the solve (an earlier cap of 16 left
+    /// almost no `win2` positions, every swap path of a threatening move counting as one).
     pub max_threats: usize,
 }
 
@@ -372,18 +374,57 @@ impl Default for ClassifyOptions {
             depth2: true,
             max_answer_fraction: 0.5,
             max_solve_ms: 2000,
-            max_threats: 16,
+            max_threats: 100_000,
         }
     }
 }
 
-/// Classifies a live position at a turn start (priority `win1`, then `defend`, then `win2`).
+/// A classification stopped at its time limit ([`ClassifyOptions::max_solve_ms`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfTime;
+
+/// Classifies a live position at a turn start (priority `win1`, then `defend`, then `win2`);
+/// `None` when it is no tactic or its solve hit the time limit (see [`classify_timed`]).
 pub fn classify(game: &Game, solver: &mut Solver, opts: &ClassifyOptions) -> Option<Found> {
+    classify_timed(game, solver, opts).ok().flatten()
+}
+
+/// [`classify`], telling "no tactic" (`Ok(None)`) from "gave up at the time limit".
+pub fn classify_timed(
+    game: &Game,
+    solver: &mut Solver,
+    opts: &ClassifyOptions,
+) -> Result<Option<Found>, OutOfTime> {
     if game.is_over() || !game.at_turn_start() {
-        return None;
+        return Ok(None);
     }
     let t0 = Instant::now();
-    let all = perft::all_moves(game);
+    solver.set_deadline(Some(t0 + Duration::from_millis(opts.max_solve_ms)));
+    let found = classify_inner(game, solver, opts, t0);
+    let aborted = solver.aborted();
+    solver.set_deadline(None);
+    if aborted { Err(OutOfTime) } else { Ok(found) }
+}
+
+/// The classification itself; its answers are meaningless once the solver has aborted (the
+/// caller checks).
+fn classify_inner(
+    game: &Game,
+    solver: &mut Solver,
+    opts: &ClassifyOptions,
+    t0: Instant,
+) -> Option<Found> {
+    let paths = solver.move_paths(game);
+    if solver.aborted() {
+        return None;
+    }
+    let all: Vec<Move> = paths
+        .iter()
+        .map(|p| {
+            game.move_from_decisions(p)
+                .expect("a walked path is a legal move")
+        })
+        .collect();
     let keep = |answers: &[Move]| {
         !answers.is_empty() && answers.len() as f64 <= opts.max_answer_fraction * all.len() as f64
     };
@@ -440,8 +481,7 @@ pub fn classify(game: &Game, solver: &mut Solver, opts: &ClassifyOptions) -> Opt
         .map(|(m, _)| m)
         .collect();
     let solve_ms = ms(t0);
-    let kept = keep(&forcing) && solve_ms <= opts.max_solve_ms;
-    kept.then_some(Found {
+    keep(&forcing).then_some(Found {
         kind: Kind::Win2,
         answers: forcing,
         moves: all.len(),
@@ -453,8 +493,12 @@ pub fn classify(game: &Game, solver: &mut Solver, opts: &ClassifyOptions) -> Opt
 /// stored and played in) and deduplicated. Classifying costs a solver walk over every move
 /// (about a second on a midgame 6×6 board), so not every position is classified in full:
 ///
-/// * every turn start is checked for a win at once and for the opponent's threat (one
-///   win search each, milliseconds): `win1` and `defend` candidates;
+/// * every turn start is checked for a win at once and for the opponent's threat (the exact
+///   one-turn check, `crumble_core::lookahead`, microseconds to milliseconds): `win1` and
+///   `defend` candidates;
+/// * every full classification is bounded by [`ClassifyOptions::max_solve_ms`]: the solver
+///   stops at the limit and the position is skipped ([`Generator::out_of_time`] counts them),
+///   so no position can hold the generator up, whatever its swap paths;
 /// * a position is tried for `win2` only if its player had a win at once on their next
 ///   turn in the game (the game's own hint that a forcing move was there);
 /// * at most [`Generator::per_game`] positions of each kind (four times as many `win2`
@@ -464,11 +508,16 @@ pub fn classify(game: &Game, solver: &mut Solver, opts: &ClassifyOptions) -> Opt
 pub struct Generator {
     pub opts: ClassifyOptions,
     solver: Solver,
+    /// The exact one-turn check for the hints (each swap state once: cheap where the
+    /// solver's path enumeration is not).
+    check: WinCheck,
     seen: std::collections::HashSet<String>,
     /// Candidates: (the game's number, position, what was found, source).
     pub found: Vec<(u64, Game, Found, String)>,
     /// Positions classified in full.
     pub positions: u64,
+    /// Positions whose classification hit the time limit (skipped).
+    pub out_of_time: u64,
     /// Stop looking for a kind once this many candidates are found (0 = never stop): a suite
     /// needs only so many of each kind.
     pub enough: usize,
@@ -541,14 +590,11 @@ impl Generator {
                 push(&g);
             }
         }
-        let wins_now: Vec<bool> = starts
-            .iter()
-            .map(|(p, _)| self.solver.find_win(p).is_some())
-            .collect();
+        let wins_now: Vec<bool> = starts.iter().map(|(p, _)| self.check.can_win(p)).collect();
         let mut tried = [0usize; 3];
         for (i, (p, turn)) in starts.iter().enumerate() {
             let passed = Game::from_board(p.board().clone(), p.to_move().opposite(), None);
-            let threatened = !passed.is_over() && self.solver.find_win(&passed).is_some();
+            let threatened = !passed.is_over() && self.check.can_win(&passed);
             let kind = if wins_now[i] {
                 Kind::Win1
             } else if threatened {
@@ -577,11 +623,13 @@ impl Generator {
                 depth2: self.opts.depth2 && kind == Kind::Win2,
                 ..self.opts
             };
-            if let Some(f) = classify(p, &mut self.solver, &opts)
-                && f.kind == kind
-            {
-                self.found
-                    .push((number, p.clone(), f, format!("{label} turn {turn}")));
+            match classify_timed(p, &mut self.solver, &opts) {
+                Ok(Some(f)) if f.kind == kind => {
+                    self.found
+                        .push((number, p.clone(), f, format!("{label} turn {turn}")));
+                }
+                Ok(_) => {}
+                Err(OutOfTime) => self.out_of_time += 1,
             }
         }
         Ok(())
@@ -679,12 +727,13 @@ impl Score {
     }
 }
 
-/// Plays every tactic of `suite` with pool agent `agent` (see the module docs) and reports
-/// each attempt, in suite order.
+/// Plays every tactic of `suite` with pool agent `agent` inside games with turn limit
+/// `max_turns` (0 = none; see the module docs) and reports each attempt, in suite order.
 pub fn run(
     pool: &Pool,
     agent: usize,
     suite: &Suite,
+    max_turns: u32,
     concurrency: usize,
     seed: u64,
 ) -> Result<Vec<Attempt>, arena::ArenaError> {
@@ -696,7 +745,8 @@ pub fn run(
             agents: vec![agent],
             seating: Seating::SelfPlay,
             start: t.position.clone(),
-            max_turns: TURN_LIMIT,
+            max_turns,
+            stop_after_turns: 1,
             games: i as u64..i as u64 + 1,
             seed,
         })

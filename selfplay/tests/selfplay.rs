@@ -45,6 +45,7 @@ fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<Ga
         parallel_games: 3,
         seed: 42,
         record_targets: true,
+        stop_after_turns: 0,
     };
     let mut out = Vec::new();
     with_threads(threads, || {
@@ -209,6 +210,7 @@ fn selfplay_job_writes_files_and_continues() {
         parallel_games: 2,
         games_per_file: 2,
         seed: 3,
+        ..SelfPlayConfig::default()
     };
     let spec = AgentSpec::parse("mcts:uniform:8").unwrap();
     let cfg = SearchConfig::default();
@@ -341,6 +343,9 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
         parallel_games: 3,
         games_per_file: 2,
         seed: 11,
+        // Some games from random openings: they resume exactly too.
+        opening_share: 0.5,
+        opening_turns: 2,
     };
     let spec = AgentSpec::parse("mcts:rollout:8").unwrap();
     let cfg = SearchConfig::default();
@@ -404,6 +409,8 @@ fn selfplay_games_match_the_recorded_reference() {
         parallel_games: 3,
         games_per_file: 2,
         seed: 2026,
+        opening_share: 0.0,
+        opening_turns: 4,
     };
     let mut text = String::new();
     for spec in ["mcts:uniform:24", "mcts:rollout:16"] {

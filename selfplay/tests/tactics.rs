@@ -114,7 +114,7 @@ fn playing_a_stored_answer_scores_everything_and_random_far_less() {
     )
     .unwrap();
     let win1 = s.filter(&[Kind::Win1]);
-    let attempts = crumble_selfplay::tactics::run(&pool, 0, &win1, 4, 7).unwrap();
+    let attempts = crumble_selfplay::tactics::run(&pool, 0, &win1, 200, 4, 7).unwrap();
     assert_eq!(attempts.len(), win1.tactics.len());
     for (a, t) in attempts.iter().zip(&win1.tactics) {
         assert_eq!(a.id, t.id);
@@ -149,4 +149,70 @@ fn bad_lines_are_refused_with_file_and_line() {
     // A line written by `to_json` reads back as the same tactic.
     let back = Suite::parse("x.jsonl", &line).unwrap();
     assert_eq!(back.tactics[0].answers, builtin().tactics[0].answers);
+}
+
+/// The harness plays each position inside the real game: the game keeps the given turn limit
+/// (the searches see it) and is stopped after the agent's first turn, recorded as an agreed
+/// draw that replays; a first turn that wins ends the game as a win instead.
+#[test]
+fn games_stop_after_the_first_turn_under_the_real_turn_limit() {
+    use crumble_selfplay::driver::{EngineOptions, Flow, GameJob, Seats, play_games, with_threads};
+    let s = builtin();
+    let mut players = [crumble_selfplay::Player {
+        name: "u".into(),
+        kind: crumble_selfplay::PlayerKind::Mcts {
+            evaluator: Box::new(crumble_selfplay::UniformEvaluator),
+            simulations: 16,
+            config: crumble_selfplay::SearchConfig {
+                lookahead: true,
+                ..crumble_selfplay::SearchConfig::default()
+            }
+            .for_play(),
+        },
+    }];
+    let tactics: Vec<_> = s
+        .tactics
+        .iter()
+        .take(6)
+        .chain(s.tactics.iter().rev().take(6))
+        .collect();
+    let jobs = tactics.iter().enumerate().map(|(i, t)| GameJob {
+        start: t.position.clone(),
+        seats: Seats::SelfPlay(0),
+        index: i as u64,
+        max_turns: 200,
+        seed: 1,
+        stop_after_turns: 1,
+    });
+    let opts = EngineOptions {
+        parallel_games: 4,
+        record_targets: false,
+    };
+    let mut recs = Vec::new();
+    with_threads(1, || {
+        play_games(
+            &mut players,
+            jobs,
+            &opts,
+            &mut |k, r| {
+                recs.push((k, r));
+                Ok(Flow::Continue)
+            },
+            &mut |_| {},
+        )
+    })
+    .unwrap();
+    assert_eq!(recs.len(), tactics.len());
+    for (k, r) in &recs {
+        assert_eq!(r.max_turns, 200);
+        let end = r.replay().unwrap();
+        assert_eq!(end.turns_played(), 1, "{}", tactics[*k].id);
+        let o = end.outcome().unwrap();
+        if o.reason == crumble_core::Reason::FourSides {
+            assert_eq!(tactics[*k].kind, Kind::Win1);
+        } else {
+            assert_eq!(o.reason, crumble_core::Reason::Agreement);
+            assert_eq!(o.winner, None);
+        }
+    }
 }

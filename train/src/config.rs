@@ -112,6 +112,9 @@ pub struct ReplayConfig {
     pub augment: bool,
     /// The value target is `(1 − q) · game result + q · the search's root value`.
     pub value_q_weight: f64,
+    /// Where the search proved the root's value, the target becomes
+    /// `(1 − p) · the target above + p · the proven value` (1 = the proof replaces it).
+    pub proven_value_weight: f64,
 }
 
 impl Default for ReplayConfig {
@@ -123,6 +126,7 @@ impl Default for ReplayConfig {
             window_beta: 0.4,
             augment: true,
             value_q_weight: 0.0,
+            proven_value_weight: 1.0,
         }
     }
 }
@@ -361,6 +365,13 @@ impl TrainConfig {
                 "must lie in [0, 1]",
             ));
         }
+        if !(0.0..=1.0).contains(&r.proven_value_weight) {
+            return Err(bad(
+                "replay.proven_value_weight",
+                r.proven_value_weight.to_string(),
+                "must lie in [0, 1]",
+            ));
+        }
         for &(g, w) in &self.generation.rollout_mix {
             if !(0.0..=1.0).contains(&w) {
                 return Err(bad(
@@ -579,5 +590,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("replay.value_q_weight"), "{e}");
+        let e = TrainConfig::from_toml_str("[replay]\nproven_value_weight = 1.5\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("replay.proven_value_weight"), "{e}");
     }
 }

@@ -12,7 +12,11 @@
 //! - policy: the search's target over the legal decisions (0 elsewhere, legal mask beside it);
 //! - value: the game's result from the deciding player's view (win 1, draw 0, loss −1),
 //!   optionally mixed with the search's root value (`[replay] value_q_weight`): a game that
-//!   ends in a turn-limit draw still teaches which side its searches thought was ahead.
+//!   ends in a turn-limit draw still teaches which side its searches thought was ahead;
+//!   where the search proved the root's value (a forced win, loss or draw the solver saw,
+//!   [`SearchRecord::proven`](crumble_selfplay::SearchRecord)), that exact value replaces
+//!   the target, or is mixed into it by `[replay] proven_value_weight` (1 = replace). The
+//!   policy target at a proven root is already the proving decisions (the search's output).
 //!
 //! With augmentation each sample is seen through a random transform among those exact for its
 //! state (`crumble_model::symmetry`): any of the 8 at the start of a turn (targets through the
@@ -233,6 +237,7 @@ impl ReplayWindow {
                     step,
                     sym,
                     cfg.value_q_weight as f32,
+                    cfg.proven_value_weight as f32,
                 )?;
                 k += 1;
             }
@@ -286,6 +291,7 @@ impl HostBatch {
         step: usize,
         sym: Sym,
         value_q_weight: f32,
+        proven_value_weight: f32,
     ) -> Result<(), ReplayError> {
         let g = usize::from(game.grid_size());
         self.grid = g;
@@ -352,8 +358,11 @@ impl HostBatch {
             .decider()
             .ok_or_else(|| bad("the game is already over".into()))?;
         let z = value_target(rec.outcome.winner, decider);
-        self.value
-            .push((1.0 - value_q_weight) * z + value_q_weight * search.value.clamp(-1.0, 1.0));
+        let mut v = (1.0 - value_q_weight) * z + value_q_weight * search.value.clamp(-1.0, 1.0);
+        if let Some(p) = search.proven {
+            v = (1.0 - proven_value_weight) * v + proven_value_weight * p.clamp(-1.0, 1.0);
+        }
+        self.value.push(v);
         Ok(())
     }
 }

@@ -4,7 +4,7 @@
 use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::{GameRecord, RolloutConfig, RolloutEvaluator, SearchConfig};
 use crumble_train::config::ReplayConfig;
-use crumble_train::replay::{HostBatch, ReplayWindow};
+use crumble_train::replay::{HostBatch, ReplayWindow, SampleRef};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -31,6 +31,7 @@ fn games() -> Vec<GameRecord> {
         parallel_games: 4,
         seed: 42,
         record_targets: true,
+        stop_after_turns: 0,
     };
     let mut out = Vec::new();
     with_threads(1, || {
@@ -85,4 +86,97 @@ fn value_targets_mix_the_result_and_the_root_value_by_weight() {
     for ((h, r), s) in half.iter().zip(&result).zip(&root) {
         assert!((h - 0.5 * (r + s)).abs() < 1e-6, "{h} vs {r} and {s}");
     }
+}
+
+/// A position whose value the search proved gets that exact value as its target (weight 1),
+/// or the proof mixed into the usual target (weight between); other positions are untouched.
+#[test]
+fn proven_positions_get_the_exact_value_target() {
+    let cfg = SearchConfig {
+        rollout: RolloutConfig {
+            playouts: 1,
+            max_turns: 30,
+        },
+        lookahead: true,
+        ..SearchConfig::default()
+    };
+    let mut players = [Player {
+        name: "test".into(),
+        kind: PlayerKind::Mcts {
+            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)),
+            simulations: 16,
+            config: cfg,
+        },
+    }];
+    let opts = RunOptions {
+        start: crumble_core::Game::new(4, 2).unwrap(),
+        max_turns: 40,
+        parallel_games: 4,
+        seed: 5,
+        record_targets: true,
+        stop_after_turns: 0,
+    };
+    let mut games = Vec::new();
+    with_threads(1, || {
+        run_games(
+            &mut players,
+            Seating::SelfPlay,
+            &opts,
+            0..6,
+            &mut |g| {
+                games.push(g);
+                Ok(())
+            },
+            &mut |_| {},
+        )
+    })
+    .unwrap();
+    // Every training sample, in order, with its search record.
+    let mut refs = Vec::new();
+    let mut searches = Vec::new();
+    for (gi, g) in games.iter().enumerate() {
+        for s in crumble_train::replay::sample_steps(g) {
+            refs.push(SampleRef {
+                generation: 1,
+                game: gi as u32,
+                step: s as u32,
+            });
+            searches.push(g.steps[s].search.clone().unwrap());
+        }
+    }
+    let mut window = ReplayWindow::new();
+    window.insert(1, games, 4, 2).unwrap();
+    let values = |q: f64, p: f64| {
+        let cfg = ReplayConfig {
+            augment: false,
+            value_q_weight: q,
+            proven_value_weight: p,
+            ..ReplayConfig::default()
+        };
+        let mut batch = HostBatch::default();
+        window
+            .build(&refs, &cfg, &mut ChaCha8Rng::seed_from_u64(2), &mut batch)
+            .unwrap();
+        batch.value
+    };
+    let (off, on, half) = (values(0.5, 0.0), values(0.5, 1.0), values(0.5, 0.5));
+    let proven: Vec<usize> = (0..refs.len())
+        .filter(|&i| searches[i].proven.is_some())
+        .collect();
+    assert!(
+        !proven.is_empty(),
+        "the test games should have proven samples"
+    );
+    for i in 0..refs.len() {
+        match searches[i].proven {
+            Some(p) => {
+                assert_eq!(on[i], p, "sample {i}: the exact proven value");
+                assert!((half[i] - 0.5 * (off[i] + p)).abs() < 1e-6);
+            }
+            None => assert_eq!((on[i], half[i]), (off[i], off[i]), "sample {i}"),
+        }
+    }
+    // The proofs change some targets (a proven position whose mix already said the same
+    // would not show the key working).
+    assert!(proven.iter().any(|&i| on[i] != off[i]));
 }

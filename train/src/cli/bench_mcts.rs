@@ -123,6 +123,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         parallel_games: a.selfplay_games as usize,
         seed: 0,
         record_targets: true,
+        stop_after_turns: 0,
     };
     let t0 = Instant::now();
     let p = with_threads(0, || {

@@ -204,6 +204,7 @@ fn play(
         parallel_games: a.concurrency.max(1),
         seed: a.seed,
         record_targets: false,
+        stop_after_turns: 0,
     };
     let mut lines = Vec::new();
     let t0 = Instant::now();

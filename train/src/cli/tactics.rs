@@ -63,7 +63,8 @@ pub struct Args {
     /// With --generate: tactics kept per kind.
     #[arg(long, value_name = "K", default_value_t = 40)]
     per_kind: usize,
-    /// With --generate: drop two-turn wins whose exhaustive solve takes longer than this.
+    /// With --generate: time limit of one position's exhaustive solve; the solver stops there
+    /// and the position is skipped.
     #[arg(long, value_name = "MS", default_value_t = 2000)]
     max_solve_ms: u64,
     #[command(flatten)]
@@ -129,6 +130,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             &pool,
             i,
             &suite,
+            a.game.max_turns,
             a.game.concurrency.max(1),
             a.game.seed,
         )?);
@@ -146,7 +148,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let v = json!({
             "suite": suite_name,
             "positions": suite.tactics.len(),
-            "turn_limit": tactics::TURN_LIMIT,
+            "turn_limit": a.game.max_turns,
             "seconds": (secs * 10.0).round() / 10.0,
             "agents": agents.iter().zip(&results).map(|((name, spec, generation), att)| {
                 let score = Score::of(att);
@@ -171,10 +173,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let score = Score::of(&results[0]);
         let _ = writeln!(
             s,
-            "tactics: {} on {} positions ({suite_name}; games from each position, turn limit {}), {:.1} s",
+            "tactics: {} on {} positions ({suite_name}; the first turn of a game from each position, turn limit {}), {:.1} s",
             agents[0].0,
             suite.tactics.len(),
-            tactics::TURN_LIMIT,
+            a.game.max_turns,
             secs
         );
         let _ = writeln!(
@@ -314,6 +316,7 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
             parallel_games: a.game.concurrency.max(1),
             seed,
             record_targets: false,
+            stop_after_turns: 0,
         };
         let label = format!("self-play {spec} seed {seed}");
         let first = k as u64 * a.games;
@@ -335,10 +338,11 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
                         let count =
                             |k: Kind| generator.found.iter().filter(|f| f.2.kind == k).count();
                         eprintln!(
-                            "tactics: {spec} game {}/{}, {} positions classified, found win1 {}, win2 {}, defend {}, {:.0} s",
+                            "tactics: {spec} game {}/{}, {} positions classified ({} over the time limit), found win1 {}, win2 {}, defend {}, {:.0} s",
                             g.index + 1,
                             a.games,
                             generator.positions,
+                            generator.out_of_time,
                             count(Kind::Win1),
                             count(Kind::Win2),
                             count(Kind::Defend),
@@ -360,10 +364,12 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
     let mut report = format!(
-        "tactics: {} games each of {}, {} distinct positions classified in {:.0} s\n",
+        "tactics: {} games each of {}, {} distinct positions classified ({} skipped at the {} ms limit) in {:.0} s\n",
         a.games,
         names.join(", "),
         generator.positions,
+        generator.out_of_time,
+        a.max_solve_ms,
         t0.elapsed().as_secs_f64()
     );
     for k in Kind::ALL {

@@ -1,0 +1,128 @@
+//! Proofs in self-play records: the search's proven root value is recorded (format version
+//! 2), round-trips, is validated like the other targets, and version 1 files still load.
+
+use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
+use crumble_selfplay::record::{OLDEST_VERSION, VERSION, decode_file, encode_file};
+use crumble_selfplay::{GameRecord, RolloutConfig, RolloutEvaluator, SearchConfig};
+
+/// Short rollout self-play games on a 4x4 board with the lookahead on, so roots get proven.
+fn proving_games() -> Vec<GameRecord> {
+    let cfg = SearchConfig {
+        rollout: RolloutConfig {
+            playouts: 1,
+            max_turns: 30,
+        },
+        lookahead: true,
+        ..SearchConfig::default()
+    };
+    let mut players = [Player {
+        name: "test".into(),
+        kind: PlayerKind::Mcts {
+            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)),
+            simulations: 16,
+            config: cfg,
+        },
+    }];
+    let opts = RunOptions {
+        start: crumble_core::Game::new(4, 2).unwrap(),
+        max_turns: 40,
+        parallel_games: 4,
+        seed: 5,
+        record_targets: true,
+        stop_after_turns: 0,
+    };
+    let mut out = Vec::new();
+    with_threads(1, || {
+        run_games(
+            &mut players,
+            Seating::SelfPlay,
+            &opts,
+            0..6,
+            &mut |g| {
+                out.push(g);
+                Ok(())
+            },
+            &mut |_| {},
+        )
+    })
+    .unwrap();
+    out
+}
+
+#[test]
+fn proven_values_are_recorded_and_round_trip() {
+    let games = proving_games();
+    let mut proven = 0;
+    for g in &games {
+        let mut game = g.start_game().unwrap();
+        for s in &g.steps {
+            if let Some(p) = s.search.as_ref().and_then(|r| r.proven) {
+                proven += 1;
+                assert!([-1.0, 0.0, 1.0].contains(&p), "{p}");
+                let r = s.search.as_ref().unwrap();
+                if p == 1.0 {
+                    // The policy target at a proven win: uniform over the proving decisions,
+                    // and the one played is among them.
+                    let support: Vec<f32> =
+                        r.policy.iter().map(|x| x.1).filter(|&t| t > 0.0).collect();
+                    assert!(support.iter().all(|&t| (t - support[0]).abs() < 1e-6));
+                    let played = r.policy.iter().find(|x| x.0 == s.decision).unwrap();
+                    assert!(played.1 > 0.0, "a proven win plays a proving decision");
+                    // The proof is right: the decider wins this game (no resignation here).
+                    let decider = game.decider().unwrap();
+                    assert_eq!(g.outcome.winner, Some(decider), "game {}", g.index);
+                }
+            }
+            game.apply(s.decision).unwrap();
+        }
+    }
+    assert!(proven > 0, "the test games should contain proven roots");
+    let bytes = encode_file(&games);
+    assert_eq!(
+        u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+        VERSION
+    );
+    assert_eq!(decode_file(&bytes).unwrap(), games);
+    // A proven value outside [-1, 1] or not finite is refused, naming the field.
+    for poison in [1.5f32, f32::NAN] {
+        let mut bad = games.clone();
+        let r = bad
+            .iter_mut()
+            .flat_map(|g| g.steps.iter_mut())
+            .find_map(|s| s.search.as_mut().filter(|r| r.proven.is_some()))
+            .unwrap();
+        r.proven = Some(poison);
+        let err = decode_file(&encode_file(&bad)).unwrap_err().to_string();
+        assert!(err.contains("proven value"), "{err}");
+    }
+}
+
+/// A file written by the version 1 code (before proofs were recorded; made by `crumble
+/// selfplay` on a 4x4 board): it still loads, its games replay, and none has a proof.
+#[test]
+fn version_1_files_still_load() {
+    assert_eq!(OLDEST_VERSION, 1);
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/records-v1.crsp"
+    ))
+    .unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1);
+    let games = decode_file(&bytes).unwrap();
+    assert!(!games.is_empty());
+    let mut searched = 0;
+    for g in &games {
+        g.replay().unwrap();
+        for s in &g.steps {
+            if let Some(r) = &s.search {
+                searched += 1;
+                assert_eq!(r.proven, None);
+            }
+        }
+    }
+    assert!(searched > 0);
+    // Written again, they become version 2 files with the same content.
+    let again = encode_file(&games);
+    assert_eq!(u32::from_le_bytes(again[8..12].try_into().unwrap()), 2);
+    assert_eq!(decode_file(&again).unwrap(), games);
+}
