@@ -236,14 +236,24 @@ impl ReplayWindow {
                     rec,
                     step,
                     sym,
-                    cfg.value_q_weight as f32,
-                    cfg.proven_value_weight as f32,
+                    ValueMix {
+                        q_weight: cfg.value_q_weight as f32,
+                        proven_weight: cfg.proven_value_weight as f32,
+                    },
                 )?;
                 k += 1;
             }
         }
         Ok(())
     }
+}
+
+/// How a sample's value target mixes the game result, the search's root value and a proof
+/// (`[replay] value_q_weight` and `proven_value_weight`).
+#[derive(Clone, Copy, Debug)]
+struct ValueMix {
+    q_weight: f32,
+    proven_weight: f32,
 }
 
 /// Where one sample lives.
@@ -290,9 +300,12 @@ impl HostBatch {
         rec: &GameRecord,
         step: usize,
         sym: Sym,
-        value_q_weight: f32,
-        proven_value_weight: f32,
+        mix: ValueMix,
     ) -> Result<(), ReplayError> {
+        let ValueMix {
+            q_weight: value_q_weight,
+            proven_weight: proven_value_weight,
+        } = mix;
         let g = usize::from(game.grid_size());
         self.grid = g;
         let per = planes::PLANES * g * g;

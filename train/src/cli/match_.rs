@@ -42,6 +42,13 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    super::on_interrupt(match &a.out {
+        Some(dir) => format!(
+            "the match is not finished; the record files written so far are in {}",
+            dir.display()
+        ),
+        None => "the match is not finished; nothing was saved (--out keeps the games)".into(),
+    })?;
     let specs = [AgentSpec::parse(&a.a)?, AgentSpec::parse(&a.b)?];
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     if a.games == 0 {

@@ -107,6 +107,17 @@ pub fn threads_arg(s: &str) -> Result<usize, String> {
     crumble_selfplay::driver::check_threads(n)
 }
 
+/// Ctrl-C ends a long command at once with `message` (what was kept, how to go on) and exit
+/// status 130. Every file the commands write appears whole through a rename, so stopping
+/// at any moment loses only work in progress.
+pub fn on_interrupt(message: String) -> anyhow::Result<()> {
+    ctrlc::set_handler(move || {
+        eprintln!("\ninterrupted: {message}");
+        std::process::exit(130);
+    })
+    .map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))
+}
+
 /// Did the error come from writing to a closed pipe?
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {

@@ -32,6 +32,11 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    super::on_interrupt(format!(
+        "the finished record files in {} are kept; the same command again plays the games \
+         they lack",
+        a.out.display()
+    ))?;
     let spec = AgentSpec::parse(&a.agent)?;
     let mut cfg = match &a.config {
         Some(p) => crumble_train::config::TrainConfig::load_play_config(p)?,

@@ -317,6 +317,12 @@ fn lookup(done: &[Done], a: &str, b: &str) -> Option<Tally> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    super::on_interrupt(match (&a.out, &a.run_dir) {
+        (None, None) => "the tournament is not finished; nothing was saved (--out keeps it)".into(),
+        _ => "the finished pairings are saved (pairings.jsonl in the output directory); the \
+              same command again plays only the others"
+            .into(),
+    })?;
     let list = entries(&a)?;
     let n = list.len();
     let pairs_idx = schedule(&a.schedule, n)?;
