@@ -94,6 +94,13 @@ pub enum RecordError {
     Corrupt { offset: usize, what: String },
     #[error("game {index}: {what}")]
     Replay { index: u64, what: String },
+    /// A game of a file that does not replay; `position` is its 0-based place in the file.
+    #[error("game index {position} in the file: {source}")]
+    InFile {
+        position: usize,
+        #[source]
+        source: Box<RecordError>,
+    },
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -464,6 +471,30 @@ pub fn write_file(path: &Path, games: &[GameRecord]) -> Result<(), RecordError> 
         f.sync_all().map_err(io)?;
     }
     std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// [`decode_file`], then every game replayed through the rules ([`GameRecord::replay`]): for
+/// readers that show or count games (`view`, `openings`), where a game whose moves do not
+/// reach its recorded result would be shown or counted wrongly. Training reads do not pay
+/// for the replay: their files are the run's own, checksummed as written.
+pub fn decode_file_checked(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
+    let games = decode_file(bytes)?;
+    for (position, g) in games.iter().enumerate() {
+        g.replay().map_err(|e| RecordError::InFile {
+            position,
+            source: Box::new(e),
+        })?;
+    }
+    Ok(games)
+}
+
+/// [`read_file`] with every game replayed, as [`decode_file_checked`].
+pub fn read_file_checked(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
+    let bytes = std::fs::read(path).map_err(|source| RecordError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    decode_file_checked(&bytes)
 }
 
 /// Reads a record file.
