@@ -48,33 +48,37 @@ fn mutate(bytes: &[u8], other: &[u8], how: u8, at: usize, bit: u8) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        // Failures are reported with their input; no regression files in the source tree.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn position_json_round_trips(size in 0usize..5, turns in 0usize..25, seed in any::<u64>()) {
         let (_, g, _) = random_game(size, turns, seed);
         let json = position::to_json(&g);
         let back = position::from_json(&json).unwrap();
+        // The JSON is the position alone (no history): printing is the identity on it.
         prop_assert_eq!(position::to_json(&back), json);
-        prop_assert!(back == g);
+        prop_assert_eq!(back.to_move(), g.to_move());
     }
 
     #[test]
     fn moves_round_trip_in_both_frames(size in 0usize..5, turns in 0usize..20, seed in any::<u64>()) {
         let (_, g, _) = random_game(size, turns, seed);
         prop_assume!(!g.is_over());
-        let (_, after, moves) = {
-            // One more random turn from g: its move.
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
-            let mut h = g.clone();
-            let mut path = Vec::new();
-            random::play_random_turn_recorded(&mut h, &mut rng, &mut path);
-            (g.clone(), h, vec![g.move_from_decisions(&path).unwrap()])
-        };
+        // One more random turn from g: its move.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        let mut after = g.clone();
+        let mut path = Vec::new();
+        random::play_random_turn_recorded(&mut after, &mut rng, &mut path);
+        let played = g.move_from_decisions(&path).unwrap();
         for frame in [Frame::PerPlayer, Frame::Absolute] {
-            let text = notation::format_move(&g, &moves[0], frame).unwrap();
+            let text = notation::format_move(&g, &played, frame).unwrap();
             let mv = notation::parse_move(&g, &text, frame).unwrap();
-            prop_assert_eq!(&mv, &moves[0], "{}", text);
+            prop_assert_eq!(&mv, &played, "{}", text);
             let mut h = g.clone();
             h.play_move(&mv).unwrap();
             prop_assert!(h == after);

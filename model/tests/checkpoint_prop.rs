@@ -25,7 +25,12 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        // Failures are reported with their input; no regression files in the source tree.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn mutated_checkpoints_never_panic(

@@ -78,7 +78,12 @@ fn mutate(bytes: &[u8], other: &[u8], how: u8, at: usize, bit: u8) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 64,
+        // Failures are reported with their input; no regression files in the source tree.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn record_files_round_trip(seed in any::<u64>(), n in 1usize..4) {

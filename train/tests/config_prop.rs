@@ -20,7 +20,12 @@ fn shipped_configs_round_trip() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 128,
+        // Failures are reported with their input; no regression files in the source tree.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn mutated_configs_never_panic(

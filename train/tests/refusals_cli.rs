@@ -31,6 +31,7 @@ fn bad_numbers_are_refused_before_any_work() {
         (
             vec![
                 "tournament",
+                "--agents",
                 "random",
                 "mcts:rollout:4",
                 "--prior-draws",
@@ -41,10 +42,10 @@ fn bad_numbers_are_refused_before_any_work() {
         (
             vec![
                 "tournament",
+                "--agents",
                 "random",
                 "mcts:rollout:4",
-                "--prior-draws",
-                "-1",
+                "--prior-draws=-1",
             ],
             "--prior-draws",
         ),
