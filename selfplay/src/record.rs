@@ -402,7 +402,13 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
                 },
                 2 => {
                     let value = r.f32_in(-1.0, 1.0, "search value")?;
-                    let full = r.u8()? != 0;
+                    // Only 0 and 1: any other byte would read as `true` and be written back
+                    // as 1, a silent change (found by fuzzing).
+                    let full = match r.u8()? {
+                        0 => false,
+                        1 => true,
+                        b => return Err(r.corrupt(format!("full-search flag {b}"))),
+                    };
                     let pn = r.count(8)?;
                     let mut policy = Vec::with_capacity(pn);
                     for _ in 0..pn {

@@ -110,6 +110,8 @@ proptest! {
             m[body..].copy_from_slice(&sum.to_le_bytes());
         }
         if let Ok(games) = decode_file(&m) {
+            // An accepted file is read exactly: writing it again gives the same bytes.
+            prop_assert_eq!(encode_file(&games), m);
             for g in &games {
                 if g.replay().is_ok() {
                     let _ = g.to_game_record();
@@ -125,4 +127,37 @@ proptest! {
         let m = mutate(text.as_bytes(), other.as_bytes(), how, at, bit);
         let _ = ConfigFile::from_toml_str(&String::from_utf8_lossy(&m), "x.toml");
     }
+}
+
+/// A full-search flag byte other than 0 or 1 is refused: it was read as `true` and written
+/// back as 1, so the file did not round-trip (found by the `crsp` fuzz target).
+#[test]
+fn a_flag_byte_other_than_0_or_1_is_refused() {
+    let mut rec = random_record(0, 5);
+    rec.steps.truncate(1);
+    rec.steps[0] = StepRecord {
+        decision: rec.steps[0].decision,
+        kind: StepKind::Searched,
+        search: Some(SearchRecord {
+            value: 0.5,
+            full: true,
+            policy: Vec::new(),
+            joint: Vec::new(),
+        }),
+    };
+    let bytes = encode_file(std::slice::from_ref(&rec));
+    // The flag follows the value 0.5f32 (the only one in the file).
+    let at = bytes
+        .windows(4)
+        .position(|w| w == 0.5f32.to_le_bytes())
+        .unwrap()
+        + 4;
+    assert_eq!(bytes[at], 1);
+    let mut bad = bytes.clone();
+    bad[at] = 2;
+    let body = bad.len() - 8;
+    let sum = fnv1a(&bad[..body]);
+    bad[body..].copy_from_slice(&sum.to_le_bytes());
+    let e = decode_file(&bad).unwrap_err().to_string();
+    assert!(e.contains("full-search flag 2"), "{e}");
 }
