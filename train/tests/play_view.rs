@@ -372,6 +372,21 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
         );
     }
     assert!(!dir.join("liar.html").exists());
+    // The text file beside a .crsp file is an input too.
+    let o = crumble(&[
+        "view",
+        "--record",
+        s(&file),
+        "-o",
+        s(&file.with_extension("txt")),
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("input of this command"),
+        "{}",
+        text(&o.stderr)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -226,10 +226,16 @@ fn list(games: &Games, path: &Path) -> anyhow::Result<String> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    if let Some(out) = &a.out {
-        check_output("-o", out, &[&a.record], a.force)?;
-    }
     let games = load(&a.record)?;
+    // The text file beside a .crsp file is read too (for the players' names).
+    let beside = a.record.with_extension("txt");
+    let inputs: Vec<&Path> = match games {
+        Games::Crsp(..) => vec![&a.record, &beside],
+        Games::Text(_) => vec![&a.record],
+    };
+    if let Some(out) = &a.out {
+        check_output("-o", out, &inputs, a.force)?;
+    }
     let n = games.len();
     if n == 0 {
         bail!("{} holds no game", a.record.display());
@@ -284,7 +290,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let page = html::render_game(&loaded.rec, &opts)
         .with_context(|| format!("{} game index {index}", a.record.display()))?;
     let out = a.out.expect("clap requires --out without --list");
-    write_output("-o", &out, &[&a.record], a.force, page.as_bytes())?;
+    write_output("-o", &out, &inputs, a.force, page.as_bytes())?;
     eprintln!(
         "wrote {} ({} moves, {} KB)",
         out.display(),
