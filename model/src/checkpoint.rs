@@ -256,6 +256,18 @@ pub fn decode(
         path: path.into(),
         message,
     };
+    // burn panics loading a tensor whose stored dtype is not a float (found by fuzzing):
+    // every tensor must be f32, as `encode` writes them, before burn sees the record.
+    let tensors = burn_pack::Reader::from_bytes(Bytes::from_bytes_vec(weights.to_vec()))
+        .and_then(|r| r.into_tensors())
+        .map_err(|e| mismatch(e.to_string()))?;
+    if let Some(t) = tensors.iter().find(|t| t.dtype != burn_pack::DType::F32) {
+        return Err(mismatch(format!(
+            "tensor `{}` holds {:?} values; the weights are f32",
+            t.name, t.dtype
+        )));
+    }
+    drop(tensors);
     let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(weights.to_vec()))
         .map_err(|e| mismatch(e.to_string()))?;
     let net = net

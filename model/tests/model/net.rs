@@ -222,6 +222,26 @@ fn checkpoint_claiming_a_huge_net_is_refused_before_allocating() {
     );
 }
 
+/// A tensor stored with an integer dtype is refused with a message; burn panicked loading
+/// it (found by the `checkpoint` fuzz target).
+#[test]
+fn checkpoint_with_a_non_float_tensor_is_refused() {
+    let cfg = tiny();
+    let dev = default_device();
+    let bytes = checkpoint::encode(&cfg, &cfg.init(&dev).unwrap()).unwrap();
+    let (json, mut weights) = parts(&bytes);
+    let at = weights
+        .windows(4)
+        .position(|w| w == b"cF32")
+        .expect("a dtype in the record's metadata");
+    weights[at + 1] = b'I';
+    let e = checkpoint::decode(&assemble(&json, &weights), "int.crnet", &dev)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(matches!(e, CheckpointError::Mismatch { .. }), "{e}");
+    assert!(e.to_string().contains("I32"), "{e}");
+}
+
 /// The count the loader checks against is exactly what `init` builds.
 #[test]
 fn parameter_count_matches_the_built_net() {
