@@ -208,6 +208,8 @@ fn make_seeds(dir: &Path) -> std::io::Result<()> {
             if let Ok(mv) = before.move_from_decisions(&path) {
                 for frame in [Frame::PerPlayer, Frame::Absolute] {
                     if let Some(t) = format_move(&before, &mv, frame) {
+                        // Filed under position 0, where most of them are not legal: they give
+                        // the fuzzer real move syntax to mutate.
                         let mut b = vec![0u8, (frame == Frame::Absolute) as u8];
                         b.extend_from_slice(t.as_bytes());
                         put(
