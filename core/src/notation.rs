@@ -51,11 +51,22 @@ pub enum PositionStyle {
     Fraction,
 }
 
-/// A move that could not be read: what is wrong, and where (byte offsets into the input).
+/// A move that could not be read: what is wrong, and where: the span is in characters
+/// (0-based, end exclusive) of the input, as a person counts them; the parser works in byte
+/// offsets and converts them once, where the error leaves it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotationError {
     pub message: String,
     pub span: Option<(usize, usize)>,
+}
+
+impl NotationError {
+    /// The error with its span turned from byte offsets into character offsets of `text`.
+    fn in_chars(mut self, text: &str) -> NotationError {
+        let chars = |b: usize| text.get(..b).map_or(b, |t| t.chars().count());
+        self.span = self.span.map(|(a, b)| (chars(a), chars(b)));
+        self
+    }
 }
 
 impl fmt::Display for NotationError {
@@ -544,6 +555,11 @@ fn lex(text: &str) -> Result<Vec<Tok>, NotationError> {
 type PieceSpec = (Option<(u32, (usize, usize))>, u8, usize);
 
 fn parse_in_view(view: &View, game: &Game, text: &str) -> Result<Move, NotationError> {
+    parse_in_view_bytes(view, game, text).map_err(|e| e.in_chars(text))
+}
+
+/// [`parse_in_view`] with errors spanning byte offsets.
+fn parse_in_view_bytes(view: &View, game: &Game, text: &str) -> Result<Move, NotationError> {
     if game.is_over() {
         return err("the game is over: no move can be played", None);
     }

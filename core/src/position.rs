@@ -261,6 +261,16 @@ fn required<'a>(
 fn integer(v: &Value, what: &str) -> Result<u64, String> {
     v.as_u64().ok_or_else(|| match v {
         Value::Number(n) if n.is_i64() => format!("{what} is {n}, a negative number"),
+        // serde_json reads `6.0`, `6e0` and integers beyond u64 as floats alike: tell the
+        // first kind (a whole number written as a float) from the second by magnitude.
+        Value::Number(n)
+            if n.as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && f.abs() < 1.8e19) =>
+        {
+            format!(
+                "{what} is {n}: it must be an integer, written without a decimal point or exponent"
+            )
+        }
         Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
             format!("{what} is {n}, far out of range")
         }
@@ -663,6 +673,19 @@ mod tests {
         refused(
             r#"{"board": 6.5, "resolution": 8, "to_move": "black", "pieces": []}"#,
             &["\"board\" is 6.5, not an integer"],
+        );
+        // A whole number written as a float is not "out of range": it must be an integer.
+        for six in ["6.0", "6e0"] {
+            refused(
+                &format!(
+                    r#"{{"board": {six}, "resolution": 8, "to_move": "black", "pieces": []}}"#
+                ),
+                &["\"board\" is 6", "must be an integer"],
+            );
+        }
+        refused(
+            r#"{"board": 1e30, "resolution": 8, "to_move": "black", "pieces": []}"#,
+            &["far out of range"],
         );
     }
 

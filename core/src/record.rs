@@ -410,6 +410,8 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
     // Header: tag lines (blank lines and lines before the movetext allowed between them).
     let mut tags: Vec<(usize, String, String)> = Vec::new();
+    // Names seen so far: a linear scan per tag made a record with many tags quadratic.
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut body_start = lines.len();
     for (k, &(no, line)) in lines.iter().enumerate() {
         let t = line.trim();
@@ -418,7 +420,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         }
         if t.starts_with('[') {
             let (name, value) = parse_tag(t, no)?;
-            if tags.iter().any(|(_, n, _)| *n == name) {
+            if !names.insert(name.clone()) {
                 return fail(no, RecordErrorKind::DuplicateTag(name));
             }
             tags.push((no, name, value));
@@ -537,11 +539,13 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     let mut intro: Option<String> = None;
     let mut end_token: Option<(usize, String)> = None;
     for (no, tok) in tokens {
-        let add_comment = |slot: &mut Option<String>, c: String| {
-            *slot = Some(match slot.take() {
-                Some(old) => format!("{old} {c}"),
-                None => c,
-            });
+        // Appends in place: copying the joined text for each of many comments was quadratic.
+        let add_comment = |slot: &mut Option<String>, c: String| match slot {
+            Some(old) => {
+                old.push(' ');
+                old.push_str(&c);
+            }
+            None => *slot = Some(c),
         };
         let word = match tok {
             Token::Comment(c) => {

@@ -305,3 +305,32 @@ fn a_white_move_after_a_comment_needs_the_ellipsis_number_or_none() {
         "numbers may touch the move"
     );
 }
+
+/// 200,000 tags (3.4 MB) read in linear time: the duplicate check was a scan of the tags
+/// before each one (2·10^10 string comparisons here), which hung the reader.
+#[test]
+fn many_tags_are_read_in_linear_time() {
+    let mut text = String::new();
+    for i in 0..200_000 {
+        text.push_str(&format!("[Tag{i} \"x\"]\n"));
+    }
+    let mut ok = text.clone();
+    ok.push_str("[Result \"*\"]\n\n*\n");
+    let rec = record::parse(&ok).unwrap();
+    assert_eq!(rec.tag("Tag199999"), Some("x"));
+    text.push_str("[Tag7 \"y\"]\n[Result \"*\"]\n\n*\n");
+    let e = record::parse(&text).unwrap_err().to_string();
+    assert!(e.contains("line 200001") && e.contains("Tag7"), "{e}");
+}
+
+/// Many comments on one move are joined in linear time (they were copied for each one).
+#[test]
+fn many_comments_are_joined_in_linear_time() {
+    let mut text = String::from("[Result \"*\"]\n\n");
+    for _ in 0..100_000 {
+        text.push_str("{a comment of some length} ");
+    }
+    text.push_str("*\n");
+    let rec = record::parse(&text).unwrap();
+    assert_eq!(rec.intro.as_deref().map(str::len), Some(100_000 * 25 - 1));
+}

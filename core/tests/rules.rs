@@ -350,6 +350,13 @@ fn rule_6_lexical_rules_and_forms() {
     // Errors say where.
     let e = notation::parse_move(&g, "1Hx", Frame::PerPlayer).unwrap_err();
     assert_eq!(e.span, Some((2, 3)));
+    // In characters, not bytes: the full-width digit is one character of three bytes, and
+    // so is the 'é' before it.
+    let e = notation::parse_move(&g, "é1H１", Frame::PerPlayer).unwrap_err();
+    assert!(e.span.is_some_and(|(a, _)| a <= 1), "{e:?}");
+    let e = notation::parse_move(&g, "1H１", Frame::PerPlayer).unwrap_err();
+    assert_eq!(e.span, Some((2, 3)), "{e}");
+    assert!(e.to_string().ends_with("(at character 3)"), "{e}");
 }
 
 #[test]

@@ -54,6 +54,12 @@ pub enum CheckpointError {
     Config { path: String, message: String },
     #[error("{path}: the weights do not match the network config: {message}")]
     Mismatch { path: String, message: String },
+    #[error(
+        "{path}: the network config declares {params} parameters ({} bytes of weights), \
+         but the file holds only {len} bytes of weights",
+        params.saturating_mul(4)
+    )]
+    TooSmall { path: String, params: u64, len: u64 },
     #[error("{path}: {count} weights are NaN or infinite: the network is refused")]
     NonFinite { path: String, count: u64 },
     #[error("{path}: cannot encode the weights: {message}")]
@@ -212,6 +218,16 @@ pub fn decode(
         message: e.to_string(),
     })?;
     let config = parse_config(json, path)?;
+    // The config decides what `init` allocates: a small file claiming a huge net must be
+    // refused from its length alone, before gigabytes are allocated and filled.
+    let params = config.parameter_count();
+    if params.saturating_mul(4) > wlen {
+        return Err(CheckpointError::TooSmall {
+            path: path.into(),
+            params,
+            len: wlen,
+        });
+    }
     let net = config.init(device).map_err(|e| CheckpointError::Config {
         path: path.into(),
         message: e.to_string(),
@@ -220,6 +236,18 @@ pub fn decode(
         path: path.into(),
         message,
     };
+    // burn panics loading a tensor whose stored dtype is not a float (found by fuzzing):
+    // every tensor must be f32, as `encode` writes them, before burn sees the record.
+    let tensors = burn_pack::Reader::from_bytes(Bytes::from_bytes_vec(weights.to_vec()))
+        .and_then(|r| r.into_tensors())
+        .map_err(|e| mismatch(e.to_string()))?;
+    if let Some(t) = tensors.iter().find(|t| t.dtype != burn_pack::DType::F32) {
+        return Err(mismatch(format!(
+            "tensor `{}` holds {:?} values; the weights are f32",
+            t.name, t.dtype
+        )));
+    }
+    drop(tensors);
     let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(weights.to_vec()))
         .map_err(|e| mismatch(e.to_string()))?;
     let net = net

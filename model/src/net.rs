@@ -100,6 +100,37 @@ impl NetConfig {
         Ok(())
     }
 
+    /// Number of parameters (weights and biases, all `f32`) of the net this config builds:
+    /// what [`NetConfig::init`] allocates. A checkpoint's weights must be at least four bytes
+    /// per parameter, which lets the loader refuse a config that claims a huge net before
+    /// allocating it. Saturates instead of overflowing for absurd sizes.
+    pub fn parameter_count(&self) -> u64 {
+        let c = self.channels as u64;
+        let s = self.stride() as u64;
+        let p = PLANES as u64;
+        let h = self.value_hidden as u64;
+        let conv = |cin: u64, cout: u64, k: u64| {
+            cout.saturating_mul(cin)
+                .saturating_mul(k * k)
+                .saturating_add(cout)
+        };
+        let dense = |din: u64, dout: u64| din.saturating_mul(dout).saturating_add(dout);
+        let mut n = conv(p, c, s);
+        for b in 0..self.blocks {
+            n = n
+                .saturating_add(2u64.saturating_mul(conv(c, c, 3)))
+                .saturating_add(1); // + alpha
+            if self.gpool_every > 0 && (b + 1) % self.gpool_every == 0 {
+                n = n.saturating_add(dense(2 * c, c));
+            }
+        }
+        n.saturating_add(conv(c, 8 * s * s, 1))
+            .saturating_add(conv(p, 8, 1))
+            .saturating_add(dense(2 * c, 1))
+            .saturating_add(dense(2 * c, h))
+            .saturating_add(dense(h, 1))
+    }
+
     /// Floating-point operations (multiply and add counted separately) of one forward pass
     /// for an `n × n` board: convolutions, linear layers, pooling and the depth-to-space are
     /// counted; activations are not.

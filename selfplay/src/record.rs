@@ -105,6 +105,13 @@ pub enum RecordError {
     Corrupt { offset: usize, what: String },
     #[error("game {index}: {what}")]
     Replay { index: u64, what: String },
+    /// A game of a file that does not replay; `position` is its 0-based place in the file.
+    #[error("game index {position} in the file: {source}")]
+    InFile {
+        position: usize,
+        #[source]
+        source: Box<RecordError>,
+    },
 }
 
 use crumble_core::hash::fnv1a;
@@ -406,7 +413,13 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
                 },
                 2 => {
                     let value = r.f32_in(-1.0, 1.0, "search value")?;
-                    let full = r.u8()? != 0;
+                    // Only 0 and 1: any other byte would read as `true` and be written back
+                    // as 1, a silent change (found by fuzzing).
+                    let full = match r.u8()? {
+                        0 => false,
+                        1 => true,
+                        b => return Err(r.corrupt(format!("full-search flag {b}"))),
+                    };
                     let proven = if version >= 2 {
                         match r.u8()? {
                             0 => None,
@@ -479,6 +492,30 @@ pub fn write_file(path: &Path, games: &[GameRecord]) -> Result<(), RecordError> 
         )));
     }
     crate::files::write_atomic(path, &encode_file(games)).map_err(io)
+}
+
+/// [`decode_file`], then every game replayed through the rules ([`GameRecord::replay`]): for
+/// readers that show or count games (`view`, `openings`), where a game whose moves do not
+/// reach its recorded result would be shown or counted wrongly. Training reads do not pay
+/// for the replay: their files are the run's own, checksummed as written.
+pub fn decode_file_checked(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
+    let games = decode_file(bytes)?;
+    for (position, g) in games.iter().enumerate() {
+        g.replay().map_err(|e| RecordError::InFile {
+            position,
+            source: Box::new(e),
+        })?;
+    }
+    Ok(games)
+}
+
+/// [`read_file`] with every game replayed, as [`decode_file_checked`].
+pub fn read_file_checked(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
+    let bytes = std::fs::read(path).map_err(|source| RecordError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    decode_file_checked(&bytes)
 }
 
 /// Reads a record file.

@@ -136,14 +136,26 @@ pub enum TacticsError {
     /// (The I/O error is part of the message, not a `source`: error chains would repeat it.)
     #[error("{path}: {error}")]
     Io { path: String, error: std::io::Error },
-    #[error("tactic id `{0}` appears twice")]
-    DuplicateId(String),
+    #[error(
+        "{file} line {line}: tactic id `{id}` appears twice (first at {first_file} line {first_line})"
+    )]
+    DuplicateId {
+        id: String,
+        file: String,
+        line: usize,
+        first_file: String,
+        first_line: usize,
+    },
     #[error("the tactics suite is empty{0}")]
     Empty(String),
     /// A played game could not be read back (a bug of the arena or the rules, not bad input).
     #[error("tactic {id}: {message}")]
     Replay { id: String, message: String },
 }
+
+/// Where each tactic id was first read (file, line): a map, as a linear scan per tactic
+/// made loading a large file quadratic.
+type Seen = std::collections::HashMap<String, (String, usize)>;
 
 /// A set of tactics.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -172,8 +184,9 @@ impl Suite {
     /// The suite shipped with the program (`selfplay/data/tactics/`).
     pub fn builtin() -> Result<Suite, TacticsError> {
         let mut s = Suite::default();
+        let mut seen = Seen::new();
         for (name, text) in BUILTIN {
-            s.extend(Suite::parse(&format!("data/tactics/{name}"), text)?)?;
+            s.parse_into(&format!("data/tactics/{name}"), text, &mut seen)?;
         }
         Ok(s)
     }
@@ -191,12 +204,13 @@ impl Suite {
             .collect();
         files.sort();
         let mut s = Suite::default();
+        let mut seen = Seen::new();
         for p in &files {
             let text = std::fs::read_to_string(p).map_err(|error| TacticsError::Io {
                 path: p.display().to_string(),
                 error,
             })?;
-            s.extend(Suite::parse(&p.display().to_string(), &text)?)?;
+            s.parse_into(&p.display().to_string(), &text, &mut seen)?;
         }
         if s.tactics.is_empty() {
             return Err(TacticsError::Empty(format!(
@@ -207,19 +221,15 @@ impl Suite {
         Ok(s)
     }
 
-    fn extend(&mut self, other: Suite) -> Result<(), TacticsError> {
-        for t in other.tactics {
-            if self.tactics.iter().any(|o| o.id == t.id) {
-                return Err(TacticsError::DuplicateId(t.id));
-            }
-            self.tactics.push(t);
-        }
-        Ok(())
-    }
-
     /// Parses one data file (`file` names it in errors).
     pub fn parse(file: &str, text: &str) -> Result<Suite, TacticsError> {
         let mut s = Suite::default();
+        s.parse_into(file, text, &mut Seen::new())?;
+        Ok(s)
+    }
+
+    /// Appends the tactics of one data file; `seen` holds the ids of the files before it.
+    fn parse_into(&mut self, file: &str, text: &str, seen: &mut Seen) -> Result<(), TacticsError> {
         for (no, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
@@ -231,9 +241,20 @@ impl Suite {
             };
             let v: Value = serde_json::from_str(line).map_err(|e| err(format!("not JSON: {e}")))?;
             let t = tactic_from_json(&v).map_err(err)?;
-            s.extend(Suite { tactics: vec![t] })?;
+            if let Some((first_file, first_line)) =
+                seen.insert(t.id.clone(), (file.to_string(), no + 1))
+            {
+                return Err(TacticsError::DuplicateId {
+                    id: t.id,
+                    file: file.into(),
+                    line: no + 1,
+                    first_file,
+                    first_line,
+                });
+            }
+            self.tactics.push(t);
         }
-        Ok(s)
+        Ok(())
     }
 
     /// The tactics of the given kinds, in order.
@@ -293,11 +314,8 @@ fn tactic_from_json(v: &Value) -> Result<Tactic, String> {
     if texts.is_empty() {
         return Err(format!("{id}: no answers"));
     }
-    if let Some(twice) = texts
-        .iter()
-        .enumerate()
-        .find_map(|(i, t)| texts[..i].contains(t).then_some(t))
-    {
+    let mut distinct = std::collections::HashSet::new();
+    if let Some(twice) = texts.iter().find(|t| !distinct.insert(t.as_str())) {
         return Err(format!("{id}: answer {twice:?} is listed twice"));
     }
     let mut answer_moves = Vec::with_capacity(texts.len());

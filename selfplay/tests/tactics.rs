@@ -144,8 +144,26 @@ fn bad_lines_are_refused_with_file_and_line() {
     let line = t.to_string();
     assert!(matches!(
         Suite::parse("x.jsonl", &format!("{line}\n{line}\n")),
-        Err(TacticsError::DuplicateId(_))
+        Err(TacticsError::DuplicateId { .. })
     ));
+    let e = Suite::parse("x.jsonl", &format!("{line}\n\n{line}\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("x.jsonl line 3:") && e.contains("first at x.jsonl line 1"),
+        "{e}"
+    );
+    // A duplicate across the files of a directory names both files.
+    let dir = std::env::temp_dir().join(format!("crumble-tactics-dup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.jsonl"), format!("{line}\n")).unwrap();
+    std::fs::write(dir.join("b.jsonl"), format!("\n{line}\n")).unwrap();
+    let e = Suite::load_dir(&dir).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        e.contains("b.jsonl line 2:") && e.contains("a.jsonl line 1"),
+        "{e}"
+    );
     // A line written by `to_json` reads back as the same tactic.
     let back = Suite::parse("x.jsonl", &line).unwrap();
     assert_eq!(back.tactics[0].answers, builtin().tactics[0].answers);

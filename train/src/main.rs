@@ -15,7 +15,8 @@ fn main() -> ExitCode {
         // `crumble moves | head -1` closes stdout early: that is not an error.
         Err(e) if cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Messages quote user input (moves, file lines, names): no raw control bytes.
+            eprintln!("error: {}", cli::text::escape_controls(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

@@ -129,15 +129,17 @@ pub fn read_event_file(path: &Path) -> Result<EventFile, EventFileError> {
             break;
         }
         let len_bytes = &bytes[at..at + 8];
-        let len = u64::from_le_bytes(len_bytes.try_into().expect("8 bytes")) as usize;
+        let len64 = u64::from_le_bytes(len_bytes.try_into().expect("8 bytes"));
         let len_crc = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().expect("4 bytes"));
         if masked_crc32c(len_bytes) != len_crc {
             return Err(bad(at, "length CRC mismatch".into()));
         }
-        if bytes.len() - at - 12 < len + 4 {
+        // Compared in u64 with saturation: a damaged length near 2^64 must not wrap around.
+        if ((bytes.len() - at - 12) as u64) < len64.saturating_add(4) {
             out.truncated_tail = true;
             break;
         }
+        let len = len64 as usize;
         let data = &bytes[at + 12..at + 12 + len];
         let crc = u32::from_le_bytes(
             bytes[at + 12 + len..at + 16 + len]
@@ -286,6 +288,23 @@ mod tests {
         assert_eq!(crc32c::crc32c(b"123456789"), 0xe306_9283);
         let m = masked_crc32c(b"123456789");
         assert_eq!(m, 0xe306_9283u32.rotate_right(15).wrapping_add(0xa282_ead8));
+    }
+
+    /// A record length near 2^64 with a valid length CRC is a truncated tail, not an
+    /// arithmetic overflow (which wrapped and panicked slicing in release builds).
+    #[test]
+    fn huge_record_length_is_a_truncated_tail() {
+        let dir = std::env::temp_dir().join(format!("crumble-tb-len-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("events.out.tfevents.1");
+        for len in [u64::MAX, u64::MAX - 3, 1 << 40] {
+            let mut b = len.to_le_bytes().to_vec();
+            b.extend_from_slice(&masked_crc32c(&len.to_le_bytes()).to_le_bytes());
+            b.extend_from_slice(&[0; 8]);
+            std::fs::write(&path, &b).unwrap();
+            assert!(read_event_file(&path).unwrap().truncated_tail, "{len}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

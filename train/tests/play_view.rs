@@ -312,17 +312,114 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
         "1",
         "-o",
         s(&html),
+        "--force",
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     check_page(&std::fs::read_to_string(&html).unwrap(), moves);
 
-    let o = crumble(&["view", "--record", s(&file), "--game", "2", "-o", s(&html)]);
+    let o = crumble(&[
+        "view",
+        "--record",
+        s(&file),
+        "--game",
+        "2",
+        "-o",
+        s(&html),
+        "--force",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         text(&o.stderr).contains("holds 2 games (index 0 to 1)"),
         "{}",
         text(&o.stderr)
     );
+
+    // A game whose recorded result contradicts its moves is refused, naming the file and
+    // the game's place in it, by `view` (any game of the file) and by `openings`.
+    let mut forged = sp.clone();
+    let other = if forged[1].outcome.winner == Some(Color::Black) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    forged[1].outcome = Outcome {
+        winner: Some(other),
+        reason: Reason::FourSides,
+    };
+    let lies = dir.join("lies");
+    std::fs::create_dir_all(&lies).unwrap();
+    let liar = lies.join("liar.crsp");
+    crumble_selfplay::record::write_file(&liar, &forged).unwrap();
+    for args in [
+        vec!["view", "--record", s(&liar), "--list"],
+        vec![
+            "view",
+            "--record",
+            s(&liar),
+            "-o",
+            s(&dir.join("liar.html")),
+        ],
+        vec!["openings", "--games", s(&lies)],
+    ] {
+        let o = crumble(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("liar.crsp")
+                && err.contains("game index 1")
+                && err.contains("record says"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!dir.join("liar.html").exists());
+    // The text file beside a .crsp file is an input too.
+    let o = crumble(&[
+        "view",
+        "--record",
+        s(&file),
+        "-o",
+        s(&file.with_extension("txt")),
+        "--force",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("input of this command"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// An output that would replace an input is refused (even with --force), and so is any
+/// existing file without --force; the input is left as it was.
+#[test]
+fn outputs_never_overwrite_inputs_or_existing_files() {
+    let dir = temp_dir("outputs");
+    let rec = dir.join("game.rec");
+    let original = "[Result \"*\"]\n\n1. 1HN *\n";
+    std::fs::write(&rec, original).unwrap();
+    let same = format!("{}/./game.rec", dir.display());
+    for args in [
+        vec!["view", "--record", s(&rec), "-o", s(&rec)],
+        vec!["view", "--record", s(&rec), "-o", &same, "--force"],
+        vec!["show", "--record", s(&rec), "--svg", s(&rec)],
+        vec!["show", "--record", s(&rec), "--svg", &same, "--force"],
+    ] {
+        let o = crumble(&args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("input of this command"), "{args:?}: {err}");
+        assert_eq!(std::fs::read_to_string(&rec).unwrap(), original);
+    }
+    let other = dir.join("other.svg");
+    std::fs::write(&other, "mine").unwrap();
+    let o = crumble(&["show", "--record", s(&rec), "--svg", s(&other)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--force"), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "mine");
+    let o = crumble(&["show", "--record", s(&rec), "--svg", s(&other), "--force"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(std::fs::read_to_string(&other).unwrap().starts_with("<svg"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -181,15 +181,17 @@ fn damaged_checkpoints_are_refused_clearly() {
     b.push(0);
     assert!(matches!(load(&b), CheckpointError::Trailing { .. }));
 
-    // Config and weights that disagree (consistent checksum): 16 channels, weights of 8.
+    // Config and weights that disagree (consistent checksum): 8 channels, weights of 16.
     let other = checkpoint::encode(
         &tiny().with_channels(16),
         &tiny().with_channels(16).init(&dev).unwrap(),
     )
     .unwrap();
-    let forged = splice_config(&other, &bytes);
-    let e = load(&forged);
+    let e = load(&splice_config(&bytes, &other));
     assert!(matches!(e, CheckpointError::Mismatch { .. }), "{e}");
+    // 16 channels, weights of 8: too few bytes for the net, refused from the lengths.
+    let e = load(&splice_config(&other, &bytes));
+    assert!(matches!(e, CheckpointError::TooSmall { .. }), "{e}");
     // An unknown config key.
     let json = r#"{"resolution": 8, "channels": 8, "colour": 1}"#;
     let e = load(&with_config(json, &bytes));
@@ -197,6 +199,65 @@ fn damaged_checkpoints_are_refused_clearly() {
         matches!(e, CheckpointError::Config { .. }) && e.to_string().contains("colour"),
         "{e}"
     );
+}
+
+/// A small file whose config claims a huge net (1024 channels × 64 blocks, ~1.2 G
+/// parameters) is refused from its lengths: building the net first would allocate and fill
+/// gigabytes before the weights are found not to match.
+#[test]
+fn checkpoint_claiming_a_huge_net_is_refused_before_allocating() {
+    let cfg = tiny();
+    let dev = default_device();
+    let bytes = checkpoint::encode(&cfg, &cfg.init(&dev).unwrap()).unwrap();
+    let json = r#"{"resolution": 8, "cell_pixels": 1, "channels": 1024, "blocks": 64,
+        "gpool_every": 2, "value_hidden": 48, "seed": 0}"#;
+    let e = checkpoint::decode(&with_config(json, &bytes), "bomb.crnet", &dev)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(matches!(e, CheckpointError::TooSmall { .. }), "{e}");
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("bomb.crnet:") && msg.contains("parameters"),
+        "{msg}"
+    );
+}
+
+/// A tensor stored with an integer dtype is refused with a message; burn panicked loading
+/// it (found by the `checkpoint` fuzz target).
+#[test]
+fn checkpoint_with_a_non_float_tensor_is_refused() {
+    let cfg = tiny();
+    let dev = default_device();
+    let bytes = checkpoint::encode(&cfg, &cfg.init(&dev).unwrap()).unwrap();
+    let (json, mut weights) = parts(&bytes);
+    let at = weights
+        .windows(4)
+        .position(|w| w == b"cF32")
+        .expect("a dtype in the record's metadata");
+    weights[at + 1] = b'I';
+    let e = checkpoint::decode(&assemble(&json, &weights), "int.crnet", &dev)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(matches!(e, CheckpointError::Mismatch { .. }), "{e}");
+    assert!(e.to_string().contains("I32"), "{e}");
+}
+
+/// The count the loader checks against is exactly what `init` builds.
+#[test]
+fn parameter_count_matches_the_built_net() {
+    let dev = default_device();
+    for cfg in [
+        tiny(),
+        tiny().with_gpool_every(0),
+        tiny().with_blocks(3).with_gpool_every(1),
+        NetConfig::new().with_resolution(4).with_cell_pixels(2),
+        NetConfig::new().with_blocks(0).with_value_hidden(3),
+    ] {
+        let net = cfg.init(&dev).unwrap();
+        assert_eq!(cfg.parameter_count(), net.num_params() as u64, "{cfg:?}");
+    }
+    let huge = NetConfig::new().with_channels(1024).with_blocks(64);
+    assert!(huge.parameter_count() > 1_000_000_000);
 }
 
 /// Parts of a checkpoint: (config json, weights).

@@ -31,7 +31,7 @@ pub struct RulesArgs {
     json: bool,
     /// Wall time of the random-game measurement in seconds (each micro-benchmark takes a
     /// tenth of it).
-    #[arg(long, hide = true, default_value_t = 3.0)]
+    #[arg(long, hide = true, default_value_t = 3.0, value_parser = crate::cli::seconds_arg)]
     seconds: f64,
 }
 

@@ -29,16 +29,16 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Seconds of each search measurement.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = crate::cli::seconds_arg)]
     seconds: f64,
     /// Simulations per search in the search measurements.
-    #[arg(long, default_value_t = 800)]
+    #[arg(long, default_value_t = 800, value_parser = crate::cli::positive::<u32>)]
     sims: u32,
     /// Simulations per decision in the self-play measurement.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, value_parser = crate::cli::positive::<u32>)]
     selfplay_sims: u32,
     /// Self-play games of the games-per-hour measurement (played at once on all cores).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = crate::cli::positive::<u64>)]
     selfplay_games: u64,
 }
 

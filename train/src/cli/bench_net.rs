@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Minimum seconds of each measurement (after a warm-up pass).
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = crate::cli::seconds_arg)]
     seconds: f64,
     /// Board size N of the positions.
     #[arg(long, default_value_t = 6)]
@@ -29,13 +29,13 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = InferencePath::Host)]
     inference: InferencePath,
     /// Override the default config's tower channels (for exploring sizes).
-    #[arg(long, hide = true)]
+    #[arg(long, hide = true, value_parser = crate::cli::positive::<usize>)]
     channels: Option<usize>,
     /// Override the default config's residual blocks.
     #[arg(long, hide = true)]
     blocks: Option<usize>,
     /// Override the default config's tower pixels per cell.
-    #[arg(long, hide = true)]
+    #[arg(long, hide = true, value_parser = crate::cli::positive::<usize>)]
     cell_pixels: Option<usize>,
 }
 

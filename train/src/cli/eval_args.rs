@@ -15,7 +15,7 @@ pub struct GameArgs {
     #[arg(long, value_name = "T", default_value_t = 200)]
     pub max_turns: u32,
     /// Games played at once (their network calls are batched together).
-    #[arg(long, value_name = "C", default_value_t = 16, alias = "parallel")]
+    #[arg(long, value_name = "C", default_value_t = 16, alias = "parallel", value_parser = crate::cli::positive::<usize>)]
     pub concurrency: usize,
     /// TOML config whose [search] section the search agents use, and whose
     /// selfplay.board / selfplay.resolution set the board.

@@ -8,7 +8,7 @@
 //! noise, temperature 0, no resignation).
 
 use super::eval_args::{self, GameArgs};
-use anyhow::Context as _;
+use super::output::{check_output, write_output};
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::arena::{self, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
@@ -23,7 +23,7 @@ pub struct Args {
     /// Agent B.
     b: String,
     /// Games to play (rounded up to whole pairs); with --sprt, the most to play.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = crate::cli::positive::<u64>)]
     games: u64,
     /// Sequential test of elo0 against elo1 (logistic Elo of A over B) with error rates
     /// alpha and beta, e.g. `0,10,0.05,0.05`: stops when the log-likelihood ratio leaves
@@ -34,6 +34,9 @@ pub struct Args {
     /// beside them, and match.json (the summary).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Replace match.json in --out if it exists.
+    #[arg(long, requires = "out")]
+    force: bool,
     #[command(flatten)]
     game: GameArgs,
     /// Print one JSON object instead of text.
@@ -53,6 +56,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
     if a.games == 0 {
         anyhow::bail!("--games must be at least 1");
+    }
+    let inputs: Vec<&std::path::Path> = a.game.config.iter().map(|p| p.as_path()).collect();
+    if let Some(dir) = &a.out {
+        check_output("--out", &dir.join("match.json"), &inputs, a.force)?;
     }
     let cfg = a.game.config()?;
     let pairs = a.games.div_ceil(2);
@@ -133,8 +140,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let summary = summary_json(&names, &a, &tally, sprt.as_ref(), llr, status, secs);
     if let Some(dir) = &a.out {
         let path = dir.join("match.json");
-        std::fs::write(&path, format!("{summary:#}\n"))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        write_output(
+            "--out",
+            &path,
+            &inputs,
+            a.force,
+            format!("{summary:#}\n").as_bytes(),
+        )?;
     }
     if a.json {
         super::print(&format!("{summary}\n"))?;

@@ -7,6 +7,7 @@ mod eval_args;
 mod match_;
 mod moves;
 mod openings;
+mod output;
 mod perft;
 mod play;
 mod position_args;
@@ -16,6 +17,7 @@ mod selfplay;
 mod show;
 mod solve;
 mod tactics;
+pub mod text;
 mod tournament;
 mod train;
 mod view;
@@ -116,6 +118,38 @@ pub fn on_interrupt(message: String) -> anyhow::Result<()> {
         std::process::exit(130);
     })
     .map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))
+}
+
+/// The value parser of every count flag that must be at least 1 (games, simulations,
+/// tactics per kind...): clap refuses 0 before the command starts, so no flag is found
+/// wrong only after the work it was meant to shape.
+pub fn positive<T>(s: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + From<u8>,
+{
+    let n: T = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number"))?;
+    if n < T::from(1) {
+        return Err("must be at least 1".into());
+    }
+    Ok(n)
+}
+
+/// The value parser of durations in seconds: finite and positive.
+pub fn seconds_arg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+/// The value parser of finite numbers that are 0 or more (pseudo-counts, weights).
+pub fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a finite number of 0 or more")),
+    }
 }
 
 /// Did the error come from writing to a closed pipe?

@@ -12,6 +12,7 @@
 //! temperature give varied openings). With `--out DIR`: `openings.md`, `openings.json`,
 //! `openings.csv` and `openings.svg` (the most played first moves drawn on the board).
 
+use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
 use crumble_core::{Decision, Game};
 use crumble_selfplay::agent::build_evaluator;
@@ -40,17 +41,20 @@ pub struct Args {
     #[arg(long, value_name = "AGENT")]
     agent: Option<String>,
     /// Moves deep.
-    #[arg(long, value_name = "D", default_value_t = 4)]
+    #[arg(long, value_name = "D", default_value_t = 4, value_parser = crate::cli::positive::<usize>)]
     depth: usize,
     /// Keep lines played at least this many times.
     #[arg(long, value_name = "K", default_value_t = 5)]
     min_count: u64,
     /// First moves drawn in the SVG.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = crate::cli::positive::<usize>)]
     top: usize,
     /// Write openings.md, .json, .csv and .svg here.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Replace those files if they exist.
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     format: Format,
@@ -62,7 +66,7 @@ pub struct Args {
     #[arg(long, value_name = "T", default_value_t = 200)]
     max_turns: u32,
     /// Games played at once.
-    #[arg(long, value_name = "C", default_value_t = 16)]
+    #[arg(long, value_name = "C", default_value_t = 16, value_parser = crate::cli::positive::<usize>)]
     concurrency: usize,
     #[arg(long, value_name = "T", default_value_t = 0, value_parser = crate::cli::threads_arg)]
     threads: usize,
@@ -157,7 +161,7 @@ fn read_dir(dir: &Path, depth: usize) -> anyhow::Result<(Vec<Line>, (u16, u16), 
     };
     for p in &files {
         if p.extension().is_some_and(|e| e == "crsp") {
-            let games = record::read_file(p).with_context(|| format!("{}", p.display()))?;
+            let games = record::read_file_checked(p).with_context(|| format!("{}", p.display()))?;
             for g in &games {
                 keep(
                     openings::line_of_record(g, depth)
@@ -240,9 +244,29 @@ fn play(
     Ok(lines)
 }
 
+/// The files `--out DIR` writes.
+const OUT_FILES: [&str; 4] = [
+    "openings.md",
+    "openings.json",
+    "openings.csv",
+    "openings.svg",
+];
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.depth == 0 {
         bail!("--depth must be at least 1");
+    }
+    if a.top == 0 {
+        bail!("--top must be at least 1");
+    }
+    if a.concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    let inputs: Vec<&Path> = a.config.iter().map(|p| p.as_path()).collect();
+    if let Some(dir) = &a.out {
+        for name in OUT_FILES {
+            check_output("--out", &dir.join(name), &inputs, a.force)?;
+        }
     }
     let cfg = match &a.config {
         Some(p) => crumble_train::config::TrainConfig::load_play_config(p)?,
@@ -303,19 +327,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(dir) = &a.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let write = |name: &str, text: &str| -> anyhow::Result<()> {
-            let p = dir.join(name);
-            std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
-        };
-        write("openings.md", &md)?;
-        write("openings.json", &format!("{:#}\n", tree.json()))?;
-        write("openings.csv", &tree.csv())?;
-        write(
-            "openings.svg",
-            &tree
-                .svg(a.top)
-                .map_err(|e| anyhow::anyhow!("drawing the openings: {e}"))?,
-        )?;
+        let svg = tree
+            .svg(a.top)
+            .map_err(|e| anyhow::anyhow!("drawing the openings: {e}"))?;
+        let texts = [md.clone(), format!("{:#}\n", tree.json()), tree.csv(), svg];
+        for (name, text) in OUT_FILES.iter().zip(&texts) {
+            write_output("--out", &dir.join(name), &inputs, a.force, text.as_bytes())?;
+        }
     }
     let text = match a.format {
         Format::Markdown => md,

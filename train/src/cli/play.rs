@@ -16,6 +16,7 @@ mod bot;
 
 use super::PositionArgs;
 use super::show::{ColorArg, ViewArg};
+use super::text::escape_controls;
 use anyhow::{Context as _, bail};
 use bot::Bot;
 use crumble_core::notation::{self, Frame, NotationError};
@@ -283,14 +284,22 @@ impl Session {
 
     /// Says why `text` is not a legal move, pointing at the characters concerned.
     fn refuse(&mut self, text: &str, e: &NotationError) -> anyhow::Result<()> {
-        let mut s = format!("not a legal move: {}\n", e.message);
+        let mut s = format!("not a legal move: {}\n", escape_controls(&e.message));
+        // The caret lines up under the escaped text: count its characters, not the input's.
         if let Some((a, b)) = e.span {
-            // Spans are byte offsets; count characters so the caret lines up.
-            if let (Some(pre), Some(mid)) = (text.get(..a), text.get(a..b.min(text.len()))) {
+            let chars: Vec<char> = text.chars().collect();
+            if a <= chars.len() {
+                let part = |r: &[char]| {
+                    escape_controls(&r.iter().collect::<String>())
+                        .chars()
+                        .count()
+                };
+                let (pre, mid) = (part(&chars[..a]), part(&chars[a..b.clamp(a, chars.len())]));
                 s += &format!(
-                    "  {text}\n  {}{}\n",
-                    " ".repeat(pre.chars().count()),
-                    "^".repeat(mid.chars().count().max(1))
+                    "  {}\n  {}{}\n",
+                    escape_controls(text),
+                    " ".repeat(pre),
+                    "^".repeat(mid.max(1))
                 );
             }
         }
@@ -416,6 +425,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             path.display()
         );
     }
+    let inputs: Vec<&Path> = a
+        .pos
+        .position
+        .iter()
+        .chain(&a.config)
+        .map(|p| p.as_path())
+        .collect();
+    super::output::check_output("-o", &path, &inputs, false)?;
     if let Some(dir) = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
@@ -426,7 +443,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             dir.display()
         );
     }
-    let bot = Bot::new(&spec, &cfg, a.seed)?;
+    let mut bot = Bot::new(&spec, &cfg, a.seed)?;
+    bot.check(&start)?;
     let human = match a.side {
         ViewArg::Black => Color::Black,
         ViewArg::White => Color::White,

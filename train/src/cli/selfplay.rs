@@ -15,7 +15,7 @@ pub struct Args {
     #[arg(long, value_name = "AGENT")]
     agent: String,
     /// Total games the directory should hold.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::positive::<u64>)]
     games: u64,
     /// Output directory (created if missing; existing games are kept and counted).
     #[arg(long, value_name = "DIR")]

@@ -4,6 +4,7 @@
 //! The last move is highlighted.
 
 use super::PositionArgs;
+use super::output::{check_output, write_output};
 use anyhow::Context as _;
 use clap::ValueEnum;
 use crumble_core::render::{self, Highlight, svg::SvgOptions, term::TermOptions};
@@ -52,6 +53,20 @@ pub struct Args {
     /// Leave out the edge coordinates.
     #[arg(long)]
     no_coords: bool,
+    /// Replace the SVG file if it exists (it is never an input of the command).
+    #[arg(long, requires = "svg")]
+    force: bool,
+}
+
+impl Args {
+    /// The files this command reads: an output must not replace them.
+    fn inputs(&self) -> Vec<&std::path::Path> {
+        self.record
+            .iter()
+            .chain(&self.pos.position)
+            .map(|p| p.as_path())
+            .collect()
+    }
 }
 
 /// The position to show, the game before the last move and that move.
@@ -114,6 +129,9 @@ fn from_moves(a: &Args) -> anyhow::Result<Shown> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if let Some(svg) = &a.svg {
+        check_output("--svg", svg, &a.inputs(), a.force)?;
+    }
     let shown = match &a.record {
         Some(path) => from_record(path, a.ply)?,
         None => from_moves(&a)?,
@@ -142,7 +160,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             last_move,
         };
         let text = render::svg::render(game, &opts);
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        write_output("--svg", path, &a.inputs(), a.force, text.as_bytes())?;
         eprintln!("wrote {}", path.display());
         return Ok(ExitCode::SUCCESS);
     }

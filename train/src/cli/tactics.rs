@@ -10,6 +10,7 @@
 //! built-in suite in `selfplay/data/tactics/` was made), then loads the files back as a check.
 
 use super::eval_args::{self, GameArgs};
+use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
 use crumble_selfplay::arena::Pool;
 use crumble_selfplay::driver::{RunOptions, Seating, run_games, with_threads};
@@ -17,7 +18,7 @@ use crumble_selfplay::tactics::{self, Attempt, ClassifyOptions, Generator, Kind,
 use crumble_selfplay::{AgentSpec, selfplay};
 use serde_json::json;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -30,10 +31,10 @@ pub struct Args {
     #[arg(long, value_name = "DIR", conflicts_with = "generate")]
     run_dir: Option<PathBuf>,
     /// With --run-dir: every K-th checkpoint, and always the last.
-    #[arg(long, value_name = "K", default_value_t = 1)]
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = crate::cli::positive::<usize>)]
     every: usize,
     /// With --run-dir: simulations per decision of the checkpoint agents.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::positive::<u32>)]
     sims: Option<u32>,
     /// A directory of *.jsonl tactics files instead of the built-in suite.
     #[arg(long, value_name = "DIR")]
@@ -53,19 +54,22 @@ pub struct Args {
     /// With --generate: the directory for the data files.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// With --generate: replace data files that exist in --out.
+    #[arg(long, requires = "out")]
+    force: bool,
     /// With --generate: an agent whose self-play games are searched for tactics (repeat the
     /// flag for a mix of agents: each plays --games games).
     #[arg(long, value_name = "AGENT", default_value = "random")]
     source: Vec<String>,
     /// With --generate: games to play per source agent.
-    #[arg(long, value_name = "N", default_value_t = 200)]
+    #[arg(long, value_name = "N", default_value_t = 200, value_parser = crate::cli::positive::<u64>)]
     games: u64,
     /// With --generate: tactics kept per kind.
-    #[arg(long, value_name = "K", default_value_t = 40)]
+    #[arg(long, value_name = "K", default_value_t = 40, value_parser = crate::cli::positive::<usize>)]
     per_kind: usize,
     /// With --generate: time limit of one position's exhaustive solve; the solver stops there
     /// and the position is skipped.
-    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    #[arg(long, value_name = "MS", default_value_t = 2000, value_parser = crate::cli::positive::<u64>)]
     max_solve_ms: u64,
     #[command(flatten)]
     game: GameArgs,
@@ -272,14 +276,19 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 
 fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     let out = a.out.as_ref().expect("clap requires --out");
+    let inputs: Vec<&Path> = a
+        .suite
+        .iter()
+        .chain(&a.game.config)
+        .map(|p| p.as_path())
+        .collect();
     for k in Kind::ALL {
-        let p = out.join(format!("{}.jsonl", k.name()));
-        if p.exists() {
-            bail!(
-                "{} exists: choose an empty directory (the suite is never overwritten)",
-                p.display()
-            );
-        }
+        check_output(
+            "--out",
+            &out.join(format!("{}.jsonl", k.name())),
+            &inputs,
+            a.force,
+        )?;
     }
     if a.games == 0 {
         bail!("--games must be at least 1");
@@ -381,7 +390,7 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
             n += 1;
         }
         let p = out.join(format!("{}.jsonl", k.name()));
-        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
+        write_output("--out", &p, &inputs, a.force, text.as_bytes())?;
         let found = generator.found.iter().filter(|f| f.2.kind == k).count();
         let _ = writeln!(
             report,

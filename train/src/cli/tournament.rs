@@ -15,6 +15,7 @@
 //! only plays the new checkpoints' games).
 
 use super::eval_args::{self, Checkpoint, GameArgs};
+use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
 use crumble_selfplay::arena::{self, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::plot::{self, Chart, Point, Reference};
@@ -47,17 +48,17 @@ pub struct Args {
     #[arg(long, value_name = "DIR", conflicts_with = "agents")]
     run_dir: Option<PathBuf>,
     /// With --run-dir: every K-th checkpoint (from the first), and always the last.
-    #[arg(long, value_name = "K", default_value_t = 1)]
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = crate::cli::positive::<usize>)]
     every: usize,
     /// With --run-dir: simulations per decision of the checkpoint agents (default: the
     /// config's search.simulations).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::cli::positive::<u32>)]
     sims: Option<u32>,
     /// With --run-dir: simulations of the rollout baseline (0: no rollout baseline).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = crate::cli::positive::<u32>)]
     rollout_sims: u32,
     /// Games per pairing (rounded up to whole pairs: one opening, each agent Black once).
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = crate::cli::positive::<u64>)]
     games_per_pair: u64,
     /// Which pairings play: round-robin (all), gauntlet (the first agent against each
     /// other), ladder:K (each agent against the next K in the list; with --run-dir the list
@@ -69,7 +70,7 @@ pub struct Args {
     anchor: Option<String>,
     /// Virtual draws added to each pairing (keeps ratings finite when an agent wins or loses
     /// every game; 0 = plain maximum likelihood).
-    #[arg(long, value_name = "X", default_value_t = 1.0)]
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = crate::cli::non_negative)]
     prior_draws: f64,
     /// Directory for the results, game records and tables (resumable).
     #[arg(long, value_name = "DIR")]
@@ -77,6 +78,9 @@ pub struct Args {
     /// Write the rating-against-generation plot (SVG) here as well.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Replace the --plot file if it exists.
+    #[arg(long, requires = "plot")]
+    force: bool,
     /// Format of the table on stdout.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -329,6 +333,16 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.games_per_pair == 0 {
         bail!("--games-per-pair must be at least 1");
     }
+    let inputs: Vec<&Path> = a.game.config.iter().map(|p| p.as_path()).collect();
+    if let Some(p) = &a.plot {
+        // Known before any game: the plot has a point per checkpoint of a run.
+        if !list.iter().any(|e| e.generation.is_some()) {
+            bail!(
+                "--plot: no agent is a checkpoint of a run (ckpt:.../gen-NNNN/net.crnet), nothing to plot"
+            );
+        }
+        check_output("--plot", p, &inputs, a.force)?;
+    }
     let anchor = match &a.anchor {
         Some(s) => {
             let spec = AgentSpec::parse(s)?;
@@ -515,8 +529,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(p) = &a.plot {
         match &chart {
-            Some(c) => std::fs::write(p, plot::render(c))
-                .with_context(|| format!("cannot write {}", p.display()))?,
+            Some(c) => write_output("--plot", p, &inputs, a.force, plot::render(c).as_bytes())?,
             None => bail!(
                 "--plot: no agent is a checkpoint of a run (ckpt:.../gen-NNNN/net.crnet), nothing to plot"
             ),

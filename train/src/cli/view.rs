@@ -10,6 +10,7 @@
 //! every turn of a `.crsp` game, or the `value` comments `crumble play` writes after the
 //! agent's moves.
 
+use super::output::{check_output, write_output};
 use super::position_args::FrameArg;
 use super::show::ViewArg;
 use anyhow::{Context as _, bail};
@@ -44,6 +45,9 @@ pub struct Args {
     /// Notation frame of the move list (default: the record's own; per-player for .crsp).
     #[arg(long, value_enum)]
     frame: Option<FrameArg>,
+    /// Replace the output file if it exists (it is never the record itself).
+    #[arg(long)]
+    force: bool,
 }
 
 /// One game of the file, ready to draw.
@@ -182,7 +186,7 @@ fn load(path: &Path) -> anyhow::Result<Games> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read record {}", path.display()))?;
     if bytes.starts_with(&sp::MAGIC) {
-        let games = sp::decode_file(&bytes)
+        let games = sp::decode_file_checked(&bytes)
             .with_context(|| format!("self-play record file {} refused", path.display()))?;
         // Names are a nicety: a missing or different text file is simply not used.
         let beside = std::fs::read_to_string(path.with_extension("txt"))
@@ -223,6 +227,15 @@ fn list(games: &Games, path: &Path) -> anyhow::Result<String> {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let games = load(&a.record)?;
+    // The text file beside a .crsp file is read too (for the players' names).
+    let beside = a.record.with_extension("txt");
+    let inputs: Vec<&Path> = match games {
+        Games::Crsp(..) => vec![&a.record, &beside],
+        Games::Text(_) => vec![&a.record],
+    };
+    if let Some(out) = &a.out {
+        check_output("-o", out, &inputs, a.force)?;
+    }
     let n = games.len();
     if n == 0 {
         bail!("{} holds no game", a.record.display());
@@ -277,7 +290,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let page = html::render_game(&loaded.rec, &opts)
         .with_context(|| format!("{} game index {index}", a.record.display()))?;
     let out = a.out.expect("clap requires --out without --list");
-    std::fs::write(&out, &page).with_context(|| format!("cannot write {}", out.display()))?;
+    write_output("-o", &out, &inputs, a.force, page.as_bytes())?;
     eprintln!(
         "wrote {} ({} moves, {} KB)",
         out.display(),

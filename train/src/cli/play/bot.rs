@@ -61,6 +61,30 @@ impl Bot {
         })
     }
 
+    /// Evaluates `game` once, so that an agent that cannot play it (a network for another
+    /// resolution) is refused before the session starts, not at its first move after the
+    /// person has played (and a record has been written).
+    pub fn check(&mut self, game: &Game) -> anyhow::Result<()> {
+        if let Kind::Search { evaluator, .. } = &mut self.kind {
+            let mut g = game.clone();
+            if g.is_over() {
+                return Ok(());
+            }
+            let legal = g.legal_decisions();
+            let mut out = vec![crumble_selfplay::evaluator::Evaluation::default()];
+            evaluator
+                .evaluate(
+                    &[crumble_selfplay::evaluator::Leaf {
+                        game: &g,
+                        legal: &legal,
+                    }],
+                    &mut out,
+                )
+                .with_context(|| format!("agent {} cannot play this position", self.name))?;
+        }
+        Ok(())
+    }
+
     /// The agent's move in `game` (a live game at the start of a turn).
     pub fn choose(&mut self, game: &Game) -> anyhow::Result<Choice> {
         anyhow::ensure!(

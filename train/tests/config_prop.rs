@@ -1,0 +1,54 @@
+//! Training configs: printing then parsing gives back the same config, and no mutation of
+//! a shipped config (truncation, bit flip, splice with another) makes the parser panic.
+
+use crumble_train::config::TrainConfig;
+use proptest::prelude::*;
+
+const CONFIGS: [&str; 3] = [
+    include_str!("../../configs/tiny.toml"),
+    include_str!("../../configs/default.toml"),
+    include_str!("../../configs/large.toml"),
+];
+
+#[test]
+fn shipped_configs_round_trip() {
+    for text in CONFIGS {
+        let c = TrainConfig::from_toml_str(text, "x.toml").unwrap();
+        let back = TrainConfig::from_toml_str(&c.to_toml_string(), "y.toml").unwrap();
+        assert_eq!(back, c);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 128,
+        // Failures are reported with their input; no regression files in the source tree.
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn mutated_configs_never_panic(
+        i in 0usize..3, j in 0usize..3, how in any::<u8>(), at in any::<usize>(), bit in any::<u8>(),
+    ) {
+        let (a, b) = (CONFIGS[i].as_bytes(), CONFIGS[j].as_bytes());
+        let k = at % (a.len() + 1);
+        let m = match how % 3 {
+            0 => a[..k].to_vec(),
+            1 => {
+                let mut v = a.to_vec();
+                v[k % a.len()] ^= 1 << (bit % 8);
+                v
+            }
+            _ => {
+                let mut v = a[..k].to_vec();
+                v.extend_from_slice(&b[(at / 7) % b.len()..]);
+                v
+            }
+        };
+        if let Ok(c) = TrainConfig::from_toml_str(&String::from_utf8_lossy(&m), "x.toml") {
+            let back = TrainConfig::from_toml_str(&c.to_toml_string(), "y.toml").unwrap();
+            prop_assert_eq!(back, c);
+        }
+    }
+}
