@@ -6,7 +6,11 @@
 //!
 //! The ledger is the run's commit record: a generation is finished exactly when its row is
 //! there. It is written (header only) when the run is created, so a missing ledger is never
-//! read as "nothing finished"; see [`check_against_disk`].
+//! read as "nothing finished"; see [`check_against_disk`]. Rows are appended, each line
+//! written and synced whole ([`append`]): a run killed in the middle of an append leaves a
+//! last line without its newline, which is the unfinished generation's and is dropped when
+//! the run resumes ([`read`] skips it, [`drop_torn_tail`] removes it). So each generation
+//! costs the same to commit, however long the run.
 
 use crate::run::{TrainError, io_err, write_atomic};
 use std::path::Path;
@@ -157,9 +161,14 @@ fn header() -> String {
     COLUMNS.iter().map(|c| c.name).collect::<Vec<_>>().join(",")
 }
 
-/// Reads `progress.csv`. A missing file is an error: the ledger is created with the run.
+/// Reads `progress.csv`. A missing file is an error: the ledger is created with the run. A
+/// last line without its newline (an append cut short) is not a row.
 pub fn read(path: &Path) -> Result<Vec<Row>, TrainError> {
-    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    let mut text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    if !text.ends_with('\n') {
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        text.truncate(keep);
+    }
     let bad = |what: String| TrainError::Ledger {
         path: path.display().to_string(),
         what,
@@ -202,30 +211,118 @@ pub fn read(path: &Path) -> Result<Vec<Row>, TrainError> {
     Ok(rows)
 }
 
-/// Writes `progress.csv` through a temporary file and a rename.
+/// One row as a CSV line (with its newline).
+fn line(r: &Row) -> String {
+    let cells: Vec<String> = r
+        .values()
+        .iter()
+        .map(|v| {
+            if v.is_finite() {
+                if v.fract() == 0.0 && v.abs() < 1e15 {
+                    format!("{v:.0}")
+                } else {
+                    format!("{v:.6}")
+                }
+            } else {
+                String::new()
+            }
+        })
+        .collect();
+    let mut s = cells.join(",");
+    s.push('\n');
+    s
+}
+
+/// Writes `progress.csv` whole through a temporary file and a rename.
 pub fn write(path: &Path, rows: &[Row]) -> Result<(), TrainError> {
     let mut s = header();
     s.push('\n');
     for r in rows {
-        let cells: Vec<String> = r
-            .values()
-            .iter()
-            .map(|v| {
-                if v.is_finite() {
-                    if v.fract() == 0.0 && v.abs() < 1e15 {
-                        format!("{v:.0}")
-                    } else {
-                        format!("{v:.6}")
-                    }
-                } else {
-                    String::new()
-                }
-            })
-            .collect();
-        s.push_str(&cells.join(","));
-        s.push('\n');
+        s.push_str(&line(r));
     }
     write_atomic(path, s.as_bytes())
+}
+
+/// Commits a generation: appends its row as one write and syncs it to disk.
+pub fn append(path: &Path, row: &Row) -> Result<(), TrainError> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(io_err(path))?;
+    f.write_all(line(row).as_bytes()).map_err(io_err(path))?;
+    f.sync_all().map_err(io_err(path))
+}
+
+/// Removes a last line cut short by a kill (see the module docs), so the next append starts
+/// on a line of its own.
+pub fn drop_torn_tail(path: &Path) -> Result<(), TrainError> {
+    let text = std::fs::read(path).map_err(io_err(path))?;
+    if text.last().is_some_and(|&b| b != b'\n') {
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(io_err(path))?;
+        f.set_len(keep as u64).map_err(io_err(path))?;
+        f.sync_all().map_err(io_err(path))?;
+    }
+    Ok(())
+}
+
+/// What the generation loop needs of the finished generations, in memory that does not grow
+/// with the run: their count, the last row, the total of their positions, and the positions
+/// and games of the newest ones the replay window can still hold.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    pub done: u32,
+    pub last: Option<Row>,
+    pub total_positions: u64,
+    /// `(generation, positions, games)`, oldest first; older generations than these cannot
+    /// be in a window of at most `window_max` positions.
+    recent: std::collections::VecDeque<(u32, u64, f64)>,
+}
+
+impl History {
+    pub fn new(rows: Vec<Row>, window_max: u64) -> History {
+        let mut h = History::default();
+        for r in rows {
+            h.push(r, window_max);
+        }
+        h
+    }
+
+    /// Adds the row of the next finished generation.
+    pub fn push(&mut self, row: Row, window_max: u64) {
+        self.done = row.generation as u32;
+        self.total_positions += row.positions as u64;
+        self.recent
+            .push_back((self.done, row.positions as u64, row.games));
+        // Keep the newest generations whose positions fit in `window_max` (and one more).
+        let mut held = 0u64;
+        let mut keep = 0usize;
+        for &(_, p, _) in self.recent.iter().rev() {
+            keep += 1;
+            held += p;
+            if held > window_max {
+                break;
+            }
+        }
+        while self.recent.len() > keep {
+            self.recent.pop_front();
+        }
+        self.last = Some(row);
+    }
+
+    /// Positions of finished generation `g`, if it is still tracked.
+    pub fn positions_of(&self, g: u32) -> Option<u64> {
+        self.recent.iter().find(|e| e.0 == g).map(|e| e.1)
+    }
+
+    /// Games of finished generation `g`, if it is still tracked.
+    pub fn games_of(&self, g: u32) -> Option<f64> {
+        self.recent.iter().find(|e| e.0 == g).map(|e| e.2)
+    }
 }
 
 /// The generations the run directory holds work of: the highest `N` of a finished
@@ -306,6 +403,48 @@ mod tests {
         std::fs::write(&p, "generation\n1\n").unwrap();
         assert!(read(&p).unwrap_err().to_string().contains("header"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn rows_are_appended_and_a_torn_last_line_is_dropped() {
+        let dir =
+            std::env::temp_dir().join(format!("crumble-ledger-append-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("progress.csv");
+        create(&p).unwrap();
+        append(&p, &Row::new(1)).unwrap();
+        append(&p, &Row::new(2)).unwrap();
+        assert_eq!(read(&p).unwrap().len(), 2);
+        // A kill in the middle of the third append.
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes.extend_from_slice(b"3,17");
+        std::fs::write(&p, &bytes).unwrap();
+        assert_eq!(read(&p).unwrap().len(), 2, "a torn line is not a row");
+        drop_torn_tail(&p).unwrap();
+        append(&p, &Row::new(3)).unwrap();
+        let rows = read(&p).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[2].generation, 3.0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn history_keeps_only_what_the_window_can_hold() {
+        let rows: Vec<Row> = (1..=1000)
+            .map(|g| Row {
+                positions: 100.0,
+                games: 4.0,
+                ..Row::new(g)
+            })
+            .collect();
+        let h = History::new(rows, 1000);
+        assert_eq!(h.done, 1000);
+        assert_eq!(h.total_positions, 100_000);
+        assert_eq!(h.last.as_ref().unwrap().generation, 1000.0);
+        // The newest 11 generations (1,100 positions > 1,000) and nothing older.
+        assert_eq!(h.positions_of(1000), Some(100));
+        assert_eq!(h.games_of(990), Some(4.0));
+        assert_eq!(h.positions_of(989), None);
     }
 
     #[test]

@@ -29,7 +29,7 @@
 //! generation continues where it was), and goes on from the last row.
 
 use crate::config::{ConfigError, TrainConfig};
-use crate::ledger::{self, COLUMNS, Opponent, Row};
+use crate::ledger::{self, COLUMNS, History, Opponent, Row};
 use crate::replay::{HostBatch, ReplayError, ReplayWindow, generation_dir};
 use crate::tb::TbLog;
 use crumble_core::Color;
@@ -181,11 +181,11 @@ pub fn train(
     let mut run = Run::open(dir.clone(), cfg)?;
     on_event(Event::Started {
         dir: &dir,
-        resumed_from: run.rows.len() as u32,
+        resumed_from: run.history.done,
         target,
     });
-    while (run.rows.len() as u32) < target {
-        let last = run.rows.len() as u32 + 1 == target;
+    while run.history.done < target {
+        let last = run.history.done + 1 == target;
         run.generation(last, on_event)?;
     }
     Ok(dir)
@@ -286,7 +286,8 @@ fn read_ledger(dir: &Path) -> Result<Vec<Row>, TrainError> {
 struct Run {
     dir: PathBuf,
     cfg: TrainConfig,
-    rows: Vec<Row>,
+    /// The finished generations, as far as the loop needs them.
+    history: History,
     net_config: NetConfig,
     device: Device,
     /// The training net (autodiff device) and its optimiser.
@@ -303,6 +304,8 @@ impl Run {
         let rows = read_ledger(&dir)?;
         let done = rows.len() as u32;
         ledger::check_against_disk(&dir, done)?;
+        ledger::drop_torn_tail(&dir.join("progress.csv"))?;
+        let history = History::new(rows, cfg.replay.window_max);
         clean_unfinished(&dir, done)?;
         let net_config = cfg.net_config();
         let device = crumble_model::default_device().autodiff();
@@ -339,15 +342,15 @@ impl Run {
         }
         let mut window = ReplayWindow::new();
         let (board, res) = (cfg.selfplay.board, cfg.selfplay.resolution);
-        for g in window_generations(&cfg, &rows, done) {
-            load_generation(&mut window, &dir, g, &rows, board, res)?;
+        for g in window_generations(&cfg, &history) {
+            load_generation(&mut window, &dir, g, &history, board, res)?;
         }
         let tb = TbLog::open(&dir.join("tb")).map_err(io_err(&dir.join("tb")))?;
-        let elapsed_before = rows.last().map_or(0.0, |r| r.elapsed_s);
+        let elapsed_before = history.last.as_ref().map_or(0.0, |r| r.elapsed_s);
         Ok(Run {
             dir,
             cfg,
-            rows,
+            history,
             net_config,
             device,
             net: Some(net),
@@ -364,8 +367,8 @@ impl Run {
         last: bool,
         on_event: &mut (dyn FnMut(Event) + Send),
     ) -> Result<(), TrainError> {
-        let g = self.rows.len() as u32 + 1;
-        let prev = self.rows.last();
+        let g = self.history.done + 1;
+        let prev = self.history.last.as_ref();
         // The net self-play uses: the newest one promoted so far.
         let selfplay_net = prev.map_or(0, |r| r.best_net as u32);
         let steps_before = prev.map_or(0.0, |r| r.steps_total) as u64;
@@ -428,13 +431,13 @@ impl Run {
         row.positions = new_positions as f64;
 
         // 2. The replay window.
-        let keep = window_generations_with(&self.cfg, &self.rows, new_positions, g);
+        let keep = window_generations_with(&self.cfg, &self.history, new_positions, g);
         if let Some(&oldest) = keep.first() {
             self.window.retain_from(oldest);
         }
         for gen_ in keep {
             if !self.window.generations().contains(&gen_) {
-                load_generation(&mut self.window, &self.dir, gen_, &self.rows, board, res)?;
+                load_generation(&mut self.window, &self.dir, gen_, &self.history, board, res)?;
             }
         }
         row.replay_positions = self.window.len() as f64;
@@ -578,8 +581,8 @@ impl Run {
         // generation and logs its step twice, rather than never.
         let tb_dir = self.dir.join("tb");
         log_row(&mut self.tb, &row, g).map_err(io_err(&tb_dir))?;
-        self.rows.push(row.clone());
-        ledger::write(&self.dir.join("progress.csv"), &self.rows)?;
+        ledger::append(&self.dir.join("progress.csv"), &row)?;
+        self.history.push(row.clone(), self.cfg.replay.window_max);
         on_event(Event::Finished {
             generation: g,
             row: &row,
@@ -760,13 +763,16 @@ fn load_generation(
     window: &mut ReplayWindow,
     run: &Path,
     g: u32,
-    rows: &[Row],
+    history: &History,
     board: u16,
     resolution: u16,
 ) -> Result<(), TrainError> {
     let dir = generation_dir(run, g);
     let games = crate::replay::read_generation(&dir)?;
-    let want = rows[g as usize - 1].games;
+    let want = history.games_of(g).ok_or_else(|| TrainError::Ledger {
+        path: dir.display().to_string(),
+        what: format!("generation {g} is not among the finished generations the window can hold"),
+    })?;
     if games.len() as f64 != want {
         return Err(TrainError::Ledger {
             path: dir.display().to_string(),
@@ -781,29 +787,36 @@ fn load_generation(
     Ok(())
 }
 
-/// The generations the window holds after `done` finished generations.
-fn window_generations(cfg: &TrainConfig, rows: &[Row], done: u32) -> Vec<u32> {
-    if done == 0 {
-        return Vec::new();
+/// The generations the window holds after the finished generations of `history`.
+fn window_generations(cfg: &TrainConfig, history: &History) -> Vec<u32> {
+    match &history.last {
+        None => Vec::new(),
+        Some(last) => window_generations_with(cfg, history, last.positions as u64, history.done),
     }
-    let last = rows[done as usize - 1].positions as u64;
-    window_generations_with(cfg, &rows[..done as usize - 1], last, done)
 }
 
-/// The generations in the window when generation `newest` (with `newest_positions`) follows
-/// the finished `rows`: the newest ones whose positions fit the window size.
+/// The generations in the window when generation `newest` (with `newest_positions`) is the
+/// newest: the newest ones whose positions fit the window size. `newest` is either the last
+/// finished generation of `history` or the one after it.
 fn window_generations_with(
     cfg: &TrainConfig,
-    rows: &[Row],
+    history: &History,
     newest_positions: u64,
     newest: u32,
 ) -> Vec<u32> {
-    let total: u64 = rows.iter().map(|r| r.positions as u64).sum::<u64>() + newest_positions;
+    let total = if newest <= history.done {
+        history.total_positions
+    } else {
+        history.total_positions + newest_positions
+    };
     let want = cfg.replay.window(total);
     let mut have = newest_positions;
     let mut gens = vec![newest];
     for g in (1..newest).rev() {
-        let p = rows[g as usize - 1].positions as u64;
+        // Generations no longer tracked cannot fit (see `History`).
+        let Some(p) = history.positions_of(g) else {
+            break;
+        };
         if have + p > want {
             break;
         }
