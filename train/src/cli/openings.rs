@@ -253,6 +253,11 @@ const OUT_FILES: [&str; 4] = [
 ];
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    super::on_interrupt(
+        "nothing was written (the report is written when every game is done); run the \
+         command again"
+            .into(),
+    )?;
     if a.depth == 0 {
         bail!("--depth must be at least 1");
     }

@@ -86,6 +86,11 @@ fn kinds(text: &str) -> anyhow::Result<Vec<Kind>> {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    super::on_interrupt(
+        "nothing was written (results are written when every position is done); run the \
+         command again"
+            .into(),
+    )?;
     if a.generate {
         return generate(&a);
     }
