@@ -92,3 +92,40 @@ pub fn lookahead_micros(game: &Game, duration: Duration) -> (f64, bool) {
     }
     (t0.elapsed().as_secs_f64() * 1e6 / n as f64, win)
 }
+
+/// Games per hour of rollout self-play: `games` games from `start`, all at once, with
+/// searches of `simulations` under `config` (on the current rayon pool).
+pub fn rollout_selfplay_games_per_hour(
+    start: &Game,
+    config: &crate::SearchConfig,
+    simulations: u32,
+    games: u64,
+) -> Result<f64, crate::RunError> {
+    use crate::driver::{Player, PlayerKind, RunOptions, Seating, run_games};
+    let mut players = [Player {
+        name: "rollout".into(),
+        kind: PlayerKind::Mcts {
+            evaluator: Box::new(crate::RolloutEvaluator::new(config.rollout.clone(), 2)),
+            simulations,
+            config: config.clone(),
+        },
+    }];
+    let opts = RunOptions {
+        start: start.clone(),
+        max_turns: 200,
+        parallel_games: games as usize,
+        seed: 0,
+        record_targets: true,
+        stop_after_turns: 0,
+    };
+    let t0 = std::time::Instant::now();
+    let p = run_games(
+        &mut players,
+        Seating::SelfPlay,
+        &opts,
+        0..games,
+        &mut |_| Ok(()),
+        &mut |_| {},
+    )?;
+    Ok(p.games_done as f64 / t0.elapsed().as_secs_f64().max(1e-9) * 3600.0)
+}

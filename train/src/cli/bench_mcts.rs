@@ -14,11 +14,13 @@
 //! Only meaningful in a release build.
 
 use anyhow::bail;
-use crumble_selfplay::bench::{lookahead_micros, search_throughput};
-use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
+use crumble_selfplay::bench::{
+    lookahead_micros, rollout_selfplay_games_per_hour, search_throughput,
+};
+use crumble_selfplay::driver::with_threads;
 use crumble_selfplay::{RolloutEvaluator, SearchConfig, UniformEvaluator};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -109,34 +111,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         search_throughput(&start, &cfg, &mut r, many, a.sims, d)
     })?);
     // Rollout self-play games per hour.
-    let mut players = [Player {
-        name: "rollout".into(),
-        kind: PlayerKind::Mcts {
-            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 2)),
-            simulations: a.selfplay_sims,
-            config: cfg.clone(),
-        },
-    }];
-    let opts = RunOptions {
-        start: start.clone(),
-        max_turns: 200,
-        parallel_games: a.selfplay_games as usize,
-        seed: 0,
-        record_targets: true,
-        stop_after_turns: 0,
-    };
-    let t0 = Instant::now();
-    let p = with_threads(0, || {
-        run_games(
-            &mut players,
-            Seating::SelfPlay,
-            &opts,
-            0..a.selfplay_games,
-            &mut |_| Ok(()),
-            &mut |_| {},
-        )
+    let gph = with_threads(0, || {
+        rollout_selfplay_games_per_hour(&start, &cfg, a.selfplay_sims, a.selfplay_games)
     })?;
-    let gph = p.games_done as f64 / t0.elapsed().as_secs_f64() * 3600.0;
     // The lookahead: cost per check, and the search and self-play rates with it on.
     let midgame =
         crumble_core::position::from_json(include_str!("../../../core/data/midgame-6x6.json"))?;
@@ -147,26 +124,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let u1_la = rate(with_threads(1, || {
         search_throughput(&start, &cfg_la, &mut UniformEvaluator, 1, a.sims, d)
     })?);
-    let mut players_la = [Player {
-        name: "rollout".into(),
-        kind: PlayerKind::Mcts {
-            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 2)),
-            simulations: a.selfplay_sims,
-            config: cfg_la.clone(),
-        },
-    }];
-    let t0 = Instant::now();
-    let p = with_threads(0, || {
-        run_games(
-            &mut players_la,
-            Seating::SelfPlay,
-            &opts,
-            0..a.selfplay_games,
-            &mut |_| Ok(()),
-            &mut |_| {},
-        )
+    let gph_la = with_threads(0, || {
+        rollout_selfplay_games_per_hour(&start, &cfg_la, a.selfplay_sims, a.selfplay_games)
     })?;
-    let gph_la = p.games_done as f64 / t0.elapsed().as_secs_f64() * 3600.0;
     if a.json {
         let v = serde_json::json!({
             "cores": cores,
