@@ -8,13 +8,15 @@ use crumble_train::replay::{HostBatch, ReplayWindow, SampleRef};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// A few short rollout self-play games on a 4x4 board with search targets recorded.
-fn games() -> Vec<GameRecord> {
+/// `n` short rollout self-play games on a 4x4 board with search targets recorded; the
+/// lookahead proves positions when `lookahead` is on.
+fn rollout_games(n: u64, seed: u64, lookahead: bool) -> Vec<GameRecord> {
     let cfg = SearchConfig {
         rollout: RolloutConfig {
             playouts: 1,
             max_turns: 30,
         },
+        lookahead,
         ..SearchConfig::default()
     };
     let mut players = [Player {
@@ -29,7 +31,7 @@ fn games() -> Vec<GameRecord> {
         start: crumble_core::Game::new(4, 2).unwrap(),
         max_turns: 40,
         parallel_games: 4,
-        seed: 42,
+        seed,
         record_targets: true,
         stop_after_turns: 0,
     };
@@ -39,7 +41,7 @@ fn games() -> Vec<GameRecord> {
             &mut players,
             Seating::SelfPlay,
             &opts,
-            0..4,
+            0..n,
             &mut |g| {
                 out.push(g);
                 Ok(())
@@ -49,6 +51,10 @@ fn games() -> Vec<GameRecord> {
     })
     .unwrap();
     out
+}
+
+fn games() -> Vec<GameRecord> {
+    rollout_games(4, 42, false)
 }
 
 #[test]
@@ -92,45 +98,7 @@ fn value_targets_mix_the_result_and_the_root_value_by_weight() {
 /// or the proof mixed into the usual target (weight between); other positions are untouched.
 #[test]
 fn proven_positions_get_the_exact_value_target() {
-    let cfg = SearchConfig {
-        rollout: RolloutConfig {
-            playouts: 1,
-            max_turns: 30,
-        },
-        lookahead: true,
-        ..SearchConfig::default()
-    };
-    let mut players = [Player {
-        name: "test".into(),
-        kind: PlayerKind::Mcts {
-            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)),
-            simulations: 16,
-            config: cfg,
-        },
-    }];
-    let opts = RunOptions {
-        start: crumble_core::Game::new(4, 2).unwrap(),
-        max_turns: 40,
-        parallel_games: 4,
-        seed: 5,
-        record_targets: true,
-        stop_after_turns: 0,
-    };
-    let mut games = Vec::new();
-    with_threads(1, || {
-        run_games(
-            &mut players,
-            Seating::SelfPlay,
-            &opts,
-            0..6,
-            &mut |g| {
-                games.push(g);
-                Ok(())
-            },
-            &mut |_| {},
-        )
-    })
-    .unwrap();
+    let games = rollout_games(6, 5, true);
     // Every training sample, in order, with its search record.
     let mut refs = Vec::new();
     let mut searches = Vec::new();
