@@ -68,6 +68,9 @@ impl Default for ConformanceConfig {
 pub enum Rule {
     /// Contract 9: a start is refused, or does not survive its JSON round-trip.
     Start,
+    /// Contract 10: a state's start specification does not play as the state, or does not
+    /// round-trip.
+    StateAsStart,
     /// Contract 1: `decider`, `is_over` and `game_result` disagree on whether the game is live.
     LiveOrOver,
     /// Contract 1: a finished game changed (accepted a decision, random play moved it).
@@ -345,6 +348,9 @@ impl<G: GameState, E: ExtraChecks<G>> Run<'_, G, E> {
         }
         while !state.is_over() {
             self.check_live(&mut state, action_count, &mut copies, &mut rng)?;
+            if state.at_turn_start() && state.turns_played() % 3 == 0 {
+                self.check_state_as_start(&state)?;
+            }
             if rng.random_bool(self.config.random_turn_share) {
                 self.random_turn(&mut state, &mut copies, &mut rng)?;
             } else {
@@ -374,6 +380,44 @@ impl<G: GameState, E: ExtraChecks<G>> Run<'_, G, E> {
         }
         self.check_over(&mut state, &mut copies)?;
         self.check_finished_game(start, limit, &state)
+    }
+
+    /// Contract 10 on a live state at a turn start (its legal decisions are in `self.legal`).
+    fn check_state_as_start(&mut self, state: &G) -> Result<(), Violation> {
+        let spec = state.to_start();
+        let mut again = G::from_start(&spec).map_err(|e| {
+            self.violation(
+                Rule::StateAsStart,
+                state,
+                format!("to_start gives {spec:?}, refused by from_start: {e}"),
+            )
+        })?;
+        let mut legal = Vec::new();
+        again.legal_decisions_into(&mut legal);
+        ensure!(
+            self,
+            again.decider() == state.decider()
+                && again.at_turn_start()
+                && again.action_count() == state.action_count()
+                && legal == self.legal,
+            Rule::StateAsStart,
+            state,
+            "the state built from its start {spec:?} has decider {:?}, turn start {}, \
+             action count {} and {} legal decisions",
+            again.decider(),
+            again.at_turn_start(),
+            again.action_count(),
+            legal.len()
+        );
+        ensure!(
+            self,
+            again.to_start() == spec,
+            Rule::StateAsStart,
+            state,
+            "to_start of the state built from {spec:?} is {:?}",
+            again.to_start()
+        );
+        Ok(())
     }
 
     /// Contracts 1–5 on a live state; leaves its legal decisions in `self.legal`.

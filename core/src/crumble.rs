@@ -11,6 +11,7 @@ use crate::decision::Decision;
 use crate::error::{DecisionError, SizeError};
 use crate::game::Game;
 use crate::geom::Color;
+use crate::lookahead::WinCheck;
 use crate::position::{self, PositionError};
 use crate::random;
 use crate::state::{GameResult, GameState, Player};
@@ -124,6 +125,29 @@ impl GameState for Game {
             });
         }
         Ok(game)
+    }
+
+    fn to_start(&self) -> CrumbleStart {
+        let b = self.board();
+        let (n, r) = (b.board_size(), b.resolution());
+        // The turn limit is a setting of the run, not of the position.
+        let standard = Game::new(n, r).is_ok_and(|s| {
+            let mut plain = self.clone();
+            plain.set_max_turns(0);
+            s == plain
+        });
+        if standard {
+            CrumbleStart::standard(n, r)
+        } else {
+            CrumbleStart::from_position(self)
+        }
+    }
+
+    type WinCheck = WinCheck;
+
+    #[inline]
+    fn win_this_turn<'c>(&self, check: &'c mut WinCheck) -> Option<&'c [Decision]> {
+        check.win_path(self)
     }
 
     #[inline]

@@ -57,6 +57,11 @@
 //!    form (so records and configs can store it), and [`from_start`](GameState::from_start)
 //!    builds equal states from equal specifications, refusing a bad one with a typed error.
 //!    A new state has no turn limit.
+//! 10. **A state as a start.** [`to_start`](GameState::to_start) of a live state at a turn
+//!     start gives a specification that `from_start` accepts, whose state has the same
+//!     decider, legal decisions and action count, is at a turn start, and whose own
+//!     `to_start` is the same specification. (It may forget history the rules keep, such as
+//!     the turn count.)
 //!
 //! # Why these shapes
 //!
@@ -165,6 +170,27 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// The state at `start`, with no turn limit. It may already be over (a finished position).
     fn from_start(start: &Self::Start) -> Result<Self, Self::StartError>;
+
+    /// This state as a start specification (the standard start's own specification when the
+    /// state is the standard start): a game that begins here, such as a self-play game from a
+    /// few random opening turns, is recorded with it. `from_start` of it plays exactly as this
+    /// state (rule 10 of the contract).
+    fn to_start(&self) -> Self::Start;
+
+    /// Reusable buffers of the game's exact one-turn lookahead ([`win_this_turn`]); `()` for
+    /// a game without one.
+    ///
+    /// [`win_this_turn`]: GameState::win_this_turn
+    type WinCheck: Default + Send + fmt::Debug;
+
+    /// The exact one-turn lookahead: the decisions of a rest of the current turn that wins the
+    /// game for the decider, if there is one. `None` also when the game has no such check (the
+    /// default), so search uses it only as a source of proofs, never of refutations. Must
+    /// agree with an exhaustive search of the turn and may use only `check`'s buffers.
+    fn win_this_turn<'c>(&self, check: &'c mut Self::WinCheck) -> Option<&'c [Decision]> {
+        let _ = check;
+        None
+    }
 
     /// Size of the action space: every decision is below it. The same for every state reached
     /// from one start.

@@ -86,7 +86,10 @@ fn nim_passes_the_conformance_test() {
         vec![0, 3, 0, 6],
         vec![0],
     ]
-    .map(|heaps| NimStart { heaps })
+    .map(|heaps| NimStart {
+        heaps,
+        ..NimStart::default()
+    })
     .to_vec();
     let config = ConformanceConfig {
         games: 2_000,
@@ -113,6 +116,7 @@ const LEGAL_DESCENDING: u8 = 2;
 const ACCEPTS_TAKEN_CELL: u8 = 3;
 const IGNORES_TURN_LIMIT: u8 = 4;
 const RECORDED_RANDOM_DIFFERS: u8 = 5;
+const START_FORGETS_BOARD: u8 = 6;
 
 impl<const FLAW: u8> GameState for Flawed<FLAW> {
     const NAME: &'static str = "flawed-tictactoe";
@@ -122,6 +126,13 @@ impl<const FLAW: u8> GameState for Flawed<FLAW> {
     fn from_start(start: &TicTacToeStart) -> Result<Self, TicTacToeStartError> {
         TicTacToe::from_start(start).map(Flawed)
     }
+    fn to_start(&self) -> TicTacToeStart {
+        if FLAW == START_FORGETS_BOARD {
+            return TicTacToeStart::default();
+        }
+        self.0.to_start()
+    }
+    type WinCheck = ();
     fn action_count(&self) -> u32 {
         self.0.action_count()
     }
@@ -213,5 +224,9 @@ fn the_conformance_test_catches_each_kind_of_flaw() {
     assert_eq!(
         broken_rule::<Flawed<RECORDED_RANDOM_DIFFERS>>(),
         Rule::RandomPlay
+    );
+    assert_eq!(
+        broken_rule::<Flawed<START_FORGETS_BOARD>>(),
+        Rule::StateAsStart
     );
 }

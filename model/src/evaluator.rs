@@ -8,6 +8,7 @@ use crate::net::{CrumbleNet, NetConfig};
 use crate::planes::{PLANES, Rasteriser};
 use burn::module::Module;
 use burn::tensor::Device;
+use crumble_core::Game;
 use crumble_selfplay::agent::CheckpointLoader;
 use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use std::cell::RefCell;
@@ -99,7 +100,7 @@ impl NetEvaluator {
     /// Runs the net on the leaves `idx` (all of grid size `g`): fills their evaluations.
     fn run_group(
         &mut self,
-        leaves: &[Leaf<'_>],
+        leaves: &[Leaf<'_, Game>],
         idx: &[usize],
         g: usize,
         out: &mut [Evaluation],
@@ -163,12 +164,16 @@ impl NetEvaluator {
     }
 }
 
-impl Evaluator for NetEvaluator {
+impl Evaluator<Game> for NetEvaluator {
     fn name(&self) -> String {
         self.name.clone()
     }
 
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, Game>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         if leaves.len() != out.len() {
             return Err(self.failed(format!("{} leaves but {} outputs", leaves.len(), out.len())));
         }
@@ -229,11 +234,11 @@ impl NetLoader {
     }
 }
 
-impl CheckpointLoader for NetLoader {
+impl CheckpointLoader<Game> for NetLoader {
     fn load(
         &self,
         path: &Path,
-    ) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>> {
+    ) -> Result<Box<dyn Evaluator<Game>>, Box<dyn std::error::Error + Send + Sync>> {
         let device = self.device.clone().unwrap_or_else(crate::default_device);
         Ok(Box::new(NetEvaluator::load(path, device)?))
     }

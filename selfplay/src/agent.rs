@@ -10,10 +10,11 @@
 //! Parsing is typed ([`AgentSpec::parse`]); building an agent's evaluator goes through
 //! [`build_evaluator`], which hands `ckpt:` specs to a [`CheckpointLoader`] the caller
 //! supplies. That is the extension point: this crate never links the network library; the
-//! `crumble` program passes a loader from the network crate (a `Box<dyn Evaluator>`).
+//! `crumble` program passes a loader from the network crate (a `Box<dyn Evaluator<G>>`).
 
 use crate::config::SearchConfig;
 use crate::evaluator::{Evaluator, RolloutEvaluator, UniformEvaluator};
+use crumble_core::GameState;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -188,22 +189,22 @@ impl fmt::Display for AgentSpec {
 
 /// Builds the evaluator of `ckpt:PATH` agents. The network crate implements it; this crate
 /// only calls it.
-pub trait CheckpointLoader {
+pub trait CheckpointLoader<G: GameState> {
     fn load(
         &self,
         path: &Path,
-    ) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>>;
+    ) -> Result<Box<dyn Evaluator<G>>, Box<dyn std::error::Error + Send + Sync>>;
 }
 
 /// The loader of a build without the network: every checkpoint is refused with a clear error.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoCheckpoints;
 
-impl CheckpointLoader for NoCheckpoints {
+impl<G: GameState> CheckpointLoader<G> for NoCheckpoints {
     fn load(
         &self,
         _path: &Path,
-    ) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>> {
+    ) -> Result<Box<dyn Evaluator<G>>, Box<dyn std::error::Error + Send + Sync>> {
         Err(
             "this program was built without the network crate (checkpoint agents are unavailable)"
                 .into(),
@@ -212,12 +213,12 @@ impl CheckpointLoader for NoCheckpoints {
 }
 
 /// The evaluator of a search agent; `None` for `random`. `seed` seeds rollouts.
-pub fn build_evaluator(
+pub fn build_evaluator<G: GameState>(
     spec: &AgentSpec,
     cfg: &SearchConfig,
     seed: u64,
-    loader: &dyn CheckpointLoader,
-) -> Result<Option<Box<dyn Evaluator>>, AgentError> {
+    loader: &dyn CheckpointLoader<G>,
+) -> Result<Option<Box<dyn Evaluator<G>>>, AgentError> {
     match spec {
         AgentSpec::Random => Ok(None),
         AgentSpec::Mcts {

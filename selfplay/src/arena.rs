@@ -10,7 +10,7 @@
 //!   only on its start, agents, game number and seed: the same settings give the same games
 //!   at any concurrency.
 //!
-//! On top: [`play_pairings`] plays game pairs (one opening, each agent Black once) for any
+//! On top: [`play_pairings`] plays game pairs (one opening, each agent first once) for any
 //! list of pairings, the unit of matches, tournaments and training's evaluation;
 //! [`opening_positions`] makes the openings; [`RecordWriter`] saves games as record files with
 //! readable game records beside.
@@ -18,16 +18,17 @@
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, build_evaluator};
 use crate::config::SearchConfig;
 use crate::driver::{
-    EngineOptions, GameJob, Player, PlayerKind, RunError, Seating, Seats, play_games,
+    Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, play_games,
 };
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
+use crate::hooks::GameHooks;
 use crate::record::{GameRecord, RecordError, write_file};
 use crate::stats::{Pentanomial, Wdl};
-use crumble_core::solve::Solver;
-use crumble_core::{Color, Game, position, random};
+use crumble_core::{GameState, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -79,21 +80,25 @@ struct BatchCounts {
     positions: AtomicU64,
 }
 
-/// An evaluator several players use (each player of the engine owns its evaluator).
-type SharedEvaluator = Arc<Mutex<Box<dyn Evaluator>>>;
+/// An evaluator several agents use (each agent of the engine owns its evaluator).
+type SharedEvaluator<G> = Arc<Mutex<Box<dyn Evaluator<G>>>>;
 
 /// One checkpoint's network, shared by the agents that name it.
 #[derive(Debug)]
-struct SharedNet {
-    net: SharedEvaluator,
+struct SharedNet<G: GameState> {
+    net: SharedEvaluator<G>,
     counts: Arc<BatchCounts>,
 }
 
-impl Evaluator for SharedNet {
+impl<G: GameState> Evaluator<G> for SharedNet<G> {
     fn name(&self) -> String {
         self.net.lock().unwrap_or_else(|p| p.into_inner()).name()
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, G>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         self.counts.batches.fetch_add(1, Ordering::Relaxed);
         self.counts
             .positions
@@ -108,33 +113,33 @@ impl Evaluator for SharedNet {
 /// Agents ready to play: their specs, search settings and evaluators (each checkpoint file
 /// loaded once, shared by every agent that names it).
 #[derive(Debug)]
-pub struct Pool {
+pub struct Pool<G: GameState> {
     specs: Vec<AgentSpec>,
-    players: Mutex<Vec<Player>>,
+    agents: Mutex<Vec<Agent<G>>>,
     counts: Arc<BatchCounts>,
 }
 
-impl Pool {
+impl<G: GameState> Pool<G> {
     /// Builds the pool; every checkpoint is loaded now, so a missing or broken one fails
     /// before any game. `config` is used as is (pass [`SearchConfig::for_play`] for matches).
     pub fn new(
         specs: &[AgentSpec],
         config: &SearchConfig,
-        loader: &dyn CheckpointLoader,
-    ) -> Result<Pool, AgentError> {
+        loader: &dyn CheckpointLoader<G>,
+    ) -> Result<Pool<G>, AgentError> {
         let counts = Arc::new(BatchCounts::default());
-        let mut nets: Vec<(PathBuf, SharedEvaluator)> = Vec::new();
-        let mut players = Vec::with_capacity(specs.len());
+        let mut nets: Vec<(PathBuf, SharedEvaluator<G>)> = Vec::new();
+        let mut agents = Vec::with_capacity(specs.len());
         for (agent, spec) in specs.iter().enumerate() {
             let name = spec.to_string();
             let AgentSpec::Mcts { evaluator, .. } = spec else {
-                players.push(Player {
+                agents.push(Agent {
                     name,
-                    kind: PlayerKind::Random,
+                    kind: AgentKind::Random,
                 });
                 continue;
             };
-            let evaluator: Box<dyn Evaluator> = match evaluator {
+            let evaluator: Box<dyn Evaluator<G>> = match evaluator {
                 EvaluatorSpec::Checkpoint(path) => {
                     let net = match nets.iter().find(|(p, _)| p == path) {
                         Some((_, net)) => net.clone(),
@@ -154,9 +159,9 @@ impl Pool {
                 _ => build_evaluator(spec, config, mix(agent as u64 + 1), loader)?
                     .expect("a search agent has an evaluator"),
             };
-            players.push(Player {
+            agents.push(Agent {
                 name,
-                kind: PlayerKind::Mcts {
+                kind: AgentKind::Mcts {
                     evaluator,
                     simulations: spec.simulations(config).unwrap_or(config.simulations),
                     config: config.clone(),
@@ -165,7 +170,7 @@ impl Pool {
         }
         Ok(Pool {
             specs: specs.to_vec(),
-            players: Mutex::new(players),
+            agents: Mutex::new(agents),
             counts,
         })
     }
@@ -192,14 +197,14 @@ impl Pool {
 }
 
 /// A few games from one start: `games` are game numbers (they seed the games, and with
-/// [`Seating::Alternate`] agent 0 is Black in the even ones).
+/// [`Seating::Alternate`] agent 0 is the first player in the even ones).
 #[derive(Clone, Debug)]
-pub struct Job {
+pub struct Job<G> {
     /// Indices into the pool: one agent for [`Seating::SelfPlay`], two for
     /// [`Seating::Alternate`].
     pub agents: Vec<usize>,
     pub seating: Seating,
-    pub start: Game,
+    pub start: G,
     /// Turn limit, counted from `start` (0 = none).
     pub max_turns: u32,
     /// Stop each game after this many turns (0 = play it out; see
@@ -223,9 +228,9 @@ pub struct RunTotals {
 /// Runs the games of all `jobs` on the engine, `concurrency` at once, and hands each job's
 /// games (by game number) to `on_job` in job order. Stops early when `on_job` says
 /// [`Flow::Stop`] or fails.
-pub fn run_jobs(
-    pool: &Pool,
-    jobs: &[Job],
+pub fn run_jobs<G: GameState>(
+    pool: &Pool<G>,
+    jobs: &[Job<G>],
     concurrency: usize,
     on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
 ) -> Result<RunTotals, ArenaError> {
@@ -259,12 +264,12 @@ pub fn run_jobs(
             let seats = match job.seating {
                 Seating::SelfPlay => Seats::SelfPlay(job.agents[0]),
                 Seating::Alternate if index % 2 == 0 => Seats::Match {
-                    black: job.agents[0],
-                    white: job.agents[1],
+                    first: job.agents[0],
+                    second: job.agents[1],
                 },
                 Seating::Alternate => Seats::Match {
-                    black: job.agents[1],
-                    white: job.agents[0],
+                    first: job.agents[1],
+                    second: job.agents[0],
                 },
             };
             games.push(GameJob {
@@ -282,13 +287,13 @@ pub fn run_jobs(
     let mut done: BTreeMap<usize, Vec<GameRecord>> = BTreeMap::new();
     let mut due = 0usize;
     let mut failure: Option<ArenaError> = None;
-    let mut players = pool.players.lock().unwrap_or_else(|p| p.into_inner());
+    let mut agents = pool.agents.lock().unwrap_or_else(|p| p.into_inner());
     let opts = EngineOptions {
         parallel_games: concurrency.max(1),
         record_targets: false,
     };
     let progress = play_games(
-        &mut players,
+        &mut agents,
         games,
         &opts,
         &mut |g, record| {
@@ -335,31 +340,30 @@ pub fn run_jobs(
 
 /// Where the game pairs of a match start.
 #[derive(Clone, Debug)]
-pub enum Openings {
+pub enum Openings<G> {
     /// Every pair from the standard start (near-deterministic agents then repeat one game).
     Standard,
-    /// Each pair from its own position after this many random turns (random play as
-    /// `DESIGN.md` defines it) from the standard start.
+    /// Each pair from its own position after this many random turns (random play as the
+    /// game defines it) from the standard start.
     RandomTurns(u32),
     /// Positions given by the caller, used in order, round and round.
-    List(Vec<Game>),
+    List(Vec<G>),
 }
 
 /// The start position of each of `count` game pairs. Random openings are drawn from
 /// `seed` and the pair number; an opening that ends the game, or that leaves the player to
-/// move a win at once, is drawn again (it would decide the pair, not the agents). Positions
-/// go through position JSON, so a game starts exactly from what its record stores.
-pub fn opening_positions(
-    board: u16,
-    resolution: u16,
-    openings: &Openings,
+/// move a win at once (by the game's exact one-turn lookahead, when it has one), is drawn
+/// again (it would decide the pair, not the agents). Positions go through the game's start
+/// specification, so a game starts exactly from what its record stores.
+pub fn opening_positions<G: GameState>(
+    standard: &G,
+    openings: &Openings<G>,
     count: u64,
     seed: u64,
-) -> Result<Vec<Game>, ArenaError> {
-    let standard = Game::new(board, resolution).map_err(|e| ArenaError::Openings(e.to_string()))?;
+) -> Result<Vec<G>, ArenaError> {
     let mut out = Vec::with_capacity(count as usize);
     match openings {
-        Openings::Standard => out.resize(count as usize, standard),
+        Openings::Standard => out.resize(count as usize, standard.clone()),
         Openings::List(list) => {
             if list.is_empty() && count > 0 {
                 return Err(ArenaError::Openings("the opening list is empty".into()));
@@ -375,23 +379,23 @@ pub fn opening_positions(
             out.extend((0..count as usize).map(|i| list[i % list.len()].clone()));
         }
         Openings::RandomTurns(turns) => {
-            let mut solver = Solver::new();
+            let mut check = G::WinCheck::default();
             for pair in 0..count {
                 let mut found = None;
                 for attempt in 0..1000u64 {
                     let mut rng = ChaCha8Rng::seed_from_u64(mix(seed ^ mix(pair) ^ attempt));
                     let mut g = standard.clone();
                     for _ in 0..*turns {
-                        random::play_random_turn(&mut g, &mut rng);
+                        g.play_random_turn(&mut rng);
                         if g.is_over() {
                             break;
                         }
                     }
-                    if g.is_over() || solver.find_win(&g).is_some() {
+                    if g.is_over() || g.win_this_turn(&mut check).is_some() {
                         continue;
                     }
                     found = Some(
-                        position::from_json(&position::to_json(&g))
+                        G::from_start(&g.to_start())
                             .map_err(|e| ArenaError::Openings(e.to_string()))?,
                     );
                     break;
@@ -410,7 +414,7 @@ pub fn opening_positions(
 // ---------------------------------------------------------------------------------------
 // Game pairs.
 
-/// Two pool agents; `a` is Black in the first game of every pair.
+/// Two pool agents; `a` is the first player in the first game of every pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pairing {
     pub a: usize,
@@ -427,7 +431,7 @@ pub struct PairSettings {
     /// Games at once.
     pub concurrency: usize,
     pub seed: u64,
-    /// Number of the first game (keep it even: agent A is Black in the even-numbered games);
+    /// Number of the first game (keep it even: agent A is first in the even-numbered games);
     /// pair `p` of every pairing plays games `first_game + 2p` and the next, so a pairing's
     /// games do not depend on the other pairings played with it.
     pub first_game: u64,
@@ -440,21 +444,21 @@ pub struct PairOutcome {
     pub pairing: usize,
     /// Pair number within the pairing.
     pub pair: u64,
-    /// The two games: A Black in the first, White in the second.
+    /// The two games: A the first player in the first, the second player in the second.
     pub games: [GameRecord; 2],
     /// A's points in each game (1, 1/2 or 0).
     pub a_points: [f64; 2],
-    /// Was A Black in each game (yes in the first, no in the second)?
-    pub a_black: [bool; 2],
+    /// Was A the first player in each game (yes in the first, no in the second)?
+    pub a_first: [bool; 2],
     /// Turns played in each game.
     pub turns: [u32; 2],
 }
 
-/// A's points in a game where A played `a_color`.
-pub fn points(winner: Option<Color>, a_color: Color) -> f64 {
+/// A's points in a game where A played `a_side`.
+pub fn points(winner: Option<Player>, a_side: Player) -> f64 {
     match winner {
         None => 0.5,
-        Some(w) if w == a_color => 1.0,
+        Some(w) if w == a_side => 1.0,
         Some(_) => 0.0,
     }
 }
@@ -462,11 +466,11 @@ pub fn points(winner: Option<Color>, a_color: Color) -> f64 {
 /// Plays `settings.pairs` game pairs for every pairing, pair `p` of every pairing from
 /// `openings[p]`, and hands each finished pair to `on_pair` (in order: pairing by pairing,
 /// pair by pair). Pairings listed in `skip` are not played.
-pub fn play_pairings(
-    pool: &Pool,
+pub fn play_pairings<G: GameState>(
+    pool: &Pool<G>,
     pairings: &[Pairing],
     skip: &[usize],
-    openings: &[Game],
+    openings: &[G],
     settings: &PairSettings,
     on_pair: &mut dyn FnMut(&PairOutcome) -> Result<Flow, ArenaError>,
 ) -> Result<RunTotals, ArenaError> {
@@ -504,19 +508,19 @@ pub fn play_pairings(
         })?;
         let mut turns = [0u32; 2];
         for (t, g) in turns.iter_mut().zip([&g0, &g1]) {
-            *t = g.replay()?.turns_played();
+            *t = g.replay::<G>()?.turns_played();
         }
-        // With alternating seats, agent A (player 0) is Black in the even-numbered games.
-        let a_black = [g0.index % 2 == 0, g1.index % 2 == 0];
-        let color = |black: bool| if black { Color::Black } else { Color::White };
+        // With alternating seats, agent A (agent 0) is first in the even-numbered games.
+        let a_first = [g0.index % 2 == 0, g1.index % 2 == 0];
+        let side = |first: bool| if first { Player::First } else { Player::Second };
         let out = PairOutcome {
             pairing,
             pair,
             a_points: [
-                points(g0.outcome.winner, color(a_black[0])),
-                points(g1.outcome.winner, color(a_black[1])),
+                points(g0.winner(), side(a_first[0])),
+                points(g1.winner(), side(a_first[1])),
             ],
-            a_black,
+            a_first,
             games: [g0, g1],
             turns,
         };
@@ -529,34 +533,33 @@ pub fn play_pairings(
 pub struct Tally {
     pub wdl: Wdl,
     pub penta: Pentanomial,
-    /// A's wins as Black and as White.
-    pub a_wins_black: u64,
-    pub a_wins_white: u64,
-    /// Games won by the Black side (either agent): the first-move advantage.
-    pub black_wins: u64,
-    pub white_wins: u64,
+    /// A's wins as the first and as the second player.
+    pub a_wins_first: u64,
+    pub a_wins_second: u64,
+    /// Games won by the first player (either agent): the first-move advantage.
+    pub first_wins: u64,
+    pub second_wins: u64,
     pub turns: u64,
 }
 
 impl Tally {
     pub fn add(&mut self, pair: &PairOutcome) {
         for (i, &pts) in pair.a_points.iter().enumerate() {
-            let a_black = pair.a_black[i];
             if pts == 1.0 {
                 self.wdl.wins += 1;
-                if a_black {
-                    self.a_wins_black += 1;
+                if pair.a_first[i] {
+                    self.a_wins_first += 1;
                 } else {
-                    self.a_wins_white += 1;
+                    self.a_wins_second += 1;
                 }
             } else if pts == 0.0 {
                 self.wdl.losses += 1;
             } else {
                 self.wdl.draws += 1;
             }
-            match pair.games[i].outcome.winner {
-                Some(Color::Black) => self.black_wins += 1,
-                Some(Color::White) => self.white_wins += 1,
+            match pair.games[i].winner() {
+                Some(Player::First) => self.first_wins += 1,
+                Some(Player::Second) => self.second_wins += 1,
                 None => {}
             }
             self.turns += u64::from(pair.turns[i]);
@@ -578,21 +581,23 @@ impl Tally {
 // Saving games.
 
 /// Writes finished games as `PREFIX-NNNNNN.crsp` record files ([`crate::record`]), with the
-/// same games as readable game records (`crumble_core::record`, tags `Black`, `White`,
-/// `Game` and the start position when it is not the standard one) in `PREFIX-NNNNNN.txt`.
+/// same games as readable text ([`GameHooks::record_text`] with the agents' names; for
+/// Crumble, game records with tags `Black`, `White`, `Game` and the start position when it
+/// is not the standard one) in `PREFIX-NNNNNN.txt`.
 #[derive(Debug)]
-pub struct RecordWriter {
+pub struct RecordWriter<G> {
     dir: PathBuf,
     prefix: String,
     per_file: usize,
     next_file: u64,
     batch: Vec<(GameRecord, String, String)>,
+    game: PhantomData<fn() -> G>,
 }
 
-impl RecordWriter {
+impl<G: GameHooks> RecordWriter<G> {
     /// Creates `dir` if needed. Refuses a directory that already holds `PREFIX-*.crsp` files:
     /// games of two runs would mix.
-    pub fn new(dir: &Path, prefix: &str, per_file: usize) -> Result<RecordWriter, ArenaError> {
+    pub fn new(dir: &Path, prefix: &str, per_file: usize) -> Result<RecordWriter<G>, ArenaError> {
         let io = |error| ArenaError::Io {
             path: dir.display().to_string(),
             error,
@@ -617,12 +622,13 @@ impl RecordWriter {
             per_file: per_file.max(1),
             next_file: 0,
             batch: Vec::new(),
+            game: PhantomData,
         })
     }
 
-    /// Queues a game with its players' names; writes a file when one is full.
-    pub fn push(&mut self, game: GameRecord, black: &str, white: &str) -> Result<(), ArenaError> {
-        self.batch.push((game, black.into(), white.into()));
+    /// Queues a game with its agents' names; writes a file when one is full.
+    pub fn push(&mut self, game: GameRecord, first: &str, second: &str) -> Result<(), ArenaError> {
+        self.batch.push((game, first.into(), second.into()));
         if self.batch.len() >= self.per_file {
             self.flush()?;
         }
@@ -638,11 +644,8 @@ impl RecordWriter {
             .dir
             .join(format!("{}-{:06}.crsp", self.prefix, self.next_file));
         let mut text = String::new();
-        for (g, black, white) in &self.batch {
-            let mut rec = g.to_game_record()?;
-            rec.set_tag("Black", black);
-            rec.set_tag("White", white);
-            text.push_str(&rec.write());
+        for (g, first, second) in &self.batch {
+            text.push_str(&G::record_text(g, Some([first, second]))?);
             text.push('\n');
         }
         let games: Vec<GameRecord> = self.batch.drain(..).map(|(g, ..)| g).collect();

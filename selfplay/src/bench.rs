@@ -5,22 +5,22 @@
 use crate::config::SearchConfig;
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use crate::mcts::{Search, Step};
-use crumble_core::Game;
+use crumble_core::GameState;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 /// Runs searches of `simulations` simulations (each from a fresh tree) from `start` in
 /// `searches` parallel searches on the current rayon pool until `duration` has passed.
 /// Returns (simulations done, seconds).
-pub fn search_throughput(
-    start: &Game,
+pub fn search_throughput<G: GameState>(
+    start: &G,
     cfg: &SearchConfig,
-    evaluator: &mut dyn Evaluator,
+    evaluator: &mut dyn Evaluator<G>,
     searches: usize,
     simulations: u32,
     duration: Duration,
 ) -> Result<(u64, f64), EvalError> {
-    let mut trees: Vec<(Search, Option<usize>, bool)> = (0..searches.max(1))
+    let mut trees: Vec<(Search<G>, Option<usize>, bool)> = (0..searches.max(1))
         .map(|i| (Search::new(cfg.clone(), i as u64), None, false))
         .collect();
     for (t, _, _) in &mut trees {
@@ -31,7 +31,7 @@ pub fn search_throughput(
     loop {
         {
             let outs = &outs;
-            let work = |(t, pending, needs): &mut (Search, Option<usize>, bool)| {
+            let work = |(t, pending, needs): &mut (Search<G>, Option<usize>, bool)| {
                 if let Some(j) = pending.take() {
                     t.provide(&outs[j]);
                 }
@@ -63,7 +63,7 @@ pub fn search_throughput(
             outs.push(Evaluation::default());
         }
         {
-            let leaves: Vec<Leaf<'_>> = idx
+            let leaves: Vec<Leaf<'_, G>> = idx
                 .iter()
                 .map(|&i| trees[i].0.leaf().expect("pending leaf"))
                 .collect();
@@ -78,16 +78,19 @@ pub fn search_throughput(
     Ok((trees.iter().map(|t| t.0.total_simulations).sum(), secs))
 }
 
-/// Microseconds per exact one-turn win check ([`crumble_core::lookahead::WinCheck`]) of
-/// `game` (at a turn start), over repeated checks for about `duration` (warm buffers), and
-/// the answer.
-pub fn lookahead_micros(game: &Game, duration: Duration) -> (f64, bool) {
-    let mut check = crumble_core::lookahead::WinCheck::new();
-    let win = check.can_win(game);
+/// Microseconds per exact one-turn win check ([`GameState::win_this_turn`]) of `game` (at a
+/// turn start), over repeated checks for about `duration` (warm buffers), and the answer.
+pub fn lookahead_micros<G: GameState>(game: &G, duration: Duration) -> (f64, bool) {
+    let mut check = G::WinCheck::default();
+    let win = game.win_this_turn(&mut check).is_some();
     let t0 = Instant::now();
     let mut n = 0u64;
     while n < 3 || t0.elapsed() < duration {
-        std::hint::black_box(check.can_win(std::hint::black_box(game)));
+        std::hint::black_box(
+            std::hint::black_box(game)
+                .win_this_turn(&mut check)
+                .is_some(),
+        );
         n += 1;
     }
     (t0.elapsed().as_secs_f64() * 1e6 / n as f64, win)
@@ -95,16 +98,16 @@ pub fn lookahead_micros(game: &Game, duration: Duration) -> (f64, bool) {
 
 /// Games per hour of rollout self-play: `games` games from `start`, all at once, with
 /// searches of `simulations` under `config` (on the current rayon pool).
-pub fn rollout_selfplay_games_per_hour(
-    start: &Game,
+pub fn rollout_selfplay_games_per_hour<G: GameState>(
+    start: &G,
     config: &crate::SearchConfig,
     simulations: u32,
     games: u64,
 ) -> Result<f64, crate::RunError> {
-    use crate::driver::{Player, PlayerKind, RunOptions, Seating, run_games};
-    let mut players = [Player {
+    use crate::driver::{Agent, AgentKind, RunOptions, Seating, run_games};
+    let mut agents = [Agent {
         name: "rollout".into(),
-        kind: PlayerKind::Mcts {
+        kind: AgentKind::Mcts {
             evaluator: Box::new(crate::RolloutEvaluator::new(config.rollout.clone(), 2)),
             simulations,
             config: config.clone(),
@@ -120,7 +123,7 @@ pub fn rollout_selfplay_games_per_hour(
     };
     let t0 = std::time::Instant::now();
     let p = run_games(
-        &mut players,
+        &mut agents,
         Seating::SelfPlay,
         &opts,
         0..games,

@@ -3,7 +3,7 @@
 //!
 //! [`play_games`] takes a queue of [`GameJob`]s (a start position, which player sits in
 //! which seat, a game number, a turn limit) and plays many at once, each in its own slot with
-//! the trees of its seated players. One round: every slot (in parallel, rayon) feeds in its
+//! the trees of its seated agents. One round: every slot (in parallel, rayon) feeds in its
 //! last evaluation and runs its search until it needs a new one (or plays random, forced and
 //! searched decisions until then); then, on the calling thread, the leaves of all slots that
 //! wait on one player go to that player's evaluator in **one** batch (after the evaluation
@@ -19,8 +19,8 @@
 use crate::config::SearchConfig;
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf, mix};
 use crate::mcts::{Search, Step};
-use crate::record::{GameRecord, SearchRecord, StepKind, StepRecord};
-use crumble_core::{Color, Decision, Game, Outcome, Phase, Reason, random};
+use crate::record::{Ending, GameRecord, SearchRecord, StepKind, StepRecord};
+use crumble_core::{Decision, GameResult, GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -28,44 +28,44 @@ use std::collections::HashMap;
 
 /// One agent at run time: random play, or search with its own evaluator and settings.
 #[derive(Debug)]
-pub struct Player {
+pub struct Agent<G: GameState> {
     pub name: String,
-    pub kind: PlayerKind,
+    pub kind: AgentKind<G>,
 }
 
 #[derive(Debug)]
-pub enum PlayerKind {
+pub enum AgentKind<G: GameState> {
     Random,
     Mcts {
-        evaluator: Box<dyn Evaluator>,
+        evaluator: Box<dyn Evaluator<G>>,
         simulations: u32,
         config: SearchConfig,
     },
 }
 
-/// Who plays which colour in one game: indices into the players.
+/// Who plays which side in one game: indices into the agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seats {
-    /// One player plays both colours with one tree (self-play).
+    /// One agent plays both sides with one tree (self-play).
     SelfPlay(usize),
-    /// One player per colour.
-    Match { black: usize, white: usize },
+    /// One agent per side: `first` plays the first player (Crumble's Black).
+    Match { first: usize, second: usize },
 }
 
 impl Seats {
-    /// The player of each colour (`[black, white]`).
-    fn players(self) -> [usize; 2] {
+    /// The agent of each side (`[first, second]`).
+    fn agents(self) -> [usize; 2] {
         match self {
             Seats::SelfPlay(p) => [p, p],
-            Seats::Match { black, white } => [black, white],
+            Seats::Match { first, second } => [first, second],
         }
     }
 }
 
 /// One game for [`play_games`].
 #[derive(Clone, Debug)]
-pub struct GameJob {
-    pub start: Game,
+pub struct GameJob<G> {
+    pub start: G,
     pub seats: Seats,
     /// The game's number: with the run's seed it seeds every random choice of the game, and
     /// the record carries it.
@@ -75,8 +75,8 @@ pub struct GameJob {
     /// With `index`, the seed of every random choice of the game.
     pub seed: u64,
     /// Stop the game after this many turns from `start` (0 = play it out): the searches still
-    /// see the whole game and its turn limit; a stopped game is recorded as an agreed draw
-    /// (the tactics harness judges only the first turn).
+    /// see the whole game and its turn limit; a stopped game is recorded as a draw ended by
+    /// [`Ending::Stopped`] (the tactics harness judges only the first turn).
     pub stop_after_turns: u32,
 }
 
@@ -97,20 +97,21 @@ pub enum Flow {
     Stop,
 }
 
-/// Who plays which colour in every game of a [`run_games`] call.
+/// Who plays which side in every game of a [`run_games`] call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seating {
-    /// Player 0 plays both colours with one tree (self-play).
+    /// Agent 0 plays both sides with one tree (self-play).
     SelfPlay,
-    /// Player 0 is Black in even-numbered games and White in odd ones; player 1 the other.
+    /// Agent 0 is the first player in even-numbered games and the second in odd ones; agent
+    /// 1 the other.
     Alternate,
 }
 
 /// Settings of a run of games.
 #[derive(Clone, Debug)]
-pub struct RunOptions {
-    /// The start of every game (the standard start: `Game::new(n, r)`).
-    pub start: Game,
+pub struct RunOptions<G> {
+    /// The start of every game.
+    pub start: G,
     /// Turn limit (`0` = none).
     pub max_turns: u32,
     pub parallel_games: usize,
@@ -146,21 +147,21 @@ pub enum RunError {
     },
     #[error("{0}")]
     Sink(Box<dyn std::error::Error + Send + Sync>),
-    #[error("seating {seating:?} needs {need} player(s), got {got}")]
+    #[error("seating {seating:?} needs {need} agent(s), got {got}")]
     Players {
         seating: Seating,
         need: usize,
         got: usize,
     },
-    #[error("game job {job} seats player {player}, but there are {players}")]
+    #[error("game job {job} seats agent {agent}, but there are {agents}")]
     BadSeat {
         job: usize,
-        player: usize,
-        players: usize,
+        agent: usize,
+        agents: usize,
     },
 }
 
-/// The part of a player the parallel phase reads.
+/// The part of an agent the parallel phase reads.
 #[derive(Clone, Debug)]
 enum Meta {
     Random,
@@ -170,26 +171,28 @@ enum Meta {
     },
 }
 
-struct Slot {
+struct Slot<G: GameState> {
     active: bool,
     /// Position of the job in the queue.
     job: usize,
     index: u64,
-    start: Game,
+    start: G,
     max_turns: u32,
     /// Turn count at which the game is stopped (see [`GameJob::stop_after_turns`]).
     stop_at: Option<u32>,
-    game: Game,
+    game: G,
+    /// How the game ended when it was not by the rules (a resignation, a stop).
+    adjudicated: Option<(GameResult, Ending)>,
     rng: ChaCha8Rng,
-    /// The trees of the players seated here (indexed by player; built on first use and kept
+    /// The trees of the agents seated here (indexed by agent; built on first use and kept
     /// for the slot's later games).
-    trees: Vec<Option<Search>>,
+    trees: Vec<Option<Search<G>>>,
     seat: [usize; 2],
     searching: Option<usize>,
     steps: Vec<StepRecord>,
     low: [u32; 2],
     playout: bool,
-    would_resign: Option<Color>,
+    would_resign: Option<Player>,
     needs: Option<usize>,
     pending: Option<usize>,
     legal: Vec<Decision>,
@@ -198,21 +201,13 @@ struct Slot {
     decisions: u64,
 }
 
-/// The tree of seated player `p` (a borrow of the trees alone, not of the whole slot).
-fn tree(trees: &mut [Option<Search>], p: usize) -> &mut Search {
-    trees[p].as_mut().expect("a seated player has a tree")
+/// The tree of seated agent `p` (a borrow of the trees alone, not of the whole slot).
+fn tree<G: GameState>(trees: &mut [Option<Search<G>>], p: usize) -> &mut Search<G> {
+    trees[p].as_mut().expect("a seated agent has a tree")
 }
 
-#[inline]
-fn ci(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
-impl Slot {
-    fn new(players: usize, start: &Game) -> Slot {
+impl<G: GameState> Slot<G> {
+    fn new(agents: usize, start: &G) -> Slot<G> {
         Slot {
             active: false,
             job: 0,
@@ -221,8 +216,9 @@ impl Slot {
             max_turns: 0,
             stop_at: None,
             game: start.clone(),
+            adjudicated: None,
             rng: ChaCha8Rng::seed_from_u64(0),
-            trees: (0..players).map(|_| None).collect(),
+            trees: (0..agents).map(|_| None).collect(),
             seat: [0, 0],
             searching: None,
             steps: Vec::new(),
@@ -238,7 +234,7 @@ impl Slot {
         }
     }
 
-    fn start(&mut self, k: usize, job: GameJob, metas: &[Meta]) {
+    fn start(&mut self, k: usize, job: GameJob<G>, metas: &[Meta]) {
         self.active = true;
         self.job = k;
         self.index = job.index;
@@ -250,10 +246,11 @@ impl Slot {
                 .saturating_add(job.stop_after_turns)
         });
         self.game.clone_from(&self.start);
-        self.game.set_max_turns(job.max_turns);
+        self.game.set_turn_limit(job.max_turns);
+        self.adjudicated = None;
         let seed = mix(job.seed ^ mix(job.index));
         self.rng = ChaCha8Rng::seed_from_u64(seed);
-        self.seat = job.seats.players();
+        self.seat = job.seats.agents();
         for (p, t) in self.trees.iter_mut().enumerate() {
             if !self.seat.contains(&p) {
                 continue;
@@ -285,8 +282,8 @@ impl Slot {
         self.playout = resign && self.rng.random_bool(f64::from(fraction));
     }
 
-    /// The trees of the players seated in this slot's game.
-    fn seated_trees(&mut self) -> impl Iterator<Item = &mut Search> {
+    /// The trees of the agents seated in this slot's game.
+    fn seated_trees(&mut self) -> impl Iterator<Item = &mut Search<G>> {
         let seat = self.seat;
         self.trees
             .iter_mut()
@@ -317,13 +314,13 @@ impl Slot {
         self.needs = None;
         loop {
             if let Some(t) = self.stop_at
-                && !self.game.is_over()
+                && !self.is_over()
                 && self.game.turns_played() >= t
             {
-                self.game.finish(Outcome {
-                    winner: None,
-                    reason: Reason::Agreement,
-                });
+                self.adjudicated = Some((GameResult::Draw, Ending::Stopped));
+            }
+            if self.adjudicated.is_some() {
+                return;
             }
             let Some(c) = self.game.decider() else { return };
             if let Some(t) = self.searching {
@@ -338,7 +335,7 @@ impl Slot {
                 let out = tree(&mut self.trees, t).finish();
                 let (value, full, proven) = (out.value, out.full, out.proven);
                 if config.resign.enabled {
-                    let k = ci(c);
+                    let k = c.index();
                     self.low[k] = if value < config.resign.threshold {
                         self.low[k] + 1
                     } else {
@@ -348,10 +345,8 @@ impl Slot {
                         if self.playout {
                             self.would_resign.get_or_insert(c);
                         } else {
-                            self.game.finish(Outcome {
-                                winner: Some(c.opposite()),
-                                reason: Reason::Resignation,
-                            });
+                            self.adjudicated =
+                                Some((GameResult::Win(c.opponent()), Ending::Resignation));
                             return;
                         }
                     }
@@ -371,8 +366,8 @@ impl Slot {
                 } else {
                     tc.final_
                 };
-                let joint = if record_targets && self.game.phase() == Phase::Choose {
-                    tree(&mut self.trees, t).joint_choose_extent(&mut self.joint);
+                let joint = if record_targets && self.game.at_turn_start() {
+                    tree(&mut self.trees, t).joint_first_two(&mut self.joint);
                     self.joint.clone()
                 } else {
                     Vec::new()
@@ -397,11 +392,12 @@ impl Slot {
                 self.play(d, StepKind::Forced, None);
                 continue;
             }
-            let p = self.seat[ci(c)];
+            let p = self.seat[c.index()];
             match &metas[p] {
                 Meta::Random => {
                     let mut path = std::mem::take(&mut self.path);
-                    random::play_random_turn_recorded(&mut self.game, &mut self.rng, &mut path);
+                    self.game
+                        .play_random_turn_recorded(&mut self.rng, &mut path);
                     for &d in &path {
                         for t in self.seated_trees() {
                             t.advance(d);
@@ -433,20 +429,24 @@ impl Slot {
         }
     }
 
+    /// Is the game over, by the rules or adjudicated?
+    fn is_over(&self) -> bool {
+        self.adjudicated.is_some() || self.game.is_over()
+    }
+
     fn take_record(&mut self) -> GameRecord {
-        let (n, r) = (
-            self.start.board().board_size(),
-            self.start.board().resolution(),
-        );
-        let standard = Game::new(n, r).map(|g| g == self.start).unwrap_or(false);
+        let (result, ending) = self.adjudicated.unwrap_or_else(|| {
+            let r = self.game.game_result().expect("a finished game");
+            (r, Ending::Rules)
+        });
         GameRecord {
             index: self.index,
-            board: n,
-            resolution: r,
+            game: G::NAME.to_string(),
+            start: crate::record::start_json::<G>(&self.start.to_start()),
             max_turns: self.max_turns,
-            start: (!standard).then(|| crumble_core::position::to_json(&self.start)),
             steps: std::mem::take(&mut self.steps),
-            outcome: self.game.outcome().expect("a finished game"),
+            result,
+            ending,
             would_resign: self.would_resign,
         }
     }
@@ -460,31 +460,37 @@ struct Cache {
 }
 
 /// Plays the games numbered `games` (a range, or any list of distinct indices: a resumed
-/// run plays just the missing ones) from `opts.start` between `players` as `seating` says,
+/// run plays just the missing ones) from `opts.start` between `agents` as `seating` says,
 /// and hands each finished game to `on_game`; `on_round` sees the counters after every
 /// round. The common case of [`play_games`].
-pub fn run_games(
-    players: &mut [Player],
+pub fn run_games<G: GameState>(
+    agents: &mut [Agent<G>],
     seating: Seating,
-    opts: &RunOptions,
+    opts: &RunOptions<G>,
     games: impl IntoIterator<Item = u64>,
     on_game: &mut dyn FnMut(GameRecord) -> Result<(), Box<dyn std::error::Error + Send + Sync>>,
     on_round: &mut dyn FnMut(&Progress),
 ) -> Result<Progress, RunError> {
     let need = if seating == Seating::SelfPlay { 1 } else { 2 };
-    if players.len() != need {
+    if agents.len() != need {
         return Err(RunError::Players {
             seating,
             need,
-            got: players.len(),
+            got: agents.len(),
         });
     }
     let jobs = games.into_iter().map(|index| GameJob {
         start: opts.start.clone(),
         seats: match seating {
             Seating::SelfPlay => Seats::SelfPlay(0),
-            Seating::Alternate if index % 2 == 0 => Seats::Match { black: 0, white: 1 },
-            Seating::Alternate => Seats::Match { black: 1, white: 0 },
+            Seating::Alternate if index % 2 == 0 => Seats::Match {
+                first: 0,
+                second: 1,
+            },
+            Seating::Alternate => Seats::Match {
+                first: 1,
+                second: 0,
+            },
         },
         index,
         max_turns: opts.max_turns,
@@ -496,7 +502,7 @@ pub fn run_games(
         record_targets: opts.record_targets,
     };
     play_games(
-        players,
+        agents,
         jobs,
         &engine,
         &mut |_, g| on_game(g).map(|()| Flow::Continue),
@@ -504,13 +510,13 @@ pub fn run_games(
     )
 }
 
-/// Plays `jobs` between `players`, `opts.parallel_games` at once, and hands each finished
+/// Plays `jobs` between `agents`, `opts.parallel_games` at once, and hands each finished
 /// game to `on_game` with its position in the queue (in a deterministic order); `on_round`
 /// sees the counters after every round. Runs on the current rayon pool (see
 /// [`with_threads`]).
-pub fn play_games(
-    players: &mut [Player],
-    jobs: impl IntoIterator<Item = GameJob>,
+pub fn play_games<G: GameState>(
+    agents: &mut [Agent<G>],
+    jobs: impl IntoIterator<Item = GameJob<G>>,
     opts: &EngineOptions,
     on_game: &mut dyn FnMut(
         usize,
@@ -518,21 +524,21 @@ pub fn play_games(
     ) -> Result<Flow, Box<dyn std::error::Error + Send + Sync>>,
     on_round: &mut dyn FnMut(&Progress),
 ) -> Result<Progress, RunError> {
-    let jobs: Vec<GameJob> = jobs.into_iter().collect();
+    let jobs: Vec<GameJob<G>> = jobs.into_iter().collect();
     for (k, job) in jobs.iter().enumerate() {
-        if let Some(&player) = job.seats.players().iter().find(|&&p| p >= players.len()) {
+        if let Some(&agent) = job.seats.agents().iter().find(|&&p| p >= agents.len()) {
             return Err(RunError::BadSeat {
                 job: k,
-                player,
-                players: players.len(),
+                agent,
+                agents: agents.len(),
             });
         }
     }
-    let metas: Vec<Meta> = players
+    let metas: Vec<Meta> = agents
         .iter()
         .map(|p| match &p.kind {
-            PlayerKind::Random => Meta::Random,
-            PlayerKind::Mcts {
+            AgentKind::Random => Meta::Random,
+            AgentKind::Mcts {
                 simulations,
                 config,
                 ..
@@ -556,8 +562,8 @@ pub fn play_games(
     let Some(first) = jobs.first() else {
         return Ok(Progress::default());
     };
-    let mut slots: Vec<Slot> = (0..opts.parallel_games.max(1).min(jobs.len()))
-        .map(|_| Slot::new(players.len(), &first.start))
+    let mut slots: Vec<Slot<G>> = (0..opts.parallel_games.max(1).min(jobs.len()))
+        .map(|_| Slot::new(agents.len(), &first.start))
         .collect();
     let mut queue = jobs.into_iter().enumerate();
     for s in &mut slots {
@@ -599,7 +605,7 @@ pub fn play_games(
             })
             .sum::<u64>();
         for s in &mut slots {
-            if s.active && s.game.is_over() {
+            if s.active && s.is_over() {
                 progress.decisions += s.decisions;
                 s.decisions = 0;
                 let rec = s.take_record();
@@ -621,8 +627,8 @@ pub fn play_games(
         }
         // One batch per evaluator.
         let mut used = 0usize;
-        for (p, player) in players.iter_mut().enumerate() {
-            let PlayerKind::Mcts { evaluator, .. } = &mut player.kind else {
+        for (p, agent) in agents.iter_mut().enumerate() {
+            let AgentKind::Mcts { evaluator, .. } = &mut agent.kind else {
                 continue;
             };
             hits.clear();
@@ -655,7 +661,7 @@ pub fn play_games(
                 while outs.len() < used + misses.len() {
                     outs.push(Evaluation::default());
                 }
-                let leaves: Vec<Leaf<'_>> = misses
+                let leaves: Vec<Leaf<'_, G>> = misses
                     .iter()
                     .map(|&si| {
                         slots[si].trees[p]

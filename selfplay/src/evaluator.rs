@@ -6,11 +6,11 @@
 //! # Sign convention
 //!
 //! Every value is **one scalar in `[-1, 1]` from the point of view of the player who decides
-//! in that state** ([`Game::decider`]): `+1` means that player wins, `-1` that they lose, `0`
+//! in that state** ([`GameState::decider`]): `+1` means that player wins, `-1` that they lose, `0`
 //! a draw. A turn is several decisions by the same player, so consecutive states often share
 //! their decider; search flips the sign only where the decider changes.
 
-use crumble_core::{Color, Decision, Game, random};
+use crumble_core::{Decision, GameState, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -18,11 +18,19 @@ use std::fmt;
 
 /// One state to evaluate: a live game and its legal decisions (sorted, at least two: search
 /// never asks about a state with a single legal decision).
-#[derive(Clone, Copy, Debug)]
-pub struct Leaf<'a> {
-    pub game: &'a Game,
+#[derive(Debug)]
+pub struct Leaf<'a, G> {
+    pub game: &'a G,
     pub legal: &'a [Decision],
 }
+
+// Not derived: a derive would ask `G: Copy`, and a leaf only holds references.
+impl<G> Clone for Leaf<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G> Copy for Leaf<'_, G> {}
 
 /// What an evaluator says about one [`Leaf`]. The caller owns it and reuses it across calls.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -56,17 +64,22 @@ pub enum EvalError {
 /// in the batch and whatever calls came before: the evaluation cache (keyed by the state
 /// hash) relies on it, and so does a killed and resumed run, whose batches hold other games
 /// than the uninterrupted run's did.
-pub trait Evaluator: Send + fmt::Debug {
+pub trait Evaluator<G: GameState>: Send + fmt::Debug {
     /// A short name for logs and errors (`uniform`, `rollout`, a checkpoint path).
     fn name(&self) -> String;
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError>;
+    fn evaluate(&mut self, leaves: &[Leaf<'_, G>], out: &mut [Evaluation])
+    -> Result<(), EvalError>;
 }
 
-impl Evaluator for Box<dyn Evaluator> {
+impl<G: GameState> Evaluator<G> for Box<dyn Evaluator<G>> {
     fn name(&self) -> String {
         (**self).name()
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, G>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         (**self).evaluate(leaves, out)
     }
 }
@@ -82,14 +95,18 @@ fn uniform(legal: &[Decision], priors: &mut Vec<f32>) {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct UniformEvaluator;
 
-impl Evaluator for UniformEvaluator {
+impl<G: GameState> Evaluator<G> for UniformEvaluator {
     fn name(&self) -> String {
         "uniform".into()
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, G>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         // Cheap per leaf, but done for every leaf of every round: spread it over the cores so
         // it does not become the serial part of a batched search.
-        let fill = |(leaf, o): (&Leaf<'_>, &mut Evaluation)| {
+        let fill = |(leaf, o): (&Leaf<'_, G>, &mut Evaluation)| {
             uniform(leaf.legal, &mut o.priors);
             o.value = 0.0;
         };
@@ -127,7 +144,7 @@ impl Default for RolloutConfig {
 }
 
 /// Uniform priors and, as value, the mean result of random playouts (random play as
-/// `DESIGN.md` defines it, [`crumble_core::random`]) from the leaf: `+1` a win for the leaf's
+/// each game defines it, [`GameState::play_random_turn`]) from the leaf: `+1` a win for the leaf's
 /// decider, `-1` a loss, `0` a draw or a playout stopped at its turn cap.
 ///
 /// Leaves of one batch are played out in parallel (rayon); each leaf's RNG is seeded from the
@@ -150,7 +167,13 @@ impl RolloutEvaluator {
 pub use crumble_core::hash::mix64 as mix;
 
 /// Mean score of `playouts` random playouts from `game` for `me`, each capped at `cap` turns.
-pub fn rollout_value(game: &Game, me: Color, playouts: u32, cap: u32, rng: &mut ChaCha8Rng) -> f32 {
+pub fn rollout_value<G: GameState>(
+    game: &G,
+    me: Player,
+    playouts: u32,
+    cap: u32,
+    rng: &mut ChaCha8Rng,
+) -> f32 {
     if playouts == 0 {
         return 0.0;
     }
@@ -161,14 +184,14 @@ pub fn rollout_value(game: &Game, me: Color, playouts: u32, cap: u32, rng: &mut 
             g = game.clone();
         }
         let limit = g.turns_played().saturating_add(cap.max(1));
-        let limit = if g.max_turns() > 0 {
-            limit.min(g.max_turns())
+        let limit = if g.turn_limit() > 0 {
+            limit.min(g.turn_limit())
         } else {
             limit
         };
-        g.set_max_turns(limit);
-        random::play_random_game(&mut g, rng);
-        if let Some(w) = g.outcome().and_then(|o| o.winner) {
+        g.set_turn_limit(limit);
+        g.play_random_game(rng);
+        if let Some(w) = g.game_result().and_then(|r| r.winner()) {
             sum += if w == me { 1 } else { -1 };
         }
     }
@@ -179,17 +202,17 @@ impl RolloutEvaluator {
     /// Plays each leaf's playouts (in parallel for a batch) and hands `write` the output slot
     /// and the playout value, `None` for a finished game. The RNG of a leaf depends only on
     /// the seed and the leaf's state hash (see the type's docs).
-    fn play_out(
+    fn play_out<G: GameState>(
         &self,
-        leaves: &[Leaf<'_>],
+        leaves: &[Leaf<'_, G>],
         out: &mut [Evaluation],
-        write: impl Fn(&Leaf<'_>, &mut Evaluation, Option<f32>) + Sync,
+        write: impl Fn(&Leaf<'_, G>, &mut Evaluation, Option<f32>) + Sync,
     ) {
         let base = mix(self.seed);
         let cfg = &self.config;
-        let work = |(leaf, o): (&Leaf<'_>, &mut Evaluation)| {
+        let work = |(leaf, o): (&Leaf<'_, G>, &mut Evaluation)| {
             let value = leaf.game.decider().map(|me| {
-                let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ leaf.game.hash()));
+                let mut rng = ChaCha8Rng::seed_from_u64(mix(base ^ leaf.game.state_hash()));
                 rollout_value(leaf.game, me, cfg.playouts, cfg.max_turns, &mut rng)
             });
             write(leaf, o, value);
@@ -202,14 +225,18 @@ impl RolloutEvaluator {
     }
 }
 
-impl Evaluator for RolloutEvaluator {
+impl<G: GameState> Evaluator<G> for RolloutEvaluator {
     fn name(&self) -> String {
         format!(
             "rollout({} playouts, {} turns)",
             self.config.playouts, self.config.max_turns
         )
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, G>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         self.play_out(leaves, out, |leaf, o, value| {
             uniform(leaf.legal, &mut o.priors);
             o.value = value.unwrap_or(0.0);
@@ -231,7 +258,7 @@ pub struct MixedEvaluator<E> {
     rollout_weight: f32,
 }
 
-impl<E: Evaluator> MixedEvaluator<E> {
+impl<E> MixedEvaluator<E> {
     /// `rollout_weight` in [0, 1] is the playouts' share of the value; the playouts are the
     /// ones a [`RolloutEvaluator`] with `rollout` and `seed` would play.
     pub fn new(net: E, rollout: RolloutConfig, rollout_weight: f32, seed: u64) -> Self {
@@ -243,16 +270,20 @@ impl<E: Evaluator> MixedEvaluator<E> {
     }
 }
 
-impl<E: Evaluator> Evaluator for MixedEvaluator<E> {
+impl<G: GameState, E: Evaluator<G>> Evaluator<G> for MixedEvaluator<E> {
     fn name(&self) -> String {
         format!(
             "{} + {} x {}",
             self.net.name(),
             self.rollout_weight,
-            self.rollout.name()
+            Evaluator::<G>::name(&self.rollout)
         )
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, G>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         self.net.evaluate(leaves, out)?;
         let w = self.rollout_weight;
         if w > 0.0 {

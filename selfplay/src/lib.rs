@@ -1,7 +1,8 @@
 //! # crumble-selfplay
 //!
-//! Search and self-play for Crumble, on top of the rules engine (`crumble-core`) and below
-//! the network (`crumble-model`), which it never links:
+//! Search and self-play for any game of the rules crate's [`GameState`](crumble_core::GameState)
+//! interface (Crumble first), on top of the rules engine (`crumble-core`) and below the
+//! network (`crumble-model`), which it never links:
 //!
 //! - [`evaluator`]: the batch-first [`Evaluator`] trait (values from the deciding player's
 //!   view), [`UniformEvaluator`] and [`RolloutEvaluator`].
@@ -15,14 +16,16 @@
 //! - [`selfplay`]: self-play into record files; [`arena`]: agent pools, game pairs from
 //!   openings (matches, tournaments, training's evaluation), tactics and record writing, all
 //!   on the driver.
-//! - [`record`]: game records and the versioned record file format.
+//! - [`record`]: game records (which name their game and start) and the versioned record
+//!   file format; [`hooks`]: what the pipeline asks of a game beyond its rules, with
+//!   defaults; [`crumble`]: Crumble's notation for records.
 //! - [`stats`] and [`ratings`]: Elo with intervals, the pentanomial GSPRT, Bradley–Terry
 //!   ratings with draws.
 //!
 //! ```
 //! use crumble_selfplay::{mcts::Search, SearchConfig, UniformEvaluator};
 //! let game = crumble_core::Game::new(6, 8).unwrap();
-//! let mut search = Search::new(SearchConfig::default(), 1);
+//! let mut search: Search<crumble_core::Game> = Search::new(SearchConfig::default(), 1);
 //! let out = search.search_with(&game, 100, true, &mut UniformEvaluator).unwrap();
 //! assert_eq!(out.root_visits, 100);
 //! assert!((out.target.iter().sum::<f32>() - 1.0).abs() < 1e-4);
@@ -32,9 +35,11 @@ pub mod agent;
 pub mod arena;
 pub mod bench;
 pub mod config;
+pub mod crumble;
 pub mod driver;
 pub mod evaluator;
 pub mod files;
+pub mod hooks;
 pub mod mcts;
 pub mod openings;
 pub mod plot;
@@ -46,10 +51,11 @@ pub mod tactics;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
-pub use driver::{Player, PlayerKind, Progress, RunError, RunOptions, Seating};
+pub use driver::{Agent, AgentKind, Progress, RunError, RunOptions, Seating};
 pub use evaluator::{
     EvalError, Evaluation, Evaluator, Leaf, MixedEvaluator, RolloutConfig, RolloutEvaluator,
     UniformEvaluator,
 };
+pub use hooks::GameHooks;
 pub use mcts::{Search, SearchOutput, Step};
-pub use record::{GameRecord, RecordError, SearchRecord, StepKind, StepRecord};
+pub use record::{Ending, GameRecord, RecordError, SearchRecord, StepKind, StepRecord};

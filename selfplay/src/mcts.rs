@@ -7,8 +7,9 @@
 //! [`Search::search_with`]) and many work together (the self-play driver).
 //!
 //! Design points:
-//! - **Values.** A node stores the sum of backed-up values in Black's view; a node read from
-//!   its parent's view is multiplied by the parent decider's sign (+1 Black, -1 White). So
+//! - **Values.** A node stores the sum of backed-up values in the first player's view; a node
+//!   read from its parent's view is multiplied by the parent decider's sign (+1 the first
+//!   player, -1 the second). So
 //!   the sign flips exactly where the deciding player changes and never inside a turn.
 //! - **Terminal states** are scored exactly (+1/-1 for the winner, 0 for a draw) on every
 //!   visit, never evaluated.
@@ -37,8 +38,7 @@ mod proof;
 
 use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Leaf};
-use crumble_core::lookahead::WinCheck;
-use crumble_core::{Color, Decision, Game, Phase};
+use crumble_core::{Decision, GameState, Player};
 use proof::UNPROVEN;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -57,19 +57,19 @@ enum NodeState {
 #[derive(Clone, Copy, Debug)]
 struct Node {
     hash: u64,
-    /// Sum of backed-up values, Black's view.
+    /// Sum of backed-up values, the first player's view.
     w: f64,
     n: u32,
     edges: u32,
     n_edges: u32,
     forced: u32,
     n_forced: u32,
-    /// +1 Black decides here, -1 White, 0 the game is over.
+    /// +1 the first player decides here, -1 the second, 0 the game is over.
     sign: i8,
     state: NodeState,
     /// The evaluator's value, decider's view.
     net_value: f32,
-    /// Exact value in Black's view (-1, 0, +1) once proven, else [`UNPROVEN`].
+    /// Exact value in the first player's view (-1, 0, +1) once proven, else [`UNPROVEN`].
     proof: i8,
 }
 
@@ -127,7 +127,7 @@ pub struct SearchOutput {
 
 /// One search tree and its settings; see the module docs.
 #[derive(Debug)]
-pub struct Search {
+pub struct Search<G: GameState> {
     cfg: SearchConfig,
     nodes: Vec<Node>,
     edges: Vec<Edge>,
@@ -135,8 +135,8 @@ pub struct Search {
     spare: (Vec<Node>, Vec<Edge>, Vec<Decision>),
     stack: Vec<(u32, u32)>,
     root: u32,
-    root_game: Option<Game>,
-    sim: Option<Game>,
+    root_game: Option<G>,
+    sim: Option<G>,
     /// Forced decisions still to be played (by [`Search::advance`]) to reach the root.
     to_skip: Vec<Decision>,
     budget: u32,
@@ -152,30 +152,27 @@ pub struct Search {
     out: SearchOutput,
     scratch: Vec<f32>,
     /// The one-turn win check's buffers (used only with `lookahead` on).
-    check: WinCheck,
+    check: G::WinCheck,
     /// Simulations completed over the search's life (for rates).
     pub total_simulations: u64,
 }
 
 #[inline]
-fn sign_of(c: Option<Color>) -> i8 {
-    match c {
-        Some(Color::Black) => 1,
-        Some(Color::White) => -1,
+fn sign_of(p: Option<Player>) -> i8 {
+    match p {
+        Some(Player::First) => 1,
+        Some(Player::Second) => -1,
         None => 0,
     }
 }
 
-fn terminal_value(game: &Game) -> f32 {
-    match game.outcome().and_then(|o| o.winner) {
-        Some(Color::Black) => 1.0,
-        Some(Color::White) => -1.0,
-        None => 0.0,
-    }
+fn terminal_value<G: GameState>(game: &G) -> f32 {
+    game.game_result()
+        .map_or(0.0, |r| r.value_for(Player::First))
 }
 
-impl Search {
-    pub fn new(cfg: SearchConfig, seed: u64) -> Search {
+impl<G: GameState> Search<G> {
+    pub fn new(cfg: SearchConfig, seed: u64) -> Search<G> {
         Search {
             cfg,
             nodes: Vec::new(),
@@ -199,7 +196,7 @@ impl Search {
             rng: ChaCha8Rng::seed_from_u64(seed),
             out: SearchOutput::default(),
             scratch: Vec::new(),
-            check: WinCheck::new(),
+            check: G::WinCheck::default(),
             total_simulations: 0,
         }
     }
@@ -241,9 +238,9 @@ impl Search {
     /// Starts a search of `simulations` simulations from `game` (live). `full` selects the
     /// full search of playout cap randomisation (root noise and forced playouts, as
     /// configured). Reuses the tree when its root is this state.
-    pub fn begin(&mut self, game: &Game, simulations: u32, full: bool) {
+    pub fn begin(&mut self, game: &G, simulations: u32, full: bool) {
         assert!(!game.is_over(), "search needs a live game");
-        let h = game.hash();
+        let h = game.state_hash();
         let reuse = self.cfg.tree_reuse
             && self.root != NONE
             && self.to_skip.is_empty()
@@ -345,7 +342,7 @@ impl Search {
     }
 
     /// The leaf waiting for an evaluation (after [`Step::NeedsEval`]).
-    pub fn leaf(&self) -> Option<Leaf<'_>> {
+    pub fn leaf(&self) -> Option<Leaf<'_, G>> {
         (self.pending != NONE).then(|| Leaf {
             game: self.sim.as_ref().expect("a pending leaf"),
             legal: &self.legal,
@@ -420,13 +417,16 @@ impl Search {
         let over = sim.is_over();
         let proof = if over {
             terminal_value(sim) as i8
-        } else if self.cfg.lookahead && sim.at_turn_start() && self.check.can_win(sim) {
+        } else if self.cfg.lookahead
+            && sim.at_turn_start()
+            && sim.win_this_turn(&mut self.check).is_some()
+        {
             sign_of(sim.decider())
         } else {
             UNPROVEN
         };
         self.nodes.push(Node {
-            hash: sim.hash(),
+            hash: sim.state_hash(),
             w: 0.0,
             n: 0,
             edges: 0,
@@ -842,19 +842,24 @@ impl Search {
         out.legal[out.legal.len() - 1]
     }
 
-    /// For a search whose root is at the start of a turn: the joint distribution over
-    /// (choose, extent) pairs, `target(choose) × P(extent | choose)`, where the conditional is
-    /// the visit distribution of the choose child's extent decisions; with no extent visited
-    /// yet, its priors; for an unexpanded child, uniform over the legal extents; a forced
-    /// extent gets all of it. Pairs with zero mass are left out; the masses sum to 1.
-    pub fn joint_choose_extent(&mut self, out: &mut Vec<(Decision, Decision, f32)>) {
+    /// For a search whose root is at the start of a turn: the joint distribution over the
+    /// turn's first two decisions (Crumble's choose and extent), `target(first) ×
+    /// P(second | first)`, where the conditional is the visit distribution of the first
+    /// decision's child; with no second decision visited yet, its priors; for an unexpanded
+    /// child, uniform over the legal second decisions; a forced second decision gets all of
+    /// it. A first decision after which the turn does not go on (the game ends, or the other
+    /// player decides) has no pair, so for a game whose turns are single decisions the list is
+    /// empty. Pairs with zero mass are left out; the masses sum to the target mass of the
+    /// first decisions that have pairs.
+    pub fn joint_first_two(&mut self, out: &mut Vec<(Decision, Decision, f32)>) {
         out.clear();
         let Some(root_game) = self.root_game.as_ref() else {
             return;
         };
-        if root_game.phase() != Phase::Choose || self.root == NONE {
+        if !root_game.at_turn_start() || self.root == NONE {
             return;
         }
+        let decider = root_game.decider();
         let nd = self.nodes[self.root as usize];
         let mut probe = root_game.clone();
         let mut legal = Vec::new();
@@ -864,49 +869,45 @@ impl Search {
                 continue;
             }
             let e = self.edges[nd.edges as usize + k];
-            let choose = e.decision;
+            let first = e.decision;
+            probe.clone_from(root_game);
+            probe.apply_unchecked(first);
+            if probe.at_turn_start() || probe.is_over() || probe.decider() != decider {
+                continue;
+            }
             if e.child != NONE {
                 let c = self.nodes[e.child as usize];
                 if c.n_forced > 0 {
-                    out.push((choose, self.forced[c.forced as usize], t));
+                    out.push((first, self.forced[c.forced as usize], t));
                     continue;
                 }
                 if c.state == NodeState::Expanded {
                     let ce = &self.edges[c.edges as usize..(c.edges + c.n_edges) as usize];
-                    let n: u32 = ce
-                        .iter()
-                        .map(|x| {
-                            if x.child == NONE {
-                                0
-                            } else {
-                                self.nodes[x.child as usize].n
-                            }
-                        })
-                        .sum();
+                    let visits = |x: &Edge| {
+                        if x.child == NONE {
+                            0
+                        } else {
+                            self.nodes[x.child as usize].n
+                        }
+                    };
+                    let n: u32 = ce.iter().map(visits).sum();
                     for x in ce {
                         let w = if n > 0 {
-                            (if x.child == NONE {
-                                0
-                            } else {
-                                self.nodes[x.child as usize].n
-                            }) as f32
-                                / n as f32
+                            visits(x) as f32 / n as f32
                         } else {
                             x.prior
                         };
                         if w > 0.0 {
-                            out.push((choose, x.decision, t * w));
+                            out.push((first, x.decision, t * w));
                         }
                     }
                     continue;
                 }
             }
-            probe.clone_from(root_game);
-            probe.apply_unchecked(choose);
             probe.legal_decisions_into(&mut legal);
             let w = 1.0 / legal.len().max(1) as f32;
             for &x in &legal {
-                out.push((choose, x, t * w));
+                out.push((first, x, t * w));
             }
         }
     }
@@ -998,10 +999,10 @@ impl Search {
     /// single position. Returns the output of [`Search::finish`].
     pub fn search_with(
         &mut self,
-        game: &Game,
+        game: &G,
         simulations: u32,
         full: bool,
-        evaluator: &mut dyn crate::Evaluator,
+        evaluator: &mut dyn crate::Evaluator<G>,
     ) -> Result<&SearchOutput, crate::EvalError> {
         self.begin(game, simulations, full);
         let mut eval = [Evaluation::default()];
@@ -1015,9 +1016,9 @@ impl Search {
         Ok(self.finish())
     }
 
-    /// Mean value (Black's view) and visits of the node reached from the root by `path`
-    /// (decisions, forced ones included or not), for tests and diagnostics.
-    pub fn node_stats(&self, path: &[Decision]) -> Option<(f64, u32, Option<Color>)> {
+    /// Mean value (the first player's view) and visits of the node reached from the root by
+    /// `path` (decisions, forced ones included or not), for tests and diagnostics.
+    pub fn node_stats(&self, path: &[Decision]) -> Option<(f64, u32, Option<Player>)> {
         let mut node = self.root;
         if node == NONE {
             return None;
@@ -1042,8 +1043,8 @@ impl Search {
         }
         let nd = self.nodes[node as usize];
         let decider = match nd.sign {
-            1 => Some(Color::Black),
-            -1 => Some(Color::White),
+            1 => Some(Player::First),
+            -1 => Some(Player::Second),
             _ => None,
         };
         Some((

@@ -66,10 +66,7 @@ pub fn line_of_record(
     rec: &GameRecord,
     depth: usize,
 ) -> Result<Option<(Line, BoardSize)>, RecordError> {
-    if rec.start.is_some() {
-        return Ok(None);
-    }
-    let start = rec.start_game()?;
+    let start: Game = rec.start_state()?;
     let Some(size) = standard_size(&start) else {
         return Ok(None);
     };
@@ -109,7 +106,7 @@ pub fn line_of_record(
     Ok(Some((
         Line {
             moves,
-            winner: rec.outcome.winner,
+            winner: rec.winner().map(Into::into),
             turns,
         },
         size,

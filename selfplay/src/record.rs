@@ -1,35 +1,71 @@
-//! Self-play game records and their file format.
+//! Self-play game records and their file format, for any game ([`GameState`]).
 //!
-//! A record holds every decision of a game (forced, random and searched ones), and for each
-//! searched decision the search value, whether it was a full search, the policy target over
-//! all its legal decisions (so the legal mask is in the record too), and for a decision at the
-//! start of a turn the joint (choose, extent) distribution; then the result.
+//! A record names its game and its start, and holds every decision of the game (forced,
+//! random and searched ones), and for each searched decision the search value, whether it was
+//! a full search, the policy target over all its legal decisions (so the legal mask is in the
+//! record too), and at the start of a turn that goes on the joint distribution over the
+//! turn's first two decisions ([`crate::Search::joint_first_two`]); then the result and how
+//! the game ended.
 //!
-//! # File format, version 2 (`*.crsp`)
+//! # File format, version 3 (`*.crsp`)
 //!
 //! All integers little-endian. `MAGIC` (8 bytes `CRMBSP\r\n`), `u32` version, `u32` number of
 //! games, the games, then a `u64` FNV-1a checksum of everything before it. A game:
-//! `u64` index, `u16` board, `u16` resolution, `u32` max turns, `u32` start-position JSON
-//! length and its bytes (0 = the standard start), `u8` winner (0 none, 1 black, 2 white),
-//! `u8` reason (index in [`Reason::ALL`]), `u8` would-resign (0 none, 1 black, 2 white),
-//! `u32` number of steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random,
-//! 2 searched); for a searched step `f32` value, `u8` full, `u8` proven (0 no, 1 yes) and
-//! if proven the `f32` exact value, `u32` n, n × (`u32` decision, `f32` target), `u32` m,
-//! m × (`u32` choose, `u32` extent, `f32` mass).
+//! `u64` index, `u8` length and the bytes of the game's name ([`GameState::NAME`]), `u32`
+//! length and the bytes of the start specification as JSON ([`GameState::Start`]), `u32` max
+//! turns, `u8` result (0 draw, 1 the first player won, 2 the second), `u8` ending (index in
+//! [`Ending::ALL`]), `u8` would-resign (0 none, 1 first player, 2 second), `u32` number of
+//! steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random, 2 searched); for a
+//! searched step `f32` value, `u8` full, `u8` proven (0 no, 1 yes) and if proven the `f32`
+//! exact value, `u32` n, n × (`u32` decision, `f32` target), `u32` m, m × (`u32` first,
+//! `u32` second, `f32` mass).
 //!
-//! Version 1 is version 2 without the proven byte and value (written before the search
-//! proved results); it is still read, its searched steps having no proofs.
+//! Versions 1 and 2 hold Crumble games only: instead of the name and start they have `u16`
+//! board, `u16` resolution, `u32` max turns, and a `u32`-length start-position JSON (0 = the
+//! standard start); instead of result and ending a winner (0 none, 1 black, 2 white) and
+//! Crumble's reason (index in `crumble_core::Reason::ALL`). Version 1 has no proven byte.
+//! Both are still read, as Crumble records.
 //!
 //! Files are written to a temporary name and renamed, so a file that exists is complete; a
 //! truncated or damaged file is refused with a typed [`RecordError`].
 
-use crumble_core::{Color, Decision, Frame, Game, Outcome, Reason, position};
+use crumble_core::hash::fnv1a;
+use crumble_core::{Decision, GameResult, GameState, Player, Reason};
 use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"CRMBSP\r\n";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// The oldest format version this build still reads.
 pub const OLDEST_VERSION: u32 = 1;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// By the game's rules (including its turn limit).
+    Rules,
+    /// A player resigned (search value below the resignation threshold).
+    Resignation,
+    /// Stopped after a fixed number of turns, as a draw (the tactics harness).
+    Stopped,
+}
+
+impl Ending {
+    pub const ALL: [Ending; 3] = [Ending::Rules, Ending::Resignation, Ending::Stopped];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Rules => "rules",
+            Ending::Resignation => "resignation",
+            Ending::Stopped => "stopped",
+        }
+    }
+}
+
+/// The JSON text records and job queues store for a start specification.
+pub fn start_json<G: GameState>(start: &G::Start) -> String {
+    // A start is plain data (the contract's rule 9): serialising it cannot fail.
+    serde_json::to_string(start).expect("a start serialises")
+}
 
 /// How a decision was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +91,8 @@ pub struct SearchRecord {
     pub proven: Option<f32>,
     /// Policy target over every legal decision (sorted by decision), summing to 1.
     pub policy: Vec<(Decision, f32)>,
-    /// At the start of a turn: joint distribution over (choose, extent) pairs, summing to 1.
+    /// At the start of a turn that goes on: the joint distribution over the turn's first two
+    /// decisions (Crumble's choose and extent; see [`crate::Search::joint_first_two`]).
     pub joint: Vec<(Decision, Decision, f32)>,
 }
 
@@ -71,15 +108,16 @@ pub struct StepRecord {
 pub struct GameRecord {
     /// Number of the game in its run (its random stream derives from the seed and this).
     pub index: u64,
-    pub board: u16,
-    pub resolution: u16,
+    /// The game's name ([`GameState::NAME`]).
+    pub game: String,
+    /// The start specification as JSON ([`GameState::Start`], [`start_json`]).
+    pub start: String,
     pub max_turns: u32,
-    /// Start position as JSON when it is not the standard start.
-    pub start: Option<String>,
     pub steps: Vec<StepRecord>,
-    pub outcome: Outcome,
+    pub result: GameResult,
+    pub ending: Ending,
     /// In a game played out despite resignation: who would have resigned first.
-    pub would_resign: Option<Color>,
+    pub would_resign: Option<Player>,
 }
 
 /// Why a record or record file was refused.
@@ -105,6 +143,12 @@ pub enum RecordError {
     Corrupt { offset: usize, what: String },
     #[error("game {index}: {what}")]
     Replay { index: u64, what: String },
+    #[error("game {index} is a game of {found}, not of {expected}")]
+    WrongGame {
+        index: u64,
+        found: String,
+        expected: &'static str,
+    },
     /// A game of a file that does not replay; `position` is its 0-based place in the file.
     #[error("game index {position} in the file: {source}")]
     InFile {
@@ -114,117 +158,91 @@ pub enum RecordError {
     },
 }
 
-use crumble_core::hash::fnv1a;
-
-fn color_code(c: Option<Color>) -> u8 {
-    match c {
+fn player_code(p: Option<Player>) -> u8 {
+    match p {
         None => 0,
-        Some(Color::Black) => 1,
-        Some(Color::White) => 2,
+        Some(Player::First) => 1,
+        Some(Player::Second) => 2,
     }
 }
 
 impl GameRecord {
-    /// The game at its start (standard or the recorded position), with the turn limit set.
-    pub fn start_game(&self) -> Result<Game, RecordError> {
-        let mut g = match &self.start {
-            None => Game::new(self.board, self.resolution).map_err(|e| RecordError::Replay {
+    /// The game at its start, with the turn limit set; refused when the record holds another
+    /// game or a start the game does not accept.
+    pub fn start_state<G: GameState>(&self) -> Result<G, RecordError> {
+        if self.game != G::NAME {
+            return Err(RecordError::WrongGame {
                 index: self.index,
-                what: e.to_string(),
-            })?,
-            Some(json) => position::from_json(json).map_err(|e| RecordError::Replay {
-                index: self.index,
-                what: format!("start position: {e}"),
-            })?,
+                found: self.game.clone(),
+                expected: G::NAME,
+            });
+        }
+        let replay = |what: String| RecordError::Replay {
+            index: self.index,
+            what,
         };
-        g.set_max_turns(self.max_turns);
+        let spec: G::Start =
+            serde_json::from_str(&self.start).map_err(|e| replay(format!("start: {e}")))?;
+        let mut g = G::from_start(&spec).map_err(|e| replay(format!("start: {e}")))?;
+        g.set_turn_limit(self.max_turns);
         Ok(g)
     }
 
-    /// Replays every decision through the rules engine (checked) and checks that the game
-    /// ends with the recorded result (a resignation is applied after the last decision).
-    pub fn replay(&self) -> Result<Game, RecordError> {
-        let mut g = self.start_game()?;
+    /// Replays every decision through the rules (checked) and checks that the game ends as
+    /// recorded: with the recorded result by the rules, or still live when it was adjudicated
+    /// (a resignation, a stop).
+    pub fn replay<G: GameState>(&self) -> Result<G, RecordError> {
+        let mut g: G = self.start_state()?;
         for (i, s) in self.steps.iter().enumerate() {
             g.apply(s.decision).map_err(|e| RecordError::Replay {
                 index: self.index,
                 what: format!("decision {i} ({}) refused: {e}", s.decision.0),
             })?;
         }
-        if !g.is_over() && matches!(self.outcome.reason, Reason::Resignation | Reason::Agreement) {
-            g.finish(self.outcome);
+        let ok = match self.ending {
+            Ending::Rules => g.game_result() == Some(self.result),
+            Ending::Resignation | Ending::Stopped => !g.is_over(),
+        };
+        if ok {
+            return Ok(g);
         }
-        match g.outcome() {
-            Some(o) if o == self.outcome => Ok(g),
-            o => Err(RecordError::Replay {
-                index: self.index,
-                what: format!(
-                    "replay ends with {} but the record says {}",
-                    position::outcome_text(o),
-                    position::outcome_text(Some(self.outcome))
-                ),
-            }),
-        }
+        let end = |r: Option<GameResult>| match r {
+            Some(r) => result_text(r).to_string(),
+            None => "a live game".into(),
+        };
+        Err(RecordError::Replay {
+            index: self.index,
+            what: format!(
+                "replay ends with {} but the record says {} ({})",
+                end(g.game_result()),
+                result_text(self.result),
+                self.ending.name()
+            ),
+        })
     }
 
-    /// The game as a human-readable game record (`crumble_core::record`, per-player frame):
-    /// tags `Game` (its number in the run) and the result, the moves in notation.
-    pub fn to_game_record(&self) -> Result<crumble_core::record::GameRecord, RecordError> {
-        let start = self.start_game()?;
-        // The record's start is the position alone: the turn limit is a setting of the run
-        // (the result says when it ended a game), and would make a standard start look custom.
-        let mut plain = start.clone();
-        plain.set_max_turns(0);
-        let mut rec = crumble_core::record::GameRecord::new(plain, Frame::PerPlayer);
-        rec.set_tag("Game", &self.index.to_string());
-        let mut g = start;
-        let mut before = g.clone();
-        let mut path: Vec<Decision> = Vec::new();
-        let mut turn = g.turns_played();
-        for s in &self.steps {
-            path.push(s.decision);
-            g.apply(s.decision).map_err(|e| RecordError::Replay {
-                index: self.index,
-                what: format!("decision refused: {e}"),
-            })?;
-            if g.turns_played() != turn || g.is_over() {
-                let mv = before
-                    .move_from_decisions(&path)
-                    .map_err(|e| RecordError::Replay {
-                        index: self.index,
-                        what: format!("turn {}: {e}", turn + 1),
-                    })?;
-                rec.push_move(mv, None);
-                path.clear();
-                before.clone_from(&g);
-                turn = g.turns_played();
-            }
-        }
-        rec.result = Some(self.outcome);
-        Ok(rec)
-    }
-
-    /// The game as the text of a game record (see [`GameRecord::to_game_record`]).
-    pub fn to_text(&self) -> Result<String, RecordError> {
-        Ok(self.to_game_record()?.write())
+    /// The winner, if any.
+    pub fn winner(&self) -> Option<Player> {
+        self.result.winner()
     }
 
     fn encode(&self, b: &mut Vec<u8>) {
         b.extend_from_slice(&self.index.to_le_bytes());
-        b.extend_from_slice(&self.board.to_le_bytes());
-        b.extend_from_slice(&self.resolution.to_le_bytes());
+        // Names are short ASCII words (`GameState::NAME`); longer would not fit the byte.
+        let name = &self.game.as_bytes()[..self.game.len().min(255)];
+        b.push(name.len() as u8);
+        b.extend_from_slice(name);
+        b.extend_from_slice(&(self.start.len() as u32).to_le_bytes());
+        b.extend_from_slice(self.start.as_bytes());
         b.extend_from_slice(&self.max_turns.to_le_bytes());
-        let start = self.start.as_deref().unwrap_or("");
-        b.extend_from_slice(&(start.len() as u32).to_le_bytes());
-        b.extend_from_slice(start.as_bytes());
-        b.push(color_code(self.outcome.winner));
+        b.push(player_code(self.result.winner()));
         b.push(
-            Reason::ALL
+            Ending::ALL
                 .iter()
-                .position(|r| *r == self.outcome.reason)
+                .position(|e| *e == self.ending)
                 .unwrap_or(0) as u8,
         );
-        b.push(color_code(self.would_resign));
+        b.push(player_code(self.would_resign));
         b.extend_from_slice(&(self.steps.len() as u32).to_le_bytes());
         for s in &self.steps {
             b.extend_from_slice(&s.decision.0.to_le_bytes());
@@ -342,13 +360,113 @@ impl Reader<'_> {
             what: what.into(),
         }
     }
-    fn color(&mut self) -> Result<Option<Color>, RecordError> {
+    fn player(&mut self) -> Result<Option<Player>, RecordError> {
         match self.u8()? {
             0 => Ok(None),
-            1 => Ok(Some(Color::Black)),
-            2 => Ok(Some(Color::White)),
-            c => Err(self.corrupt(format!("colour code {c}"))),
+            1 => Ok(Some(Player::First)),
+            2 => Ok(Some(Player::Second)),
+            c => Err(self.corrupt(format!("player code {c}"))),
         }
+    }
+    /// `len` bytes of UTF-8 text.
+    fn text(&mut self, len: usize, what: &str) -> Result<String, RecordError> {
+        let at = self.at;
+        Ok(std::str::from_utf8(self.take(len)?)
+            .map_err(|_| RecordError::Corrupt {
+                offset: at,
+                what: format!("{what} is not UTF-8"),
+            })?
+            .to_string())
+    }
+}
+
+/// A game's fields before its steps.
+struct Head {
+    game: String,
+    start: String,
+    max_turns: u32,
+    result: GameResult,
+    ending: Ending,
+    would_resign: Option<Player>,
+}
+
+/// A version 3 game head: name, start, max turns, result, ending, would-resign.
+fn read_head(r: &mut Reader<'_>) -> Result<Head, RecordError> {
+    let len = usize::from(r.u8()?);
+    let game = r.text(len, "game name")?;
+    let len = r.count(1)?;
+    let start = r.text(len, "start")?;
+    let max_turns = r.u32()?;
+    let winner = r.player()?;
+    let code = r.u8()?;
+    let ending = *Ending::ALL
+        .get(usize::from(code))
+        .ok_or_else(|| r.corrupt(format!("ending code {code}")))?;
+    let fits = match ending {
+        Ending::Rules => true,
+        Ending::Resignation => winner.is_some(),
+        Ending::Stopped => winner.is_none(),
+    };
+    if !fits {
+        return Err(r.corrupt(format!("ending {} with winner {winner:?}", ending.name())));
+    }
+    Ok(Head {
+        game,
+        start,
+        max_turns,
+        result: winner.map_or(GameResult::Draw, GameResult::Win),
+        ending,
+        would_resign: r.player()?,
+    })
+}
+
+/// A version 1 or 2 game head (Crumble only): board, resolution, max turns, start position,
+/// winner and reason, would-resign; read into the start JSON Crumble's start takes.
+fn read_crumble_head(r: &mut Reader<'_>) -> Result<Head, RecordError> {
+    let board = r.u16()?;
+    let resolution = r.u16()?;
+    let max_turns = r.u32()?;
+    let len = r.count(1)?;
+    let at = r.at;
+    let position = r.text(len, "start position")?;
+    let mut start = serde_json::json!({ "board": board, "resolution": resolution });
+    if !position.is_empty() {
+        let value: serde_json::Value =
+            serde_json::from_str(&position).map_err(|e| RecordError::Corrupt {
+                offset: at,
+                what: format!("start position is not JSON: {e}"),
+            })?;
+        start["position"] = value;
+    }
+    let winner = r.player()?;
+    let code = r.u8()?;
+    let reason = *Reason::ALL
+        .get(usize::from(code))
+        .ok_or_else(|| r.corrupt(format!("reason code {code}")))?;
+    if winner.is_some() != reason.has_winner() {
+        return Err(r.corrupt(format!("result {} with winner {winner:?}", reason.name())));
+    }
+    let ending = match reason {
+        Reason::Resignation => Ending::Resignation,
+        Reason::Agreement => Ending::Stopped,
+        _ => Ending::Rules,
+    };
+    Ok(Head {
+        game: "crumble".into(),
+        start: start.to_string(),
+        max_turns,
+        result: winner.map_or(GameResult::Draw, GameResult::Win),
+        ending,
+        would_resign: r.player()?,
+    })
+}
+
+/// A result as a score: `1-0` (the first player won), `0-1`, `1/2-1/2`.
+pub fn result_text(r: GameResult) -> &'static str {
+    match r {
+        GameResult::Win(Player::First) => "1-0",
+        GameResult::Win(Player::Second) => "0-1",
+        GameResult::Draw => "1/2-1/2",
     }
 }
 
@@ -374,27 +492,11 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
     let mut games = Vec::with_capacity(n);
     for _ in 0..n {
         let index = r.u64()?;
-        let board = r.u16()?;
-        let resolution = r.u16()?;
-        let max_turns = r.u32()?;
-        let len = r.count(1)?;
-        let at = r.at;
-        let start = std::str::from_utf8(r.take(len)?)
-            .map_err(|_| RecordError::Corrupt {
-                offset: at,
-                what: "start position is not UTF-8".into(),
-            })?
-            .to_string();
-        let start = (!start.is_empty()).then_some(start);
-        let winner = r.color()?;
-        let reason = r.u8()?;
-        let reason = *Reason::ALL
-            .get(reason as usize)
-            .ok_or_else(|| r.corrupt(format!("reason code {reason}")))?;
-        if winner.is_some() != reason.has_winner() {
-            return Err(r.corrupt(format!("result {} with winner {winner:?}", reason.name())));
-        }
-        let would_resign = r.color()?;
+        let head = if version >= 3 {
+            read_head(&mut r)?
+        } else {
+            read_crumble_head(&mut r)?
+        };
         let steps_n = r.count(5)?;
         let mut steps = Vec::with_capacity(steps_n);
         for _ in 0..steps_n {
@@ -460,13 +562,13 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
         }
         games.push(GameRecord {
             index,
-            board,
-            resolution,
-            max_turns,
-            start,
+            game: head.game,
+            start: head.start,
+            max_turns: head.max_turns,
             steps,
-            outcome: Outcome { winner, reason },
-            would_resign,
+            result: head.result,
+            ending: head.ending,
+            would_resign: head.would_resign,
         });
     }
     if r.at != body.len() {
@@ -498,10 +600,10 @@ pub fn write_file(path: &Path, games: &[GameRecord]) -> Result<(), RecordError> 
 /// readers that show or count games (`view`, `openings`), where a game whose moves do not
 /// reach its recorded result would be shown or counted wrongly. Training reads do not pay
 /// for the replay: their files are the run's own, checksummed as written.
-pub fn decode_file_checked(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
+pub fn decode_file_checked<G: GameState>(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
     let games = decode_file(bytes)?;
     for (position, g) in games.iter().enumerate() {
-        g.replay().map_err(|e| RecordError::InFile {
+        g.replay::<G>().map_err(|e| RecordError::InFile {
             position,
             source: Box::new(e),
         })?;
@@ -510,12 +612,12 @@ pub fn decode_file_checked(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError>
 }
 
 /// [`read_file`] with every game replayed, as [`decode_file_checked`].
-pub fn read_file_checked(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
+pub fn read_file_checked<G: GameState>(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
     let bytes = std::fs::read(path).map_err(|source| RecordError::Io {
         path: path.display().to_string(),
         source,
     })?;
-    decode_file_checked(&bytes)
+    decode_file_checked::<G>(&bytes)
 }
 
 /// Reads a record file.

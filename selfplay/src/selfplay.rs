@@ -2,8 +2,8 @@
 //!
 //! Files are `selfplay-NNNNNN.crsp` ([`crate::record`] format), where `NNNNNN` is the index
 //! of the file's first game, with a human-readable `selfplay-NNNNNN.txt` beside each: the
-//! games as game records (`crumble_core::record`, per-player frame), separated by blank
-//! lines.
+//! games as text ([`GameHooks::record_text`]; for Crumble, game records in the per-player
+//! frame), separated by blank lines.
 //!
 //! **The layout is a function of the game indices alone**, never of the order in which games
 //! happen to finish: games `0..games` fall into blocks of `games_per_file` consecutive
@@ -15,7 +15,7 @@
 //! are lost with the process; no file is ever overwritten.
 //!
 //! **Openings.** A share of the games (`[selfplay] opening_share`) starts after
-//! `opening_turns` random turns from the standard start ([`opening`]): whether game `i` does,
+//! `opening_turns` random turns from the run's start ([`opening`]): whether game `i` does,
 //! and its opening, come from the seed and `i` alone, so a resumed run plays the same
 //! openings. The record stores such a game's start position ([`GameRecord::start`]) and a
 //! turn limit shortened by the opening's turns, so every game ends by `max_turns` turns from
@@ -24,11 +24,12 @@
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, build_evaluator};
 use crate::config::{SearchConfig, SelfPlayConfig};
 use crate::driver::{
-    EngineOptions, Flow, GameJob, Player, PlayerKind, Progress, RunError, Seats, play_games,
+    Agent, AgentKind, EngineOptions, Flow, GameJob, Progress, RunError, Seats, play_games,
 };
 use crate::evaluator::mix;
+use crate::hooks::GameHooks;
 use crate::record::{GameRecord, RecordError, read_file, write_file};
-use crumble_core::{Game, random};
+use crumble_core::GameState;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -58,24 +59,24 @@ pub enum SelfPlayError {
     },
 }
 
-/// Builds the run-time player of `spec`. `play` selects match settings
+/// Builds the run-time agent of `spec`. `play` selects match settings
 /// ([`SearchConfig::for_play`]) instead of self-play settings.
-pub fn make_player(
+pub fn make_agent<G: GameState>(
     spec: &AgentSpec,
     cfg: &SearchConfig,
     seed: u64,
-    loader: &dyn CheckpointLoader,
+    loader: &dyn CheckpointLoader<G>,
     play: bool,
-) -> Result<Player, AgentError> {
+) -> Result<Agent<G>, AgentError> {
     let kind = match build_evaluator(spec, cfg, seed, loader)? {
-        None => PlayerKind::Random,
-        Some(evaluator) => PlayerKind::Mcts {
+        None => AgentKind::Random,
+        Some(evaluator) => AgentKind::Mcts {
             evaluator,
             simulations: spec.simulations(cfg).unwrap_or(cfg.simulations),
             config: if play { cfg.for_play() } else { cfg.clone() },
         },
     };
-    Ok(Player {
+    Ok(Agent {
         name: spec.to_string(),
         kind,
     })
@@ -133,12 +134,23 @@ pub fn record_files(dir: &Path) -> Result<Vec<PathBuf>, SelfPlayError> {
     Ok(v.into_iter().map(|x| x.1).collect())
 }
 
-/// Scans `dir` (every file is read and checked; a game index held twice is refused).
-pub fn scan(dir: &Path) -> Result<Existing, SelfPlayError> {
+/// Scans `dir` for games of `G` (every file is read and checked; a game index held twice,
+/// or a game of another game, is refused).
+pub fn scan<G: GameState>(dir: &Path) -> Result<Existing, SelfPlayError> {
     let mut ex = Existing::default();
     let mut owner: BTreeMap<u64, PathBuf> = BTreeMap::new();
     for p in record_files(dir)? {
         for g in read_file(&p)? {
+            if g.game != G::NAME {
+                return Err(SelfPlayError::Record(RecordError::InFile {
+                    position: ex.indices.len(),
+                    source: Box::new(RecordError::WrongGame {
+                        index: g.index,
+                        found: g.game,
+                        expected: G::NAME,
+                    }),
+                }));
+            }
             if let Some(other) = owner.insert(g.index, p.clone()) {
                 return Err(SelfPlayError::DuplicateGame {
                     path: p.display().to_string(),
@@ -153,14 +165,14 @@ pub fn scan(dir: &Path) -> Result<Existing, SelfPlayError> {
 }
 
 /// Writes one block's games (in index order) as a record file and its readable copy.
-fn write_block(dir: &Path, games: &[GameRecord]) -> Result<(), SelfPlayError> {
+fn write_block<G: GameHooks>(dir: &Path, games: &[GameRecord]) -> Result<(), SelfPlayError> {
     let Some(first) = games.first() else {
         return Ok(());
     };
     let path = record_file_path(dir, first.index);
     let mut text = String::new();
     for g in games {
-        text.push_str(&g.to_text()?);
+        text.push_str(&G::record_text(g, None)?);
         text.push('\n');
     }
     // The readable copy first, whole, then the record file: the record file is the commit
@@ -182,7 +194,7 @@ const OPENING_SALT: u64 = 0x6f70_656e_696e_6773; // "openings"
 /// share `opening_share` of the games, the position after `opening_turns` random turns (a
 /// function of `sp.seed` and `index` alone). An opening that ends the game is drawn again,
 /// from the same stream.
-pub fn opening(sp: &SelfPlayConfig, standard: &Game, index: u64) -> (Game, u32) {
+pub fn opening<G: GameState>(sp: &SelfPlayConfig, standard: &G, index: u64) -> (G, u32) {
     if sp.opening_share <= 0.0 || sp.opening_turns == 0 {
         return (standard.clone(), sp.max_turns);
     }
@@ -198,17 +210,17 @@ pub fn opening(sp: &SelfPlayConfig, standard: &Game, index: u64) -> (Game, u32) 
     };
     for _ in 0..100 {
         let mut g = standard.clone();
-        g.set_max_turns(0);
+        g.set_turn_limit(0);
         for _ in 0..sp.opening_turns {
             if g.is_over() {
                 break;
             }
-            random::play_random_turn(&mut g, &mut rng);
+            g.play_random_turn(&mut rng);
         }
         if !g.is_over() {
-            // Through position JSON, the form the record stores: the game starts exactly
-            // as its record will replay it (no history for the draw rule).
-            if let Ok(p) = crumble_core::position::from_json(&crumble_core::position::to_json(&g)) {
+            // Through the start specification, the form the record stores: the game starts
+            // exactly as its record will replay it (for Crumble: no history for the draw rule).
+            if let Ok(p) = G::from_start(&g.to_start()) {
                 return (p, left);
             }
         }
@@ -219,28 +231,25 @@ pub fn opening(sp: &SelfPlayConfig, standard: &Game, index: u64) -> (Game, u32) 
 
 /// Plays self-play games into `dir` until it holds games `0..games`: exactly the indices no
 /// file holds yet are played. Returns what was there before and this run's counters.
-pub fn run_selfplay(
-    player: Player,
+pub fn run_selfplay<G: GameHooks>(
+    agent: Agent<G>,
     sp: &SelfPlayConfig,
+    standard: &G,
     dir: &Path,
     games: u64,
     on_round: &mut dyn FnMut(&Progress),
 ) -> Result<(Existing, Progress), SelfPlayError> {
-    if matches!(player.kind, PlayerKind::Random) {
-        return Err(SelfPlayError::RandomAgent(player.name));
+    if matches!(agent.kind, AgentKind::Random) {
+        return Err(SelfPlayError::RandomAgent(agent.name));
     }
     std::fs::create_dir_all(dir).map_err(|source| SelfPlayError::Io {
         path: dir.display().to_string(),
         source,
     })?;
-    let ex = scan(dir)?;
+    let ex = scan::<G>(dir)?;
     let todo = ex.missing(games);
-    let start = Game::new(sp.board, sp.resolution).map_err(|e| SelfPlayError::Io {
-        path: "selfplay.board".into(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
-    })?;
     let jobs = todo.iter().map(|&index| {
-        let (start, max_turns) = opening(sp, &start, index);
+        let (start, max_turns) = opening(sp, standard, index);
         GameJob {
             start,
             seats: Seats::SelfPlay(0),
@@ -261,9 +270,9 @@ pub fn run_selfplay(
         *waiting.entry(i / per_file).or_default() += 1;
     }
     let mut done: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
-    let mut players = [player];
+    let mut agents = [agent];
     let progress = play_games(
-        &mut players,
+        &mut agents,
         jobs,
         &opts,
         &mut |_, g| {
@@ -273,7 +282,7 @@ pub fn run_selfplay(
             if finished.len() == waiting[&block] {
                 let mut games = done.remove(&block).unwrap_or_default();
                 games.sort_by_key(|g| g.index);
-                write_block(dir, &games)
+                write_block::<G>(dir, &games)
                     .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?;
             }
             Ok(Flow::Continue)

@@ -588,7 +588,7 @@ impl Generator {
         }
         // Every turn start, as stored (through position JSON), with its turn number.
         let mut starts: Vec<(Game, u32)> = Vec::new();
-        let mut g = game.start_game()?;
+        let mut g: Game = game.start_state()?;
         let mut push = |g: &Game| {
             if !g.is_over()
                 && let Ok(p) = position::from_json(&position::to_json(g))
@@ -748,14 +748,14 @@ impl Score {
 /// Plays every tactic of `suite` with pool agent `agent` inside games with turn limit
 /// `max_turns` (0 = none; see the module docs) and reports each attempt, in suite order.
 pub fn run(
-    pool: &Pool,
+    pool: &Pool<Game>,
     agent: usize,
     suite: &Suite,
     max_turns: u32,
     concurrency: usize,
     seed: u64,
 ) -> Result<Vec<Attempt>, arena::ArenaError> {
-    let jobs: Vec<Job> = suite
+    let jobs: Vec<Job<Game>> = suite
         .tactics
         .iter()
         .enumerate()

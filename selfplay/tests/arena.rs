@@ -1,12 +1,13 @@
 //! Evaluation games: game pairs from shared openings, results in order and independent of the
 //! concurrency, checkpoint evaluations batched across lanes, early stop, openings, saving.
 
-use crumble_core::{Color, Game};
+use crumble_core::{Game, GameState, Player};
+use crumble_selfplay::GameHooks;
 use crumble_selfplay::arena::{
     self, Flow, Openings, PairOutcome, PairSettings, Pairing, Pool, RecordWriter, Tally,
 };
 use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
-use crumble_selfplay::record::read_file;
+use crumble_selfplay::record::{self, read_file};
 use crumble_selfplay::{AgentError, AgentSpec, CheckpointLoader, NoCheckpoints, SearchConfig};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -27,7 +28,7 @@ fn settings(pairs: u64, concurrency: usize) -> PairSettings {
 
 /// Every pair's outcome, in delivery order.
 fn play(
-    pool: &Pool,
+    pool: &Pool<Game>,
     pairings: &[Pairing],
     openings: &[Game],
     s: &PairSettings,
@@ -37,7 +38,7 @@ fn play(
         let moves = p
             .games
             .iter()
-            .map(|g| g.to_text().unwrap())
+            .map(|g| Game::record_text(g, None).unwrap())
             .collect::<Vec<_>>();
         out.push((p.pairing, p.pair, p.a_points, moves));
         Ok(Flow::Continue)
@@ -54,7 +55,9 @@ fn pairs_share_openings_and_do_not_depend_on_concurrency() {
         &NoCheckpoints,
     )
     .unwrap();
-    let openings = arena::opening_positions(4, 2, &Openings::RandomTurns(2), 6, 9).unwrap();
+    let openings =
+        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::RandomTurns(2), 6, 9)
+            .unwrap();
     let pairings = [Pairing { a: 0, b: 1 }, Pairing { a: 1, b: 0 }];
     let one = play(&pool, &pairings, &openings, &settings(6, 1));
     let many = play(&pool, &pairings, &openings, &settings(6, 8));
@@ -71,11 +74,11 @@ fn pairs_share_openings_and_do_not_depend_on_concurrency() {
         &openings,
         &settings(3, 4),
         &mut |p| {
-            let start = crumble_core::position::to_json(&openings[p.pair as usize]);
+            let start = record::start_json::<Game>(&openings[p.pair as usize].to_start());
             for g in &p.games {
-                assert_eq!(g.start.as_deref(), Some(start.as_str()));
+                assert_eq!(g.start, start);
             }
-            assert_eq!(p.a_black, [true, false]);
+            assert_eq!(p.a_first, [true, false]);
             assert_eq!(p.games[0].index + 1, p.games[1].index);
             Ok(Flow::Continue)
         },
@@ -91,7 +94,9 @@ fn tally_counts_from_a_side() {
         &NoCheckpoints,
     )
     .unwrap();
-    let openings = arena::opening_positions(4, 2, &Openings::RandomTurns(2), 8, 1).unwrap();
+    let openings =
+        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::RandomTurns(2), 8, 1)
+            .unwrap();
     let mut tally = Tally::default();
     let mut by_hand = [0u64; 3];
     arena::play_pairings(
@@ -103,12 +108,12 @@ fn tally_counts_from_a_side() {
         &mut |p| {
             tally.add(p);
             for (i, g) in p.games.iter().enumerate() {
-                let a = if p.a_black[i] {
-                    Color::Black
+                let a = if p.a_first[i] {
+                    Player::First
                 } else {
-                    Color::White
+                    Player::Second
                 };
-                match g.outcome.winner {
+                match g.winner() {
                     Some(w) if w == a => by_hand[0] += 1,
                     None => by_hand[1] += 1,
                     Some(_) => by_hand[2] += 1,
@@ -121,7 +126,7 @@ fn tally_counts_from_a_side() {
     assert_eq!([tally.wdl.wins, tally.wdl.draws, tally.wdl.losses], by_hand);
     assert_eq!(tally.penta.pairs(), 8);
     assert_eq!(tally.wdl.games(), 16);
-    assert_eq!(tally.a_wins_black + tally.a_wins_white, tally.wdl.wins);
+    assert_eq!(tally.a_wins_first + tally.a_wins_second, tally.wdl.wins);
     assert!(tally.mean_turns() > 0.0);
     // Search beats random play on a small board.
     assert!(tally.wdl.score() > 0.6, "{:?}", tally.wdl);
@@ -131,11 +136,15 @@ fn tally_counts_from_a_side() {
 #[derive(Debug)]
 struct Counting(Arc<Mutex<Vec<usize>>>);
 
-impl Evaluator for Counting {
+impl Evaluator<Game> for Counting {
     fn name(&self) -> String {
         "counting".into()
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, Game>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         self.0.lock().unwrap().push(leaves.len());
         for (l, o) in leaves.iter().zip(out.iter_mut()) {
             o.value = 0.0;
@@ -148,11 +157,11 @@ impl Evaluator for Counting {
 
 struct FakeLoader(Arc<Mutex<Vec<usize>>>, Arc<Mutex<usize>>);
 
-impl CheckpointLoader for FakeLoader {
+impl CheckpointLoader<Game> for FakeLoader {
     fn load(
         &self,
         path: &Path,
-    ) -> Result<Box<dyn Evaluator>, Box<dyn std::error::Error + Send + Sync>> {
+    ) -> Result<Box<dyn Evaluator<Game>>, Box<dyn std::error::Error + Send + Sync>> {
         if path.to_str() == Some("missing.crnet") {
             return Err("no such file".into());
         }
@@ -175,7 +184,9 @@ fn checkpoint_evaluations_are_batched_across_lanes() {
     )
     .unwrap();
     assert_eq!(*loads.lock().unwrap(), 1);
-    let openings = arena::opening_positions(4, 2, &Openings::RandomTurns(2), 6, 3).unwrap();
+    let openings =
+        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::RandomTurns(2), 6, 3)
+            .unwrap();
     let pairings = [Pairing { a: 0, b: 2 }, Pairing { a: 1, b: 0 }];
     let through_hub = play(&pool, &pairings, &openings, &settings(6, 12));
     let (batches, positions) = pool.batch_stats();
@@ -203,7 +214,8 @@ fn stopping_and_bad_agents() {
         &NoCheckpoints,
     )
     .unwrap();
-    let openings = arena::opening_positions(4, 2, &Openings::Standard, 10, 0).unwrap();
+    let openings =
+        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::Standard, 10, 0).unwrap();
     let mut seen = Vec::new();
     arena::play_pairings(
         &pool,
@@ -243,7 +255,7 @@ fn stopping_and_bad_agents() {
     .unwrap_err();
     assert!(matches!(err, AgentError::Checkpoint { .. }), "{err}");
     assert!(err.to_string().contains("missing.crnet"), "{err}");
-    let err = Pool::new(
+    let err = Pool::<Game>::new(
         &specs(&["ckpt:x.crnet"]),
         &SearchConfig::default(),
         &NoCheckpoints,
@@ -254,8 +266,10 @@ fn stopping_and_bad_agents() {
 
 #[test]
 fn openings_are_playable_and_reproducible() {
-    let a = arena::opening_positions(6, 8, &Openings::RandomTurns(4), 5, 7).unwrap();
-    let b = arena::opening_positions(6, 8, &Openings::RandomTurns(4), 5, 7).unwrap();
+    let a = arena::opening_positions(&Game::new(6, 8).unwrap(), &Openings::RandomTurns(4), 5, 7)
+        .unwrap();
+    let b = arena::opening_positions(&Game::new(6, 8).unwrap(), &Openings::RandomTurns(4), 5, 7)
+        .unwrap();
     assert_eq!(a, b);
     let mut solver = crumble_core::solve::Solver::new();
     for g in &a {
@@ -267,11 +281,13 @@ fn openings_are_playable_and_reproducible() {
         a.iter().map(crumble_core::position::to_json).collect();
     assert!(distinct.len() >= 4);
     let list = vec![a[0].clone(), a[1].clone()];
-    let c = arena::opening_positions(6, 8, &Openings::List(list), 5, 0).unwrap();
+    let c =
+        arena::opening_positions(&Game::new(6, 8).unwrap(), &Openings::List(list), 5, 0).unwrap();
     assert_eq!(c[2], a[0]);
     assert_eq!(c[3], a[1]);
-    assert!(arena::opening_positions(6, 8, &Openings::List(vec![]), 2, 0).is_err());
-    assert!(arena::opening_positions(99, 8, &Openings::Standard, 2, 0).is_err());
+    assert!(
+        arena::opening_positions(&Game::new(6, 8).unwrap(), &Openings::List(vec![]), 2, 0).is_err()
+    );
 }
 
 #[test]
@@ -284,8 +300,10 @@ fn records_are_saved_with_names() {
         &NoCheckpoints,
     )
     .unwrap();
-    let openings = arena::opening_positions(4, 2, &Openings::RandomTurns(2), 3, 2).unwrap();
-    let mut w = RecordWriter::new(&dir, "match", 4).unwrap();
+    let openings =
+        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::RandomTurns(2), 3, 2)
+            .unwrap();
+    let mut w = RecordWriter::<Game>::new(&dir, "match", 4).unwrap();
     arena::play_pairings(
         &pool,
         &[Pairing { a: 0, b: 1 }],
@@ -304,13 +322,13 @@ fn records_are_saved_with_names() {
     let second = read_file(&dir.join("match-000001.crsp")).unwrap();
     assert_eq!(first.len() + second.len(), 6);
     for g in first.iter().chain(&second) {
-        g.replay().unwrap();
+        g.replay::<Game>().unwrap();
     }
     let text = std::fs::read_to_string(dir.join("match-000000.txt")).unwrap();
     assert!(text.contains("[Black \"random\"]"), "{text}");
     assert!(text.contains("[White \"mcts:uniform:4\"]"), "{text}");
     assert!(text.contains("[Position "), "{text}");
     // A second run into the same directory is refused.
-    assert!(RecordWriter::new(&dir, "match", 4).is_err());
+    assert!(RecordWriter::<Game>::new(&dir, "match", 4).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,8 @@
 //! Proofs in self-play records: the search's proven root value is recorded (format version
 //! 2), round-trips, is validated like the other targets, and version 1 files still load.
 
-use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
+use crumble_core::{Game, GameState};
+use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{OLDEST_VERSION, VERSION, decode_file, encode_file};
 use crumble_selfplay::{GameRecord, RolloutConfig, RolloutEvaluator, SearchConfig};
 
@@ -15,9 +16,9 @@ fn proving_games() -> Vec<GameRecord> {
         lookahead: true,
         ..SearchConfig::default()
     };
-    let mut players = [Player {
+    let mut players = [Agent {
         name: "test".into(),
-        kind: PlayerKind::Mcts {
+        kind: AgentKind::Mcts {
             evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)),
             simulations: 16,
             config: cfg,
@@ -54,7 +55,7 @@ fn proven_values_are_recorded_and_round_trip() {
     let games = proving_games();
     let mut proven = 0;
     for g in &games {
-        let mut game = g.start_game().unwrap();
+        let mut game: Game = g.start_state().unwrap();
         for s in &g.steps {
             if let Some(p) = s.search.as_ref().and_then(|r| r.proven) {
                 proven += 1;
@@ -69,8 +70,8 @@ fn proven_values_are_recorded_and_round_trip() {
                     let played = r.policy.iter().find(|x| x.0 == s.decision).unwrap();
                     assert!(played.1 > 0.0, "a proven win plays a proving decision");
                     // The proof is right: the decider wins this game (no resignation here).
-                    let decider = game.decider().unwrap();
-                    assert_eq!(g.outcome.winner, Some(decider), "game {}", g.index);
+                    let decider = GameState::decider(&game).unwrap();
+                    assert_eq!(g.winner(), Some(decider), "game {}", g.index);
                 }
             }
             game.apply(s.decision).unwrap();
@@ -112,7 +113,7 @@ fn version_1_files_still_load() {
     assert!(!games.is_empty());
     let mut searched = 0;
     for g in &games {
-        g.replay().unwrap();
+        g.replay::<Game>().unwrap();
         for s in &g.steps {
             if let Some(r) = &s.search {
                 searched += 1;
@@ -121,8 +122,11 @@ fn version_1_files_still_load() {
         }
     }
     assert!(searched > 0);
-    // Written again, they become version 2 files with the same content.
+    // Written again, they become files of the current version with the same content.
     let again = encode_file(&games);
-    assert_eq!(u32::from_le_bytes(again[8..12].try_into().unwrap()), 2);
+    assert_eq!(
+        u32::from_le_bytes(again[8..12].try_into().unwrap()),
+        VERSION
+    );
     assert_eq!(decode_file(&again).unwrap(), games);
 }

@@ -6,7 +6,7 @@
 //! the turn), `win-in-one-2-steps.json` (the mover's shortest win takes two steps), `defend-win-in-one.json` (Black to move, no win of its own; White threatens a
 //! win in one after 54 of 59 random Black turns, and a defence exists).
 
-use crumble_core::{Color, Decision, Game, position};
+use crumble_core::{Color, Decision, Game, Player, position};
 use crumble_selfplay::mcts::Search;
 use crumble_selfplay::{
     EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, SearchConfig,
@@ -27,7 +27,7 @@ fn search_turn(
     game: &mut Game,
     cfg: &SearchConfig,
     sims: u32,
-    eval: &mut dyn Evaluator,
+    eval: &mut dyn Evaluator<Game>,
     seed: u64,
 ) -> Vec<Decision> {
     let mut search = Search::new(cfg.clone(), seed);
@@ -138,11 +138,15 @@ fn defends_against_a_win_in_one() {
 /// Value `+0.5` for the decider of every leaf, uniform priors.
 #[derive(Debug)]
 struct HalfForDecider;
-impl Evaluator for HalfForDecider {
+impl Evaluator<Game> for HalfForDecider {
     fn name(&self) -> String {
         "half".into()
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, Game>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         UniformEvaluator.evaluate(leaves, out)?;
         for o in out.iter_mut() {
             o.value = 0.5;
@@ -168,7 +172,7 @@ fn backup_flips_sign_only_where_the_decider_changes() {
     for (k, &d) in out.legal.iter().enumerate() {
         if out.visits[k] == 1 {
             let (v, n, who) = s.node_stats(&[d]).unwrap();
-            assert_eq!((n, who), (1, Some(Color::Black)));
+            assert_eq!((n, who), (1, Some(Player::First)));
             assert!(
                 (v - 0.5).abs() < 1e-9,
                 "a Black node's own +0.5 is +0.5 for Black, got {v}"
@@ -191,10 +195,10 @@ fn backup_flips_sign_only_where_the_decider_changes() {
                 g2.legal_decisions_into(&mut probe_legal);
             }
         }
-        assert_eq!(who, g2.decider());
+        assert_eq!(who, g2.decider().map(Player::from));
         let own = match who {
-            Some(Color::Black) => 0.5,
-            Some(Color::White) => -0.5,
+            Some(Player::First) => 0.5,
+            Some(Player::Second) => -0.5,
             None => 0.0,
         };
         let mut sum_w = own;
@@ -209,7 +213,7 @@ fn backup_flips_sign_only_where_the_decider_changes() {
                 stack.push(p);
             }
         }
-        if who == Some(Color::White) {
+        if who == Some(Player::Second) {
             checked_white += 1;
         }
         assert_eq!(n, sum_n, "visits at {path:?}");
@@ -349,7 +353,7 @@ fn pruned_targets_are_never_negative() {
 }
 
 #[test]
-fn joint_choose_extent_distribution_sums_to_one_and_matches_the_target() {
+fn joint_first_two_distribution_sums_to_one_and_matches_the_target() {
     let g = Game::new(6, 8).unwrap();
     let mut s = Search::new(SearchConfig::default(), 8);
     let out = s
@@ -357,7 +361,7 @@ fn joint_choose_extent_distribution_sums_to_one_and_matches_the_target() {
         .unwrap()
         .clone();
     let mut joint = Vec::new();
-    s.joint_choose_extent(&mut joint);
+    s.joint_first_two(&mut joint);
     let sum: f32 = joint.iter().map(|x| x.2).sum();
     assert!((sum - 1.0).abs() < 1e-4, "sum {sum}");
     for (k, &c) in out.legal.iter().enumerate() {
@@ -381,13 +385,13 @@ fn mixed_evaluator_blends_network_and_playout_values() {
     /// Priors favouring the first decision and a fixed value, to tell the sources apart.
     #[derive(Debug)]
     struct Fixed;
-    impl Evaluator for Fixed {
+    impl Evaluator<Game> for Fixed {
         fn name(&self) -> String {
             "fixed".into()
         }
         fn evaluate(
             &mut self,
-            leaves: &[Leaf<'_>],
+            leaves: &[Leaf<'_, Game>],
             out: &mut [Evaluation],
         ) -> Result<(), EvalError> {
             for (leaf, o) in leaves.iter().zip(out.iter_mut()) {
@@ -409,12 +413,12 @@ fn mixed_evaluator_blends_network_and_playout_values() {
         .collect();
     games.push(Game::new(6, 8).unwrap());
     let legal: Vec<Vec<Decision>> = games.iter_mut().map(|g| g.legal_decisions()).collect();
-    let leaves: Vec<Leaf<'_>> = games
+    let leaves: Vec<Leaf<'_, Game>> = games
         .iter()
         .zip(&legal)
         .map(|(game, legal)| Leaf { game, legal })
         .collect();
-    let run = |e: &mut dyn Evaluator| {
+    let run = |e: &mut dyn Evaluator<Game>| {
         let mut out = vec![Evaluation::default(); leaves.len()];
         e.evaluate(&leaves, &mut out).unwrap();
         out

@@ -2,11 +2,13 @@
 //! seed gives the same games, the file format round-trips and refuses damage, agent strings
 //! and configs are parsed strictly.
 
-use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
+use crumble_core::{Game, Player};
+use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{RecordError, decode_file, encode_file, read_file};
 use crumble_selfplay::{
-    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, RolloutConfig,
-    RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, selfplay,
+    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameHooks, GameRecord, NoCheckpoints,
+    RolloutConfig, RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator,
+    selfplay,
 };
 
 fn small_cfg() -> SearchConfig {
@@ -26,14 +28,14 @@ fn small_cfg() -> SearchConfig {
 }
 
 fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<GameRecord> {
-    let evaluator: Box<dyn crumble_selfplay::Evaluator> = if rollout {
+    let evaluator: Box<dyn crumble_selfplay::Evaluator<Game>> = if rollout {
         Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7))
     } else {
         Box::new(UniformEvaluator)
     };
-    let mut players = [Player {
+    let mut players = [Agent {
         name: "test".into(),
-        kind: PlayerKind::Mcts {
+        kind: AgentKind::Mcts {
             evaluator,
             simulations: 16,
             config: cfg.clone(),
@@ -77,19 +79,20 @@ fn records_replay_to_their_result_and_carry_targets() {
         indices.sort();
         assert_eq!(indices, (0..6).collect::<Vec<_>>());
         for g in &games {
-            let end = g.replay().unwrap();
-            assert_eq!(end.outcome(), Some(g.outcome));
+            let end: Game = g.replay().unwrap();
+            let outcome = crumble_selfplay::crumble::outcome(g, &end);
+            assert_eq!(outcome.winner.map(Player::from), g.winner());
             // The human-readable game record reads back and replays to the same position.
-            let text = g.to_text().unwrap();
+            let text = Game::record_text(g, None).unwrap();
             let rec = crumble_core::record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-            assert_eq!(rec.result, Some(g.outcome));
+            assert_eq!(rec.result, Some(outcome));
             assert!(
                 !text.contains("[Position"),
                 "a standard start needs no Position tag:\n{text}"
             );
             let replayed = rec.replay(None).unwrap();
             assert_eq!(replayed.board(), end.board(), "{text}");
-            let mut replay = g.start_game().unwrap();
+            let mut replay: Game = g.start_state().unwrap();
             for s in &g.steps {
                 if let Some(r) = &s.search {
                     assert_eq!(s.kind, StepKind::Searched);
@@ -185,15 +188,17 @@ fn record_files_round_trip_and_refuse_damage() {
     }
     // A record whose result is wrong does not replay.
     let mut bad = games[0].clone();
-    bad.outcome.winner = match bad.outcome.winner {
-        Some(c) => Some(c.opposite()),
-        None => Some(crumble_core::Color::Black),
+    bad.result = match bad.result {
+        crumble_core::GameResult::Win(p) => crumble_core::GameResult::Win(p.opponent()),
+        crumble_core::GameResult::Draw => crumble_core::GameResult::Win(Player::First),
     };
-    bad.outcome.reason = crumble_core::Reason::FourSides;
-    assert!(matches!(bad.replay(), Err(RecordError::Replay { .. })));
+    bad.ending = crumble_selfplay::Ending::Rules;
+    assert!(matches!(
+        bad.replay::<Game>(),
+        Err(RecordError::Replay { .. })
+    ));
     assert!(
-        games[0]
-            .to_text()
+        Game::record_text(&games[0], None)
             .unwrap()
             .contains(&format!("[Game \"{}\"]", games[0].index))
     );
@@ -214,12 +219,28 @@ fn selfplay_job_writes_files_and_continues() {
     };
     let spec = AgentSpec::parse("mcts:uniform:8").unwrap();
     let cfg = SearchConfig::default();
-    let p = selfplay::make_player(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
-    selfplay::run_selfplay(p, &sp, &dir, 3, &mut |_| {}).unwrap();
+    let p = selfplay::make_agent(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
+    selfplay::run_selfplay(
+        p,
+        &sp,
+        &Game::new(sp.board, sp.resolution).unwrap(),
+        &dir,
+        3,
+        &mut |_| {},
+    )
+    .unwrap();
     let files = selfplay::record_files(&dir).unwrap();
     assert_eq!(files.len(), 2);
-    let p = selfplay::make_player(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
-    let (existing, progress) = selfplay::run_selfplay(p, &sp, &dir, 5, &mut |_| {}).unwrap();
+    let p = selfplay::make_agent(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
+    let (existing, progress) = selfplay::run_selfplay(
+        p,
+        &sp,
+        &Game::new(sp.board, sp.resolution).unwrap(),
+        &dir,
+        5,
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!((existing.games(), progress.games_done), (3, 2));
     let mut all = Vec::new();
     for f in selfplay::record_files(&dir).unwrap() {
@@ -230,7 +251,7 @@ fn selfplay_job_writes_files_and_continues() {
     idx.sort();
     assert_eq!(idx, vec![0, 1, 2, 3, 4]);
     for g in &all {
-        g.replay().unwrap();
+        g.replay::<Game>().unwrap();
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -289,8 +310,9 @@ fn agent_strings_parse_strictly() {
     ));
     // Without the network crate a checkpoint agent is a clear error, not a panic.
     let spec = AgentSpec::parse("ckpt:x.ckpt").unwrap();
-    let err = selfplay::make_player(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
-        .unwrap_err();
+    let err =
+        selfplay::make_agent::<Game>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
+            .unwrap_err();
     assert!(err.to_string().contains("x.ckpt"), "{err}");
 }
 
@@ -350,8 +372,16 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
     let spec = AgentSpec::parse("mcts:rollout:8").unwrap();
     let cfg = SearchConfig::default();
     let play = |dir: &std::path::Path, sp: &SelfPlayConfig, games: u64| {
-        let p = selfplay::make_player(&spec, &cfg, 5, &NoCheckpoints, false).unwrap();
-        selfplay::run_selfplay(p, sp, dir, games, &mut |_| {}).unwrap()
+        let p = selfplay::make_agent(&spec, &cfg, 5, &NoCheckpoints, false).unwrap();
+        selfplay::run_selfplay(
+            p,
+            sp,
+            &Game::new(sp.board, sp.resolution).unwrap(),
+            dir,
+            games,
+            &mut |_| {},
+        )
+        .unwrap()
     };
     let whole = base.join("whole");
     play(&whole, &sp, 7);
@@ -417,7 +447,7 @@ fn selfplay_games_match_the_recorded_reference() {
         let sub = dir.join(spec.replace(':', "-"));
         let mut cfg = SearchConfig::default();
         cfg.playout_cap.enabled = true;
-        let p = selfplay::make_player(
+        let p = selfplay::make_agent(
             &AgentSpec::parse(spec).unwrap(),
             &cfg,
             9,
@@ -425,7 +455,15 @@ fn selfplay_games_match_the_recorded_reference() {
             false,
         )
         .unwrap();
-        selfplay::run_selfplay(p, &sp, &sub, 5, &mut |_| {}).unwrap();
+        selfplay::run_selfplay(
+            p,
+            &sp,
+            &Game::new(sp.board, sp.resolution).unwrap(),
+            &sub,
+            5,
+            &mut |_| {},
+        )
+        .unwrap();
         text.push_str(&format!("# {spec}\n"));
         for f in selfplay::record_files(&sub).unwrap() {
             text.push_str(&std::fs::read_to_string(f.with_extension("txt")).unwrap());

@@ -1,8 +1,9 @@
 //! Self-play from varied openings: a configured share of the games starts after a few random
 //! turns, chosen from the seed and the game's index alone, and their records replay.
 
-use crumble_core::Game;
-use crumble_selfplay::record::read_file;
+use crumble_core::{Game, GameState};
+use crumble_selfplay::GameHooks;
+use crumble_selfplay::record::{read_file, start_json};
 use crumble_selfplay::{AgentSpec, NoCheckpoints, SearchConfig, SelfPlayConfig, selfplay};
 
 fn sp(share: f64) -> SelfPlayConfig {
@@ -70,9 +71,10 @@ fn games_from_openings_are_recorded_with_their_start_and_replay() {
     cfg.validate().unwrap();
     let spec = AgentSpec::parse("mcts:rollout:8").unwrap();
     let search = SearchConfig::default();
-    let p = selfplay::make_player(&spec, &search, 0, &NoCheckpoints, false).unwrap();
-    selfplay::run_selfplay(p, &cfg, &dir, 8, &mut |_| {}).unwrap();
     let standard = Game::new(4, 2).unwrap();
+    let p = selfplay::make_agent(&spec, &search, 0, &NoCheckpoints, false).unwrap();
+    selfplay::run_selfplay(p, &cfg, &standard, &dir, 8, &mut |_| {}).unwrap();
+    let standard_start = start_json::<Game>(&standard.to_start());
     let mut games = Vec::new();
     for f in selfplay::record_files(&dir).unwrap() {
         games.extend(read_file(&f).unwrap());
@@ -82,17 +84,18 @@ fn games_from_openings_are_recorded_with_their_start_and_replay() {
     let mut varied = 0;
     for g in &games {
         let (start, max_turns) = selfplay::opening(&cfg, &standard, g.index);
-        let mut recorded = g.start_game().unwrap();
+        let mut recorded: Game = g.start_state().unwrap();
         recorded.set_max_turns(0);
         let mut want = start.clone();
         want.set_max_turns(0);
         assert_eq!(recorded, want, "game {}", g.index);
-        assert_eq!(g.start.is_some(), start != standard, "game {}", g.index);
+        let custom = g.start != standard_start;
+        assert_eq!(custom, start != standard, "game {}", g.index);
         assert_eq!(g.max_turns, max_turns);
-        varied += usize::from(g.start.is_some());
-        g.replay().unwrap();
+        varied += usize::from(custom);
+        g.replay::<Game>().unwrap();
         // The human-readable record carries the start position and reads back.
-        let text = g.to_text().unwrap();
+        let text = Game::record_text(g, None).unwrap();
         let rec = crumble_core::record::parse(&text).unwrap();
         rec.replay(None).unwrap();
     }

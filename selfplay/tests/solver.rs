@@ -39,11 +39,15 @@ fn losing(g: &Game, d: Decision, check: &mut WinCheck) -> bool {
 /// Uniform priors except `favour`, which gets nearly all the mass; value 0.
 #[derive(Debug)]
 struct Favour(Decision);
-impl Evaluator for Favour {
+impl Evaluator<Game> for Favour {
     fn name(&self) -> String {
         "favour".into()
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, Game>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         UniformEvaluator.evaluate(leaves, out)?;
         for (leaf, o) in leaves.iter().zip(out.iter_mut()) {
             if let Some(k) = leaf.legal.iter().position(|&d| d == self.0) {
@@ -58,11 +62,15 @@ impl Evaluator for Favour {
 /// Counts the leaves evaluated.
 #[derive(Debug, Default)]
 struct Counting(u64);
-impl Evaluator for Counting {
+impl Evaluator<Game> for Counting {
     fn name(&self) -> String {
         "counting".into()
     }
-    fn evaluate(&mut self, leaves: &[Leaf<'_>], out: &mut [Evaluation]) -> Result<(), EvalError> {
+    fn evaluate(
+        &mut self,
+        leaves: &[Leaf<'_, Game>],
+        out: &mut [Evaluation],
+    ) -> Result<(), EvalError> {
         self.0 += leaves.len() as u64;
         UniformEvaluator.evaluate(leaves, out)
     }

@@ -176,9 +176,9 @@ fn bad_lines_are_refused_with_file_and_line() {
 fn games_stop_after_the_first_turn_under_the_real_turn_limit() {
     use crumble_selfplay::driver::{EngineOptions, Flow, GameJob, Seats, play_games, with_threads};
     let s = builtin();
-    let mut players = [crumble_selfplay::Player {
+    let mut players = [crumble_selfplay::Agent {
         name: "u".into(),
-        kind: crumble_selfplay::PlayerKind::Mcts {
+        kind: crumble_selfplay::AgentKind::Mcts {
             evaluator: Box::new(crumble_selfplay::UniformEvaluator),
             simulations: 16,
             config: crumble_selfplay::SearchConfig {
@@ -223,9 +223,9 @@ fn games_stop_after_the_first_turn_under_the_real_turn_limit() {
     assert_eq!(recs.len(), tactics.len());
     for (k, r) in &recs {
         assert_eq!(r.max_turns, 200);
-        let end = r.replay().unwrap();
+        let end: crumble_core::Game = r.replay().unwrap();
         assert_eq!(end.turns_played(), 1, "{}", tactics[*k].id);
-        let o = end.outcome().unwrap();
+        let o = crumble_selfplay::crumble::outcome(r, &end);
         if o.reason == crumble_core::Reason::FourSides {
             assert_eq!(tactics[*k].kind, Kind::Win1);
         } else {

@@ -117,11 +117,16 @@ impl ReplayWindow {
     ) -> Result<(), ReplayError> {
         let mut samples = Vec::new();
         for (gi, g) in games.iter().enumerate() {
-            if g.board != board || g.resolution != resolution {
+            let start: Game = g.start_state().map_err(|e| ReplayError::Replay {
+                index: g.index,
+                what: e.to_string(),
+            })?;
+            let (n, r) = (start.board().board_size(), start.board().resolution());
+            if n != board || r != resolution {
                 return Err(ReplayError::Geometry {
                     index: g.index,
-                    board: g.board,
-                    resolution: g.resolution,
+                    board: n,
+                    resolution: r,
                     want_board: board,
                     want_res: resolution,
                 });
@@ -206,7 +211,7 @@ impl ReplayWindow {
         while k < order.len() {
             let r0 = refs[order[k]];
             let rec = &self.generations[&r0.generation].games[r0.game as usize];
-            let mut game = rec.start_game().map_err(|e| ReplayError::Replay {
+            let mut game: Game = rec.start_state().map_err(|e| ReplayError::Replay {
                 index: rec.index,
                 what: e.to_string(),
             })?;
@@ -370,7 +375,7 @@ impl HostBatch {
         let decider = game
             .decider()
             .ok_or_else(|| bad("the game is already over".into()))?;
-        let z = value_target(rec.outcome.winner, decider);
+        let z = value_target(rec.winner().map(Into::into), decider);
         let mut v = (1.0 - value_q_weight) * z + value_q_weight * search.value.clamp(-1.0, 1.0);
         if let Some(p) = search.proven {
             v = (1.0 - proven_value_weight) * v + proven_value_weight * p.clamp(-1.0, 1.0);

@@ -32,7 +32,7 @@ use crate::config::{ConfigError, TrainConfig};
 use crate::ledger::{self, COLUMNS, History, Opponent, Row};
 use crate::replay::{HostBatch, ReplayError, ReplayWindow, generation_dir};
 use crate::tb::TbLog;
-use crumble_core::Color;
+use crumble_core::{Game, Player};
 use crumble_model::NetLoader;
 use crumble_model::train::{self as mtrain, OptimizerSettings, StepStats, TrainBatch};
 use crumble_model::{CheckpointError, CrumbleNet, Device, NetConfig, NetEvaluator, checkpoint};
@@ -41,7 +41,7 @@ use crumble_selfplay::arena::{
 };
 use crumble_selfplay::driver::with_threads;
 use crumble_selfplay::selfplay::{self, SelfPlayError};
-use crumble_selfplay::{AgentSpec, Evaluator, MixedEvaluator, Player, PlayerKind, Progress};
+use crumble_selfplay::{Agent, AgentKind, AgentSpec, Evaluator, MixedEvaluator, Progress};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
@@ -77,6 +77,8 @@ pub enum TrainError {
     Match(#[from] ArenaError),
     #[error("agent: {0}")]
     Agent(#[from] crumble_selfplay::AgentError),
+    #[error("board: {0}")]
+    Size(#[from] crumble_core::SizeError),
     #[error(
         "generation {generation}: {what}. The generation was stopped before its checkpoint: \
          nothing was saved or promoted, and the finished generations are untouched"
@@ -390,7 +392,7 @@ impl Run {
             crumble_model::default_device(),
         )?;
         let mix = self.cfg.generation.rollout_mix_at(g);
-        let evaluator: Box<dyn Evaluator> = if mix > 0.0 {
+        let evaluator: Box<dyn Evaluator<Game>> = if mix > 0.0 {
             Box::new(MixedEvaluator::new(
                 net,
                 self.cfg.search.rollout.clone(),
@@ -400,17 +402,18 @@ impl Run {
         } else {
             Box::new(net)
         };
-        let player = Player {
+        let agent = Agent {
             name: format!("gen-{selfplay_net:04}"),
-            kind: PlayerKind::Mcts {
+            kind: AgentKind::Mcts {
                 evaluator,
                 simulations: self.cfg.search.simulations,
                 config: self.cfg.search.clone(),
             },
         };
         let games_wanted = self.cfg.generation.games;
+        let standard = Game::new(sp.board, sp.resolution)?;
         let (_, progress) = with_threads(self.cfg.generation.threads, || {
-            selfplay::run_selfplay(player, &sp, &sp_dir, games_wanted, &mut |p| {
+            selfplay::run_selfplay(agent, &sp, &standard, &sp_dir, games_wanted, &mut |p| {
                 on_event(Event::SelfPlay {
                     generation: g,
                     progress: p,
@@ -619,7 +622,8 @@ impl Run {
             Openings::RandomTurns(e.opening_turns)
         };
         let (board, res) = (self.cfg.selfplay.board, self.cfg.selfplay.resolution);
-        let starts = arena::opening_positions(board, res, &openings, pairs, seed)?;
+        let standard = Game::new(board, res)?;
+        let starts = arena::opening_positions(&standard, &openings, pairs, seed)?;
         let settings = PairSettings {
             pairs,
             max_turns: e.max_turns,
@@ -837,23 +841,23 @@ fn selfplay_stats(games: &[crumble_selfplay::GameRecord], row: &mut Row) -> Resu
     let (mut turns, mut black, mut draws) = (0u64, 0.0, 0u64);
     let (mut would, mut false_pos) = (0u64, 0u64);
     for rec in games {
-        let end = rec.replay().map_err(|e| ReplayError::Replay {
+        let end: Game = rec.replay().map_err(|e| ReplayError::Replay {
             index: rec.index,
             what: e.to_string(),
         })?;
         turns += u64::from(end.turns_played());
-        match rec.outcome.winner {
-            Some(Color::Black) => black += 1.0,
+        match rec.winner() {
+            Some(Player::First) => black += 1.0,
             None => {
                 black += 0.5;
                 draws += 1;
             }
-            Some(Color::White) => {}
+            Some(Player::Second) => {}
         }
         if let Some(r) = rec.would_resign {
             would += 1;
             // The resignation would have been wrong unless the resigner lost.
-            if rec.outcome.winner != Some(r.opposite()) {
+            if rec.winner() != Some(r.opponent()) {
                 false_pos += 1;
             }
         }

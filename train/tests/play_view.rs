@@ -4,7 +4,7 @@
 mod common;
 use common::crumble;
 
-use crumble_core::{Color, Frame, Game, Outcome, Reason, notation, record};
+use crumble_core::{Color, Frame, Game, GameResult, Outcome, Player, Reason, notation, record};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -294,7 +294,10 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     assert!(listing.starts_with("index\tgame\tmoves\tresult"));
 
     let sp = crumble_selfplay::record::read_file(&file).unwrap();
-    let moves = sp[1].to_game_record().unwrap().moves.len();
+    let moves = crumble_selfplay::crumble::to_game_record(&sp[1])
+        .unwrap()
+        .moves
+        .len();
     let html = dir.join("g1.html");
     let o = crumble(&["view", "--record", s(&file), "--game", "1", "-o", s(&html)]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -337,15 +340,13 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     // A game whose recorded result contradicts its moves is refused, naming the file and
     // the game's place in it, by `view` (any game of the file) and by `openings`.
     let mut forged = sp.clone();
-    let other = if forged[1].outcome.winner == Some(Color::Black) {
-        Color::White
+    let other = if forged[1].winner() == Some(Player::First) {
+        Player::Second
     } else {
-        Color::Black
+        Player::First
     };
-    forged[1].outcome = Outcome {
-        winner: Some(other),
-        reason: Reason::FourSides,
-    };
+    forged[1].result = GameResult::Win(other);
+    forged[1].ending = crumble_selfplay::Ending::Rules;
     let lies = dir.join("lies");
     std::fs::create_dir_all(&lies).unwrap();
     let liar = lies.join("liar.crsp");

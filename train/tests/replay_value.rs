@@ -1,7 +1,7 @@
 //! The value target of a replay sample: the game's result, the search's root value, or a mix
 //! of the two as `[replay] value_q_weight` says.
 
-use crumble_selfplay::driver::{Player, PlayerKind, RunOptions, Seating, run_games, with_threads};
+use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::{GameRecord, RolloutConfig, RolloutEvaluator, SearchConfig};
 use crumble_train::config::ReplayConfig;
 use crumble_train::replay::{HostBatch, ReplayWindow, SampleRef};
@@ -19,9 +19,9 @@ fn rollout_games(n: u64, seed: u64, lookahead: bool) -> Vec<GameRecord> {
         lookahead,
         ..SearchConfig::default()
     };
-    let mut players = [Player {
+    let mut players = [Agent {
         name: "test".into(),
-        kind: PlayerKind::Mcts {
+        kind: AgentKind::Mcts {
             evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)),
             simulations: 16,
             config: cfg,

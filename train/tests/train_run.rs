@@ -87,7 +87,7 @@ fn check_generations(dir: &Path, n: usize, cleaned: bool) {
             .unwrap();
         assert_eq!(games.len(), 4, "gen {g}");
         for rec in &games {
-            rec.replay().unwrap();
+            rec.replay::<crumble_core::Game>().unwrap();
         }
     }
     assert!(dir.join("checkpoints/gen-0000/net.crnet").exists());

@@ -42,12 +42,25 @@ pub struct Nim {
 #[serde(deny_unknown_fields)]
 pub struct NimStart {
     pub heaps: Vec<u8>,
+    /// The second player moves first from here (a start taken from a game in progress).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub second_to_move: bool,
+    /// The largest take of the action space (0: the largest heap), so that a start taken from
+    /// a game in progress keeps that game's action space.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub max_take: u8,
+}
+
+fn is_zero(x: &u8) -> bool {
+    *x == 0
 }
 
 impl Default for NimStart {
     fn default() -> Self {
         NimStart {
             heaps: vec![1, 3, 5],
+            second_to_move: false,
+            max_take: 0,
         }
     }
 }
@@ -59,6 +72,8 @@ pub enum NimStartError {
     HeapCount(usize),
     #[error("heap {index} holds {size}; at most {MAX_HEAP}")]
     HeapSize { index: usize, size: u8 },
+    #[error("max_take {max_take} is below the largest heap, {largest}")]
+    MaxTake { max_take: u8, largest: u8 },
 }
 
 impl Nim {
@@ -146,18 +161,44 @@ impl GameState for Nim {
             *heap = size;
         }
         let empty = heaps.iter().all(|&h| h == 0);
+        let largest = heaps.iter().copied().max().unwrap_or(0).max(1);
+        if start.max_take != 0 && start.max_take < largest {
+            return Err(NimStartError::MaxTake {
+                max_take: start.max_take,
+                largest,
+            });
+        }
+        let to_move = if start.second_to_move {
+            Player::Second
+        } else {
+            Player::First
+        };
         Ok(Nim {
             heaps,
             heap_count: n as u8,
-            max_take: heaps.iter().copied().max().unwrap_or(0).max(1),
+            max_take: if start.max_take == 0 {
+                largest
+            } else {
+                start.max_take.min(MAX_HEAP)
+            },
             chosen: None,
-            to_move: Player::First,
+            to_move,
             // Nothing to take: the player to move has lost.
-            result: empty.then_some(GameResult::Win(Player::Second)),
+            result: empty.then_some(GameResult::Win(to_move.opponent())),
             turns_played: 0,
             turn_limit: 0,
         })
     }
+
+    fn to_start(&self) -> NimStart {
+        NimStart {
+            heaps: self.heaps().to_vec(),
+            second_to_move: self.to_move == Player::Second,
+            max_take: self.max_take,
+        }
+    }
+
+    type WinCheck = ();
 
     #[inline]
     fn action_count(&self) -> u32 {
@@ -292,6 +333,7 @@ mod tests {
     fn nim(heaps: &[u8]) -> Nim {
         Nim::from_start(&NimStart {
             heaps: heaps.to_vec(),
+            ..NimStart::default()
         })
         .unwrap()
     }
@@ -322,7 +364,13 @@ mod tests {
 
     #[test]
     fn bad_starts_are_refused() {
-        let refuse = |heaps: Vec<u8>| Nim::from_start(&NimStart { heaps }).unwrap_err();
+        let refuse = |heaps: Vec<u8>| {
+            Nim::from_start(&NimStart {
+                heaps,
+                ..NimStart::default()
+            })
+            .unwrap_err()
+        };
         assert_eq!(refuse(vec![]), NimStartError::HeapCount(0));
         assert_eq!(refuse(vec![1; 9]), NimStartError::HeapCount(9));
         assert_eq!(

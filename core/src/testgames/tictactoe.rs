@@ -171,6 +171,21 @@ impl GameState for TicTacToe {
         })
     }
 
+    fn to_start(&self) -> TicTacToeStart {
+        let cells = self
+            .cells
+            .iter()
+            .map(|c| match c {
+                Some(Player::First) => 'x',
+                Some(Player::Second) => 'o',
+                None => '.',
+            })
+            .collect();
+        TicTacToeStart { cells }
+    }
+
+    type WinCheck = ();
+
     #[inline]
     fn action_count(&self) -> u32 {
         CELLS as u32

@@ -298,7 +298,7 @@ fn evaluator_batches_mixed_sizes_like_single_calls() {
     games.extend(positions(8, 8, 2, 5));
     games.swap(1, 3);
     let legal: Vec<_> = games.iter().map(|g| g.clone().legal_decisions()).collect();
-    let leaves: Vec<Leaf> = games
+    let leaves: Vec<Leaf<'_, Game>> = games
         .iter()
         .zip(&legal)
         .map(|(g, l)| Leaf { game: g, legal: l })

@@ -8,11 +8,12 @@
 //! the child's proof is about the state after them.
 
 use super::{NONE, Search};
+use crumble_core::GameState;
 
 /// The `proof` of a node not (yet) proven.
 pub(super) const UNPROVEN: i8 = i8::MIN;
 
-impl Search {
+impl<G: GameState> Search<G> {
     /// Is `child`, read from a parent whose decider has sign `parent_sign`, proven lost for
     /// that decider?
     #[inline]
@@ -75,7 +76,10 @@ impl Search {
             return false;
         }
         let sim = self.sim.as_mut().expect("a simulation is running");
-        let Some(first) = self.check.win_path(sim).and_then(|p| p.first().copied()) else {
+        let Some(first) = sim
+            .win_this_turn(&mut self.check)
+            .and_then(|p| p.first().copied())
+        else {
             return false;
         };
         let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;

@@ -48,7 +48,7 @@ impl GameArgs {
     }
 
     /// What `--opening-turns` / `--openings` ask for, for a board from `cfg`.
-    pub fn openings(&self, cfg: &ConfigFile) -> anyhow::Result<Openings> {
+    pub fn openings(&self, cfg: &ConfigFile) -> anyhow::Result<Openings<Game>> {
         match &self.openings {
             Some(path) => Ok(Openings::List(read_openings(
                 path,
@@ -72,12 +72,9 @@ impl GameArgs {
     /// The start positions of `pairs` game pairs.
     pub fn opening_positions(&self, cfg: &ConfigFile, pairs: u64) -> anyhow::Result<Vec<Game>> {
         let openings = self.openings(cfg)?;
+        let standard = Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?;
         Ok(arena::opening_positions(
-            cfg.selfplay.board,
-            cfg.selfplay.resolution,
-            &openings,
-            pairs,
-            self.seed,
+            &standard, &openings, pairs, self.seed,
         )?)
     }
 }

@@ -9,6 +9,7 @@
 
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
+use crumble_core::Game;
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::arena::{self, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
@@ -65,7 +66,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let pairs = a.games.div_ceil(2);
     let openings = a.game.opening_positions(&cfg, pairs)?;
     let mut writer = match &a.out {
-        Some(dir) => Some(RecordWriter::new(dir, "match", 64)?),
+        Some(dir) => Some(RecordWriter::<Game>::new(dir, "match", 64)?),
         None => None,
     };
     eval_args::set_threads(a.game.threads);
@@ -96,8 +97,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         &mut |p| {
             tally.add(p);
             if let Some(w) = writer.as_mut() {
-                for (g, &a_black) in p.games.iter().zip(&p.a_black) {
-                    let (black, white) = if a_black {
+                for (g, &a_first) in p.games.iter().zip(&p.a_first) {
+                    let (black, white) = if a_first {
                         (&names[0], &names[1])
                     } else {
                         (&names[1], &names[0])
@@ -200,8 +201,8 @@ fn report(
     s += &format!(
         "A: {} wins ({} as Black, {} as White), {} draws, {} losses; score {} [{}, {}]\n",
         w.wins,
-        t.a_wins_black,
-        t.a_wins_white,
+        t.a_wins_first,
+        t.a_wins_second,
         w.draws,
         w.losses,
         pct(e.score),
@@ -219,11 +220,11 @@ fn report(
         "pairs by A's points 0, 1/2, 1, 3/2, 2: {}, {}, {}, {}, {}\n",
         p[0], p[1], p[2], p[3], p[4]
     );
-    let draws = w.games() - t.black_wins - t.white_wins;
+    let draws = w.games() - t.first_wins - t.second_wins;
     s += &format!(
         "Black won {}, White won {}, {} drawn; mean {:.1} turns; {:.0} s\n",
-        t.black_wins,
-        t.white_wins,
+        t.first_wins,
+        t.second_wins,
         draws,
         t.mean_turns(),
         secs
@@ -265,8 +266,8 @@ fn summary_json(
         "a": names[0], "b": names[1],
         "games": t.wdl.games(), "pairs": t.penta.pairs(),
         "a_wins": t.wdl.wins, "draws": t.wdl.draws, "b_wins": t.wdl.losses,
-        "a_wins_black": t.a_wins_black, "a_wins_white": t.a_wins_white,
-        "black_wins": t.black_wins, "white_wins": t.white_wins,
+        "a_wins_first": t.a_wins_first, "a_wins_second": t.a_wins_second,
+        "black_wins": t.first_wins, "white_wins": t.second_wins,
         "pentanomial": t.penta.0,
         "score": round(e.score), "score_low": round(e.score_low), "score_high": round(e.score_high),
         "elo": json_elo(e.elo), "elo_low": json_elo(e.elo_low), "elo_high": json_elo(e.elo_high),

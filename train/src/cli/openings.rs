@@ -76,7 +76,7 @@ pub struct Args {
 
 /// The agent's evaluator as a [`Judge`]: one leaf at a time (the tree is small).
 struct EvalJudge {
-    evaluator: Box<dyn Evaluator>,
+    evaluator: Box<dyn Evaluator<Game>>,
     out: Vec<Evaluation>,
 }
 
@@ -161,7 +161,8 @@ fn read_dir(dir: &Path, depth: usize) -> anyhow::Result<(Vec<Line>, (u16, u16), 
     };
     for p in &files {
         if p.extension().is_some_and(|e| e == "crsp") {
-            let games = record::read_file_checked(p).with_context(|| format!("{}", p.display()))?;
+            let games =
+                record::read_file_checked::<Game>(p).with_context(|| format!("{}", p.display()))?;
             for g in &games {
                 keep(
                     openings::line_of_record(g, depth)
@@ -195,7 +196,7 @@ fn play(
     n: u64,
     depth: usize,
 ) -> anyhow::Result<Vec<Line>> {
-    let player = selfplay::make_player(
+    let player = selfplay::make_agent(
         spec,
         &cfg.search,
         a.seed,

@@ -4,6 +4,7 @@
 //! that already holds games is continued up to N games in total.
 
 use anyhow::Context as _;
+use crumble_core::Game;
 use crumble_selfplay::{AgentSpec, ConfigFile, selfplay};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,20 +46,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(s) = a.seed {
         cfg.selfplay.seed = s;
     }
-    let player = selfplay::make_player(
+    let player = selfplay::make_agent(
         &spec,
         &cfg.search,
         cfg.selfplay.seed,
         &crumble_model::NetLoader::new(),
         false,
     )?;
+    let standard = Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?;
     let t0 = Instant::now();
     let mut last = Instant::now();
     let mut first: Option<(Instant, u64)> = None;
     let total = a.games;
     let out = a.out.clone();
     let (existing, progress) = crumble_selfplay::driver::with_threads(a.threads, || {
-        selfplay::run_selfplay(player, &cfg.selfplay, &out, total, &mut |p| {
+        selfplay::run_selfplay(player, &cfg.selfplay, &standard, &out, total, &mut |p| {
             let start = *first.get_or_insert((Instant::now(), p.simulations));
             if last.elapsed() < Duration::from_secs(5) && p.games_running > 0 {
                 return;

@@ -317,7 +317,7 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     for (k, spec) in specs.iter().enumerate() {
         // Each source its own seed, so two sources of one kind play different games.
         let seed = a.game.seed.wrapping_add(k as u64);
-        let player = selfplay::make_player(
+        let player = selfplay::make_agent(
             spec,
             &cfg.search,
             seed,

@@ -17,6 +17,7 @@
 use super::eval_args::{self, Checkpoint, GameArgs};
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
+use crumble_core::Game;
 use crumble_selfplay::arena::{self, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::plot::{self, Chart, Point, Reference};
 use crumble_selfplay::ratings::{self, FitOptions, PairResult, Ratings};
@@ -204,8 +205,8 @@ impl Done {
         json!({
             "a": self.a, "b": self.b,
             "a_wins": t.wdl.wins, "draws": t.wdl.draws, "b_wins": t.wdl.losses,
-            "a_wins_black": t.a_wins_black, "a_wins_white": t.a_wins_white,
-            "black_wins": t.black_wins, "white_wins": t.white_wins,
+            "a_wins_first": t.a_wins_first, "a_wins_second": t.a_wins_second,
+            "black_wins": t.first_wins, "white_wins": t.second_wins,
             "pentanomial": t.penta.0, "turns": t.turns, "records": records,
         })
     }
@@ -216,10 +217,10 @@ impl Done {
         t.wdl.wins = u("a_wins")?;
         t.wdl.draws = u("draws")?;
         t.wdl.losses = u("b_wins")?;
-        t.a_wins_black = u("a_wins_black")?;
-        t.a_wins_white = u("a_wins_white")?;
-        t.black_wins = u("black_wins")?;
-        t.white_wins = u("white_wins")?;
+        t.a_wins_first = u("a_wins_first")?;
+        t.a_wins_second = u("a_wins_second")?;
+        t.first_wins = u("black_wins")?;
+        t.second_wins = u("white_wins")?;
         t.turns = u("turns")?;
         let p = v.get("pentanomial")?.as_array()?;
         if p.len() != 5 {
@@ -312,7 +313,7 @@ fn lookup(done: &[Done], a: &str, b: &str) -> Option<Tally> {
             std::mem::swap(&mut t.wdl.wins, &mut t.wdl.losses);
             t.penta.0.reverse();
             // A's wins by colour are not kept for the swapped side: the ratings do not use them.
-            (t.a_wins_black, t.a_wins_white) = (0, 0);
+            (t.a_wins_first, t.a_wins_second) = (0, 0);
             Some(t)
         } else {
             None
@@ -410,7 +411,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let k = p.pairing;
             let (tally, games) = &mut running[k];
             tally.add(p);
-            for (g, &ab) in p.games.iter().zip(&p.a_black) {
+            for (g, &ab) in p.games.iter().zip(&p.a_first) {
                 games.push((g.clone(), ab));
             }
             if tally.penta.pairs() < pairs {
@@ -432,7 +433,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                     &d.to_json(&format!("games/{prefix}")),
                 )
                 .map_err(|e| arena::ArenaError::Sink(e.into()))?;
-                let mut w = RecordWriter::new(&dir.join("games"), &prefix, 1 << 20)?;
+                let mut w = RecordWriter::<Game>::new(&dir.join("games"), &prefix, 1 << 20)?;
                 for (g, ab) in games.drain(..) {
                     let (black, white) = if ab {
                         (&list[i].name, &list[j].name)

@@ -15,7 +15,7 @@ use super::position_args::FrameArg;
 use super::show::ViewArg;
 use anyhow::{Context as _, bail};
 use crumble_core::render::html::{self, HtmlOptions};
-use crumble_core::{Color, record};
+use crumble_core::{Color, Game, record};
 use crumble_selfplay::record as sp;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -89,8 +89,7 @@ impl Games {
             }
             Games::Crsp(games, beside) => {
                 let g = &games[i];
-                let mut rec = g
-                    .to_game_record()
+                let mut rec = crumble_selfplay::crumble::to_game_record(g)
                     .with_context(|| format!("{} game {i}", path.display()))?;
                 let text = beside
                     .as_ref()
@@ -105,7 +104,7 @@ impl Games {
                     rec.set_tag("Turn limit", &g.max_turns.to_string());
                 }
                 if let Some(c) = g.would_resign {
-                    rec.set_tag("Would resign", c.name());
+                    rec.set_tag("Would resign", Color::from(c).name());
                 }
                 let values =
                     crsp_values(g).with_context(|| format!("{} game {i}", path.display()))?;
@@ -162,7 +161,7 @@ fn split_records(text: &str) -> Vec<(usize, String)> {
 /// The search value at the start of every turn of a self-play game, Black's view, indexed by
 /// the number of moves played before it (the positions of the game record).
 fn crsp_values(g: &sp::GameRecord) -> anyhow::Result<Vec<Option<f32>>> {
-    let mut game = g.start_game()?;
+    let mut game: Game = g.start_state()?;
     let mut values: Vec<Option<f32>> = vec![None];
     let mut moves = 0usize;
     for (i, s) in g.steps.iter().enumerate() {
@@ -186,7 +185,7 @@ fn load(path: &Path) -> anyhow::Result<Games> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read record {}", path.display()))?;
     if bytes.starts_with(&sp::MAGIC) {
-        let games = sp::decode_file_checked(&bytes)
+        let games = sp::decode_file_checked::<Game>(&bytes)
             .with_context(|| format!("self-play record file {} refused", path.display()))?;
         // Names are a nicety: a missing or different text file is simply not used.
         let beside = std::fs::read_to_string(path.with_extension("txt"))

@@ -7,7 +7,7 @@
 
 use anyhow::Context as _;
 use crumble_core::{Game, Move, random};
-use crumble_selfplay::{AgentSpec, Evaluator, PlayerKind, Search, SearchConfig, selfplay};
+use crumble_selfplay::{AgentKind, AgentSpec, Evaluator, Search, SearchConfig, selfplay};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -23,8 +23,8 @@ pub struct Bot {
 enum Kind {
     Random(Box<ChaCha8Rng>),
     Search {
-        search: Box<Search>,
-        evaluator: Box<dyn Evaluator>,
+        search: Box<Search<Game>>,
+        evaluator: Box<dyn Evaluator<Game>>,
         simulations: u32,
     },
 }
@@ -41,11 +41,10 @@ pub struct Choice {
 impl Bot {
     /// The agent of `spec`, with match settings; `ckpt:` agents load their checkpoint here.
     pub fn new(spec: &AgentSpec, cfg: &SearchConfig, seed: u64) -> anyhow::Result<Bot> {
-        let player =
-            selfplay::make_player(spec, cfg, seed, &crumble_model::NetLoader::new(), true)?;
+        let player = selfplay::make_agent(spec, cfg, seed, &crumble_model::NetLoader::new(), true)?;
         let kind = match player.kind {
-            PlayerKind::Random => Kind::Random(Box::new(ChaCha8Rng::seed_from_u64(seed))),
-            PlayerKind::Mcts {
+            AgentKind::Random => Kind::Random(Box::new(ChaCha8Rng::seed_from_u64(seed))),
+            AgentKind::Mcts {
                 evaluator,
                 simulations,
                 config,

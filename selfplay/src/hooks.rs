@@ -1,0 +1,48 @@
+//! What the pipeline asks of a game beyond its rules ([`GameState`]): per-game hooks with
+//! generic defaults, so a new game plugs in with an empty `impl` and Crumble keeps its own
+//! notation.
+
+use crate::record::{GameRecord, RecordError, result_text};
+use crumble_core::GameState;
+use crumble_core::testgames::{Nim, TicTacToe};
+use std::fmt::Write as _;
+
+/// Per-game hooks of the pipeline; every method has a default that works for any game.
+pub trait GameHooks: GameState {
+    /// A finished game as readable text, with the names of the first and second player's
+    /// agents when given: by default tags (game, index, players, start, result, ending) and
+    /// the decisions as integers; Crumble writes a game record in its notation.
+    fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
+        rec.replay::<Self>()?;
+        let mut s = String::new();
+        let _ = writeln!(s, "[Game \"{}\"]", rec.game);
+        let _ = writeln!(s, "[Index \"{}\"]", rec.index);
+        if let Some([first, second]) = agents {
+            let _ = writeln!(s, "[First \"{}\"]", first.escape_default());
+            let _ = writeln!(s, "[Second \"{}\"]", second.escape_default());
+        }
+        let _ = writeln!(s, "[Start {}]", rec.start);
+        let _ = writeln!(s, "[Result \"{}\"]", result_text(rec.result));
+        let _ = writeln!(s, "[Ending \"{}\"]", rec.ending.name());
+        s.push('\n');
+        for step in &rec.steps {
+            let _ = write!(s, "{} ", step.decision.0);
+        }
+        let _ = writeln!(s, "{}", result_text(rec.result));
+        Ok(s)
+    }
+}
+
+impl GameHooks for crumble_core::Game {
+    fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
+        let mut text = crate::crumble::to_game_record(rec)?;
+        if let Some([black, white]) = agents {
+            text.set_tag("Black", black);
+            text.set_tag("White", white);
+        }
+        Ok(text.write())
+    }
+}
+
+impl GameHooks for TicTacToe {}
+impl GameHooks for Nim {}
