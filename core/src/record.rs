@@ -319,6 +319,84 @@ impl GameRecord {
 }
 
 // ----------------------------------------------------------------------------- parsing
+//
+// A record is read in the order of its grammar (see the module documentation):
+//
+//     record   = {tag | blank line} movetext
+//     tag      = "[" name value "]"                       one to a line
+//     movetext = {comment | move number | move} [result token]
+//
+// then the tags, the result token and the replayed game are checked against each other.
+// One function reads each part. Which error a bad record gets depends on their order, kept
+// as it is: tag lines in text order; then the structural tags' values in a fixed order; then
+// the movetext's braces, all of it; then its numbers and moves in text order; the result last.
+
+/// A tag as read: its line, name and value.
+type Tag = (usize, String, String);
+
+/// What the tags say: the start, the moves' frame, the result claimed, and the other tags.
+struct Header {
+    start: Game,
+    frame: Frame,
+    /// The `Result` tag's line and value, and the winner it names (`None` for `*`).
+    result_line: usize,
+    result_text: String,
+    result_winner: Option<Option<Color>>,
+    termination: Option<(usize, Reason)>,
+    others: Vec<(String, String)>,
+}
+
+/// The movetext as read: the game after its moves, the moves and their comments, and the
+/// result token if one ends it (with its line).
+struct Movetext {
+    game: Game,
+    moves: Vec<Move>,
+    comments: Vec<Option<String>>,
+    intro: Option<String>,
+    end_token: Option<(usize, String)>,
+}
+
+/// Reads a game record (see the module documentation).
+pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
+    let (tags, body_start) = read_tag_section(&lines)?;
+    let head = read_header(&tags, lines.len())?;
+    let tokens = tokenize(&lines[body_start..])?;
+    let body = read_movetext(&head.start, head.frame, tokens)?;
+    let result = read_result(&head, &body)?;
+    Ok(GameRecord {
+        start: head.start,
+        frame: head.frame,
+        tags: head.others,
+        moves: body.moves,
+        intro: body.intro,
+        comments: body.comments,
+        result,
+    })
+}
+
+/// The tag section: tag lines, with blank lines allowed between them, up to the first
+/// other line. Returns the tags in order and the index of the movetext's first line.
+fn read_tag_section(lines: &[(usize, &str)]) -> Result<(Vec<Tag>, usize), RecordError> {
+    let mut tags: Vec<Tag> = Vec::new();
+    // Names seen so far: a linear scan per tag made a record with many tags quadratic.
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (k, &(no, line)) in lines.iter().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if !t.starts_with('[') {
+            return Ok((tags, k));
+        }
+        let (name, value) = parse_tag(t, no)?;
+        if !names.insert(name.clone()) {
+            return fail(no, RecordErrorKind::DuplicateTag(name));
+        }
+        tags.push((no, name, value));
+    }
+    Ok((tags, lines.len()))
+}
 
 /// A tag line `[Name value]` -> (name, raw value text).
 fn parse_tag(line: &str, no: usize) -> Result<(String, String), RecordError> {
@@ -336,11 +414,20 @@ fn parse_tag(line: &str, no: usize) -> Result<(String, String), RecordError> {
         return bad("the tag name must start with a letter");
     }
     let rest = rest.trim();
+    // The start position may be written as bare JSON, which would need much escaping.
     if name == "Position" && rest.starts_with('{') {
         return Ok((name.to_string(), rest.to_string()));
     }
+    match quoted_value(rest) {
+        Ok(value) => Ok((name.to_string(), value)),
+        Err(why) => bad(why),
+    }
+}
+
+/// A tag's value `"..."`, with `\"` and `\\` escaped inside; or why it is malformed.
+fn quoted_value(rest: &str) -> Result<String, &'static str> {
     let Some(body) = rest.strip_prefix('"').and_then(|s| s.strip_suffix('"')) else {
-        return bad("the value must be in double quotes");
+        return Err("the value must be in double quotes");
     };
     let mut value = String::new();
     let mut chars = body.chars();
@@ -348,22 +435,166 @@ fn parse_tag(line: &str, no: usize) -> Result<(String, String), RecordError> {
         match c {
             '\\' => match chars.next() {
                 Some(e @ ('"' | '\\')) => value.push(e),
-                _ => return bad("only \\\" and \\\\ may be escaped"),
+                _ => return Err("only \\\" and \\\\ may be escaped"),
             },
-            '"' => return bad("a '\"' inside the value must be escaped as \\\""),
+            '"' => return Err("a '\"' inside the value must be escaped as \\\""),
             c => value.push(c),
         }
     }
-    Ok((name.to_string(), value))
+    Ok(value)
 }
 
-/// A token of the movetext with its line.
+/// The line and value of the tag `name`, if given.
+fn tag<'a>(tags: &'a [Tag], name: &str) -> Option<(usize, &'a str)> {
+    tags.iter()
+        .find(|(_, n, _)| n == name)
+        .map(|(no, _, v)| (*no, v.as_str()))
+}
+
+/// The structural tags, checked in a fixed order (so a record with several bad tags
+/// always gets the same error). `line_count` places the error of a missing `Result`.
+fn read_header(tags: &[Tag], line_count: usize) -> Result<Header, RecordError> {
+    let board = tag_number(tags, "Board", 6)?;
+    let resolution = tag_number(tags, "Resolution", 8)?;
+    let frame = read_frame(tags)?;
+    let start = match tag(tags, "Position") {
+        Some((no, v)) => position_start(tags, no, v, board, resolution)?,
+        None => standard_start(board, resolution)?,
+    };
+    let Some((result_line, result_text)) = tag(tags, "Result") else {
+        return fail(line_count.max(1), RecordErrorKind::MissingResult);
+    };
+    let Some(result_winner) = parse_result_token(result_text) else {
+        return bad_value(
+            result_line,
+            "Result",
+            format!("{result_text:?} is not 1-0, 0-1, 1/2-1/2 or *"),
+        );
+    };
+    let termination = read_termination(tags)?;
+    let others = tags
+        .iter()
+        .filter(|(_, n, _)| !STRUCTURAL.contains(&n.as_str()))
+        .map(|(_, n, v)| (n.clone(), v.clone()))
+        .collect();
+    Ok(Header {
+        start,
+        frame,
+        result_line,
+        result_text: result_text.to_string(),
+        result_winner,
+        termination,
+        others,
+    })
+}
+
+/// A whole-number tag (`Board`, `Resolution`) and its line; `default` and line 1 if absent.
+fn tag_number(tags: &[Tag], name: &str, default: u32) -> Result<(usize, u32), RecordError> {
+    match tag(tags, name) {
+        None => Ok((1, default)),
+        Some((no, v)) => match v.parse::<u32>() {
+            Ok(n) => Ok((no, n)),
+            Err(_) => bad_value(no, name, format!("{v:?} is not a whole number")),
+        },
+    }
+}
+
+/// The `Frame` tag's frame; per-player if absent.
+fn read_frame(tags: &[Tag]) -> Result<Frame, RecordError> {
+    match tag(tags, "Frame") {
+        None => Ok(Frame::PerPlayer),
+        Some((no, v)) => match Frame::from_name(v) {
+            Some(f) => Ok(f),
+            None => bad_value(
+                no,
+                "Frame",
+                format!("{v:?} is neither \"per-player\" nor \"absolute\""),
+            ),
+        },
+    }
+}
+
+/// The start given by the `Position` tag `v` (on line `no`), which the `Board` and
+/// `Resolution` tags, where given, must agree with (each as its line and value).
+fn position_start(
+    tags: &[Tag],
+    no: usize,
+    v: &str,
+    (board_line, board): (usize, u32),
+    (res_line, resolution): (usize, u32),
+) -> Result<Game, RecordError> {
+    let game = position::from_json(v).map_err(|e| RecordError {
+        line: no,
+        kind: RecordErrorKind::Position(e),
+    })?;
+    let b = game.board();
+    if tag(tags, "Board").is_some() && u32::from(b.board_size()) != board {
+        return bad_value(
+            board_line,
+            "Board",
+            format!(
+                "{board} disagrees with the Position's board {}",
+                b.board_size()
+            ),
+        );
+    }
+    if tag(tags, "Resolution").is_some() && u32::from(b.resolution()) != resolution {
+        return bad_value(
+            res_line,
+            "Resolution",
+            format!(
+                "{resolution} disagrees with the Position's resolution {}",
+                b.resolution()
+            ),
+        );
+    }
+    Ok(game)
+}
+
+/// The standard start of the board the `Board` and `Resolution` tags give (each as its
+/// line and value): the error names the tag at fault.
+fn standard_start(
+    (board_line, board): (usize, u32),
+    (res_line, resolution): (usize, u32),
+) -> Result<Game, RecordError> {
+    if let Err(e) = crate::board::check_size(board, resolution) {
+        let (no, tag) = if matches!(e, crate::SizeError::Resolution(_)) {
+            (res_line, "Resolution")
+        } else {
+            (board_line, "Board")
+        };
+        return bad_value(no, tag, e.to_string());
+    }
+    Ok(Game::new(board as u16, resolution as u16).expect("size checked"))
+}
+
+/// The `Termination` tag's reason and line, if given.
+fn read_termination(tags: &[Tag]) -> Result<Option<(usize, Reason)>, RecordError> {
+    let Some((no, v)) = tag(tags, "Termination") else {
+        return Ok(None);
+    };
+    match Reason::from_name(v) {
+        Some(r) => Ok(Some((no, r))),
+        None => {
+            let names: Vec<&str> = Reason::ALL.iter().map(|r| r.name()).collect();
+            bad_value(
+                no,
+                "Termination",
+                format!("{v:?} is not one of {}", names.join(", ")),
+            )
+        }
+    }
+}
+
+/// A token of the movetext: a word, or a comment's text.
 #[derive(Debug)]
 enum Token {
     Word(String),
     Comment(String),
 }
 
+/// The movetext's tokens: words split at whitespace, and `{...}` comments (which may span
+/// lines, a line break reading as a space), each with the line it starts on.
 fn tokenize(lines: &[(usize, &str)]) -> Result<Vec<(usize, Token)>, RecordError> {
     let mut out = Vec::new();
     let mut comment: Option<(usize, String)> = None;
@@ -405,225 +636,145 @@ fn tokenize(lines: &[(usize, &str)]) -> Result<Vec<(usize, Token)>, RecordError>
     Ok(out)
 }
 
-/// Reads a game record (see the module documentation).
-pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
-    let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
-    // Header: tag lines (blank lines and lines before the movetext allowed between them).
-    let mut tags: Vec<(usize, String, String)> = Vec::new();
-    // Names seen so far: a linear scan per tag made a record with many tags quadratic.
-    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut body_start = lines.len();
-    for (k, &(no, line)) in lines.iter().enumerate() {
-        let t = line.trim();
-        if t.is_empty() {
-            continue;
-        }
-        if t.starts_with('[') {
-            let (name, value) = parse_tag(t, no)?;
-            if !names.insert(name.clone()) {
-                return fail(no, RecordErrorKind::DuplicateTag(name));
-            }
-            tags.push((no, name, value));
-        } else {
-            body_start = k;
-            break;
-        }
-    }
-    let get = |name: &str| {
-        tags.iter()
-            .find(|(_, n, _)| n == name)
-            .map(|(no, _, v)| (*no, v.as_str()))
-    };
-
-    let number = |name: &str, default: u32| -> Result<(usize, u32), RecordError> {
-        match get(name) {
-            None => Ok((1, default)),
-            Some((no, v)) => match v.parse::<u32>() {
-                Ok(n) => Ok((no, n)),
-                Err(_) => bad_value(no, name, format!("{v:?} is not a whole number")),
-            },
-        }
-    };
-    let (board_line, board) = number("Board", 6)?;
-    let (res_line, resolution) = number("Resolution", 8)?;
-    let frame = match get("Frame") {
-        None => Frame::PerPlayer,
-        Some((no, v)) => match Frame::from_name(v) {
-            Some(f) => f,
-            None => {
-                return bad_value(
-                    no,
-                    "Frame",
-                    format!("{v:?} is neither \"per-player\" nor \"absolute\""),
-                );
-            }
-        },
-    };
-    let start = match get("Position") {
-        Some((no, v)) => {
-            let game = position::from_json(v).map_err(|e| RecordError {
-                line: no,
-                kind: RecordErrorKind::Position(e),
-            })?;
-            let b = game.board();
-            if get("Board").is_some() && u32::from(b.board_size()) != board {
-                return bad_value(
-                    board_line,
-                    "Board",
-                    format!(
-                        "{board} disagrees with the Position's board {}",
-                        b.board_size()
-                    ),
-                );
-            }
-            if get("Resolution").is_some() && u32::from(b.resolution()) != resolution {
-                return bad_value(
-                    res_line,
-                    "Resolution",
-                    format!(
-                        "{resolution} disagrees with the Position's resolution {}",
-                        b.resolution()
-                    ),
-                );
-            }
-            game
-        }
-        None => {
-            if let Err(e) = crate::board::check_size(board, resolution) {
-                let (no, tag) = if matches!(e, crate::SizeError::Resolution(_)) {
-                    (res_line, "Resolution")
-                } else {
-                    (board_line, "Board")
-                };
-                return bad_value(no, tag, e.to_string());
-            }
-            Game::new(board as u16, resolution as u16).expect("size checked")
-        }
-    };
-    let Some((result_line, result_text)) = get("Result") else {
-        return fail(lines.len().max(1), RecordErrorKind::MissingResult);
-    };
-    let Some(result_winner) = parse_result_token(result_text) else {
-        return bad_value(
-            result_line,
-            "Result",
-            format!("{result_text:?} is not 1-0, 0-1, 1/2-1/2 or *"),
-        );
-    };
-    let termination = match get("Termination") {
-        None => None,
-        Some((no, v)) => match Reason::from_name(v) {
-            Some(r) => Some((no, r)),
-            None => {
-                let names: Vec<&str> = Reason::ALL.iter().map(|r| r.name()).collect();
-                return bad_value(
-                    no,
-                    "Termination",
-                    format!("{v:?} is not one of {}", names.join(", ")),
-                );
-            }
-        },
-    };
-    let other: Vec<(String, String)> = tags
-        .iter()
-        .filter(|(_, n, _)| !STRUCTURAL.contains(&n.as_str()))
-        .map(|(_, n, v)| (n.clone(), v.clone()))
-        .collect();
-
-    // Movetext.
-    let tokens = tokenize(&lines[body_start..])?;
+/// The movetext: comments, move numbers and moves, played from `start` as they are read,
+/// and at most one result token, after which only comments may follow.
+fn read_movetext(
+    start: &Game,
+    frame: Frame,
+    tokens: Vec<(usize, Token)>,
+) -> Result<Movetext, RecordError> {
     let first = start.to_move();
-    let mut game = start.clone();
-    let mut moves = Vec::new();
-    let mut comments: Vec<Option<String>> = Vec::new();
-    let mut intro: Option<String> = None;
-    let mut end_token: Option<(usize, String)> = None;
+    let mut body = Movetext {
+        game: start.clone(),
+        moves: Vec::new(),
+        comments: Vec::new(),
+        intro: None,
+        end_token: None,
+    };
     for (no, tok) in tokens {
-        // Appends in place: copying the joined text for each of many comments was quadratic.
-        let add_comment = |slot: &mut Option<String>, c: String| match slot {
-            Some(old) => {
-                old.push(' ');
-                old.push_str(&c);
-            }
-            None => *slot = Some(c),
-        };
         let word = match tok {
             Token::Comment(c) => {
-                match moves.len() {
-                    0 => add_comment(&mut intro, c),
-                    n => add_comment(&mut comments[n - 1], c),
-                }
+                body.add_comment(c);
                 continue;
             }
             Token::Word(w) => w,
         };
-        if let Some((_, t)) = &end_token {
+        if let Some((_, t)) = &body.end_token {
             return fail(
                 no,
                 RecordErrorKind::AfterEnd(format!("{word} (after the result {t})")),
             );
         }
         if parse_result_token(&word).is_some() {
-            end_token = Some((no, word));
+            body.end_token = Some((no, word));
             continue;
         }
-        // A move number, possibly glued to the move: `12.`, `12...`, `12.1HN`.
-        let mut rest = word.as_str();
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        if digits > 0 && rest[digits..].starts_with('.') {
-            let dots = rest[digits..].chars().take_while(|&c| c == '.').count();
-            let found = &rest[..digits + dots];
-            let (num, who) = number_of(moves.len(), first);
-            let expected = if who == Color::Black {
-                format!("{num}.")
-            } else {
-                format!("{num}...")
-            };
-            if found != expected {
-                return fail(
-                    no,
-                    RecordErrorKind::MoveNumber {
-                        found: found.to_string(),
-                        expected,
-                    },
-                );
-            }
-            rest = &rest[digits + dots..];
-            if rest.is_empty() {
-                continue;
-            }
-        }
-        let (num, who) = number_of(moves.len(), first);
-        let number = if who == Color::Black {
-            format!("{num}.")
-        } else {
-            format!("{num}...")
+        let number = move_number(body.moves.len(), first);
+        let Some(text) = strip_move_number(&word, &number, no)? else {
+            continue;
         };
-        if game.is_over() {
-            return fail(
-                no,
-                RecordErrorKind::AfterEnd(format!("move {number} {rest}")),
-            );
-        }
-        let refuse = |why: String| RecordError {
-            line: no,
-            kind: RecordErrorKind::Move {
-                number: number.clone(),
-                text: rest.to_string(),
-                why,
-            },
-        };
-        let mv = notation::parse_move(&game, rest, frame).map_err(|e| refuse(e.to_string()))?;
-        game.play_move(&mv).map_err(|e| refuse(e.to_string()))?;
-        moves.push(mv);
-        comments.push(None);
+        let mv = read_move(&mut body.game, frame, text, &number, no)?;
+        body.moves.push(mv);
+        body.comments.push(None);
     }
+    Ok(body)
+}
 
-    // The result: the tags, the result token and the game must agree.
-    let bad_result = |no: usize, why: String| fail(no, RecordErrorKind::Result(why));
-    if let Some((no, t)) = &end_token
+impl Movetext {
+    /// A comment belongs to the move before it, or to the game before the first move.
+    fn add_comment(&mut self, c: String) {
+        let slot = match self.moves.len() {
+            0 => &mut self.intro,
+            n => &mut self.comments[n - 1],
+        };
+        // Appends in place: copying the joined text for each of many comments was quadratic.
+        match slot {
+            Some(old) => {
+                old.push(' ');
+                old.push_str(&c);
+            }
+            None => *slot = Some(c),
+        }
+    }
+}
+
+/// The move number of the move `index` (0-based) of a game whose first mover is `first`,
+/// as written: `12.` for Black, `12...` for White.
+fn move_number(index: usize, first: Color) -> String {
+    let (num, who) = number_of(index, first);
+    if who == Color::Black {
+        format!("{num}.")
+    } else {
+        format!("{num}...")
+    }
+}
+
+/// A move number at the start of `word` (`12.`, `12...`, or glued to the move: `12.1HN`),
+/// which must be `expected`; returns the rest of the word, `None` if nothing is left.
+fn strip_move_number<'a>(
+    word: &'a str,
+    expected: &str,
+    no: usize,
+) -> Result<Option<&'a str>, RecordError> {
+    let digits = word
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(word.len());
+    if digits == 0 || !word[digits..].starts_with('.') {
+        return Ok(Some(word));
+    }
+    let dots = word[digits..].chars().take_while(|&c| c == '.').count();
+    let found = &word[..digits + dots];
+    if found != expected {
+        return fail(
+            no,
+            RecordErrorKind::MoveNumber {
+                found: found.to_string(),
+                expected: expected.to_string(),
+            },
+        );
+    }
+    let rest = &word[digits + dots..];
+    Ok((!rest.is_empty()).then_some(rest))
+}
+
+/// One move, in the record's frame, played on `game`; `number` is its move number as
+/// written, for messages.
+fn read_move(
+    game: &mut Game,
+    frame: Frame,
+    text: &str,
+    number: &str,
+    no: usize,
+) -> Result<Move, RecordError> {
+    if game.is_over() {
+        return fail(
+            no,
+            RecordErrorKind::AfterEnd(format!("move {number} {text}")),
+        );
+    }
+    let refuse = |why: String| RecordError {
+        line: no,
+        kind: RecordErrorKind::Move {
+            number: number.to_string(),
+            text: text.to_string(),
+            why,
+        },
+    };
+    let mv = notation::parse_move(game, text, frame).map_err(|e| refuse(e.to_string()))?;
+    game.play_move(&mv).map_err(|e| refuse(e.to_string()))?;
+    Ok(mv)
+}
+
+/// The result tag or token disagrees with the game.
+fn bad_result<T>(line: usize, why: String) -> Result<T, RecordError> {
+    fail(line, RecordErrorKind::Result(why))
+}
+
+/// The record's result, once the result token, the tags and the game agree: the game's
+/// own end, or one that the moves do not reach (resignation, agreement, turn limit).
+fn read_result(head: &Header, body: &Movetext) -> Result<Option<Outcome>, RecordError> {
+    let result_text = &head.result_text;
+    if let Some((no, t)) = &body.end_token
         && t != result_text
     {
         return bad_result(
@@ -631,89 +782,88 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
             format!("the result token {t} disagrees with [Result \"{result_text}\"]"),
         );
     }
-    let result = match (game.outcome(), result_winner) {
-        (Some(o), Some(w)) => {
-            if o.winner != w {
-                return bad_result(
-                    result_line,
-                    format!(
-                        "[Result \"{result_text}\"] disagrees with the game, which ended {}",
-                        result_token(Some(o))
-                    ),
-                );
-            }
-            if let Some((no, r)) = termination
-                && r != o.reason
-            {
-                return bad_value(
-                    no,
-                    "Termination",
-                    format!(
-                        "{:?}, but the game ended by {:?}",
-                        r.name(),
-                        o.reason.name()
-                    ),
-                );
-            }
-            Some(o)
-        }
-        (Some(o), None) => {
-            return bad_result(
-                result_line,
-                format!(
-                    "[Result \"*\"], but the game ended ({})",
-                    position::outcome_text(Some(o))
-                ),
-            );
-        }
+    match (body.game.outcome(), head.result_winner) {
+        (Some(o), Some(w)) => ended_as_tagged(head, o, w).map(Some),
+        (Some(o), None) => bad_result(
+            head.result_line,
+            format!(
+                "[Result \"*\"], but the game ended ({})",
+                position::outcome_text(Some(o))
+            ),
+        ),
         (None, None) => {
-            if let Some((no, r)) = termination {
+            if let Some((no, r)) = head.termination {
                 return bad_value(
                     no,
                     "Termination",
                     format!("{:?} with the result *", r.name()),
                 );
             }
-            None
+            Ok(None)
         }
-        (None, Some(w)) => {
-            let Some((no, reason)) = termination else {
-                return bad_result(
-                    result_line,
-                    format!(
-                        "[Result \"{result_text}\"] is not reached by the moves: add a Termination tag (resignation, agreement or turn-limit)"
-                    ),
-                );
-            };
-            let ok = match reason {
-                Reason::Resignation => w.is_some(),
-                Reason::Agreement | Reason::TurnLimit => w.is_none(),
-                _ => false,
-            };
-            if !ok {
-                let why = if matches!(
-                    reason,
-                    Reason::Resignation | Reason::Agreement | Reason::TurnLimit
-                ) {
-                    format!("{:?} does not fit the result {result_text}", reason.name())
-                } else {
-                    format!(
-                        "{:?} with the result {result_text}, but the moves do not end the game that way",
-                        reason.name()
-                    )
-                };
-                return bad_value(no, "Termination", why);
-            }
-            Some(Outcome { winner: w, reason })
-        }
+        (None, Some(w)) => ended_off_the_board(head, w).map(Some),
+    }
+}
+
+/// The moves ended the game with `o`: the `Result` tag (winner `w`) and the `Termination`
+/// tag, if given, must say the same.
+fn ended_as_tagged(head: &Header, o: Outcome, w: Option<Color>) -> Result<Outcome, RecordError> {
+    if o.winner != w {
+        return bad_result(
+            head.result_line,
+            format!(
+                "[Result \"{}\"] disagrees with the game, which ended {}",
+                head.result_text,
+                result_token(Some(o))
+            ),
+        );
+    }
+    if let Some((no, r)) = head.termination
+        && r != o.reason
+    {
+        return bad_value(
+            no,
+            "Termination",
+            format!(
+                "{:?}, but the game ended by {:?}",
+                r.name(),
+                o.reason.name()
+            ),
+        );
+    }
+    Ok(o)
+}
+
+/// The moves leave the game going, but the `Result` tag names winner `w`: only a
+/// `Termination` of resignation (a win) or agreement or turn limit (a draw) explains that.
+fn ended_off_the_board(head: &Header, w: Option<Color>) -> Result<Outcome, RecordError> {
+    let result_text = &head.result_text;
+    let Some((no, reason)) = head.termination else {
+        return bad_result(
+            head.result_line,
+            format!(
+                "[Result \"{result_text}\"] is not reached by the moves: add a Termination tag (resignation, agreement or turn-limit)"
+            ),
+        );
     };
-    Ok(GameRecord {
-        start,
-        frame,
-        tags: other,
-        moves,
-        intro,
-        comments,
-        result,
-    })
+    let ok = match reason {
+        Reason::Resignation => w.is_some(),
+        Reason::Agreement | Reason::TurnLimit => w.is_none(),
+        _ => false,
+    };
+    if !ok {
+        let why = if matches!(
+            reason,
+            Reason::Resignation | Reason::Agreement | Reason::TurnLimit
+        ) {
+            format!("{:?} does not fit the result {result_text}", reason.name())
+        } else {
+            format!(
+                "{:?} with the result {result_text}, but the moves do not end the game that way",
+                reason.name()
+            )
+        };
+        return bad_value(no, "Termination", why);
+    }
+    Ok(Outcome { winner: w, reason })
 }
