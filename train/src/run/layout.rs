@@ -1,5 +1,5 @@
 //! The run directory on disk: its paths, writing a checkpoint whole, removing what belongs
-//! to unfinished generations, and refusing a missing ledger.
+//! to unfinished generations, and the checks that the ledger and the files agree.
 
 use super::{TrainError, io_err, write_atomic};
 use crate::ledger::{self, Row};
@@ -143,6 +143,53 @@ pub(super) fn read_ledger(dir: &Path) -> Result<Vec<Row>, TrainError> {
         }
     }
     ledger::read(&path)
+}
+
+/// The generations the run directory holds work of: the highest `N` of a finished
+/// `checkpoints/gen-N` or `replay/gen-N` directory (temporaries not counted).
+fn newest_generation_on_disk(run: &Path) -> Result<u32, TrainError> {
+    let mut newest = 0;
+    for sub in ["checkpoints", "replay"] {
+        let d = run.join(sub);
+        if !d.exists() {
+            continue;
+        }
+        for e in std::fs::read_dir(&d).map_err(io_err(&d))? {
+            let name = e.map_err(io_err(&d))?.file_name();
+            let n = name
+                .to_str()
+                .and_then(|s| s.strip_prefix("gen-"))
+                .and_then(|s| s.parse::<u32>().ok());
+            if let Some(n) = n {
+                newest = newest.max(n);
+            }
+        }
+    }
+    Ok(newest)
+}
+
+/// Refuses a ledger that lists fewer generations than the directory holds work of.
+///
+/// Generation `done + 1` may legitimately have files (a run killed before its row was
+/// written): resuming redoes it, exactly. Anything newer means the ledger lost rows, and
+/// resuming from it would delete finished generations; nothing is touched then.
+pub(super) fn check_against_disk(run: &Path, done: u32) -> Result<(), TrainError> {
+    let newest = newest_generation_on_disk(run)?;
+    if newest > done + 1 {
+        let ledger = run.join("progress.csv");
+        return Err(TrainError::Ledger {
+            path: ledger.display().to_string(),
+            what: format!(
+                "lists {done} finished generation(s), but the run directory holds files of \
+                 generation {newest}: the ledger has lost rows (deleted or cut short). Nothing \
+                 was changed. Restore progress.csv from a copy, or continue from the last \
+                 generation the ledger lists by moving checkpoints/gen-* and replay/gen-* \
+                 above generation {} out of the run directory",
+                done + 1
+            ),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

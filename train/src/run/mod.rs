@@ -30,8 +30,8 @@
 //!
 //! # Files of this module
 //!
-//! `layout` the paths of the run directory and what is on disk (cleaning, a missing ledger,
-//! writing a checkpoint); `open` a new or resumed run; `generation` one generation as
+//! `layout` the paths of the run directory and what is on disk (cleaning, checks against the
+//! ledger, writing a checkpoint); `open` a new or resumed run; `generation` one generation as
 //! its steps, with self-play and the ledger row; `window` the replay window; `training` the
 //! training steps; `eval` the evaluation matches.
 

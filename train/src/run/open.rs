@@ -2,7 +2,8 @@
 //! state a resumed run goes on from (ledger, net, optimiser, replay window, logs).
 
 use super::layout::{
-    checkpoint_dir, checkpoint_path, clean_unfinished, read_ledger, save_checkpoint, timestamp_name,
+    check_against_disk, checkpoint_dir, checkpoint_path, clean_unfinished, read_ledger,
+    save_checkpoint, timestamp_name,
 };
 use super::{Run, TrainError, TrainOptions, io_err, window, write_atomic};
 use crate::config::{OptimizerKind, TrainConfig};
@@ -105,7 +106,7 @@ impl Run {
 fn settle_ledger(dir: &Path, cfg: &TrainConfig) -> Result<History, TrainError> {
     let rows = read_ledger(dir)?;
     let done = rows.len() as u32;
-    ledger::check_against_disk(dir, done)?;
+    check_against_disk(dir, done)?;
     ledger::drop_torn_tail(&dir.join("progress.csv"))?;
     let history = History::new(rows, cfg.replay.window_max);
     clean_unfinished(dir, done)?;
