@@ -6,11 +6,12 @@
 //!
 //! The ledger is the run's commit record: a generation is finished exactly when its row is
 //! there. It is written (header only) when the run is created, so a missing ledger is never
-//! read as "nothing finished"; see [`check_against_disk`]. Rows are appended, each line
-//! written and synced whole ([`append`]): a run killed in the middle of an append leaves a
-//! last line without its newline, which is the unfinished generation's and is dropped when
-//! the run resumes ([`read`] skips it, [`drop_torn_tail`] removes it). So each generation
-//! costs the same to commit, however long the run.
+//! read as "nothing finished"; opening a run checks it against the files on disk (the run
+//! module's `layout`). Rows are appended, each line written and synced whole ([`append`]): a
+//! run killed in the middle of an append leaves a last line without its newline, which is
+//! the unfinished generation's and is dropped when the run resumes ([`read`] skips it,
+//! [`drop_torn_tail`] removes it). So each generation costs the same to commit, however long
+//! the run.
 
 use crate::run::{TrainError, io_err, write_atomic};
 use std::path::Path;
@@ -323,53 +324,6 @@ impl History {
     pub fn games_of(&self, g: u32) -> Option<f64> {
         self.recent.iter().find(|e| e.0 == g).map(|e| e.2)
     }
-}
-
-/// The generations the run directory holds work of: the highest `N` of a finished
-/// `checkpoints/gen-N` or `replay/gen-N` directory (temporaries not counted).
-pub fn newest_generation_on_disk(run: &Path) -> Result<u32, TrainError> {
-    let mut newest = 0;
-    for sub in ["checkpoints", "replay"] {
-        let d = run.join(sub);
-        if !d.exists() {
-            continue;
-        }
-        for e in std::fs::read_dir(&d).map_err(io_err(&d))? {
-            let name = e.map_err(io_err(&d))?.file_name();
-            let n = name
-                .to_str()
-                .and_then(|s| s.strip_prefix("gen-"))
-                .and_then(|s| s.parse::<u32>().ok());
-            if let Some(n) = n {
-                newest = newest.max(n);
-            }
-        }
-    }
-    Ok(newest)
-}
-
-/// Refuses a ledger that lists fewer generations than the directory holds work of.
-///
-/// Generation `done + 1` may legitimately have files (a run killed before its row was
-/// written): resuming redoes it, exactly. Anything newer means the ledger lost rows, and
-/// resuming from it would delete finished generations; nothing is touched then.
-pub fn check_against_disk(run: &Path, done: u32) -> Result<(), TrainError> {
-    let newest = newest_generation_on_disk(run)?;
-    if newest > done + 1 {
-        let ledger = run.join("progress.csv");
-        return Err(TrainError::Ledger {
-            path: ledger.display().to_string(),
-            what: format!(
-                "lists {done} finished generation(s), but the run directory holds files of \
-                 generation {newest}: the ledger has lost rows (deleted or cut short). Nothing \
-                 was changed. Restore progress.csv from a copy, or continue from the last \
-                 generation the ledger lists by moving checkpoints/gen-* and replay/gen-* \
-                 above generation {} out of the run directory",
-                done + 1
-            ),
-        });
-    }
-    Ok(())
 }
 
 /// Creates the ledger of a new run (header only): from then on it always exists.

@@ -1,0 +1,192 @@
+//! A training run: its directory, the generation loop, and resuming.
+//!
+//! # Run directory
+//!
+//! ```text
+//! DIR/config.toml                    the full config of the run (every key)
+//! DIR/progress.csv                   one row per finished generation (the ledger)
+//! DIR/checkpoints/gen-NNNN/net.crnet network config + weights (gen-0000: the initial net)
+//! DIR/checkpoints/gen-NNNN/net.json  the network config, readable
+//! DIR/checkpoints/gen-NNNN/optimizer.bpk  optimiser state (to resume training exactly)
+//! DIR/replay/gen-NNNN/selfplay-*.crsp   that generation's self-play games (the replay store)
+//! DIR/replay/gen-NNNN/selfplay-*.txt    the same games as readable game records
+//! DIR/tb/events.out.tfevents.*       TensorBoard scalars (one file per process)
+//! ```
+//!
+//! # One generation `g`
+//!
+//! self-play with the current net into `replay/gen-g` -> load the replay window -> training
+//! steps -> `checkpoints/gen-g` -> evaluation matches -> a row in `progress.csv` -> scalars to
+//! TensorBoard.
+//!
+//! # Resuming and crash safety
+//!
+//! Every file is written to a temporary name and renamed (a checkpoint directory as a
+//! whole), and the generation's row is appended to `progress.csv` after everything else of
+//! it exists: a generation is finished exactly when its row is there. A run killed at any
+//! moment and resumed drops whatever belongs to unfinished generations (except self-play
+//! record files, which are complete by construction and are kept, so self-play of the
+//! interrupted generation continues where it was), and goes on from the last row.
+//!
+//! # Files of this module
+//!
+//! `layout` the paths of the run directory and what is on disk (cleaning, checks against the
+//! ledger, writing a checkpoint); `open` a new or resumed run; `generation` one generation as
+//! its steps, with self-play and the ledger row; `window` the replay window; `training` the
+//! training steps; `eval` the evaluation matches.
+
+mod eval;
+mod generation;
+mod layout;
+mod open;
+mod training;
+mod window;
+
+pub use eval::elo_from_score;
+pub use layout::{checkpoint_dir, checkpoint_path};
+
+use crate::config::{ConfigError, TrainConfig};
+use crate::ledger::{History, Row};
+use crate::replay::{ReplayError, ReplayWindow};
+use crate::tb::TbLog;
+use crumble_model::train::{self as mtrain, StepStats};
+use crumble_model::{CheckpointError, CrumbleNet, Device, NetConfig};
+use crumble_selfplay::Progress;
+use crumble_selfplay::arena::{ArenaError, Tally};
+use crumble_selfplay::selfplay::SelfPlayError;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Why a run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(
+        "run directory {dir} was started with a different config; differing keys: {}. Resume without --config, or start a new run",
+        keys.join(", ")
+    )]
+    ConfigChanged { dir: String, keys: Vec<String> },
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: {what}")]
+    Ledger { path: String, what: String },
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error("checkpoint {path} holds a network that does not match the run's config: {what}")]
+    Architecture { path: String, what: String },
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("self-play: {0}")]
+    SelfPlay(#[from] SelfPlayError),
+    #[error("evaluation match: {0}")]
+    Match(#[from] ArenaError),
+    #[error("agent: {0}")]
+    Agent(#[from] crumble_selfplay::AgentError),
+    #[error("board: {0}")]
+    Size(#[from] crumble_core::SizeError),
+    #[error(
+        "generation {generation}: {what}. The generation was stopped before its checkpoint: \
+         nothing was saved or promoted, and the finished generations are untouched"
+    )]
+    NonFinite { generation: u32, what: String },
+}
+
+pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
+    move |source| TrainError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename (the project's one
+/// implementation, `crumble_selfplay::files`, with the error naming the path).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    crumble_selfplay::files::write_atomic(path, bytes).map_err(io_err(path))
+}
+
+/// What `crumble train` was asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct TrainOptions {
+    /// The config; required for a new run, checked against the saved one on resume.
+    pub config: Option<PathBuf>,
+    /// The run directory; `None` creates `runs_root/YYYYMMDD-HHMMSS`.
+    pub run_dir: Option<PathBuf>,
+    pub runs_root: PathBuf,
+    /// Generations the run should have in total (`None`: the config's `generation.total`).
+    pub generations: Option<u32>,
+}
+
+/// What the loop reports as it goes.
+#[derive(Clone, Debug)]
+pub enum Event<'a> {
+    /// The run directory is ready (`resumed_from` finished generations found).
+    Started {
+        dir: &'a Path,
+        resumed_from: u32,
+        target: u32,
+    },
+    SelfPlay {
+        generation: u32,
+        progress: &'a Progress,
+        seconds: f64,
+    },
+    Train {
+        generation: u32,
+        step: u64,
+        steps: u64,
+        stats: &'a StepStats,
+    },
+    Eval {
+        generation: u32,
+        opponent: &'a str,
+        /// The new net's games so far.
+        tally: &'a Tally,
+        total: u64,
+    },
+    Finished {
+        generation: u32,
+        row: &'a Row,
+    },
+}
+
+/// Runs (or resumes) a training run until it has `target` generations.
+pub fn train(
+    opts: &TrainOptions,
+    on_event: &mut (dyn FnMut(Event) + Send),
+) -> Result<PathBuf, TrainError> {
+    let (dir, cfg) = open::open_run(opts)?;
+    let target = opts.generations.unwrap_or(cfg.generation.total);
+    let mut run = Run::open(dir.clone(), cfg)?;
+    on_event(Event::Started {
+        dir: &dir,
+        resumed_from: run.history.done,
+        target,
+    });
+    while run.history.done < target {
+        let last = run.history.done + 1 == target;
+        run.generation(last, on_event)?;
+    }
+    Ok(dir)
+}
+
+/// An open run: what the generation loop keeps between generations (the rest is on disk).
+struct Run {
+    dir: PathBuf,
+    cfg: TrainConfig,
+    /// The finished generations, as far as the loop needs them.
+    history: History,
+    net_config: NetConfig,
+    device: Device,
+    /// The training net (autodiff device) and its optimiser.
+    net: Option<CrumbleNet>,
+    optim: mtrain::Optimizer,
+    window: ReplayWindow,
+    tb: TbLog,
+    started: Instant,
+    elapsed_before: f64,
+}

@@ -1,0 +1,160 @@
+//! The training steps of one generation: batches drawn from the replay window, one optimiser
+//! step each, and the loss columns of the ledger row.
+
+use super::{Event, Run, TrainError};
+use crate::config::OptimConfig;
+use crate::ledger::Row;
+use crate::replay::HostBatch;
+use crumble_model::train::{self as mtrain, StepStats, TrainBatch};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+/// The sums of the step figures of one generation, for their means.
+#[derive(Default)]
+struct StepSums {
+    policy: f64,
+    value: f64,
+    entropy: f64,
+    sign_agreement: f64,
+    /// Steps with a sign agreement (a batch without decisive samples has none).
+    sign_n: u32,
+}
+
+impl StepSums {
+    fn add(&mut self, stats: &StepStats) {
+        self.policy += f64::from(stats.policy_loss);
+        self.value += f64::from(stats.value_loss);
+        self.entropy += f64::from(stats.policy_entropy);
+        if stats.value_sign_agreement.is_finite() {
+            self.sign_agreement += f64::from(stats.value_sign_agreement);
+            self.sign_n += 1;
+        }
+    }
+
+    /// Fills the loss columns with the means over `steps` steps and the `l2` term.
+    fn fill(&self, row: &mut Row, steps: u64, l2: f64, value_weight: f64) {
+        let n = steps.max(1) as f64;
+        row.policy_loss = self.policy / n;
+        row.value_loss = self.value / n;
+        row.l2_loss = l2;
+        row.total_loss = self.policy / n + value_weight * self.value / n + l2;
+        row.policy_entropy = self.entropy / n;
+        if self.sign_n > 0 {
+            row.value_sign_agreement = self.sign_agreement / f64::from(self.sign_n);
+        }
+    }
+}
+
+/// The training steps of a generation that brought `new_positions` positions: a fixed
+/// count, or enough to sample each new position `sample_reuse` times (at least one).
+fn steps_for(o: &OptimConfig, new_positions: u64) -> u64 {
+    if o.steps_per_generation > 0 {
+        o.steps_per_generation
+    } else {
+        ((new_positions as f64 * o.sample_reuse / o.batch_size as f64).ceil() as u64).max(1)
+    }
+}
+
+impl Run {
+    /// Step 3 of generation `g`: trains the net on the window and fills the training
+    /// columns. Refuses non-finite losses or weights before anything of `g` is saved.
+    pub(super) fn train_generation(
+        &mut self,
+        g: u32,
+        new_positions: u64,
+        row: &mut Row,
+        on_event: &mut (dyn FnMut(Event) + Send),
+    ) -> Result<(), TrainError> {
+        let t1 = Instant::now();
+        let steps = steps_for(&self.cfg.optim, new_positions);
+        let steps_before = self.history.last.as_ref().map_or(0.0, |r| r.steps_total) as u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(self.cfg.selfplay.seed ^ (u64::from(g) << 32));
+        let mut host = HostBatch::default();
+        let mut sums = StepSums::default();
+        let mut lr = 0.0;
+        for step in 0..steps {
+            if self.window.is_empty() {
+                break;
+            }
+            let batch = self.next_batch(&mut rng, &mut host)?;
+            lr = self.cfg.optim.lr_at(g, steps_before + step);
+            let stats = self.step(&batch, lr);
+            // A non-finite loss poisons the weights: stop before anything is written.
+            if !(stats.policy_loss.is_finite() && stats.value_loss.is_finite()) {
+                return Err(non_finite_loss(g, step, steps, &stats));
+            }
+            sums.add(&stats);
+            on_event(Event::Train {
+                generation: g,
+                step: step + 1,
+                steps,
+                stats: &stats,
+            });
+        }
+        let l2 = self.checked_l2(g, steps)?;
+        let o = &self.cfg.optim;
+        let train_s = t1.elapsed().as_secs_f64();
+        row.steps = steps as f64;
+        row.steps_total = (steps_before + steps) as f64;
+        row.samples_per_s = (steps as usize * o.batch_size) as f64 / train_s.max(1e-9);
+        row.lr = lr;
+        sums.fill(row, steps, l2, o.value_weight);
+        row.train_s = train_s;
+        Ok(())
+    }
+
+    /// Draws a batch from the window and builds it (augmentation, targets) on the device.
+    fn next_batch(
+        &self,
+        rng: &mut ChaCha8Rng,
+        host: &mut HostBatch,
+    ) -> Result<TrainBatch, TrainError> {
+        let refs = self.window.draw(self.cfg.optim.batch_size, rng);
+        self.window.build(&refs, &self.cfg.replay, rng, host)?;
+        Ok(TrainBatch::from_host(
+            host.grid,
+            self.net_config.stride(),
+            std::mem::take(&mut host.planes),
+            std::mem::take(&mut host.policy),
+            std::mem::take(&mut host.mask),
+            std::mem::take(&mut host.value),
+            &self.device,
+        ))
+    }
+
+    /// One optimiser step on `batch` at learning rate `lr`.
+    fn step(&mut self, batch: &TrainBatch, lr: f64) -> StepStats {
+        let net = self.net.take().expect("the training net is always there");
+        let value_weight = self.cfg.optim.value_weight;
+        let (net, stats) = mtrain::train_step(net, &mut self.optim, batch, lr, value_weight);
+        self.net = Some(net);
+        stats
+    }
+
+    /// The L2 term of the trained net's weights, after refusing weights that are not all
+    /// finite (a loss can stay finite while a weight overflows).
+    fn checked_l2(&self, g: u32, steps: u64) -> Result<f64, TrainError> {
+        let net = self.net.as_ref().expect("the training net is always there");
+        let bad = mtrain::non_finite_weights(net);
+        if bad > 0 {
+            return Err(TrainError::NonFinite {
+                generation: g,
+                what: format!("after {steps} training steps, {bad} weights are NaN or infinite"),
+            });
+        }
+        Ok(self.cfg.optim.l2 * mtrain::sum_of_squares(net))
+    }
+}
+
+fn non_finite_loss(g: u32, step: u64, steps: u64, stats: &StepStats) -> TrainError {
+    TrainError::NonFinite {
+        generation: g,
+        what: format!(
+            "training step {} of {steps}: policy loss {}, value loss {}",
+            step + 1,
+            stats.policy_loss,
+            stats.value_loss
+        ),
+    }
+}

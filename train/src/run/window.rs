@@ -1,0 +1,117 @@
+//! The replay window of a run: which finished generations it holds, and loading them from
+//! their record files.
+
+use super::{Run, TrainError};
+use crate::config::TrainConfig;
+use crate::ledger::{History, Row};
+use crate::replay::{ReplayWindow, generation_dir};
+use std::path::Path;
+
+impl Run {
+    /// Step 2 of generation `g` (its `new_positions` already in the window): drops the
+    /// generations that no longer fit and loads those that now do.
+    pub(super) fn slide_window(
+        &mut self,
+        g: u32,
+        new_positions: u64,
+        row: &mut Row,
+    ) -> Result<(), TrainError> {
+        let keep = window_generations_with(&self.cfg, &self.history, new_positions, g);
+        if let Some(&oldest) = keep.first() {
+            self.window.retain_from(oldest);
+        }
+        let (board, res) = (self.cfg.selfplay.board, self.cfg.selfplay.resolution);
+        for gen_ in keep {
+            if !self.window.generations().contains(&gen_) {
+                load_generation(&mut self.window, &self.dir, gen_, &self.history, board, res)?;
+            }
+        }
+        row.replay_positions = self.window.len() as f64;
+        Ok(())
+    }
+}
+
+/// The window a resumed run starts from: the one the last finished generation trained on.
+pub(super) fn load_window(
+    cfg: &TrainConfig,
+    dir: &Path,
+    history: &History,
+) -> Result<ReplayWindow, TrainError> {
+    let mut window = ReplayWindow::new();
+    let (board, res) = (cfg.selfplay.board, cfg.selfplay.resolution);
+    for g in window_generations(cfg, history) {
+        load_generation(&mut window, dir, g, history, board, res)?;
+    }
+    Ok(window)
+}
+
+/// Loads finished generation `g` into the window, refusing a generation whose record files
+/// do not hold exactly the games its ledger row counts (a deleted file or directory is an
+/// error, never silently less data).
+fn load_generation(
+    window: &mut ReplayWindow,
+    run: &Path,
+    g: u32,
+    history: &History,
+    board: u16,
+    resolution: u16,
+) -> Result<(), TrainError> {
+    let dir = generation_dir(run, g);
+    let games = crate::replay::read_generation(&dir)?;
+    let want = history.games_of(g).ok_or_else(|| TrainError::Ledger {
+        path: dir.display().to_string(),
+        what: format!("generation {g} is not among the finished generations the window can hold"),
+    })?;
+    if games.len() as f64 != want {
+        return Err(TrainError::Ledger {
+            path: dir.display().to_string(),
+            what: format!(
+                "holds {} games, but progress.csv says generation {g} played {want}: record \
+                 files are missing or were added. Nothing was changed; restore the files",
+                games.len()
+            ),
+        });
+    }
+    window.insert(g, games, board, resolution)?;
+    Ok(())
+}
+
+/// The generations the window holds after the finished generations of `history`.
+fn window_generations(cfg: &TrainConfig, history: &History) -> Vec<u32> {
+    match &history.last {
+        None => Vec::new(),
+        Some(last) => window_generations_with(cfg, history, last.positions as u64, history.done),
+    }
+}
+
+/// The generations in the window when generation `newest` (with `newest_positions`) is the
+/// newest: the newest ones whose positions fit the window size. `newest` is either the last
+/// finished generation of `history` or the one after it.
+fn window_generations_with(
+    cfg: &TrainConfig,
+    history: &History,
+    newest_positions: u64,
+    newest: u32,
+) -> Vec<u32> {
+    let total = if newest <= history.done {
+        history.total_positions
+    } else {
+        history.total_positions + newest_positions
+    };
+    let want = cfg.replay.window(total);
+    let mut have = newest_positions;
+    let mut gens = vec![newest];
+    for g in (1..newest).rev() {
+        // Generations no longer tracked cannot fit (see `History`).
+        let Some(p) = history.positions_of(g) else {
+            break;
+        };
+        if have + p > want {
+            break;
+        }
+        have += p;
+        gens.push(g);
+    }
+    gens.reverse();
+    gens
+}
