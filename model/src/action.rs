@@ -54,19 +54,28 @@ pub fn legal_mask(legal: &[Decision], mask: &mut [f32]) {
 /// the probability of `legal[i]` (out is resized to `legal.len()`). Non-finite logits count
 /// as `-inf`; if every legal logit is `-inf` (or NaN) the result is uniform.
 pub fn legal_softmax(logits: &[f32], legal: &[Decision], out: &mut Vec<f32>) {
+    softmax_by(logits, legal.len(), |i| index(legal[i]), out);
+}
+
+/// [`legal_softmax`] for any game: the softmax of the logits at policy indices `at` (the
+/// encoder's indices of the legal decisions), `out[i]` for `at[i]`.
+pub fn softmax_at(logits: &[f32], at: &[usize], out: &mut Vec<f32>) {
+    softmax_by(logits, at.len(), |i| at[i], out);
+}
+
+fn softmax_by(logits: &[f32], n: usize, at: impl Fn(usize) -> usize, out: &mut Vec<f32>) {
     out.clear();
-    let max = legal
-        .iter()
-        .map(|&d| logits[index(d)])
+    let max = (0..n)
+        .map(|i| logits[at(i)])
         .filter(|v| v.is_finite())
         .fold(f32::NEG_INFINITY, f32::max);
     if !max.is_finite() {
-        out.resize(legal.len(), 1.0 / legal.len().max(1) as f32);
+        out.resize(n, 1.0 / n.max(1) as f32);
         return;
     }
     let mut sum = 0.0f64;
-    for &d in legal {
-        let v = logits[index(d)];
+    for i in 0..n {
+        let v = logits[at(i)];
         let e = if v.is_finite() { (v - max).exp() } else { 0.0 };
         sum += f64::from(e);
         out.push(e);
@@ -109,29 +118,4 @@ pub fn move_prior(
         g.apply_unchecked(d);
     }
     Some(p)
-}
-
-/// Where each policy index sits in the logits of [`crate::net::CrumbleNet::forward_cells`]
-/// (cell order, for a net with stem stride `s` on grid side `g`): entry `i` is the cell-order
-/// position of action index `i`. Plane `k` at fine cell `(x, y)` = `(cx·s + ix, cy·s + iy)`
-/// sits at `(((cy·n + cx)·s + iy)·s + ix)·8 + k` with `n = g / s`; `Stop` stays last.
-pub fn cell_order(g: usize, s: usize) -> Vec<u32> {
-    assert!(
-        s > 0 && g.is_multiple_of(s),
-        "cell side {s} must divide grid {g}"
-    );
-    let n = g / s;
-    let gg = g * g;
-    let mut t = Vec::with_capacity(8 * gg + 1);
-    for k in 0..8 {
-        for y in 0..g {
-            let (cy, iy) = (y / s, y % s);
-            for x in 0..g {
-                let (cx, ix) = (x / s, x % s);
-                t.push(((((cy * n + cx) * s + iy) * s + ix) * 8 + k) as u32);
-            }
-        }
-    }
-    t.push((8 * gg) as u32);
-    t
 }

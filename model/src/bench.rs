@@ -109,11 +109,12 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     let games = sample_positions(opts.board, r, 256, 1);
     let planes = rasterise_all(&games);
     let per = PLANES * g * g;
-    let s = cfg.stride();
+    let layout = crate::Layout::of(cfg);
+    let s = layout.stride;
     let n = g / s;
     let mut cells = vec![0.0; planes.len()];
     for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
-        crate::planes::to_cells(src, g, s, dst);
+        layout.to_cells(src, g, dst);
     }
     let net = cfg.init(&opts.device)?.valid();
 
@@ -175,7 +176,15 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
         })
         .collect();
     let ad = opts.device.clone().autodiff();
-    let batch = TrainBatch::from_host(g, s, planes[..b * per].to_vec(), policy, mask, value, &ad);
+    let batch = TrainBatch::from_host(
+        &layout,
+        g,
+        planes[..b * per].to_vec(),
+        policy,
+        mask,
+        value,
+        &ad,
+    );
     let mut tnet = Some(cfg.init(&ad)?);
     let mut optim = train::adam();
     let steps = rate(opts.seconds, || {

@@ -154,18 +154,30 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Parses the config JSON strictly: unknown keys are refused.
+/// The keys of the network's input and policy shapes, which checkpoints written before
+/// networks served other games than Crumble do not have: those are Crumble networks, with
+/// the defaults' shapes.
+const SHAPE_KEYS: [&str; 3] = ["input_planes", "policy_planes", "policy_extra"];
+
+/// Parses the config JSON strictly: unknown keys are refused, and a missing key too, except
+/// the shape keys of an older checkpoint ([`SHAPE_KEYS`]).
 fn parse_config(json: &str, path: &str) -> Result<NetConfig, CheckpointError> {
     let err = |message: String| CheckpointError::Config {
         path: path.into(),
         message,
     };
-    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| err(e.to_string()))?;
+    let mut value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| err(e.to_string()))?;
     let known = serde_json::to_value(NetConfig::new()).map_err(|e| err(e.to_string()))?;
-    if let (Some(obj), Some(known)) = (value.as_object(), known.as_object())
-        && let Some(k) = obj.keys().find(|k| !known.contains_key(*k))
-    {
-        return Err(err(format!("unknown key `{k}`")));
+    if let (Some(obj), Some(known)) = (value.as_object_mut(), known.as_object()) {
+        if let Some(k) = obj.keys().find(|k| !known.contains_key(*k)) {
+            return Err(err(format!("unknown key `{k}`")));
+        }
+        if SHAPE_KEYS.iter().all(|k| !obj.contains_key(*k)) {
+            for k in SHAPE_KEYS {
+                obj.insert(k.into(), known[k].clone());
+            }
+        }
     }
     let config: NetConfig = serde_json::from_value(value).map_err(|e| err(e.to_string()))?;
     config.validate().map_err(|e| err(e.to_string()))?;

@@ -3,31 +3,37 @@
 
 use crate::action;
 use crate::checkpoint::{self, CheckpointError};
+use crate::encoder::{CrumbleEncoder, Encoder};
 use crate::fast::{FastNet, Scratch};
+use crate::layout::Layout;
 use crate::net::{CrumbleNet, NetConfig};
-use crate::planes::{PLANES, Rasteriser};
 use burn::module::Module;
 use burn::tensor::Device;
-use crumble_core::Game;
+use crumble_core::GameState;
 use crumble_selfplay::agent::CheckpointLoader;
 use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
+use std::any::Any;
 use std::cell::RefCell;
 use std::path::Path;
 
 thread_local! {
-    /// Per-thread rasteriser and plane buffer of [`NetEvaluator`]'s parallel rasterising.
-    static RASTER_SCRATCH: RefCell<(Rasteriser, Vec<f32>)> = RefCell::new((Rasteriser::new(), Vec::new()));
+    /// Per-thread encoder scratch and plane buffer of [`NetEvaluator`]'s parallel encoding
+    /// (held as `Any`: one thread may serve evaluators of several games).
+    static ENCODE_SCRATCH: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
 }
 
-/// Evaluates leaves with a [`CrumbleNet`]: rasterises a batch into a reused host buffer (in
-/// the cell layout, [`crate::planes::to_cells`]), runs one forward pass per board size in the
-/// batch on the host ([`FastNet`], the net's function without burn), and turns logits into priors over each
-/// leaf's legal decisions ([`action::legal_softmax`]); the value is the net's, from the view
-/// of the leaf's decider.
+/// Evaluates leaves with a [`CrumbleNet`] through a game's [`Encoder`] (Crumble's by
+/// default): encodes a batch into a reused host buffer (in the cell layout,
+/// [`Layout::to_cells`]), runs one forward pass per grid size in the batch on the host
+/// ([`FastNet`], the net's function without burn), and turns logits into priors over each
+/// leaf's legal decisions ([`action::softmax_at`]); the value is the net's, from the view of
+/// the leaf's decider.
 #[derive(Debug)]
-pub struct NetEvaluator {
+pub struct NetEvaluator<E = CrumbleEncoder> {
     name: String,
+    encoder: E,
     config: NetConfig,
+    layout: Layout,
     net: CrumbleNet,
     /// The host-side copy of `net` that runs the forward passes.
     fast: FastNet,
@@ -37,26 +43,49 @@ pub struct NetEvaluator {
     /// Where `net` lives (the forward passes themselves run on the host, in `fast`).
     #[allow(dead_code)]
     device: Device,
-    /// Host input buffer `[B, n, n, s, s, PLANES]` (cell layout), grown as needed and reused.
+    /// Host input buffer `[B, n, n, s, s, I]` (cell layout), grown as needed and reused.
     input: Vec<f32>,
-    /// One position's logits in action order.
+    /// One position's logits in policy-index order.
     logits: Vec<f32>,
-    /// [`action::cell_order`] for the grid side and stride it was built for.
+    /// [`Layout::cell_order`] for the grid side it was built for.
     order: (usize, Vec<u32>),
+    /// Policy indices of one leaf's legal decisions.
+    indices: Vec<usize>,
     /// Leaf indices of the current sub-batch.
     group: Vec<usize>,
 }
 
-impl NetEvaluator {
-    /// Wraps a network (put into inference mode) on `device`.
+impl NetEvaluator<CrumbleEncoder> {
+    /// Wraps a Crumble network (put into inference mode) on `device`.
     pub fn new(
         name: impl Into<String>,
         config: NetConfig,
         net: CrumbleNet,
         device: Device,
-    ) -> NetEvaluator {
+    ) -> NetEvaluator<CrumbleEncoder> {
+        NetEvaluator::with_encoder(name, CrumbleEncoder, config, net, device)
+    }
+
+    /// Loads a Crumble checkpoint onto `device`.
+    pub fn load(path: &Path, device: Device) -> Result<NetEvaluator, CheckpointError> {
+        NetEvaluator::load_for(path, CrumbleEncoder, device)
+    }
+}
+
+impl<E> NetEvaluator<E> {
+    /// Wraps a network (put into inference mode) on `device` for the game of `encoder`
+    /// (the caller checks that the net fits it: [`NetConfig::fits`]).
+    pub fn with_encoder(
+        name: impl Into<String>,
+        encoder: E,
+        config: NetConfig,
+        net: CrumbleNet,
+        device: Device,
+    ) -> NetEvaluator<E> {
         NetEvaluator {
             name: name.into(),
+            encoder,
+            layout: Layout::of(&config),
             config,
             fast: FastNet::new(&net),
             fast_scratch: Scratch::default(),
@@ -67,15 +96,31 @@ impl NetEvaluator {
             input: Vec::new(),
             logits: Vec::new(),
             order: (0, Vec::new()),
+            indices: Vec::new(),
             group: Vec::new(),
         }
     }
 
-    /// Loads a checkpoint onto `device`.
-    pub fn load(path: &Path, device: Device) -> Result<NetEvaluator, CheckpointError> {
+    /// Loads a checkpoint for the game of `encoder` onto `device`; a net of other shapes
+    /// (another game's) is refused.
+    pub fn load_for<G: GameState>(
+        path: &Path,
+        encoder: E,
+        device: Device,
+    ) -> Result<NetEvaluator<E>, CheckpointError>
+    where
+        E: Encoder<G>,
+    {
         let (config, net) = checkpoint::load(path, &device)?;
-        Ok(NetEvaluator::new(
+        config
+            .fits(&encoder)
+            .map_err(|message| CheckpointError::Config {
+                path: path.display().to_string(),
+                message,
+            })?;
+        Ok(NetEvaluator::with_encoder(
             path.display().to_string(),
+            encoder,
             config,
             net,
             device,
@@ -98,41 +143,50 @@ impl NetEvaluator {
     }
 
     /// Runs the net on the leaves `idx` (all of grid size `g`): fills their evaluations.
-    fn run_group(
+    fn run_group<G: GameState>(
         &mut self,
-        leaves: &[Leaf<'_, Game>],
+        leaves: &[Leaf<'_, G>],
         idx: &[usize],
         g: usize,
         out: &mut [Evaluation],
-    ) -> Result<(), EvalError> {
-        let per = PLANES * g * g;
+    ) -> Result<(), EvalError>
+    where
+        E: Encoder<G>,
+    {
+        let layout = self.layout;
+        let per = layout.input_len(g);
         let b = idx.len();
         if self.input.len() < b * per {
             self.input.resize(b * per, 0.0);
         }
-        let s = self.net.stride();
-        let n = g / s;
-        // Rasterising costs about as much as the forward pass of a small net: spread it over
-        // the threads too (each with its own rasteriser and scratch plane buffer).
+        let n = g / layout.stride;
+        // Encoding costs about as much as the forward pass of a small net: spread it over
+        // the threads too (each with its own encoder scratch and plane buffer).
         {
             use rayon::prelude::*;
+            let encoder = &self.encoder;
             let chunk = b.div_ceil(rayon::current_num_threads().max(1)).max(1);
             self.input[..b * per]
                 .par_chunks_mut(chunk * per)
                 .zip(idx.par_chunks(chunk))
                 .for_each(|(dst, ids)| {
-                    RASTER_SCRATCH.with(|cell| {
+                    ENCODE_SCRATCH.with(|cell| {
                         let mut cell = cell.borrow_mut();
-                        let (raster, scratch) = &mut *cell;
-                        scratch.resize(per, 0.0);
+                        let mine = cell
+                            .as_mut()
+                            .and_then(|b| b.downcast_mut::<(E::Scratch, Vec<f32>)>())
+                            .is_some();
+                        if !mine {
+                            *cell = Some(Box::new((E::Scratch::default(), Vec::<f32>::new())));
+                        }
+                        let (scratch, planes) = cell
+                            .as_mut()
+                            .and_then(|b| b.downcast_mut::<(E::Scratch, Vec<f32>)>())
+                            .expect("set above");
+                        planes.resize(per, 0.0);
                         for (k, &i) in ids.iter().enumerate() {
-                            raster.rasterise_slice(leaves[i].game, scratch);
-                            crate::planes::to_cells(
-                                scratch,
-                                g,
-                                s,
-                                &mut dst[k * per..(k + 1) * per],
-                            );
+                            encoder.encode(leaves[i].game, scratch, planes);
+                            layout.to_cells(planes, g, &mut dst[k * per..(k + 1) * per]);
                         }
                     });
                 });
@@ -146,9 +200,9 @@ impl NetEvaluator {
             &mut self.values,
         );
         let (logits, values) = (&self.all_logits, &self.values);
-        let a = action::policy_len(g as u16);
+        let a = layout.policy_len(g);
         if self.order.0 != g {
-            self.order = (g, action::cell_order(g, s));
+            self.order = (g, layout.cell_order(g));
         }
         self.logits.resize(a, 0.0);
         for (k, &i) in idx.iter().enumerate() {
@@ -157,35 +211,46 @@ impl NetEvaluator {
             for (dst, &t) in self.logits.iter_mut().zip(&self.order.1) {
                 *dst = row[t as usize];
             }
-            action::legal_softmax(&self.logits, leaves[i].legal, &mut e.priors);
+            let leaf = &leaves[i];
+            self.indices.clear();
+            for &d in leaf.legal {
+                let j = self.encoder.policy_index(leaf.game, d);
+                if j >= a {
+                    return Err(EvalError::Failed {
+                        evaluator: self.name.clone(),
+                        message: format!("decision {} has policy index {j} of {a}", d.0),
+                    });
+                }
+                self.indices.push(j);
+            }
+            action::softmax_at(&self.logits, &self.indices, &mut e.priors);
             e.value = values[k].clamp(-1.0, 1.0);
         }
         Ok(())
     }
 }
 
-impl Evaluator<Game> for NetEvaluator {
+impl<G: GameState, E: Encoder<G>> Evaluator<G> for NetEvaluator<E> {
     fn name(&self) -> String {
         self.name.clone()
     }
 
     fn evaluate(
         &mut self,
-        leaves: &[Leaf<'_, Game>],
+        leaves: &[Leaf<'_, G>],
         out: &mut [Evaluation],
     ) -> Result<(), EvalError> {
         if leaves.len() != out.len() {
             return Err(self.failed(format!("{} leaves but {} outputs", leaves.len(), out.len())));
         }
-        let r = self.config.resolution;
-        let s = self.config.stride();
+        let (r, s) = (self.config.resolution, self.layout.stride);
         // One forward pass per grid size in the batch (normally there is one).
         let mut sizes: [usize; 4] = [0; 4];
         let mut n_sizes = 0;
         for leaf in leaves {
-            let g = usize::from(leaf.game.grid_size());
-            let lr = usize::from(leaf.game.board().resolution());
-            if lr != r || g % s != 0 {
+            let g = self.encoder.grid(leaf.game);
+            let lr = self.encoder.resolution(leaf.game);
+            if lr != r || !g.is_multiple_of(s) {
                 return Err(self.failed(format!(
                     "a position at resolution {lr} given to a network for resolution {r}"
                 )));
@@ -202,9 +267,7 @@ impl Evaluator<Game> for NetEvaluator {
         let mut result = Ok(());
         for &g in &sizes[..n_sizes] {
             group.clear();
-            group.extend(
-                (0..leaves.len()).filter(|&i| usize::from(leaves[i].game.grid_size()) == g),
-            );
+            group.extend((0..leaves.len()).filter(|&i| self.encoder.grid(leaves[i].game) == g));
             result = self.run_group(leaves, &group, g, out);
             if result.is_err() {
                 break;
@@ -216,30 +279,47 @@ impl Evaluator<Game> for NetEvaluator {
 }
 
 /// The [`CheckpointLoader`] of `ckpt:PATH[:SIMS]` agents: loads a checkpoint into a
-/// [`NetEvaluator`] on the default device (`flex`).
+/// [`NetEvaluator`] for the game of its encoder (Crumble's by default) on the default device
+/// (`flex`).
 #[derive(Debug, Clone, Default)]
-pub struct NetLoader {
+pub struct NetLoader<E = CrumbleEncoder> {
+    encoder: E,
     device: Option<Device>,
 }
 
-impl NetLoader {
-    pub fn new() -> NetLoader {
-        NetLoader { device: None }
+impl NetLoader<CrumbleEncoder> {
+    pub fn new() -> NetLoader<CrumbleEncoder> {
+        NetLoader::default()
     }
     /// A loader that places networks on `device`.
-    pub fn on(device: Device) -> NetLoader {
+    pub fn on(device: Device) -> NetLoader<CrumbleEncoder> {
         NetLoader {
+            encoder: CrumbleEncoder,
             device: Some(device),
         }
     }
 }
 
-impl CheckpointLoader<Game> for NetLoader {
+impl<E> NetLoader<E> {
+    /// A loader of networks for the game of `encoder`.
+    pub fn for_encoder(encoder: E) -> NetLoader<E> {
+        NetLoader {
+            encoder,
+            device: None,
+        }
+    }
+}
+
+impl<G: GameState, E: Encoder<G> + Clone> CheckpointLoader<G> for NetLoader<E> {
     fn load(
         &self,
         path: &Path,
-    ) -> Result<Box<dyn Evaluator<Game>>, Box<dyn std::error::Error + Send + Sync>> {
+    ) -> Result<Box<dyn Evaluator<G>>, Box<dyn std::error::Error + Send + Sync>> {
         let device = self.device.clone().unwrap_or_else(crate::default_device);
-        Ok(Box::new(NetEvaluator::load(path, device)?))
+        Ok(Box::new(NetEvaluator::load_for(
+            path,
+            self.encoder.clone(),
+            device,
+        )?))
     }
 }

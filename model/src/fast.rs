@@ -6,7 +6,6 @@
 //! and the inference figures of `crumble bench net` use it; training stays in burn.
 
 use crate::net::{Conv, CrumbleNet, Dense};
-use crate::planes::PLANES;
 
 fn host<const D: usize>(t: burn::tensor::Tensor<D>) -> Vec<f32> {
     t.into_data()
@@ -133,13 +132,18 @@ struct Block {
 pub struct FastNet {
     s: usize,
     c: usize,
+    /// Input planes `I`, policy planes `P` and extra logits `E`.
+    p: usize,
+    q: usize,
+    e: usize,
     stem: Lin,
     blocks: Vec<Block>,
-    /// `[C, s·s·8]`, columns in cell order (iy, ix, plane).
+    /// `[C, s·s·P]`, columns in cell order (iy, ix, plane).
     policy: Lin,
-    /// `[PLANES, 8]`.
+    /// `[I, P]`.
     fine: Lin,
-    stop: Lin,
+    /// `[2C, E]`; none when `E = 0`.
+    stop: Option<Lin>,
     value1: Lin,
     value2: Lin,
 }
@@ -236,29 +240,33 @@ impl FastNet {
         let s = net.stride();
         let stem = Lin::conv(&net.stem); // rows (iy, ix, plane): the cell layout's order
         let c = stem.dout;
-        let pw = host(net.policy.weight.val()); // [8·s·s, C]: channel k·s² + iy·s + ix
+        let (np, nq) = (net.input_planes(), net.policy_planes());
+        let pw = host(net.policy.weight.val()); // [P·s·s, C]: channel k·s² + iy·s + ix
         let pb = host(net.policy.bias.val());
         let ss = s * s;
-        let mut w = vec![0.0; c * ss * 8];
-        let mut b = vec![0.0; ss * 8];
-        for k in 0..8 {
+        let mut w = vec![0.0; c * ss * nq];
+        let mut b = vec![0.0; ss * nq];
+        for k in 0..nq {
             for q in 0..ss {
-                b[q * 8 + k] = pb[k * ss + q];
+                b[q * nq + k] = pb[k * ss + q];
                 for i in 0..c {
-                    w[i * ss * 8 + q * 8 + k] = pw[(k * ss + q) * c + i];
+                    w[i * ss * nq + q * nq + k] = pw[(k * ss + q) * c + i];
                 }
             }
         }
-        let fw = host(net.policy_fine.weight.val()); // [8, PLANES]
-        let mut fine = vec![0.0; PLANES * 8];
-        for k in 0..8 {
-            for p in 0..PLANES {
-                fine[p * 8 + k] = fw[k * PLANES + p];
+        let fw = host(net.policy_fine.weight.val()); // [P, I]
+        let mut fine = vec![0.0; np * nq];
+        for k in 0..nq {
+            for p in 0..np {
+                fine[p * nq + k] = fw[k * np + p];
             }
         }
         FastNet {
             s,
             c,
+            p: np,
+            q: nq,
+            e: net.policy_extra(),
             stem,
             blocks: net
                 .blocks
@@ -274,15 +282,15 @@ impl FastNet {
                 w,
                 b,
                 din: c,
-                dout: ss * 8,
+                dout: ss * nq,
             },
             fine: Lin {
                 w: fine,
                 b: host(net.policy_fine.bias.val()),
-                din: PLANES,
-                dout: 8,
+                din: np,
+                dout: nq,
             },
-            stop: Lin::dense(&net.stop),
+            stop: net.stop.as_ref().map(Lin::dense),
             value1: Lin::dense(&net.value1),
             value2: Lin::dense(&net.value2),
         }
@@ -293,8 +301,13 @@ impl FastNet {
         self.s
     }
 
-    /// The forward pass of `b` positions in the cell layout (`input`: `[B, n, n, s, s,
-    /// PLANES]`, see [`crate::planes::to_cells`]): writes `[B, 8·G·G + 1]` cell-order logits
+    /// Policy length on fine grid side `g`: `P·g·g + E`.
+    pub fn policy_len(&self, g: usize) -> usize {
+        self.q * g * g + self.e
+    }
+
+    /// The forward pass of `b` positions in the cell layout (`input`: `[B, n, n, s, s, I]`,
+    /// see [`crate::planes::to_cells`]): writes `[B, P·G·G + E]` cell-order logits
     /// (as [`CrumbleNet::forward_cells`]) into `logits` and `[B]` values into `value`.
     pub fn forward(
         &self,
@@ -314,7 +327,7 @@ impl FastNet {
         // a chunk's buffers stay in cache).
         use rayon::prelude::*;
         let per = input.len() / b;
-        let a = 8 * (n * self.s) * (n * self.s) + 1;
+        let a = self.policy_len(n * self.s);
         logits.clear();
         logits.resize(b * a, 0.0);
         value.clear();
@@ -351,7 +364,7 @@ impl FastNet {
         let g = n * s;
         let px = n * n;
         let rows = b * px;
-        assert_eq!(input.len(), b * g * g * PLANES, "input length");
+        assert_eq!(input.len(), b * g * g * self.p, "input length");
         self.stem.apply(rows, input, &mut sc.t, threads);
         relu_into(&sc.t, &mut sc.x); // residual stream [B·n·n, C]
         sc.pooled.resize(b * 2 * c, 0.0);
@@ -382,22 +395,26 @@ impl FastNet {
         }
         relu_into(&sc.x, &mut sc.t); // h [B·n·n, C]
         pool(&sc.t, b, px, c, &mut sc.pooled);
-        self.policy.apply(rows, &sc.t, &mut sc.coarse, threads); // [B, n, n, s, s, 8]
-        self.fine.apply(b * g * g, input, &mut sc.fine, threads); // [B, n, n, s, s, 8]
-        self.stop.apply(b, &sc.pooled, &mut sc.small, threads); // [B, 1]
-        let a = 8 * g * g + 1;
+        self.policy.apply(rows, &sc.t, &mut sc.coarse, threads); // [B, n, n, s, s, P]
+        self.fine.apply(b * g * g, input, &mut sc.fine, threads); // [B, n, n, s, s, P]
+        let e = self.e;
+        if let Some(stop) = &self.stop {
+            stop.apply(b, &sc.pooled, &mut sc.small, threads); // [B, E]
+        }
+        let planes = self.q * g * g;
+        let a = planes + e;
         logits.clear();
         logits.resize(b * a, 0.0);
         for k in 0..b {
             let out = &mut logits[k * a..(k + 1) * a];
             let (co, fi) = (
-                &sc.coarse[k * (a - 1)..(k + 1) * (a - 1)],
-                &sc.fine[k * (a - 1)..(k + 1) * (a - 1)],
+                &sc.coarse[k * planes..(k + 1) * planes],
+                &sc.fine[k * planes..(k + 1) * planes],
             );
-            for ((o, x), y) in out[..a - 1].iter_mut().zip(co).zip(fi) {
+            for ((o, x), y) in out[..planes].iter_mut().zip(co).zip(fi) {
                 *o = x + y;
             }
-            out[a - 1] = sc.small[k];
+            out[planes..].copy_from_slice(&sc.small[k * e..(k + 1) * e]);
         }
         self.value1.apply(b, &sc.pooled, &mut sc.hidden, threads);
         for v in sc.hidden.iter_mut() {

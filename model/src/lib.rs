@@ -29,15 +29,19 @@
 pub mod action;
 pub mod bench;
 pub mod checkpoint;
+pub mod encoder;
 pub mod evaluator;
 pub mod fast;
+pub mod layout;
 pub mod net;
 pub mod planes;
 pub mod symmetry;
 pub mod train;
 
 pub use checkpoint::CheckpointError;
+pub use encoder::{CrumbleEncoder, Encoder, TicTacToeEncoder};
 pub use evaluator::{NetEvaluator, NetLoader};
+pub use layout::Layout;
 pub use net::{CrumbleNet, NetConfig, NetOutput};
 pub use symmetry::Sym;
 

@@ -2,24 +2,25 @@
 //! convolutional policy head back at the fine grid, a stop logit and a value head.
 //!
 //! ```text
-//! input [B, 33, G, G]                         G = N·R fine grid (rasteriser planes)
+//! input [B, I, G, G]                          G = N·R fine grid (the encoder's I planes)
 //!  └ stem: conv k=s, stride s, + ReLU       -> [B, C, n, n]    s = R / cell_pixels, n = N·cell_pixels
 //!  └ blocks × (pre-activation residual: x + α·conv3(relu(conv3(relu x)))), every
 //!    gpool_every-th block adds a channel bias from [mean, max] pooling of its middle
 //!  └ h = relu(x)                             -> [B, C, n, n]
-//!  policy: conv1x1(h) -> [B, 8·s², n, n] -depth-to-space-> [B, 8, G, G]
+//!  policy: conv1x1(h) -> [B, P·s², n, n] -depth-to-space-> [B, P, G, G]
 //!          + conv1x1(input) (fine-grid skip: piece corners and phase at full resolution)
-//!          flattened -> [B, 8·G·G], then the stop logit from pooled h -> [B, 8·G·G + 1]
+//!          flattened -> [B, P·G·G], then E extra logits from pooled h -> [B, P·G·G + E]
 //!  value:  pooled h [B, 2C] -> linear -> ReLU -> linear -> tanh -> [B]
 //! ```
 //!
+//! The shapes `I`, `P` and `E` come from the game's encoder ([`crate::encoder`]; Crumble: 33
+//! rasteriser planes, 8 policy planes and `Stop`), so every game uses this one network.
 //! One set of weights evaluates any board size `N` at the resolution `R` it was built for:
 //! every layer is convolutional or reads pooled features. There is no normalisation layer;
 //! each residual branch is scaled by a learned scalar `α` (initialised small, as in
 //! SkipInit/Fixup), so inference and training compute the same function and nothing but
 //! the parameters is state.
 
-use crate::planes::PLANES;
 use burn::config::Config;
 use burn::module::{Module, ModuleMapper, Param, ParamId};
 use burn::tensor::activation::{relu, tanh};
@@ -58,6 +59,15 @@ pub struct NetConfig {
     /// Seed of the initial weights.
     #[config(default = 0)]
     pub seed: u64,
+    /// Input planes `I` (the encoder's; default: Crumble's rasteriser).
+    #[config(default = 33)]
+    pub input_planes: usize,
+    /// Policy planes `P` on the fine grid (the encoder's; default: Crumble's 8).
+    #[config(default = 8)]
+    pub policy_planes: usize,
+    /// Extra policy logits from pooled features (the encoder's; default: Crumble's `Stop`).
+    #[config(default = 1)]
+    pub policy_extra: usize,
 }
 
 /// Why a configuration cannot build a network.
@@ -68,6 +78,38 @@ pub enum ConfigError {
 }
 
 impl NetConfig {
+    /// This config with the input and policy shapes of a game's encoder.
+    pub fn with_encoder<G: crumble_core::GameState, E: crate::encoder::Encoder<G>>(
+        self,
+        encoder: &E,
+    ) -> NetConfig {
+        self.with_input_planes(encoder.input_planes())
+            .with_policy_planes(encoder.policy_planes())
+            .with_policy_extra(encoder.policy_extra())
+    }
+
+    /// Does this net read and write the encoder's shapes?
+    pub fn fits<G: crumble_core::GameState, E: crate::encoder::Encoder<G>>(
+        &self,
+        encoder: &E,
+    ) -> Result<(), String> {
+        let want = (
+            encoder.input_planes(),
+            encoder.policy_planes(),
+            encoder.policy_extra(),
+        );
+        let have = (self.input_planes, self.policy_planes, self.policy_extra);
+        if want == have {
+            Ok(())
+        } else {
+            Err(format!(
+                "the network reads {} planes and writes {} policy planes and {} extra logits; \
+                 this game needs {}, {} and {}",
+                have.0, have.1, have.2, want.0, want.1, want.2
+            ))
+        }
+    }
+
     /// Stem kernel and stride: `resolution / cell_pixels`.
     pub fn stride(&self) -> usize {
         self.resolution / self.cell_pixels.max(1)
@@ -91,6 +133,24 @@ impl NetConfig {
         if self.blocks > 64 {
             return bad(format!("blocks {} is more than 64", self.blocks));
         }
+        if self.input_planes == 0 || self.input_planes > 1024 {
+            return bad(format!(
+                "input_planes {} is not in 1..=1024",
+                self.input_planes
+            ));
+        }
+        if self.policy_planes == 0 || self.policy_planes > 64 {
+            return bad(format!(
+                "policy_planes {} is not in 1..=64",
+                self.policy_planes
+            ));
+        }
+        if self.policy_extra > 64 {
+            return bad(format!(
+                "policy_extra {} is more than 64",
+                self.policy_extra
+            ));
+        }
         if self.value_hidden == 0 || self.value_hidden > 4096 {
             return bad(format!(
                 "value_hidden {} is not in 1..=4096",
@@ -107,7 +167,9 @@ impl NetConfig {
     pub fn parameter_count(&self) -> u64 {
         let c = self.channels as u64;
         let s = self.stride() as u64;
-        let p = PLANES as u64;
+        let p = self.input_planes as u64;
+        let q = self.policy_planes as u64;
+        let e = self.policy_extra as u64;
         let h = self.value_hidden as u64;
         let conv = |cin: u64, cout: u64, k: u64| {
             cout.saturating_mul(cin)
@@ -124,9 +186,10 @@ impl NetConfig {
                 n = n.saturating_add(dense(2 * c, c));
             }
         }
-        n.saturating_add(conv(c, 8 * s * s, 1))
-            .saturating_add(conv(p, 8, 1))
-            .saturating_add(dense(2 * c, 1))
+        let extra = if e > 0 { dense(2 * c, e) } else { 0 };
+        n.saturating_add(conv(c, q.saturating_mul(s * s), 1))
+            .saturating_add(conv(p, q, 1))
+            .saturating_add(extra)
             .saturating_add(dense(2 * c, h))
             .saturating_add(dense(h, 1))
     }
@@ -140,17 +203,18 @@ impl NetConfig {
         let tn = (n * self.cell_pixels) as u64; // tower side
         let g = (n * self.resolution) as u64; // fine side
         let px = tn * tn;
-        let mut f = 2 * px * c * (PLANES as u64) * s * s; // stem
+        let (p, q) = (self.input_planes as u64, self.policy_planes as u64);
+        let mut f = 2 * px * c * p * s * s; // stem
         for b in 0..self.blocks {
             f += 2 * 2 * px * c * c * 9;
             if self.gpool_every > 0 && (b + 1) % self.gpool_every == 0 {
                 f += 2 * px * c + 2 * (2 * c) * c;
             }
         }
-        f += 2 * px * c * 8 * s * s; // policy 1x1 to 8·s² channels
-        f += 2 * g * g * (PLANES as u64) * 8; // fine skip
+        f += 2 * px * c * q * s * s; // policy 1x1 to P·s² channels
+        f += 2 * g * g * p * q; // fine skip
         f += 2 * px * c; // head pooling
-        f += 2 * 2 * c; // stop
+        f += 2 * 2 * c * self.policy_extra as u64; // extra logits
         f += 2 * 2 * c * self.value_hidden as u64 + 2 * self.value_hidden as u64; // value
         f
     }
@@ -299,11 +363,12 @@ impl ResBlock {
 pub struct CrumbleNet {
     pub stem: Conv,
     pub blocks: Vec<ResBlock>,
-    /// 1×1 convolution to `8·s²` channels, then depth-to-space to the 8 fine planes.
+    /// 1×1 convolution to `P·s²` channels, then depth-to-space to the `P` fine planes.
     pub policy: Conv,
-    /// 1×1 convolution of the input planes to the 8 fine planes.
+    /// 1×1 convolution of the input planes to the `P` fine planes.
     pub policy_fine: Conv,
-    pub stop: Dense,
+    /// The extra policy logits from pooled features (Crumble's `Stop`); none when `E = 0`.
+    pub stop: Option<Dense>,
     pub value1: Dense,
     pub value2: Dense,
     stride: usize,
@@ -312,7 +377,7 @@ pub struct CrumbleNet {
 /// What one forward pass returns.
 #[derive(Debug, Clone)]
 pub struct NetOutput {
-    /// `[B, 8·G·G + 1]` policy logits (action-space order).
+    /// `[B, P·G·G + E]` policy logits (policy-index order).
     pub logits: Tensor<2>,
     /// `[B]` values in `(-1, 1)` from the deciding player's view.
     pub value: Tensor<1>,
@@ -326,7 +391,8 @@ impl NetConfig {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         let c = self.channels;
         let s = self.stride();
-        let stem = Conv::new(ConvShape::new(PLANES, c, s, s, 0), 1.0, &mut rng, device);
+        let (p, q) = (self.input_planes, self.policy_planes);
+        let stem = Conv::new(ConvShape::new(p, c, s, s, 0), 1.0, &mut rng, device);
         let blocks = (0..self.blocks)
             .map(|b| ResBlock {
                 conv1: Conv::new(ConvShape::new(c, c, 3, 1, 1), 1.0, &mut rng, device),
@@ -339,9 +405,10 @@ impl NetConfig {
         let net = CrumbleNet {
             stem,
             blocks,
-            policy: Conv::new(ConvShape::new(c, 8 * s * s, 1, 1, 0), 0.1, &mut rng, device),
-            policy_fine: Conv::new(ConvShape::new(PLANES, 8, 1, 1, 0), 0.1, &mut rng, device),
-            stop: Dense::new(2 * c, 1, 0.1, &mut rng, device),
+            policy: Conv::new(ConvShape::new(c, q * s * s, 1, 1, 0), 0.1, &mut rng, device),
+            policy_fine: Conv::new(ConvShape::new(p, q, 1, 1, 0), 0.1, &mut rng, device),
+            stop: (self.policy_extra > 0)
+                .then(|| Dense::new(2 * c, self.policy_extra, 0.1, &mut rng, device)),
             value1: Dense::new(2 * c, self.value_hidden, 1.0, &mut rng, device),
             value2: Dense::new(self.value_hidden, 1, 0.1, &mut rng, device),
             stride: s,
@@ -364,31 +431,36 @@ impl ModuleMapper for NumberParams {
 }
 
 impl CrumbleNet {
-    /// Forward pass on planes in the rasteriser's layout: reorders them into the cell layout
-    /// on the device and runs [`CrumbleNet::forward_cells`] (which is faster to feed directly:
+    /// Forward pass on planes in the encoder's layout: reorders them into the cell layout on
+    /// the device and runs [`CrumbleNet::forward_cells`] (which is faster to feed directly:
     /// [`crate::planes::to_cells`] does the reordering on the host).
     ///
     /// # Shapes
-    /// - input: `[B, PLANES, G, G]` with `G` a multiple of the stem stride
-    /// - logits: `[B, 8·G·G + 1]`, value: `[B]`
+    /// - input: `[B, I, G, G]` with `G` a multiple of the stem stride
+    /// - logits: `[B, P·G·G + E]` (policy-index order), value: `[B]`
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
         let [b, p, g, _] = input.dims();
-        let s = self.stride;
+        let (s, q, e) = (self.stride, self.policy_planes(), self.policy_extra());
         let n = g / s;
         let cells = input
             .reshape([b, p, n, s, n, s])
-            .permute([0, 2, 4, 3, 5, 1]); // [B, n, n, s, s, P]
+            .permute([0, 2, 4, 3, 5, 1]); // [B, n, n, s, s, I]
         let o = self.forward_cells(cells);
         let planes = o
             .logits
             .clone()
-            .slice([0..b, 0..8 * g * g])
-            .reshape([b, n, n, s, s, 8])
-            .permute([0, 5, 1, 3, 2, 4]) // [B, 8, n, s, n, s]
-            .reshape([b, 8 * g * g]);
-        let stop = o.logits.slice([0..b, 8 * g * g..8 * g * g + 1]);
+            .slice([0..b, 0..q * g * g])
+            .reshape([b, n, n, s, s, q])
+            .permute([0, 5, 1, 3, 2, 4]) // [B, P, n, s, n, s]
+            .reshape([b, q * g * g]);
+        let logits = if e > 0 {
+            let extra = o.logits.slice([0..b, q * g * g..q * g * g + e]);
+            Tensor::cat(vec![planes, extra], 1)
+        } else {
+            planes
+        };
         NetOutput {
-            logits: Tensor::cat(vec![planes, stop], 1),
+            logits,
             value: o.value,
         }
     }
@@ -398,24 +470,25 @@ impl CrumbleNet {
     /// layout the stem (kernel = stride = `s`) and the fine policy skip (1×1) are plain
     /// matrix multiplies with no reordering.
     ///
-    /// The policy logits come out in the same cell order (`[B, n, n, s, s, 8]` flattened,
-    /// then `Stop`), not in action order: [`crate::action::cell_order`] maps between them on
-    /// the host.
+    /// The policy logits come out in the same cell order (`[B, n, n, s, s, P]` flattened,
+    /// then the extra logits), not in policy-index order: [`crate::action::cell_order`] maps
+    /// between them on the host.
     ///
     /// # Shapes
-    /// - input: `[B, n, n, s, s, PLANES]` with `s` the stem stride, `G = n·s`
-    /// - logits: `[B, 8·G·G + 1]` (cell order), value: `[B]`
+    /// - input: `[B, n, n, s, s, I]` with `s` the stem stride, `G = n·s`
+    /// - logits: `[B, P·G·G + E]` (cell order), value: `[B]`
     pub fn forward_cells(&self, input: Tensor<6>) -> NetOutput {
         let [b, n, _, s, _, p] = input.dims();
         assert_eq!(s, self.stride, "cell side must be the stem stride");
         let g = n * s;
+        let q = self.policy_planes();
         let c = self.stem.weight.dims()[0];
-        // Stem: each cell's s·s·P values times the weights as a [s·s·P, C] matrix.
+        // Stem: each cell's s·s·I values times the weights as a [s·s·I, C] matrix.
         let w = self
             .stem
             .weight
             .val()
-            .permute([2, 3, 1, 0]) // [s, s, P, C]
+            .permute([2, 3, 1, 0]) // [s, s, I, C]
             .reshape([s * s * p, c]);
         let rows = input.clone().reshape([b * n * n, s * s * p]);
         let x = linear(rows, w, Some(self.stem.bias.val())) // [B·n·n, C]
@@ -428,39 +501,57 @@ impl CrumbleNet {
         let h = relu(x); // [B, C, n, n]
         let pooled = pool(h.clone()); // [B, 2C]
 
-        // Policy in the cell layout [B, n, n, s, s, 8]: the coarse 1×1 convolution's output
+        // Policy in the cell layout [B, n, n, s, s, P]: the coarse 1×1 convolution's output
         // channel `k·s² + iy·s + ix` goes to fine cell (iy, ix), plane k.
         let wp = self
             .policy
             .weight
             .val()
-            .reshape([8, s, s, c])
-            .permute([1, 2, 0, 3]) // [s, s, 8, C]
-            .reshape([s * s * 8, c])
-            .transpose(); // [C, s·s·8]
+            .reshape([q, s, s, c])
+            .permute([1, 2, 0, 3]) // [s, s, P, C]
+            .reshape([s * s * q, c])
+            .transpose(); // [C, s·s·P]
         let bp = self
             .policy
             .bias
             .val()
-            .reshape([8, s, s])
+            .reshape([q, s, s])
             .permute([1, 2, 0])
-            .reshape([s * s * 8]);
+            .reshape([s * s * q]);
         let hc = h.permute([0, 2, 3, 1]).reshape([b * n * n, c]); // [B·n·n, C]
-        let coarse = linear(hc, wp, Some(bp)).reshape([b, n, n, s, s, 8]);
-        let wf = self.policy_fine.weight.val().reshape([8, p]).transpose(); // [P, 8]
+        let coarse = linear(hc, wp, Some(bp)).reshape([b, n, n, s, s, q]);
+        let wf = self.policy_fine.weight.val().reshape([q, p]).transpose(); // [I, P]
         let fine = linear(
             input.reshape([b * g * g, p]),
             wf,
             Some(self.policy_fine.bias.val()),
         )
-        .reshape([b, n, n, s, s, 8]);
-        let planes = (coarse + fine).reshape([b, 8 * g * g]); // cell order
-        let stop = self.stop.forward(pooled.clone()); // [B, 1]
-        let logits = Tensor::cat(vec![planes, stop], 1); // [B, 8·G·G + 1]
+        .reshape([b, n, n, s, s, q]);
+        let planes = (coarse + fine).reshape([b, q * g * g]); // cell order
+        let logits = match &self.stop {
+            // [B, P·G·G + E]
+            Some(stop) => Tensor::cat(vec![planes, stop.forward(pooled.clone())], 1),
+            None => planes,
+        };
 
         let v = relu(self.value1.forward(pooled)); // [B, hidden]
         let value = tanh(self.value2.forward(v)).reshape([b]); // [B]
         NetOutput { logits, value }
+    }
+
+    /// Input planes `I`.
+    pub fn input_planes(&self) -> usize {
+        self.policy_fine.weight.dims()[1]
+    }
+
+    /// Policy planes `P`.
+    pub fn policy_planes(&self) -> usize {
+        self.policy_fine.weight.dims()[0]
+    }
+
+    /// Extra policy logits `E`.
+    pub fn policy_extra(&self) -> usize {
+        self.stop.as_ref().map_or(0, |d| d.weight.dims()[1])
     }
 
     /// Stem stride `R / cell_pixels`: the fine grid side must be a multiple of it.

@@ -310,29 +310,3 @@ impl Rasteriser {
         fill_rect(p, g, ONES, whole, 1.0);
     }
 }
-
-/// Reorders planes from the rasteriser's layout `[PLANES, G, G]` (`src`) into the network's
-/// cell layout `[n, n, s, s, PLANES]` (`dst`, `n = G / s`): element `[cy, cx, iy, ix, c]` is
-/// plane `c` at fine cell `(cx·s + ix, cy·s + iy)` (see [`crate::net::CrumbleNet::forward_cells`]).
-/// Panics unless both have length `PLANES·G·G` and `s` divides `G`.
-pub fn to_cells(src: &[f32], g: usize, s: usize, dst: &mut [f32]) {
-    assert_eq!(src.len(), PLANES * g * g, "source planes length");
-    assert_eq!(dst.len(), PLANES * g * g, "destination planes length");
-    assert!(
-        s > 0 && g.is_multiple_of(s),
-        "cell side {s} must divide grid {g}"
-    );
-    let n = g / s;
-    for y in 0..g {
-        let (cy, iy) = (y / s, y % s);
-        for x in 0..g {
-            let (cx, ix) = (x / s, x % s);
-            let o = (((cy * n + cx) * s + iy) * s + ix) * PLANES;
-            let out = &mut dst[o..o + PLANES];
-            let i = y * g + x;
-            for (c, v) in out.iter_mut().enumerate() {
-                *v = src[c * g * g + i];
-            }
-        }
-    }
-}

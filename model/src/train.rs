@@ -6,8 +6,8 @@
 //! log-softmax, so they get neither probability nor gradient). Value loss: mean squared error
 //! of the value against the game result from the deciding player's view.
 
+use crate::layout::Layout;
 use crate::net::CrumbleNet;
-use crate::planes::PLANES;
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::grad_clipping::GradientClippingConfig;
@@ -23,26 +23,25 @@ use burn::tensor::{Device, Tensor, TensorData};
 /// One training batch on a device.
 #[derive(Debug, Clone)]
 pub struct TrainBatch {
-    /// `[B, n, n, s, s, PLANES]` rasterised states in the cell layout
-    /// ([`crate::planes::to_cells`]).
+    /// `[B, n, n, s, s, I]` encoded states in the cell layout ([`Layout::to_cells`]).
     pub input: Tensor<6>,
-    /// `[B, 8·G·G + 1]` policy targets (0 at illegal decisions, summing to 1), in the cell
-    /// order of the net's logits ([`crate::action::cell_order`]).
+    /// `[B, P·G·G + E]` policy targets (0 at illegal decisions, summing to 1), in the cell
+    /// order of the net's logits ([`Layout::cell_order`]).
     pub policy: Tensor<2>,
-    /// `[B, 8·G·G + 1]` legal mask (1 legal, 0 illegal), in cell order.
+    /// `[B, P·G·G + E]` legal mask (1 legal, 0 illegal), in cell order.
     pub mask: Tensor<2>,
     /// `[B]` value targets in `[-1, 1]`.
     pub value: Tensor<1>,
 }
 
 impl TrainBatch {
-    /// Builds a batch from host buffers (row-major, lengths `B·PLANES·G·G`, `B·A`, `B·A`, `B`
-    /// with `A = 8·G·G + 1`); `planes` in the rasteriser's layout, reordered here into the
-    /// cell layout of a net with stem stride `s`, and `policy` and `mask` (action order) into
-    /// the cell order of its logits. Panics on inconsistent lengths.
+    /// Builds a batch from host buffers (row-major, lengths `B·I·G·G`, `B·A`, `B·A`, `B` with
+    /// `A = P·G·G + E`); `planes` in the encoder's layout, reordered here into the cell layout
+    /// of a net of `layout`, and `policy` and `mask` (policy-index order) into the cell order
+    /// of its logits. Panics on inconsistent lengths.
     pub fn from_host(
+        layout: &Layout,
         g: usize,
-        s: usize,
         planes: Vec<f32>,
         policy: Vec<f32>,
         mask: Vec<f32>,
@@ -50,16 +49,15 @@ impl TrainBatch {
         device: &Device,
     ) -> TrainBatch {
         let b = value.len();
-        let a = 8 * g * g + 1;
-        assert_eq!(planes.len(), b * PLANES * g * g, "planes length");
+        let (a, per, s) = (layout.policy_len(g), layout.input_len(g), layout.stride);
+        assert_eq!(planes.len(), b * per, "planes length");
         assert_eq!(policy.len(), b * a, "policy length");
         assert_eq!(mask.len(), b * a, "mask length");
-        let per = PLANES * g * g;
         let mut cells = vec![0.0; planes.len()];
         for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
-            crate::planes::to_cells(src, g, s, dst);
+            layout.to_cells(src, g, dst);
         }
-        let order = crate::action::cell_order(g, s);
+        let order = layout.cell_order(g);
         let reorder = |v: Vec<f32>| {
             let mut out = vec![0.0; v.len()];
             for (src, dst) in v.chunks_exact(a).zip(out.chunks_exact_mut(a)) {
@@ -72,7 +70,10 @@ impl TrainBatch {
         let (policy, mask) = (reorder(policy), reorder(mask));
         let n = g / s;
         TrainBatch {
-            input: Tensor::from_data(TensorData::new(cells, [b, n, n, s, s, PLANES]), device),
+            input: Tensor::from_data(
+                TensorData::new(cells, [b, n, n, s, s, layout.input_planes]),
+                device,
+            ),
             policy: Tensor::from_data(TensorData::new(policy, [b, a]), device),
             mask: Tensor::from_data(TensorData::new(mask, [b, a]), device),
             value: Tensor::from_data(TensorData::new(value, [b]), device),

@@ -6,6 +6,7 @@
 //! | `mcts:uniform:SIMS` | search with uniform priors and value 0, `SIMS` simulations per decision |
 //! | `mcts:rollout:SIMS` | search with random-playout values ([`crate::RolloutEvaluator`]) |
 //! | `ckpt:PATH[:SIMS]` | search with a network checkpoint (built by the network crate) |
+//! | `solver` | perfect play by exhaustive search, a uniform choice among the best decisions; only for games small enough ([`crate::GameHooks::SOLVABLE`], the test games) |
 //!
 //! Parsing is typed ([`AgentSpec::parse`]); building an agent's evaluator goes through
 //! [`build_evaluator`], which hands `ckpt:` specs to a [`CheckpointLoader`] the caller
@@ -30,6 +31,8 @@ pub enum EvaluatorSpec {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AgentSpec {
     Random,
+    /// Perfect play by exhaustive search (small games only).
+    Solver,
     /// Search; `simulations: None` takes the config's `search.simulations`.
     Mcts {
         evaluator: EvaluatorSpec,
@@ -41,7 +44,7 @@ pub enum AgentSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {
     #[error(
-        "agent `{spec}`: unknown kind `{kind}` (expected random, mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS])"
+        "agent `{spec}`: unknown kind `{kind}` (expected random, solver, mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS])"
     )]
     UnknownKind { spec: String, kind: String },
     #[error("agent `{spec}`: unknown evaluator `{evaluator}` (expected uniform or rollout)")]
@@ -52,6 +55,10 @@ pub enum AgentError {
     BadSimulations { spec: String, sims: String },
     #[error("agent `{spec}`: unexpected `{rest}` after the spec")]
     Trailing { spec: String, rest: String },
+    #[error(
+        "agent `solver`: {game} is too large to solve exhaustively (the solver plays only the test games)"
+    )]
+    NotSolvable { game: &'static str },
     #[error("agent `{spec}`: cannot load checkpoint {path}: {message}")]
     Checkpoint {
         spec: String,
@@ -76,6 +83,9 @@ impl AgentSpec {
         let s = spec.trim();
         if s == "random" {
             return Ok(AgentSpec::Random);
+        }
+        if s == "solver" {
+            return Ok(AgentSpec::Solver);
         }
         if let Some(rest) = s.strip_prefix("ckpt:") {
             // PATH may itself contain ':'; a last segment made of digits is SIMS.
@@ -145,7 +155,7 @@ impl AgentSpec {
     /// Simulations per decision of a search agent (the spec's, else the config's).
     pub fn simulations(&self, cfg: &SearchConfig) -> Option<u32> {
         match self {
-            AgentSpec::Random => None,
+            AgentSpec::Random | AgentSpec::Solver => None,
             AgentSpec::Mcts { simulations, .. } => Some(simulations.unwrap_or(cfg.simulations)),
         }
     }
@@ -162,6 +172,7 @@ impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AgentSpec::Random => f.write_str("random"),
+            AgentSpec::Solver => f.write_str("solver"),
             AgentSpec::Mcts {
                 evaluator: EvaluatorSpec::Checkpoint(p),
                 simulations,
@@ -212,7 +223,7 @@ impl<G: GameState> CheckpointLoader<G> for NoCheckpoints {
     }
 }
 
-/// The evaluator of a search agent; `None` for `random`. `seed` seeds rollouts.
+/// The evaluator of a search agent; `None` for `random` and `solver`. `seed` seeds rollouts.
 pub fn build_evaluator<G: GameState>(
     spec: &AgentSpec,
     cfg: &SearchConfig,
@@ -220,7 +231,7 @@ pub fn build_evaluator<G: GameState>(
     loader: &dyn CheckpointLoader<G>,
 ) -> Result<Option<Box<dyn Evaluator<G>>>, AgentError> {
     match spec {
-        AgentSpec::Random => Ok(None),
+        AgentSpec::Random | AgentSpec::Solver => Ok(None),
         AgentSpec::Mcts {
             evaluator: EvaluatorSpec::Uniform,
             ..

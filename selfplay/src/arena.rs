@@ -119,7 +119,7 @@ pub struct Pool<G: GameState> {
     counts: Arc<BatchCounts>,
 }
 
-impl<G: GameState> Pool<G> {
+impl<G: GameHooks> Pool<G> {
     /// Builds the pool; every checkpoint is loaded now, so a missing or broken one fails
     /// before any game. `config` is used as is (pass [`SearchConfig::for_play`] for matches).
     pub fn new(
@@ -132,6 +132,10 @@ impl<G: GameState> Pool<G> {
         let mut agents = Vec::with_capacity(specs.len());
         for (agent, spec) in specs.iter().enumerate() {
             let name = spec.to_string();
+            if *spec == AgentSpec::Solver {
+                agents.push(crate::selfplay::solver_agent()?);
+                continue;
+            }
             let AgentSpec::Mcts { evaluator, .. } = spec else {
                 agents.push(Agent {
                     name,
@@ -174,7 +178,9 @@ impl<G: GameState> Pool<G> {
             counts,
         })
     }
+}
 
+impl<G: GameState> Pool<G> {
     pub fn len(&self) -> usize {
         self.specs.len()
     }

@@ -20,6 +20,7 @@ use crate::config::SearchConfig;
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf, mix};
 use crate::mcts::{Search, Step};
 use crate::record::{Ending, GameRecord, SearchRecord, StepKind, StepRecord};
+use crumble_core::testgames::Negamax;
 use crumble_core::{Decision, GameResult, GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -36,6 +37,9 @@ pub struct Agent<G: GameState> {
 #[derive(Debug)]
 pub enum AgentKind<G: GameState> {
     Random,
+    /// Perfect play (exhaustive search), a uniform choice among the best decisions: the
+    /// `solver` agent of the small test games.
+    Solver,
     Mcts {
         evaluator: Box<dyn Evaluator<G>>,
         simulations: u32,
@@ -165,6 +169,7 @@ pub enum RunError {
 #[derive(Clone, Debug)]
 enum Meta {
     Random,
+    Solver,
     Mcts {
         simulations: u32,
         config: SearchConfig,
@@ -187,6 +192,8 @@ struct Slot<G: GameState> {
     /// The trees of the agents seated here (indexed by agent; built on first use and kept
     /// for the slot's later games).
     trees: Vec<Option<Search<G>>>,
+    /// The exact values the `solver` agent found (kept for the slot's later games).
+    solver: Option<Negamax<G>>,
     seat: [usize; 2],
     searching: Option<usize>,
     steps: Vec<StepRecord>,
@@ -219,6 +226,7 @@ impl<G: GameState> Slot<G> {
             adjudicated: None,
             rng: ChaCha8Rng::seed_from_u64(0),
             trees: (0..agents).map(|_| None).collect(),
+            solver: None,
             seat: [0, 0],
             searching: None,
             steps: Vec::new(),
@@ -257,7 +265,7 @@ impl<G: GameState> Slot<G> {
             }
             let tree = t.get_or_insert_with(|| match &metas[p] {
                 Meta::Mcts { config, .. } => Search::new(config.clone(), 0),
-                Meta::Random => Search::new(SearchConfig::default(), 0),
+                Meta::Random | Meta::Solver => Search::new(SearchConfig::default(), 0),
             });
             tree.reseed(mix(seed ^ (p as u64 + 1)));
         }
@@ -394,6 +402,12 @@ impl<G: GameState> Slot<G> {
             }
             let p = self.seat[c.index()];
             match &metas[p] {
+                Meta::Solver => {
+                    let solver = self.solver.get_or_insert_with(Negamax::new);
+                    solver.best_decisions(&self.game, &mut self.legal);
+                    let d = self.legal[self.rng.random_range(0..self.legal.len())];
+                    self.play(d, StepKind::Exact, None);
+                }
                 Meta::Random => {
                     let mut path = std::mem::take(&mut self.path);
                     self.game
@@ -538,6 +552,7 @@ pub fn play_games<G: GameState>(
         .iter()
         .map(|p| match &p.kind {
             AgentKind::Random => Meta::Random,
+            AgentKind::Solver => Meta::Solver,
             AgentKind::Mcts {
                 simulations,
                 config,

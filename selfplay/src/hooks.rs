@@ -9,6 +9,9 @@ use std::fmt::Write as _;
 
 /// Per-game hooks of the pipeline; every method has a default that works for any game.
 pub trait GameHooks: GameState {
+    /// Small enough for the `solver` agent's exhaustive search (the test games).
+    const SOLVABLE: bool = false;
+
     /// A finished game as readable text, with the names of the first and second player's
     /// agents when given: by default tags (game, index, players, start, result, ending) and
     /// the decisions as integers; Crumble writes a game record in its notation.
@@ -44,5 +47,9 @@ impl GameHooks for crumble_core::Game {
     }
 }
 
-impl GameHooks for TicTacToe {}
-impl GameHooks for Nim {}
+impl GameHooks for TicTacToe {
+    const SOLVABLE: bool = true;
+}
+impl GameHooks for Nim {
+    const SOLVABLE: bool = true;
+}

@@ -15,7 +15,8 @@
 //! length and the bytes of the start specification as JSON ([`GameState::Start`]), `u32` max
 //! turns, `u8` result (0 draw, 1 the first player won, 2 the second), `u8` ending (index in
 //! [`Ending::ALL`]), `u8` would-resign (0 none, 1 first player, 2 second), `u32` number of
-//! steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random, 2 searched); for a
+//! steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random, 2 searched, 3 exact
+//! play); for a
 //! searched step `f32` value, `u8` full, `u8` proven (0 no, 1 yes) and if proven the `f32`
 //! exact value, `u32` n, n × (`u32` decision, `f32` target), `u32` m, m × (`u32` first,
 //! `u32` second, `f32` mass).
@@ -76,6 +77,8 @@ pub enum StepKind {
     Random,
     /// Chosen by search; see [`SearchRecord`].
     Searched,
+    /// Perfect play (the `solver` agent).
+    Exact,
 }
 
 /// What the search said about one decision.
@@ -271,6 +274,7 @@ impl GameRecord {
                     }
                 }
                 (StepKind::Random, _) => b.push(1),
+                (StepKind::Exact, _) => b.push(3),
                 _ => b.push(0),
             }
         }
@@ -557,6 +561,11 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
                         }),
                     }
                 }
+                3 if version >= 3 => StepRecord {
+                    decision,
+                    kind: StepKind::Exact,
+                    search: None,
+                },
                 k => return Err(r.corrupt(format!("step kind {k}"))),
             });
         }

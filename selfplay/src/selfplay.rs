@@ -49,7 +49,9 @@ pub enum SelfPlayError {
         #[source]
         source: std::io::Error,
     },
-    #[error("agent `{0}` cannot play self-play: random play has nothing to record")]
+    #[error(
+        "agent `{0}` cannot play self-play: it does not search, so its games have no targets to record"
+    )]
     RandomAgent(String),
     #[error("{path}: game {index} is also in {other}: a directory holds each game once")]
     DuplicateGame {
@@ -61,13 +63,16 @@ pub enum SelfPlayError {
 
 /// Builds the run-time agent of `spec`. `play` selects match settings
 /// ([`SearchConfig::for_play`]) instead of self-play settings.
-pub fn make_agent<G: GameState>(
+pub fn make_agent<G: GameHooks>(
     spec: &AgentSpec,
     cfg: &SearchConfig,
     seed: u64,
     loader: &dyn CheckpointLoader<G>,
     play: bool,
 ) -> Result<Agent<G>, AgentError> {
+    if *spec == AgentSpec::Solver {
+        return solver_agent();
+    }
     let kind = match build_evaluator(spec, cfg, seed, loader)? {
         None => AgentKind::Random,
         Some(evaluator) => AgentKind::Mcts {
@@ -79,6 +84,17 @@ pub fn make_agent<G: GameState>(
     Ok(Agent {
         name: spec.to_string(),
         kind,
+    })
+}
+
+/// The `solver` agent of `G`, if `G` is small enough to solve.
+pub fn solver_agent<G: GameHooks>() -> Result<Agent<G>, AgentError> {
+    if !G::SOLVABLE {
+        return Err(AgentError::NotSolvable { game: G::NAME });
+    }
+    Ok(Agent {
+        name: AgentSpec::Solver.to_string(),
+        kind: AgentKind::Solver,
     })
 }
 
@@ -239,7 +255,7 @@ pub fn run_selfplay<G: GameHooks>(
     games: u64,
     on_round: &mut dyn FnMut(&Progress),
 ) -> Result<(Existing, Progress), SelfPlayError> {
-    if matches!(agent.kind, AgentKind::Random) {
+    if matches!(agent.kind, AgentKind::Random | AgentKind::Solver) {
         return Err(SelfPlayError::RandomAgent(agent.name));
     }
     std::fs::create_dir_all(dir).map_err(|source| SelfPlayError::Io {

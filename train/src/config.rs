@@ -1,6 +1,7 @@
 //! The training config: one TOML file with a section per part of a generation.
 //!
-//! `[net]` the network's sizes, `[selfplay]` and `[search]` the self-play games (the
+//! `[game]` which game the run learns (`crumble`, or the test game `tictactoe`), `[net]` the
+//! network's sizes, `[selfplay]` and `[search]` the self-play games (the
 //! sections `crumble selfplay --config` reads too), `[generation]` how many games a
 //! generation plays, `[replay]` the window of recent positions, `[optim]` the training steps,
 //! `[eval]` the matches after each generation. Every key has a default, so a config may be
@@ -20,6 +21,7 @@ pub use crumble_selfplay::ConfigError;
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrainConfig {
+    pub game: GameSection,
     pub net: NetSection,
     pub selfplay: SelfPlayConfig,
     pub search: SearchConfig,
@@ -27,6 +29,23 @@ pub struct TrainConfig {
     pub replay: ReplayConfig,
     pub optim: OptimConfig,
     pub eval: EvalConfig,
+}
+
+/// `[game]`: which game a run learns. Its start is the game's standard start; Crumble's board
+/// size and resolution are `[selfplay] board` and `resolution`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GameSection {
+    /// One of [`crate::games::GAMES`].
+    pub name: String,
+}
+
+impl Default for GameSection {
+    fn default() -> Self {
+        GameSection {
+            name: "crumble".into(),
+        }
+    }
 }
 
 /// `[net]`: the sizes of the network (see `crumble_model::NetConfig`). Its resolution is the
@@ -318,6 +337,16 @@ impl TrainConfig {
             value,
             reason: reason.into(),
         };
+        if !crate::games::GAMES.contains(&self.game.name.as_str()) {
+            return Err(bad(
+                "game.name",
+                format!("{:?}", self.game.name),
+                &format!(
+                    "not a game of this build: {}",
+                    crate::games::GAMES.join(", ")
+                ),
+            ));
+        }
         self.search.validate().map_err(|e| e.in_path(path))?;
         self.selfplay.validate().map_err(|e| e.in_path(path))?;
         self.net_config()

@@ -13,6 +13,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod games;
 pub mod ledger;
 pub mod replay;
 pub mod run;

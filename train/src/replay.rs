@@ -18,18 +18,17 @@
 //!   the target, or is mixed into it by `[replay] proven_value_weight` (1 = replace). The
 //!   policy target at a proven root is already the proving decisions (the search's output).
 //!
-//! With augmentation each sample is seen through a random transform among those exact for its
-//! state (`crumble_model::symmetry`): any of the 8 at the start of a turn (targets through the
-//! joint (choose, extent) distribution) and in the swap phase, the 2 or 4 exact ones during
-//! an extent decision.
+//! Positions, targets and symmetries come from the game's encoder
+//! ([`crumble_model::Encoder`]). With augmentation each sample is seen through a random
+//! symmetry among those exact for its state (for Crumble, `crumble_model::symmetry`: any of
+//! the 8 at the start of a turn, targets through the joint (choose, extent) distribution, and
+//! in the swap phase; the 2 or 4 exact ones during an extent decision).
 
 use crate::config::ReplayConfig;
-use crumble_core::{Color, Decision, Game};
-use crumble_model::symmetry::{self, Sym};
-use crumble_model::{action, planes};
+use crumble_core::{GameState, Player};
+use crumble_model::{CrumbleEncoder, Encoder};
 use crumble_selfplay::record::{GameRecord, RecordError, read_file};
 use crumble_selfplay::selfplay::record_files;
-use ndarray::{ArrayView3, ArrayViewMut3};
 use rand::Rng;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -52,14 +51,12 @@ pub enum ReplayError {
     #[error("replay game {index}: {what}")]
     Replay { index: u64, what: String },
     #[error(
-        "replay game {index} is a {board}x{board} R{resolution} game; this run trains on {want_board}x{want_board} R{want_res}"
+        "replay game {index} is played on a grid of side {grid}; this run trains on grid side {want}"
     )]
     Geometry {
         index: u64,
-        board: u16,
-        resolution: u16,
-        want_board: u16,
-        want_res: u16,
+        grid: usize,
+        want: usize,
     },
 }
 
@@ -71,9 +68,13 @@ struct Generation {
     samples: Vec<(u32, u32)>,
 }
 
-/// The generations in the window, newest last.
-#[derive(Debug, Default)]
-pub struct ReplayWindow {
+/// The generations in the window, newest last, and the encoder that turns their positions
+/// into training samples (Crumble's by default).
+#[derive(Debug)]
+pub struct ReplayWindow<E = CrumbleEncoder> {
+    encoder: E,
+    /// The grid side of every game (one batch is one grid size).
+    grid: usize,
     generations: BTreeMap<u32, Generation>,
 }
 
@@ -102,33 +103,37 @@ pub fn read_generation(dir: &Path) -> Result<Vec<GameRecord>, ReplayError> {
     Ok(games)
 }
 
-impl ReplayWindow {
-    pub fn new() -> ReplayWindow {
-        ReplayWindow::default()
+impl<E> ReplayWindow<E> {
+    /// An empty window of games on grid side `grid`, encoded by `encoder`.
+    pub fn new(encoder: E, grid: usize) -> ReplayWindow<E> {
+        ReplayWindow {
+            encoder,
+            grid,
+            generations: BTreeMap::new(),
+        }
     }
 
-    /// Adds generation `gen` from records in memory.
-    pub fn insert(
+    /// Adds generation `gen` from records in memory: games of `G` on the window's grid.
+    pub fn insert<G: GameState>(
         &mut self,
         generation: u32,
         games: Vec<GameRecord>,
-        board: u16,
-        resolution: u16,
-    ) -> Result<(), ReplayError> {
+    ) -> Result<(), ReplayError>
+    where
+        E: Encoder<G>,
+    {
         let mut samples = Vec::new();
         for (gi, g) in games.iter().enumerate() {
-            let start: Game = g.start_state().map_err(|e| ReplayError::Replay {
+            let start: G = g.start_state().map_err(|e| ReplayError::Replay {
                 index: g.index,
                 what: e.to_string(),
             })?;
-            let (n, r) = (start.board().board_size(), start.board().resolution());
-            if n != board || r != resolution {
+            let grid = self.encoder.grid(&start);
+            if grid != self.grid {
                 return Err(ReplayError::Geometry {
                     index: g.index,
-                    board: n,
-                    resolution: r,
-                    want_board: board,
-                    want_res: resolution,
+                    grid,
+                    want: self.grid,
                 });
             }
             samples.extend(sample_steps(g).map(|s| (gi as u32, s as u32)));
@@ -195,23 +200,26 @@ impl ReplayWindow {
 
     /// Rebuilds the positions of `refs` and fills a host batch (see [`HostBatch`]), with
     /// augmentation and value targets as `cfg` says.
-    pub fn build(
+    pub fn build<G: GameState>(
         &self,
         refs: &[SampleRef],
         cfg: &ReplayConfig,
         rng: &mut impl Rng,
         out: &mut HostBatch,
-    ) -> Result<(), ReplayError> {
+    ) -> Result<(), ReplayError>
+    where
+        E: Encoder<G>,
+    {
         let mut order: Vec<usize> = (0..refs.len()).collect();
         // One replay per game: visit samples sorted by (generation, game, step).
         order.sort_by_key(|&i| (refs[i].generation, refs[i].game, refs[i].step));
         out.clear();
-        let mut raster = planes::Rasteriser::new();
+        let mut scratch = E::Scratch::default();
         let mut k = 0;
         while k < order.len() {
             let r0 = refs[order[k]];
             let rec = &self.generations[&r0.generation].games[r0.game as usize];
-            let mut game: Game = rec.start_state().map_err(|e| ReplayError::Replay {
+            let mut game: G = rec.start_state().map_err(|e| ReplayError::Replay {
                 index: rec.index,
                 what: e.to_string(),
             })?;
@@ -230,13 +238,14 @@ impl ReplayWindow {
                     at += 1;
                 }
                 let sym = if cfg.augment {
-                    let syms = symmetry::exact_syms(&game);
+                    let syms = self.encoder.symmetries(&game);
                     syms[rng.random_range(0..syms.len())]
                 } else {
-                    Sym::IDENTITY
+                    0
                 };
                 out.push(
-                    &mut raster,
+                    &self.encoder,
+                    &mut scratch,
                     &game,
                     rec,
                     step,
@@ -269,8 +278,8 @@ pub struct SampleRef {
     pub step: u32,
 }
 
-/// A batch on the host: planes in the rasteriser's layout, policy targets and legal masks in
-/// action order, value targets.
+/// A batch on the host: planes in the encoder's layout, policy targets and legal masks in
+/// policy-index order, value targets.
 #[derive(Debug, Default)]
 pub struct HostBatch {
     pub grid: usize,
@@ -298,23 +307,21 @@ impl HostBatch {
     }
 
     /// Appends the sample at `step` of `rec`, whose state is `game`, seen through `sym`.
-    fn push(
+    #[allow(clippy::too_many_arguments)]
+    fn push<G: GameState, E: Encoder<G>>(
         &mut self,
-        raster: &mut planes::Rasteriser,
-        game: &Game,
+        encoder: &E,
+        scratch: &mut E::Scratch,
+        game: &G,
         rec: &GameRecord,
         step: usize,
-        sym: Sym,
+        sym: usize,
         mix: ValueMix,
     ) -> Result<(), ReplayError> {
-        let ValueMix {
-            q_weight: value_q_weight,
-            proven_weight: proven_value_weight,
-        } = mix;
-        let g = usize::from(game.grid_size());
+        let g = encoder.grid(game);
         self.grid = g;
-        let per = planes::PLANES * g * g;
-        let a = action::policy_len(game.grid_size());
+        let per = encoder.input_planes() * g * g;
+        let a = encoder.policy_len(g);
         let bad = |what: String| ReplayError::Replay {
             index: rec.index,
             what: format!("step {step}: {what}"),
@@ -325,60 +332,35 @@ impl HostBatch {
             .ok_or_else(|| bad("not a searched decision".into()))?;
         // Planes.
         self.scratch.resize(per, 0.0);
-        raster.rasterise_slice(game, &mut self.scratch);
+        encoder.encode(game, scratch, &mut self.scratch);
         let start = self.planes.len();
         self.planes.resize(start + per, 0.0);
-        if sym == Sym::IDENTITY {
+        if sym == 0 {
             self.planes[start..].copy_from_slice(&self.scratch);
         } else {
-            let src = ArrayView3::from_shape((planes::PLANES, g, g), &self.scratch)
-                .expect("plane buffer shape");
-            let dst = ArrayViewMut3::from_shape((planes::PLANES, g, g), &mut self.planes[start..])
-                .expect("plane buffer shape");
-            sym.planes(src, dst);
+            encoder.map_planes(sym, g, &self.scratch, &mut self.planes[start..]);
         }
         // Policy target and legal mask.
         let pstart = self.policy.len();
         self.policy.resize(pstart + a, 0.0);
         self.mask.resize(pstart + a, 0.0);
-        let (policy, mask) = (&mut self.policy[pstart..], &mut self.mask[pstart..]);
-        let mut put = |d: Decision, p: f32| -> Result<(), ReplayError> {
-            let i = action::index(d);
-            if i >= a {
-                return Err(bad(format!("decision {} outside the action space", d.0)));
-            }
-            policy[i] += p;
-            mask[i] = 1.0;
-            Ok(())
-        };
-        if sym == Sym::IDENTITY {
-            for &(d, p) in &search.policy {
-                put(d, p)?;
-            }
-        } else if game.at_turn_start() && !search.joint.is_empty() {
-            for (c, e) in symmetry::legal_bases(game) {
-                let (c2, _) = symmetry::map_base(game, c, e, sym)
-                    .ok_or_else(|| bad(format!("transform {} of a legal pair", sym.name())))?;
-                put(c2, 0.0)?;
-            }
-            for (d, p) in symmetry::transform_choose_target(game, &search.joint, sym) {
-                put(d, p)?;
-            }
-        } else {
-            for &(d, p) in &search.policy {
-                let d2 = symmetry::map_decision(game, d, sym)
-                    .ok_or_else(|| bad(format!("transform {} of decision {}", sym.name(), d.0)))?;
-                put(d2, p)?;
-            }
-        }
+        encoder
+            .policy_target(
+                game,
+                search,
+                sym,
+                &mut self.policy[pstart..],
+                &mut self.mask[pstart..],
+            )
+            .map_err(bad)?;
         // Value target from the decider's view.
         let decider = game
             .decider()
             .ok_or_else(|| bad("the game is already over".into()))?;
-        let z = value_target(rec.winner().map(Into::into), decider);
-        let mut v = (1.0 - value_q_weight) * z + value_q_weight * search.value.clamp(-1.0, 1.0);
+        let z = value_target(rec.winner(), decider);
+        let mut v = (1.0 - mix.q_weight) * z + mix.q_weight * search.value.clamp(-1.0, 1.0);
         if let Some(p) = search.proven {
-            v = (1.0 - proven_value_weight) * v + proven_value_weight * p.clamp(-1.0, 1.0);
+            v = (1.0 - mix.proven_weight) * v + mix.proven_weight * p.clamp(-1.0, 1.0);
         }
         self.value.push(v);
         Ok(())
@@ -386,7 +368,7 @@ impl HostBatch {
 }
 
 /// The game result from `decider`'s view: 1 win, 0 draw, −1 loss.
-pub fn value_target(winner: Option<Color>, decider: Color) -> f32 {
+pub fn value_target(winner: Option<Player>, decider: Player) -> f32 {
     match winner {
         None => 0.0,
         Some(w) if w == decider => 1.0,

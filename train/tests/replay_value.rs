@@ -59,8 +59,8 @@ fn games() -> Vec<GameRecord> {
 
 #[test]
 fn value_targets_mix_the_result_and_the_root_value_by_weight() {
-    let mut window = ReplayWindow::new();
-    window.insert(1, games(), 4, 2).unwrap();
+    let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
+    window.insert::<crumble_core::Game>(1, games()).unwrap();
     let refs = window.draw(64, &mut ChaCha8Rng::seed_from_u64(1));
     let values = |q: f64| {
         let cfg = ReplayConfig {
@@ -112,8 +112,8 @@ fn proven_positions_get_the_exact_value_target() {
             searches.push(g.steps[s].search.clone().unwrap());
         }
     }
-    let mut window = ReplayWindow::new();
-    window.insert(1, games, 4, 2).unwrap();
+    let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
+    window.insert::<crumble_core::Game>(1, games).unwrap();
     let values = |q: f64, p: f64| {
         let cfg = ReplayConfig {
             augment: false,

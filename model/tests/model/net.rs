@@ -51,7 +51,19 @@ fn batch(games: &[Game], s: usize, device: &burn::tensor::Device) -> TrainBatch 
     let value = (0..games.len())
         .map(|k| if k % 2 == 0 { 1.0 } else { -1.0 })
         .collect();
-    TrainBatch::from_host(g, s, rasterise_all(games), policy, mask, value, device)
+    let layout = crumble_model::Layout {
+        stride: s,
+        ..crumble_model::Layout::of(&NetConfig::new())
+    };
+    TrainBatch::from_host(
+        &layout,
+        g,
+        rasterise_all(games),
+        policy,
+        mask,
+        value,
+        device,
+    )
 }
 
 fn trained(config: &NetConfig, games: &[Game], steps: usize) -> CrumbleNet {
@@ -418,7 +430,7 @@ fn host_forward_matches_the_burn_network() {
         let per = PLANES * g * g;
         let mut cells = vec![0.0; planes.len()];
         for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
-            crumble_model::planes::to_cells(src, g, s, dst);
+            crumble_model::Layout::of(&cfg).to_cells(src, g, dst);
         }
         let t = Tensor::<6>::from_data(
             TensorData::new(cells.clone(), [b, n, n, s, s, PLANES]),
@@ -441,4 +453,59 @@ fn host_forward_matches_the_burn_network() {
             assert!((a - w).abs() < 1e-4, "value {a} vs {w}");
         }
     }
+}
+
+/// The encoders' part of the conformance test: declared shapes, one policy index per legal
+/// decision, and symmetries that permute planes and map legal decisions onto legal ones.
+#[test]
+fn encoders_pass_the_encoder_conformance_test() {
+    use crumble_core::GameState;
+    use crumble_core::testgames::TicTacToe;
+    use crumble_model::encoder::check_encoder;
+    use crumble_model::{CrumbleEncoder, TicTacToeEncoder};
+    let ttt = TicTacToe::from_start(&Default::default()).unwrap();
+    let n = check_encoder(&TicTacToeEncoder, &ttt, 200, 1).unwrap_or_else(|v| panic!("{v}"));
+    assert!(n > 1000, "{n} states checked");
+    for (board, res) in [(3, 2), (4, 2)] {
+        let mut start = Game::new(board, res).unwrap();
+        start.set_max_turns(30);
+        let n = check_encoder(&CrumbleEncoder, &start, 6, 2).unwrap_or_else(|v| panic!("{v}"));
+        assert!(n > 20, "{n} states checked");
+    }
+}
+
+/// A network built from the tic-tac-toe encoder's shapes evaluates tic-tac-toe positions
+/// (three planes in, one policy plane out, no extra logit), through the same code as
+/// Crumble's.
+#[test]
+fn one_network_definition_serves_another_game() {
+    use crumble_core::GameState;
+    use crumble_core::testgames::TicTacToe;
+    use crumble_model::TicTacToeEncoder;
+    let cfg = tiny()
+        .with_resolution(1)
+        .with_cell_pixels(1)
+        .with_encoder(&TicTacToeEncoder);
+    let net = cfg.init(&default_device()).unwrap();
+    assert_eq!(
+        (net.input_planes(), net.policy_planes(), net.policy_extra()),
+        (3, 1, 0)
+    );
+    let mut ev = NetEvaluator::with_encoder("ttt", TicTacToeEncoder, cfg, net, default_device());
+    let mut g = TicTacToe::from_start(&Default::default()).unwrap();
+    g.apply(crumble_core::Decision(4)).unwrap();
+    let mut legal = Vec::new();
+    g.legal_decisions_into(&mut legal);
+    let mut out = vec![Evaluation::default()];
+    ev.evaluate(
+        &[Leaf {
+            game: &g,
+            legal: &legal,
+        }],
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out[0].priors.len(), 8);
+    assert!((out[0].priors.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    assert!((-1.0..=1.0).contains(&out[0].value));
 }

@@ -3,9 +3,11 @@
 
 use anyhow::{Context as _, bail};
 use crumble_core::notation::{self, Frame};
-use crumble_core::{Game, position};
+use crumble_core::{Game, GameState, position};
 use crumble_selfplay::arena::{self, Openings};
 use crumble_selfplay::{AgentSpec, ConfigFile};
+use crumble_train::config::TrainConfig;
+use crumble_train::games::TrainGame;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, clap::Args)]
@@ -40,6 +42,43 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
+    /// The whole config of `--config` (the defaults without it): its `[game]` picks the game.
+    pub fn full_config(&self) -> anyhow::Result<TrainConfig> {
+        match &self.config {
+            Some(p) => Ok(TrainConfig::load(p)?),
+            None => Ok(TrainConfig::default()),
+        }
+    }
+
+    /// The start positions of `pairs` game pairs in the config's game `G`: for Crumble as
+    /// [`GameArgs::opening_positions`] (which reads `--openings` files of Crumble moves);
+    /// other games start from their standard start or `--opening-turns` random turns.
+    pub fn opening_positions_of<G: TrainGame>(
+        &self,
+        full: &TrainConfig,
+        cfg: &ConfigFile,
+        pairs: u64,
+    ) -> anyhow::Result<Vec<G>> {
+        if G::NAME == <Game as GameState>::NAME {
+            let crumble: Box<dyn std::any::Any> = Box::new(self.opening_positions(cfg, pairs)?);
+            return Ok(*crumble.downcast::<Vec<G>>().expect("G is Crumble's Game"));
+        }
+        if self.openings.is_some() {
+            bail!(
+                "--openings files hold Crumble moves; {} games take --opening-turns",
+                G::NAME
+            );
+        }
+        let openings = match self.opening_turns {
+            0 => Openings::Standard,
+            k => Openings::RandomTurns(k),
+        };
+        let standard = G::standard_start(full)?;
+        Ok(arena::opening_positions(
+            &standard, &openings, pairs, self.seed,
+        )?)
+    }
+
     pub fn config(&self) -> anyhow::Result<ConfigFile> {
         match &self.config {
             Some(p) => Ok(crumble_train::config::TrainConfig::load_play_config(p)?),

@@ -10,16 +10,20 @@
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
 use crumble_core::Game;
+use crumble_core::testgames::TicTacToe;
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::arena::{self, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
+use crumble_train::config::TrainConfig;
+use crumble_train::games::TrainGame;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Agent A (random, mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS]).
+    /// Agent A (random, mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS]; solver for
+    /// the test games).
     a: String,
     /// Agent B.
     b: String,
@@ -62,19 +66,31 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &a.out {
         check_output("--out", &dir.join("match.json"), &inputs, a.force)?;
     }
+    let full = a.game.full_config()?;
+    match full.game.name.as_str() {
+        "tictactoe" => play::<TicTacToe>(&a, &specs, sprt, &full, &inputs),
+        _ => play::<Game>(&a, &specs, sprt, &full, &inputs),
+    }
+}
+
+/// The match in game `G` (the config's `[game] name`).
+fn play<G: TrainGame>(
+    a: &Args,
+    specs: &[AgentSpec; 2],
+    sprt: Option<Sprt>,
+    full: &TrainConfig,
+    inputs: &[&std::path::Path],
+) -> anyhow::Result<ExitCode> {
     let cfg = a.game.config()?;
     let pairs = a.games.div_ceil(2);
-    let openings = a.game.opening_positions(&cfg, pairs)?;
+    let openings: Vec<G> = a.game.opening_positions_of(full, &cfg, pairs)?;
     let mut writer = match &a.out {
-        Some(dir) => Some(RecordWriter::<Game>::new(dir, "match", 64)?),
+        Some(dir) => Some(RecordWriter::<G>::new(dir, "match", 64)?),
         None => None,
     };
     eval_args::set_threads(a.game.threads);
-    let pool = Pool::new(
-        &specs,
-        &cfg.search.for_play(),
-        &crumble_model::NetLoader::new(),
-    )?;
+    let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
+    let pool = Pool::<G>::new(specs, &cfg.search.for_play(), &loader)?;
     let names = [specs[0].to_string(), specs[1].to_string()];
     let settings = PairSettings {
         pairs,
@@ -138,13 +154,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     let secs = t0.elapsed().as_secs_f64();
     let (batches, positions) = pool.batch_stats();
-    let summary = summary_json(&names, &a, &tally, sprt.as_ref(), llr, status, secs);
+    let summary = summary_json(&names, a, &tally, sprt.as_ref(), llr, status, secs);
     if let Some(dir) = &a.out {
         let path = dir.join("match.json");
         write_output(
             "--out",
             &path,
-            &inputs,
+            inputs,
             a.force,
             format!("{summary:#}\n").as_bytes(),
         )?;
@@ -152,7 +168,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         super::print(&format!("{summary}\n"))?;
     } else {
-        let mut s = report(&names, &a, &tally, pairs, sprt.as_ref(), llr, status, secs);
+        let mut s = report(&names, a, &tally, pairs, sprt.as_ref(), llr, status, secs);
         if batches > 0 {
             s.push_str(&format!(
                 "network batches: {batches}, mean {:.1} positions; {:.0} simulations/s\n",

@@ -4,8 +4,8 @@
 
 use super::layout::checkpoint_path;
 use super::{Event, Run, TrainError};
+use crate::games::TrainGame;
 use crate::ledger::{Opponent, Row};
-use crumble_core::Game;
 use crumble_model::NetLoader;
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pairing, Pool, Tally};
@@ -37,7 +37,7 @@ fn ckpt_spec(path: &Path, simulations: u32) -> String {
     format!("ckpt:{}:{}", path.display(), simulations)
 }
 
-impl Run {
+impl<G: TrainGame> Run<G> {
     /// Step 5 of generation `g`: on evaluation generations (every `[eval] every`, and the
     /// last), plays the matches and fills their columns and the running Elo. Returns whether
     /// the new net is promoted to self-play (always, unless gating holds it back).
@@ -117,7 +117,8 @@ impl Run {
             AgentSpec::parse(&ckpt_spec(me, e.simulations))?,
             AgentSpec::parse(&opponent)?,
         ];
-        let pool = Pool::new(&specs, &self.cfg.search.for_play(), &NetLoader::new())?;
+        let loader = NetLoader::for_encoder(G::Encoder::default());
+        let pool = Pool::<G>::new(&specs, &self.cfg.search.for_play(), &loader)?;
         let pairs = games.div_ceil(2);
         let seed = self.cfg.selfplay.seed ^ (u64::from(g) << 20) ^ name.len() as u64;
         let starts = self.eval_openings(pairs, seed)?;
@@ -153,14 +154,12 @@ impl Run {
 
     /// The start positions of `pairs` game pairs: the standard start, or `[eval]
     /// opening_turns` random turns from it.
-    fn eval_openings(&self, pairs: u64, seed: u64) -> Result<Vec<Game>, TrainError> {
+    fn eval_openings(&self, pairs: u64, seed: u64) -> Result<Vec<G>, TrainError> {
         let openings = match self.cfg.eval.opening_turns {
             0 => Openings::Standard,
             turns => Openings::RandomTurns(turns),
         };
-        let (board, res) = (self.cfg.selfplay.board, self.cfg.selfplay.resolution);
-        let standard = Game::new(board, res)?;
-        let starts = arena::opening_positions(&standard, &openings, pairs, seed)?;
+        let starts = arena::opening_positions(&self.standard, &openings, pairs, seed)?;
         Ok(starts)
     }
 }

@@ -3,17 +3,18 @@
 
 use super::layout::{checkpoint_path, save_checkpoint};
 use super::{Event, Run, TrainError, io_err};
+use crate::games::TrainGame;
 use crate::ledger::{self, COLUMNS, Row};
 use crate::replay::{ReplayError, generation_dir};
 use crate::tb::TbLog;
-use crumble_core::{Game, Player};
+use crumble_core::{GameState, Player};
 use crumble_model::NetEvaluator;
 use crumble_selfplay::driver::with_threads;
 use crumble_selfplay::selfplay;
 use crumble_selfplay::{Agent, AgentKind, Evaluator, GameRecord, MixedEvaluator};
 use std::time::Instant;
 
-impl Run {
+impl<G: TrainGame> Run<G> {
     /// Plays, trains, saves, evaluates and records generation `done + 1`; `last` is the
     /// run's last generation (always evaluated).
     pub(super) fn generation(
@@ -58,7 +59,7 @@ impl Run {
             .wrapping_add(u64::from(g).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let agent = self.selfplay_agent(g, selfplay_net, sp.seed)?;
         let games_wanted = self.cfg.generation.games;
-        let standard = Game::new(sp.board, sp.resolution)?;
+        let standard = self.standard.clone();
         let (_, progress) = with_threads(self.cfg.generation.threads, || {
             selfplay::run_selfplay(agent, &sp, &standard, &sp_dir, games_wanted, &mut |p| {
                 on_event(Event::SelfPlay {
@@ -70,13 +71,12 @@ impl Run {
         })?;
         let sp_secs = t0.elapsed().as_secs_f64();
         let games = crate::replay::read_generation(&sp_dir)?;
-        selfplay_stats(&games, row)?;
+        selfplay_stats::<G>(&games, row)?;
         row.selfplay_s = sp_secs;
         row.sims_per_s = progress.simulations as f64 / sp_secs.max(1e-9);
         // Games of this process only give the rate (a resumed generation has older ones too).
         row.games_per_hour = progress.games_done as f64 * 3600.0 / sp_secs.max(1e-9);
-        let (board, res) = (self.cfg.selfplay.board, self.cfg.selfplay.resolution);
-        self.window.insert(g, games, board, res)?;
+        self.window.insert::<G>(g, games)?;
         let new_positions = self.window.samples_of(g);
         row.positions = new_positions as f64;
         Ok(new_positions)
@@ -84,18 +84,14 @@ impl Run {
 
     /// The self-play agent of generation `g`: a search on net `selfplay_net`, its leaf
     /// values mixed with playouts in the generations `[generation] rollout_mix` asks for.
-    fn selfplay_agent(
-        &self,
-        g: u32,
-        selfplay_net: u32,
-        seed: u64,
-    ) -> Result<Agent<Game>, TrainError> {
-        let net = NetEvaluator::load(
+    fn selfplay_agent(&self, g: u32, selfplay_net: u32, seed: u64) -> Result<Agent<G>, TrainError> {
+        let net = NetEvaluator::load_for(
             &checkpoint_path(&self.dir, selfplay_net),
+            G::Encoder::default(),
             crumble_model::default_device(),
         )?;
         let mix = self.cfg.generation.rollout_mix_at(g);
-        let evaluator: Box<dyn Evaluator<Game>> = if mix > 0.0 {
+        let evaluator: Box<dyn Evaluator<G>> = if mix > 0.0 {
             Box::new(MixedEvaluator::new(
                 net,
                 self.cfg.search.rollout.clone(),
@@ -143,7 +139,7 @@ impl Run {
 }
 
 /// Fills the self-play columns from the generation's games.
-fn selfplay_stats(games: &[GameRecord], row: &mut Row) -> Result<(), TrainError> {
+fn selfplay_stats<G: GameState>(games: &[GameRecord], row: &mut Row) -> Result<(), TrainError> {
     let n = games.len() as f64;
     row.games = n;
     if games.is_empty() {
@@ -152,7 +148,7 @@ fn selfplay_stats(games: &[GameRecord], row: &mut Row) -> Result<(), TrainError>
     let (mut turns, mut black, mut draws) = (0u64, 0.0, 0u64);
     let (mut would, mut false_pos) = (0u64, 0u64);
     for rec in games {
-        let end: Game = rec.replay().map_err(|e| ReplayError::Replay {
+        let end: G = rec.replay().map_err(|e| ReplayError::Replay {
             index: rec.index,
             what: e.to_string(),
         })?;

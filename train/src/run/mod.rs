@@ -46,9 +46,12 @@ pub use eval::elo_from_score;
 pub use layout::{checkpoint_dir, checkpoint_path};
 
 use crate::config::{ConfigError, TrainConfig};
+use crate::games::TrainGame;
 use crate::ledger::{History, Row};
 use crate::replay::{ReplayError, ReplayWindow};
 use crate::tb::TbLog;
+use crumble_core::Game;
+use crumble_core::testgames::TicTacToe;
 use crumble_model::train::{self as mtrain, StepStats};
 use crumble_model::{CheckpointError, CrumbleNet, Device, NetConfig};
 use crumble_selfplay::Progress;
@@ -160,8 +163,21 @@ pub fn train(
     on_event: &mut (dyn FnMut(Event) + Send),
 ) -> Result<PathBuf, TrainError> {
     let (dir, cfg) = open::open_run(opts)?;
+    match cfg.game.name.as_str() {
+        "tictactoe" => train_game::<TicTacToe>(opts, dir, cfg, on_event),
+        _ => train_game::<Game>(opts, dir, cfg, on_event),
+    }
+}
+
+/// [`train`] for the run's game `G` (its directory open and its config settled).
+fn train_game<G: TrainGame>(
+    opts: &TrainOptions,
+    dir: PathBuf,
+    cfg: TrainConfig,
+    on_event: &mut (dyn FnMut(Event) + Send),
+) -> Result<PathBuf, TrainError> {
     let target = opts.generations.unwrap_or(cfg.generation.total);
-    let mut run = Run::open(dir.clone(), cfg)?;
+    let mut run = Run::<G>::open(dir.clone(), cfg)?;
     on_event(Event::Started {
         dir: &dir,
         resumed_from: run.history.done,
@@ -174,10 +190,13 @@ pub fn train(
     Ok(dir)
 }
 
-/// An open run: what the generation loop keeps between generations (the rest is on disk).
-struct Run {
+/// An open run of game `G`: what the generation loop keeps between generations (the rest is
+/// on disk).
+struct Run<G: TrainGame> {
     dir: PathBuf,
     cfg: TrainConfig,
+    /// The start of every self-play and evaluation game.
+    standard: G,
     /// The finished generations, as far as the loop needs them.
     history: History,
     net_config: NetConfig,
@@ -185,7 +204,7 @@ struct Run {
     /// The training net (autodiff device) and its optimiser.
     net: Option<CrumbleNet>,
     optim: mtrain::Optimizer,
-    window: ReplayWindow,
+    window: ReplayWindow<G::Encoder>,
     tb: TbLog,
     started: Instant,
     elapsed_before: f64,

@@ -7,6 +7,7 @@ use super::layout::{
 };
 use super::{Run, TrainError, TrainOptions, io_err, window, write_atomic};
 use crate::config::{OptimizerKind, TrainConfig};
+use crate::games::TrainGame;
 use crate::ledger::{self, History};
 use crate::tb::TbLog;
 use crumble_model::train::{self as mtrain, OptimizerSettings};
@@ -73,21 +74,23 @@ fn create_run_dir(dir: &Path, cfg: &TrainConfig) -> Result<(), TrainError> {
     ledger::create(&dir.join("progress.csv"))
 }
 
-impl Run {
+impl<G: TrainGame> Run<G> {
     /// Opens the run in `dir` (its config settled) where its last finished generation left
     /// off, after dropping whatever unfinished generations left behind.
-    pub(super) fn open(dir: PathBuf, cfg: TrainConfig) -> Result<Run, TrainError> {
+    pub(super) fn open(dir: PathBuf, cfg: TrainConfig) -> Result<Run<G>, TrainError> {
+        let standard = G::standard_start(&cfg)?;
         let history = settle_ledger(&dir, &cfg)?;
-        let net_config = cfg.net_config();
+        let net_config = G::net_config(&cfg);
         let device = crumble_model::default_device().autodiff();
         let net = load_net(&dir, history.done, &net_config, &device)?;
         let optim = load_optimizer(&dir, history.done, &cfg)?;
-        let window = window::load_window(&cfg, &dir, &history)?;
+        let window = window::load_window(&cfg, &standard, &dir, &history)?;
         let tb = TbLog::open(&dir.join("tb")).map_err(io_err(&dir.join("tb")))?;
         let elapsed_before = history.last.as_ref().map_or(0.0, |r| r.elapsed_s);
         Ok(Run {
             dir,
             cfg,
+            standard,
             history,
             net_config,
             device,

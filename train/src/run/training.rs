@@ -3,8 +3,10 @@
 
 use super::{Event, Run, TrainError};
 use crate::config::OptimConfig;
+use crate::games::TrainGame;
 use crate::ledger::Row;
 use crate::replay::HostBatch;
+use crumble_model::Layout;
 use crumble_model::train::{self as mtrain, StepStats, TrainBatch};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -56,7 +58,7 @@ fn steps_for(o: &OptimConfig, new_positions: u64) -> u64 {
     }
 }
 
-impl Run {
+impl<G: TrainGame> Run<G> {
     /// Step 3 of generation `g`: trains the net on the window and fills the training
     /// columns. Refuses non-finite losses or weights before anything of `g` is saved.
     pub(super) fn train_generation(
@@ -111,10 +113,10 @@ impl Run {
         host: &mut HostBatch,
     ) -> Result<TrainBatch, TrainError> {
         let refs = self.window.draw(self.cfg.optim.batch_size, rng);
-        self.window.build(&refs, &self.cfg.replay, rng, host)?;
+        self.window.build::<G>(&refs, &self.cfg.replay, rng, host)?;
         Ok(TrainBatch::from_host(
+            &Layout::of(&self.net_config),
             host.grid,
-            self.net_config.stride(),
             std::mem::take(&mut host.planes),
             std::mem::take(&mut host.policy),
             std::mem::take(&mut host.mask),

@@ -3,11 +3,13 @@
 
 use super::{Run, TrainError};
 use crate::config::TrainConfig;
+use crate::games::TrainGame;
 use crate::ledger::{History, Row};
 use crate::replay::{ReplayWindow, generation_dir};
+use crumble_model::Encoder;
 use std::path::Path;
 
-impl Run {
+impl<G: TrainGame> Run<G> {
     /// Step 2 of generation `g` (its `new_positions` already in the window): drops the
     /// generations that no longer fit and loads those that now do.
     pub(super) fn slide_window(
@@ -20,10 +22,9 @@ impl Run {
         if let Some(&oldest) = keep.first() {
             self.window.retain_from(oldest);
         }
-        let (board, res) = (self.cfg.selfplay.board, self.cfg.selfplay.resolution);
         for gen_ in keep {
             if !self.window.generations().contains(&gen_) {
-                load_generation(&mut self.window, &self.dir, gen_, &self.history, board, res)?;
+                load_generation::<G>(&mut self.window, &self.dir, gen_, &self.history)?;
             }
         }
         row.replay_positions = self.window.len() as f64;
@@ -32,15 +33,17 @@ impl Run {
 }
 
 /// The window a resumed run starts from: the one the last finished generation trained on.
-pub(super) fn load_window(
+pub(super) fn load_window<G: TrainGame>(
     cfg: &TrainConfig,
+    standard: &G,
     dir: &Path,
     history: &History,
-) -> Result<ReplayWindow, TrainError> {
-    let mut window = ReplayWindow::new();
-    let (board, res) = (cfg.selfplay.board, cfg.selfplay.resolution);
+) -> Result<ReplayWindow<G::Encoder>, TrainError> {
+    let encoder = G::Encoder::default();
+    let grid = encoder.grid(standard);
+    let mut window = ReplayWindow::new(encoder, grid);
     for g in window_generations(cfg, history) {
-        load_generation(&mut window, dir, g, history, board, res)?;
+        load_generation::<G>(&mut window, dir, g, history)?;
     }
     Ok(window)
 }
@@ -48,13 +51,11 @@ pub(super) fn load_window(
 /// Loads finished generation `g` into the window, refusing a generation whose record files
 /// do not hold exactly the games its ledger row counts (a deleted file or directory is an
 /// error, never silently less data).
-fn load_generation(
-    window: &mut ReplayWindow,
+fn load_generation<G: TrainGame>(
+    window: &mut ReplayWindow<G::Encoder>,
     run: &Path,
     g: u32,
     history: &History,
-    board: u16,
-    resolution: u16,
 ) -> Result<(), TrainError> {
     let dir = generation_dir(run, g);
     let games = crate::replay::read_generation(&dir)?;
@@ -72,7 +73,7 @@ fn load_generation(
             ),
         });
     }
-    window.insert(g, games, board, resolution)?;
+    window.insert::<G>(g, games)?;
     Ok(())
 }
 

@@ -44,6 +44,8 @@ impl Bot {
         let player = selfplay::make_agent(spec, cfg, seed, &crumble_model::NetLoader::new(), true)?;
         let kind = match player.kind {
             AgentKind::Random => Kind::Random(Box::new(ChaCha8Rng::seed_from_u64(seed))),
+            // `make_agent` refuses the solver for Crumble, which it cannot solve.
+            AgentKind::Solver => anyhow::bail!("the solver agent does not play Crumble"),
             AgentKind::Mcts {
                 evaluator,
                 simulations,

@@ -1,0 +1,365 @@
+//! The encoder interface: how a game's states become the network's input planes and its
+//! decisions policy indices, and how the board's symmetries act on both, in the style of
+//! Polygames' feature and action shapes.
+//!
+//! A network is built from an encoder's shapes ([`crate::NetConfig::with_encoder`]): input
+//! planes `[C, G, G]` and a policy of `P` planes over the same grid plus `extra` logits
+//! computed from pooled features (Crumble's `Stop`), so a new game needs an encoder, not a
+//! new network. The grid side `G` may differ between states of one game (Crumble's board
+//! sizes); the network is fully convolutional.
+//!
+//! Symmetries are numbered `0..` with 0 the identity. An encoder lists the ones exact for a
+//! state ([`Encoder::symmetries`]): for such a symmetry `T`, the planes of `T(s)` are the
+//! mapped planes of `s` ([`Encoder::map_planes`]), and the training target of `T(s)` is the
+//! mapped target ([`Encoder::policy_target`]), the legal decisions of `T(s)` being the
+//! mapped legal decisions of `s`. [`check_encoder`] tests all of this on random games.
+
+use crate::symmetry::{self, Sym};
+use crate::{action, planes};
+use crumble_core::testgames::TicTacToe;
+use crumble_core::{Decision, Game, GameState, Player};
+use crumble_selfplay::SearchRecord;
+use ndarray::{ArrayView3, ArrayViewMut3};
+use std::fmt;
+
+/// A game's encoding for the network; see the module docs.
+pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
+    /// Per-thread buffers of [`Encoder::encode`].
+    type Scratch: Default + Send;
+
+    /// Input planes `C`.
+    fn input_planes(&self) -> usize;
+    /// Policy planes `P` over the grid.
+    fn policy_planes(&self) -> usize;
+    /// Policy logits after the planes, computed from pooled features (Crumble's `Stop`).
+    fn policy_extra(&self) -> usize;
+    /// Grid side `G` of `state`.
+    fn grid(&self, state: &G) -> usize;
+    /// Grid cells per board cell of `state` (Crumble's resolution `R`; 1 for a game whose
+    /// grid is its board): a network reads positions of the resolution it was built for.
+    fn resolution(&self, _state: &G) -> usize {
+        1
+    }
+    /// Policy length on grid side `g`: `P·g·g + extra`.
+    fn policy_len(&self, g: usize) -> usize {
+        self.policy_planes() * g * g + self.policy_extra()
+    }
+    /// Writes the planes `[C, G, G]` of `state` into `out` (length `C·G·G`; every value is
+    /// written).
+    fn encode(&self, state: &G, scratch: &mut Self::Scratch, out: &mut [f32]);
+    /// Policy index of a legal decision of `state`: `plane·G·G + y·G + x`, or `P·G·G + k`
+    /// for extra logit `k`.
+    fn policy_index(&self, state: &G, d: Decision) -> usize;
+    /// The symmetries exact for `state` (see the module docs), the identity (0) first.
+    fn symmetries(&self, state: &G) -> Vec<usize>;
+    /// The planes of `T(s)` from the planes `src` of `s` (both `[C, g, g]`), for a symmetry
+    /// `sym` exact for `s`.
+    fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]);
+    /// Adds the policy target of a searched decision at `state`, seen through the exact
+    /// symmetry `sym`, into `target` and marks the legal decisions of `T(state)` in `mask`
+    /// (both of the policy length, zeroed by the caller). `Err` says what does not map.
+    fn policy_target(
+        &self,
+        state: &G,
+        search: &SearchRecord,
+        sym: usize,
+        target: &mut [f32],
+        mask: &mut [f32],
+    ) -> Result<(), String>;
+}
+
+/// Crumble's encoder: the rasteriser's planes ([`planes`]), the action space as the policy
+/// ([`action`]: 8 planes on the fine grid and `Stop`), and the 8 symmetries of the square
+/// ([`symmetry`]), with choose-phase targets mapped through the joint (choose, extent)
+/// distribution.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CrumbleEncoder;
+
+impl Encoder<Game> for CrumbleEncoder {
+    type Scratch = planes::Rasteriser;
+
+    fn input_planes(&self) -> usize {
+        planes::PLANES
+    }
+    fn policy_planes(&self) -> usize {
+        8
+    }
+    fn policy_extra(&self) -> usize {
+        1
+    }
+    fn grid(&self, state: &Game) -> usize {
+        usize::from(state.grid_size())
+    }
+    fn resolution(&self, state: &Game) -> usize {
+        usize::from(state.board().resolution())
+    }
+    fn encode(&self, state: &Game, scratch: &mut planes::Rasteriser, out: &mut [f32]) {
+        scratch.rasterise_slice(state, out);
+    }
+    fn policy_index(&self, _state: &Game, d: Decision) -> usize {
+        action::index(d)
+    }
+    fn symmetries(&self, state: &Game) -> Vec<usize> {
+        symmetry::exact_syms(state)
+            .into_iter()
+            .map(Sym::index)
+            .collect()
+    }
+    fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]) {
+        let sym = Sym::from_index(sym).expect("a symmetry index below 8");
+        let src = ArrayView3::from_shape((planes::PLANES, g, g), src).expect("plane buffer shape");
+        let dst =
+            ArrayViewMut3::from_shape((planes::PLANES, g, g), dst).expect("plane buffer shape");
+        sym.planes(src, dst);
+    }
+    fn policy_target(
+        &self,
+        game: &Game,
+        search: &SearchRecord,
+        sym: usize,
+        target: &mut [f32],
+        mask: &mut [f32],
+    ) -> Result<(), String> {
+        let sym = Sym::from_index(sym).ok_or_else(|| format!("symmetry {sym} of 8"))?;
+        let a = target.len();
+        let mut put = |d: Decision, p: f32| -> Result<(), String> {
+            let i = action::index(d);
+            if i >= a {
+                return Err(format!("decision {} outside the action space", d.0));
+            }
+            target[i] += p;
+            mask[i] = 1.0;
+            Ok(())
+        };
+        if sym == Sym::IDENTITY {
+            for &(d, p) in &search.policy {
+                put(d, p)?;
+            }
+        } else if game.at_turn_start() && !search.joint.is_empty() {
+            // A choose decision maps exactly only with its extent: go through the pairs.
+            for (c, e) in symmetry::legal_bases(game) {
+                let (c2, _) = symmetry::map_base(game, c, e, sym)
+                    .ok_or_else(|| format!("transform {} of a legal pair", sym.name()))?;
+                put(c2, 0.0)?;
+            }
+            for (d, p) in symmetry::transform_choose_target(game, &search.joint, sym) {
+                put(d, p)?;
+            }
+        } else {
+            for &(d, p) in &search.policy {
+                let d2 = symmetry::map_decision(game, d, sym)
+                    .ok_or_else(|| format!("transform {} of decision {}", sym.name(), d.0))?;
+                put(d2, p)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Tic-tac-toe's encoder (the test game that runs through the whole pipeline): planes for
+/// the decider's marks, the opponent's marks and a plane of ones on the 3 × 3 grid; one
+/// policy plane (the cell to mark), no extra logit; the 8 symmetries of the square.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TicTacToeEncoder;
+
+/// Cell `i` of tic-tac-toe (row by row from the top) as `(x, y)` on the 3 × 3 grid.
+fn ttt_cell(i: usize) -> (u16, u16) {
+    ((i % 3) as u16, (i / 3) as u16)
+}
+
+fn ttt_index(x: u16, y: u16) -> usize {
+    usize::from(y) * 3 + usize::from(x)
+}
+
+impl Encoder<TicTacToe> for TicTacToeEncoder {
+    type Scratch = ();
+
+    fn input_planes(&self) -> usize {
+        3
+    }
+    fn policy_planes(&self) -> usize {
+        1
+    }
+    fn policy_extra(&self) -> usize {
+        0
+    }
+    fn grid(&self, _state: &TicTacToe) -> usize {
+        3
+    }
+    fn encode(&self, state: &TicTacToe, _scratch: &mut (), out: &mut [f32]) {
+        let me = state.decider().unwrap_or(Player::First);
+        out.fill(0.0);
+        for i in 0..9 {
+            match state.cell(i) {
+                Some(p) if p == me => out[i] = 1.0,
+                Some(_) => out[9 + i] = 1.0,
+                None => {}
+            }
+            out[18 + i] = 1.0;
+        }
+    }
+    fn policy_index(&self, _state: &TicTacToe, d: Decision) -> usize {
+        d.0 as usize
+    }
+    fn symmetries(&self, _state: &TicTacToe) -> Vec<usize> {
+        (0..8).collect()
+    }
+    fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]) {
+        let sym = Sym::from_index(sym).expect("a symmetry index below 8");
+        for c in 0..src.len() / (g * g) {
+            for i in 0..9 {
+                let (x, y) = ttt_cell(i);
+                let (tx, ty) = sym.cell(x, y, 3);
+                dst[c * 9 + ttt_index(tx, ty)] = src[c * 9 + i];
+            }
+        }
+    }
+    fn policy_target(
+        &self,
+        _state: &TicTacToe,
+        search: &SearchRecord,
+        sym: usize,
+        target: &mut [f32],
+        mask: &mut [f32],
+    ) -> Result<(), String> {
+        let sym = Sym::from_index(sym).ok_or_else(|| format!("symmetry {sym} of 8"))?;
+        for &(d, p) in &search.policy {
+            if d.0 >= 9 {
+                return Err(format!("decision {} outside the board", d.0));
+            }
+            let (x, y) = ttt_cell(d.0 as usize);
+            let (tx, ty) = sym.cell(x, y, 3);
+            let i = ttt_index(tx, ty);
+            target[i] += p;
+            mask[i] = 1.0;
+        }
+        Ok(())
+    }
+}
+
+/// What [`check_encoder`] found wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("encoder check, game {game}, decision {ply}: {what}")]
+pub struct EncoderViolation {
+    pub game: u32,
+    pub ply: u32,
+    pub what: String,
+}
+
+/// The encoder's part of the conformance test, on `games` random games from `start`: the
+/// planes have the declared shape and are finite; every legal decision has its own policy
+/// index below the policy length; and every exact symmetry is a permutation of the planes and
+/// maps the legal decisions onto legal decisions: a uniform target over the legal decisions
+/// keeps its mass 1, all of it on decisions its mask marks legal, as many as before (at a
+/// turn start mapped through the joint distribution of the turn's first two decisions, the
+/// pairs map one to one, so only the mass and the mask are checked).
+pub fn check_encoder<G: GameState, E: Encoder<G>>(
+    encoder: &E,
+    start: &G,
+    games: u32,
+    seed: u64,
+) -> Result<u64, EncoderViolation> {
+    use rand::SeedableRng;
+    let mut scratch = E::Scratch::default();
+    let mut legal = Vec::new();
+    let mut checked = 0u64;
+    for game in 0..games {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ u64::from(game) << 20);
+        let mut s = start.clone();
+        if s.turn_limit() == 0 {
+            s.set_turn_limit(60);
+        }
+        let mut ply = 0u32;
+        while !s.is_over() {
+            let fail = |what: String| EncoderViolation { game, ply, what };
+            let g = encoder.grid(&s);
+            let c = encoder.input_planes();
+            let a = encoder.policy_len(g);
+            let mut planes = vec![f32::NAN; c * g * g];
+            encoder.encode(&s, &mut scratch, &mut planes);
+            if let Some(k) = planes.iter().position(|v| !v.is_finite()) {
+                return Err(fail(format!(
+                    "plane value {k} of {} not written",
+                    planes.len()
+                )));
+            }
+            s.legal_decisions_into(&mut legal);
+            let mut seen = vec![false; a];
+            for &d in &legal {
+                let i = encoder.policy_index(&s, d);
+                if i >= a || std::mem::replace(&mut seen[i], true) {
+                    return Err(fail(format!(
+                        "decision {} has policy index {i} (length {a}, or taken)",
+                        d.0
+                    )));
+                }
+            }
+            let uniform = SearchRecord {
+                value: 0.0,
+                full: true,
+                proven: None,
+                policy: legal
+                    .iter()
+                    .map(|&d| (d, 1.0 / legal.len() as f32))
+                    .collect(),
+                joint: uniform_joint(&s, &legal),
+            };
+            let syms = encoder.symmetries(&s);
+            if syms.first() != Some(&0) {
+                return Err(fail(format!("symmetries {syms:?} do not start with 0")));
+            }
+            for &sym in &syms {
+                let mut mapped = vec![f32::NAN; planes.len()];
+                encoder.map_planes(sym, g, &planes, &mut mapped);
+                let (mut x, mut y) = (planes.clone(), mapped.clone());
+                x.sort_by(f32::total_cmp);
+                y.sort_by(f32::total_cmp);
+                if x != y {
+                    return Err(fail(format!("symmetry {sym} does not permute the planes")));
+                }
+                let (mut target, mut mask) = (vec![0.0; a], vec![0.0; a]);
+                encoder
+                    .policy_target(&s, &uniform, sym, &mut target, &mut mask)
+                    .map_err(|e| fail(format!("symmetry {sym}: {e}")))?;
+                let legal_after = mask.iter().filter(|&&m| m > 0.0).count();
+                let mass: f32 = target.iter().sum();
+                // Through a joint distribution, the first decisions of T(s) are the first
+                // components of the mapped pairs: as many pairs, maybe not as many firsts.
+                let count_kept = legal_after == legal.len() || !uniform.joint.is_empty();
+                let outside = target.iter().zip(&mask).any(|(&t, &m)| t > 0.0 && m == 0.0);
+                if !count_kept || legal_after == 0 || outside || (mass - 1.0).abs() > 1e-4 {
+                    return Err(fail(format!(
+                        "symmetry {sym} maps {} legal decisions to {legal_after} (mass {mass})",
+                        legal.len()
+                    )));
+                }
+            }
+            checked += 1;
+            s.play_random_turn(&mut rng);
+            ply += 1;
+        }
+    }
+    Ok(checked)
+}
+
+/// The joint distribution over a turn's first two decisions that a search with uniform
+/// visits would record ([`crumble_selfplay::Search::joint_first_two`]); empty where the turn
+/// does not go on after its first decision.
+fn uniform_joint<G: GameState>(s: &G, legal: &[Decision]) -> Vec<(Decision, Decision, f32)> {
+    let mut out = Vec::new();
+    if !s.at_turn_start() {
+        return out;
+    }
+    let mut second = Vec::new();
+    for &d in legal {
+        let mut t = s.clone();
+        t.apply_unchecked(d);
+        if t.is_over() || t.at_turn_start() || t.decider() != s.decider() {
+            continue;
+        }
+        t.legal_decisions_into(&mut second);
+        let m = 1.0 / (legal.len() * second.len()) as f32;
+        out.extend(second.iter().map(|&e| (d, e, m)));
+    }
+    out
+}

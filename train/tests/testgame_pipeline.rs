@@ -1,0 +1,155 @@
+//! The test game (tic-tac-toe) through the whole pipeline: self-play, a few generations of
+//! training with evaluation, records, checkpoints and a match against the exact solver, with
+//! no Crumble code involved outside the rules crate. (Whether the loop *learns* the game is
+//! a longer run, outside `cargo test`: see `configs/tictactoe.toml`.)
+
+use crumble_core::testgames::TicTacToe;
+use crumble_core::{Game, GameState};
+use crumble_model::{NetEvaluator, NetLoader, TicTacToeEncoder};
+use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pairing, Pool, Tally};
+use crumble_selfplay::record::read_file;
+use crumble_selfplay::selfplay::record_files;
+use crumble_selfplay::{AgentSpec, GameHooks, SearchConfig};
+use crumble_train::run::{TrainOptions, checkpoint_path, train};
+use std::path::PathBuf;
+
+const CONFIG: &str = r#"
+[game]
+name = "tictactoe"
+
+[net]
+channels = 8
+blocks = 1
+gpool_every = 1
+value_hidden = 8
+
+[selfplay]
+max_turns = 0
+parallel_games = 8
+games_per_file = 8
+seed = 3
+opening_share = 0.0
+
+[search]
+simulations = 8
+
+[generation]
+total = 2
+games = 12
+threads = 2
+rollout_mix = [[1, 0.5], [2, 0.0]]
+
+[replay]
+window_min = 50
+window_max = 500
+
+[optim]
+batch_size = 16
+steps_per_generation = 4
+warmup_steps = 1
+
+[eval]
+every = 1
+games_vs_previous = 2
+games_vs_random = 2
+games_vs_rollout = 2
+rollout_simulations = 4
+simulations = 4
+max_turns = 0
+parallel_games = 4
+opening_turns = 0
+"#;
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("crumble-ttt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
+    let base = fresh_dir("pipeline");
+    let cfg = base.join("ttt.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let run = base.join("run");
+    let opts = TrainOptions {
+        config: Some(cfg),
+        run_dir: Some(run.clone()),
+        runs_root: base.clone(),
+        generations: Some(2),
+    };
+    train(&opts, &mut |_| {}).unwrap();
+
+    // The ledger has both generations, with evaluation scores.
+    let ledger = std::fs::read_to_string(run.join("progress.csv")).unwrap();
+    assert_eq!(ledger.lines().count(), 3, "{ledger}");
+
+    // Self-play records name their game and replay through its rules; their text is the
+    // generic one (decisions as numbers).
+    for g in 1..=2 {
+        let dir = run.join(format!("replay/gen-{g:04}"));
+        let mut games = Vec::new();
+        for f in record_files(&dir).unwrap() {
+            games.extend(read_file(&f).unwrap());
+        }
+        assert_eq!(games.len(), 12, "generation {g}");
+        for rec in &games {
+            assert_eq!(rec.game, "tictactoe");
+            let end: TicTacToe = rec.replay().unwrap();
+            assert!(end.is_over());
+            assert!(rec.steps.len() <= 9);
+            let text = TicTacToe::record_text(rec, None).unwrap();
+            assert!(text.starts_with("[Game \"tictactoe\"]"), "{text}");
+            // Another game's rules refuse the record by name.
+            assert!(rec.replay::<Game>().is_err());
+        }
+    }
+
+    // The last checkpoint plays a match against the exact solver on the one engine; the
+    // solver never loses.
+    let ckpt = checkpoint_path(&run, 2);
+    let specs = [
+        AgentSpec::parse(&format!("ckpt:{}:8", ckpt.display())).unwrap(),
+        AgentSpec::parse("solver").unwrap(),
+    ];
+    let loader = NetLoader::for_encoder(TicTacToeEncoder);
+    let pool =
+        Pool::<TicTacToe>::new(&specs, &SearchConfig::default().for_play(), &loader).unwrap();
+    let standard = TicTacToe::from_start(&Default::default()).unwrap();
+    let openings = arena::opening_positions(&standard, &Openings::Standard, 4, 0).unwrap();
+    let settings = PairSettings {
+        pairs: 4,
+        max_turns: 0,
+        concurrency: 4,
+        seed: 5,
+        first_game: 0,
+    };
+    let mut tally = Tally::default();
+    arena::play_pairings(
+        &pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        &openings,
+        &settings,
+        &mut |p| {
+            tally.add(p);
+            Ok(Flow::Continue)
+        },
+    )
+    .unwrap();
+    assert_eq!(tally.wdl.games(), 8);
+    assert_eq!(tally.wdl.wins, 0, "nobody beats perfect play: {tally:?}");
+
+    // A tic-tac-toe network is refused as a Crumble one, and the solver refuses Crumble.
+    let err = NetEvaluator::load(&ckpt, crumble_model::default_device()).unwrap_err();
+    assert!(err.to_string().contains("this game needs"), "{err}");
+    let err = Pool::<Game>::new(
+        &specs[1..],
+        &SearchConfig::default(),
+        &crumble_selfplay::NoCheckpoints,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("too large to solve"), "{err}");
+    let _ = std::fs::remove_dir_all(&base);
+}
