@@ -18,6 +18,7 @@
 //! - [`record`]: game records and the versioned record file format.
 //! - [`stats`] and [`ratings`]: Elo with intervals, the pentanomial GSPRT, Bradley–Terry
 //!   ratings with draws.
+//! - [`tournament`]: schedules, the resumable ledger of finished pairings, ratings tables.
 //!
 //! ```
 //! use crumble_selfplay::{mcts::Search, SearchConfig, UniformEvaluator};
@@ -43,6 +44,7 @@ pub mod record;
 pub mod selfplay;
 pub mod stats;
 pub mod tactics;
+pub mod tournament;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
