@@ -53,17 +53,13 @@ impl Layout {
             s > 0 && g.is_multiple_of(s),
             "cell side {s} must divide grid {g}"
         );
-        let n = g / s;
-        for y in 0..g {
-            let (cy, iy) = (y / s, y % s);
-            for x in 0..g {
-                let (cx, ix) = (x / s, x % s);
-                let o = (((cy * n + cx) * s + iy) * s + ix) * c;
-                let i = y * g + x;
-                for (k, v) in dst[o..o + c].iter_mut().enumerate() {
-                    *v = src[k * g * g + i];
-                }
-            }
+        // A hot loop of self-play's evaluation: with the plane count a constant the copy of
+        // one cell's planes unrolls, which makes it about a third faster; Crumble's count is
+        // the one that matters.
+        if c == crate::planes::PLANES {
+            cells_of::<{ crate::planes::PLANES }>(src, g, s, dst);
+        } else {
+            cells_any(src, c, g, s, dst);
         }
     }
 
@@ -90,5 +86,81 @@ impl Layout {
         }
         t.extend((0..self.policy_extra).map(|e| (q * g * g + e) as u32));
         t
+    }
+}
+
+/// [`Layout::to_cells`] for `C` planes.
+fn cells_of<const C: usize>(src: &[f32], g: usize, s: usize, dst: &mut [f32]) {
+    let (n, gg) = (g / s, g * g);
+    for y in 0..g {
+        let (cy, iy) = (y / s, y % s);
+        for x in 0..g {
+            let (cx, ix) = (x / s, x % s);
+            let o = (((cy * n + cx) * s + iy) * s + ix) * C;
+            let out: &mut [f32; C] = (&mut dst[o..o + C]).try_into().expect("C values");
+            let i = y * g + x;
+            for (k, v) in out.iter_mut().enumerate() {
+                *v = src[k * gg + i];
+            }
+        }
+    }
+}
+
+/// [`Layout::to_cells`] for any number of planes.
+fn cells_any(src: &[f32], c: usize, g: usize, s: usize, dst: &mut [f32]) {
+    let (n, gg) = (g / s, g * g);
+    for y in 0..g {
+        let (cy, iy) = (y / s, y % s);
+        for x in 0..g {
+            let (cx, ix) = (x / s, x % s);
+            let o = (((cy * n + cx) * s + iy) * s + ix) * c;
+            let i = y * g + x;
+            for (v, &x) in dst[o..o + c].iter_mut().zip(src[i..].iter().step_by(gg)) {
+                *v = x;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `to_cells` puts plane `k` at fine cell `(x, y)` where the cell layout says, and
+    /// `cell_order` is a permutation that agrees with it on the policy planes.
+    #[test]
+    fn to_cells_and_cell_order_follow_the_cell_layout() {
+        for (c, q, e, g, s) in [
+            (33, 8, 1, 24, 8),
+            (3, 1, 0, 3, 1),
+            (5, 2, 2, 8, 4),
+            (2, 1, 1, 6, 2),
+        ] {
+            let layout = Layout {
+                input_planes: c,
+                policy_planes: q,
+                policy_extra: e,
+                stride: s,
+            };
+            let src: Vec<f32> = (0..c * g * g).map(|i| i as f32).collect();
+            let mut dst = vec![-1.0; src.len()];
+            layout.to_cells(&src, g, &mut dst);
+            let n = g / s;
+            for k in 0..c {
+                for y in 0..g {
+                    for x in 0..g {
+                        let (cy, iy, cx, ix) = (y / s, y % s, x / s, x % s);
+                        let o = (((cy * n + cx) * s + iy) * s + ix) * c + k;
+                        assert_eq!(dst[o], src[k * g * g + y * g + x], "c {c} g {g} s {s}");
+                    }
+                }
+            }
+            let order = layout.cell_order(g);
+            let mut seen = vec![false; layout.policy_len(g)];
+            for &t in &order {
+                assert!(!std::mem::replace(&mut seen[t as usize], true));
+            }
+            assert_eq!(order.len(), q * g * g + e);
+        }
     }
 }

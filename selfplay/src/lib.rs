@@ -21,6 +21,7 @@
 //!   defaults; [`crumble`]: Crumble's notation for records.
 //! - [`stats`] and [`ratings`]: Elo with intervals, the pentanomial GSPRT, Bradley–Terry
 //!   ratings with draws.
+//! - [`tournament`]: schedules, the resumable ledger of finished pairings, ratings tables.
 //!
 //! ```
 //! use crumble_selfplay::{mcts::Search, SearchConfig, UniformEvaluator};
@@ -48,6 +49,7 @@ pub mod record;
 pub mod selfplay;
 pub mod stats;
 pub mod tactics;
+pub mod tournament;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
