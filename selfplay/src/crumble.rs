@@ -1,7 +1,7 @@
 //! Crumble's own views of the generic records: game records in Crumble's notation.
 
 use crate::record::{Ending, GameRecord, RecordError};
-use crumble_core::{Decision, Frame, Game, Outcome, Reason};
+use crumble_core::{Decision, Frame, Game, Move, Outcome, Reason};
 
 /// How a recorded Crumble game ended, with Crumble's reason: the rules' own for a game that
 /// ended by them, resignation or agreement for an adjudicated one. `game` is the replayed game.
@@ -21,27 +21,27 @@ pub fn outcome(rec: &GameRecord, game: &Game) -> Outcome {
     }
 }
 
-/// The game as a human-readable game record (`crumble_core::record`, per-player frame):
-/// tags `Game` (its number in the run) and the result, the moves in notation.
-pub fn to_game_record(rec: &GameRecord) -> Result<crumble_core::record::GameRecord, RecordError> {
-    let end = rec.replay::<Game>()?;
-    let start: Game = rec.start_state()?;
-    // The record's start is the position alone: the turn limit is a setting of the run (the
-    // result says when it ended a game), and would make a standard start look custom.
-    let mut plain = start.clone();
-    plain.set_max_turns(0);
-    let mut out = crumble_core::record::GameRecord::new(plain, Frame::PerPlayer);
-    out.set_tag("Game", &rec.index.to_string());
-    let mut g = start;
+/// Replays a Crumble record from its start and hands each completed turn to `on_turn` as a
+/// move with the position it was played in, while `on_turn` asks for more (`true`); returns
+/// the final state of the whole replay. A decision that does not apply is an error.
+pub fn replay_moves(
+    rec: &GameRecord,
+    mut on_turn: impl FnMut(&Game, Move) -> bool,
+) -> Result<Game, RecordError> {
+    let mut g: Game = rec.start_state()?;
     let mut before = g.clone();
     let mut path: Vec<Decision> = Vec::new();
     let mut turn = g.turns_played();
+    let mut more = true;
     for s in &rec.steps {
-        path.push(s.decision);
         g.apply(s.decision).map_err(|e| RecordError::Replay {
             index: rec.index,
             what: format!("decision refused: {e}"),
         })?;
+        if !more {
+            continue;
+        }
+        path.push(s.decision);
         if g.turns_played() != turn || g.is_over() {
             let mv = before
                 .move_from_decisions(&path)
@@ -49,12 +49,29 @@ pub fn to_game_record(rec: &GameRecord) -> Result<crumble_core::record::GameReco
                     index: rec.index,
                     what: format!("turn {}: {e}", turn + 1),
                 })?;
-            out.push_move(mv, None);
+            more = on_turn(&before, mv);
             path.clear();
             before.clone_from(&g);
             turn = g.turns_played();
         }
     }
+    Ok(g)
+}
+
+/// The game as a human-readable game record (`crumble_core::record`, per-player frame):
+/// tags `Game` (its number in the run) and the result, the moves in notation.
+pub fn to_game_record(rec: &GameRecord) -> Result<crumble_core::record::GameRecord, RecordError> {
+    let end = rec.replay::<Game>()?;
+    // The record's start is the position alone: the turn limit is a setting of the run (the
+    // result says when it ended a game), and would make a standard start look custom.
+    let mut plain: Game = rec.start_state()?;
+    plain.set_max_turns(0);
+    let mut out = crumble_core::record::GameRecord::new(plain, Frame::PerPlayer);
+    out.set_tag("Game", &rec.index.to_string());
+    replay_moves(rec, |_, mv| {
+        out.push_move(mv, None);
+        true
+    })?;
     out.result = Some(outcome(rec, &end));
     Ok(out)
 }

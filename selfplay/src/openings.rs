@@ -70,39 +70,18 @@ pub fn line_of_record(
     let Some(size) = standard_size(&start) else {
         return Ok(None);
     };
-    let mut g = start;
-    let mut before = g.clone();
-    let mut path: Vec<Decision> = Vec::new();
     let mut moves = Vec::new();
-    let mut turn = g.turns_played();
-    for s in &rec.steps {
-        g.apply(s.decision).map_err(|e| RecordError::Replay {
-            index: rec.index,
-            what: format!("decision refused: {e}"),
-        })?;
+    let end = crate::crumble::replay_moves(rec, |before, mv| {
         if moves.len() < depth {
-            path.push(s.decision);
+            moves.push(
+                Formatter::new(before, Frame::PerPlayer)
+                    .format(before, &mv)
+                    .expect("a played move prints"),
+            );
         }
-        if g.turns_played() != turn || g.is_over() {
-            if moves.len() < depth {
-                let mv = before
-                    .move_from_decisions(&path)
-                    .map_err(|e| RecordError::Replay {
-                        index: rec.index,
-                        what: format!("turn {}: {e}", turn + 1),
-                    })?;
-                moves.push(
-                    Formatter::new(&before, Frame::PerPlayer)
-                        .format(&before, &mv)
-                        .expect("a played move prints"),
-                );
-                before.clone_from(&g);
-            }
-            path.clear();
-            turn = g.turns_played();
-        }
-    }
-    let turns = g.turns_played();
+        moves.len() < depth
+    })?;
+    let turns = end.turns_played();
     Ok(Some((
         Line {
             moves,

@@ -5,14 +5,18 @@
 
 use anyhow::Context as _;
 use crumble_core::Game;
-use crumble_selfplay::{AgentSpec, ConfigFile, selfplay};
+use crumble_core::testgames::TicTacToe;
+use crumble_selfplay::{AgentSpec, selfplay};
+use crumble_train::config::TrainConfig;
+use crumble_train::games::TrainGame;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent: mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS].
+    /// The agent: mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS] (a network of the
+    /// config's game).
     #[arg(long, value_name = "AGENT")]
     agent: String,
     /// Total games the directory should hold.
@@ -21,7 +25,8 @@ pub struct Args {
     /// Output directory (created if missing; existing games are kept and counted).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// TOML config with optional [search] and [selfplay] sections (other sections ignored).
+    /// TOML config: [game] (the game), [search] and [selfplay] are used; every section is
+    /// checked.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Worker threads (0 = one per core).
@@ -39,21 +44,24 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.out.display()
     ))?;
     let spec = AgentSpec::parse(&a.agent)?;
-    let mut cfg = match &a.config {
-        Some(p) => crumble_train::config::TrainConfig::load_play_config(p)?,
-        None => ConfigFile::default(),
+    let mut full = match &a.config {
+        Some(p) => TrainConfig::load(p)?,
+        None => TrainConfig::default(),
     };
     if let Some(s) = a.seed {
-        cfg.selfplay.seed = s;
+        full.selfplay.seed = s;
     }
-    let player = selfplay::make_agent(
-        &spec,
-        &cfg.search,
-        cfg.selfplay.seed,
-        &crumble_model::NetLoader::new(),
-        false,
-    )?;
-    let standard = Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?;
+    match full.game.name.as_str() {
+        "tictactoe" => play::<TicTacToe>(&a, &spec, &full),
+        _ => play::<Game>(&a, &spec, &full),
+    }
+}
+
+/// Self-play in game `G` (the config's `[game] name`).
+fn play<G: TrainGame>(a: &Args, spec: &AgentSpec, cfg: &TrainConfig) -> anyhow::Result<ExitCode> {
+    let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
+    let player = selfplay::make_agent(spec, &cfg.search, cfg.selfplay.seed, &loader, false)?;
+    let standard = G::standard_start(cfg)?;
     let t0 = Instant::now();
     let mut last = Instant::now();
     let mut first: Option<(Instant, u64)> = None;
