@@ -12,10 +12,12 @@
 //!   skipping, tree reuse, noise, forced playouts and target pruning.
 //! - [`driver`]: the one engine that plays games: a queue of game jobs (start, seats, game
 //!   number), many at once, leaves batched per evaluator, tree work on rayon.
-//! - [`agent`]: agent strings (`random`, `mcts:rollout:400`, `ckpt:PATH[:SIMS]`).
+//! - [`agent`]: agent strings (`random`, `mcts:rollout:400`, `ckpt:PATH[:SIMS]`, `solver`).
 //! - [`selfplay`]: self-play into record files; [`arena`]: agent pools, game pairs from
-//!   openings (matches, tournaments, training's evaluation), tactics and record writing, all
-//!   on the driver.
+//!   openings (matches, tournaments, training's evaluation) and record writing, all on the
+//!   driver.
+//! - Crumble's alone: [`tactics`] (the tactics suite and harness), [`openings`] (opening
+//!   statistics in Crumble's notation) and [`crumble`].
 //! - [`record`]: game records (which name their game and start) and the versioned record
 //!   file format; [`hooks`]: what the pipeline asks of a game beyond its rules, with
 //!   defaults; [`crumble`]: Crumble's notation for records.
