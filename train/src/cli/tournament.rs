@@ -20,11 +20,15 @@
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
-use crumble_selfplay::AgentSpec;
+use crumble_core::Game;
+use crumble_core::testgames::TicTacToe;
 use crumble_selfplay::arena::{PairSettings, Pool};
 use crumble_selfplay::plot;
 use crumble_selfplay::ratings::FitOptions;
 use crumble_selfplay::tournament::{self, Entry, Ledger, Tournament, TournamentError};
+use crumble_selfplay::{AgentSpec, ConfigFile};
+use crumble_train::config::TrainConfig;
+use crumble_train::games::TrainGame;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -56,7 +60,7 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = crate::cli::positive::<u32>)]
     sims: Option<u32>,
     /// With --run-dir: simulations of the rollout baseline (0: no rollout baseline).
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = crate::cli::positive::<u32>)]
+    #[arg(long, value_name = "N", default_value_t = 100)]
     rollout_sims: u32,
     /// Games per pairing (rounded up to whole pairs: one opening, each agent Black once).
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = crate::cli::positive::<u64>)]
@@ -167,43 +171,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let todo = t.to_play();
-    let openings = a.game.opening_positions(&cfg, pairs)?;
-    eval_args::set_threads(a.game.threads);
-    let t0 = Instant::now();
-    eprintln!(
-        "tournament: {n} agents, {} pairings ({} to play, {} stored), {} games each; loading agents",
-        t.pairings.len(),
-        todo,
-        t.pairings.len() - todo,
-        2 * pairs
-    );
-    let pool = Pool::new(
-        &t.specs(),
-        &cfg.search.for_play(),
-        &crumble_model::NetLoader::new(),
-    )?;
-    let mut finished = 0usize;
-    t.play(
-        &pool,
-        &openings,
-        &settings,
-        ledger.as_mut(),
-        &mut |x, y, tally| {
-            finished += 1;
-            let w = &tally.wdl;
-            eprintln!(
-                "tournament: {finished}/{todo} pairings: {} vs {}: {}-{}-{} (W-D-L), score {:.1}%, {:.0} s",
-                x.name,
-                y.name,
-                w.wins,
-                w.draws,
-                w.losses,
-                100.0 * w.score(),
-                t0.elapsed().as_secs_f64()
-            );
-        },
-    )?;
+    let full = a.game.full_config()?;
+    match full.game.name.as_str() {
+        "tictactoe" => play_all::<TicTacToe>(&a, &mut t, &full, &cfg, &settings, ledger.as_mut())?,
+        _ => play_all::<Game>(&a, &mut t, &full, &cfg, &settings, ledger.as_mut())?,
+    }
     let table = t.table(&FitOptions {
         anchor,
         prior_draws: a.prior_draws,
@@ -260,4 +232,52 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     super::print(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Plays the tournament's unfinished pairings in game `G` (the config's `[game] name`), with
+/// a progress line per finished pairing.
+fn play_all<G: TrainGame>(
+    a: &Args,
+    t: &mut Tournament,
+    full: &TrainConfig,
+    cfg: &ConfigFile,
+    settings: &PairSettings,
+    ledger: Option<&mut Ledger>,
+) -> anyhow::Result<()> {
+    let (n, pairs) = (t.entries.len(), settings.pairs);
+    let todo = t.to_play();
+    let openings: Vec<G> = a.game.opening_positions_of(full, cfg, pairs)?;
+    eval_args::set_threads(a.game.threads);
+    let t0 = Instant::now();
+    eprintln!(
+        "tournament: {n} agents, {} pairings ({} to play, {} stored), {} games each; loading agents",
+        t.pairings.len(),
+        todo,
+        t.pairings.len() - todo,
+        2 * pairs
+    );
+    let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
+    let pool = Pool::<G>::new(&t.specs(), &cfg.search.for_play(), &loader)?;
+    let mut finished = 0usize;
+    t.play(
+        &pool,
+        &openings,
+        settings,
+        ledger,
+        &mut |x, y, tally| {
+            finished += 1;
+            let w = &tally.wdl;
+            eprintln!(
+                "tournament: {finished}/{todo} pairings: {} vs {}: {}-{}-{} (W-D-L), score {:.1}%, {:.0} s",
+                x.name,
+                y.name,
+                w.wins,
+                w.draws,
+                w.losses,
+                100.0 * w.score(),
+                t0.elapsed().as_secs_f64()
+            );
+        },
+    )?;
+    Ok(())
 }
