@@ -3,10 +3,33 @@
 //! resolution. A program picks the game at its edge (`[game] name`) and runs generic code.
 
 use crate::config::TrainConfig;
+use crumble_core::notation::{self, Frame};
 use crumble_core::testgames::TicTacToe;
-use crumble_core::{Game, GameState, SizeError};
+use crumble_core::{Game, GameState, SizeError, position};
 use crumble_model::{CrumbleEncoder, Encoder, NetConfig, TicTacToeEncoder};
 use crumble_selfplay::GameHooks;
+use std::path::Path;
+
+/// Why an openings file (`--openings`) was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    #[error("cannot read openings file {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} line {line}: {what}")]
+    Line {
+        path: String,
+        line: usize,
+        what: String,
+    },
+    #[error("openings file {path} holds no openings")]
+    Empty { path: String },
+    #[error("openings files are Crumble's; {game} games take --opening-turns")]
+    NoFormat { game: &'static str },
+}
 
 /// The names `[game] name` accepts.
 pub const GAMES: &[&str] = &[<Game as GameState>::NAME, TicTacToe::NAME];
@@ -23,6 +46,13 @@ pub trait TrainGame: GameHooks {
     fn net_config(cfg: &TrainConfig) -> NetConfig {
         cfg.net_config().with_encoder(&Self::Encoder::default())
     }
+
+    /// The positions of an openings file (`--openings`), in order. By default a game has no
+    /// openings file format.
+    fn read_openings(path: &Path, cfg: &TrainConfig) -> Result<Vec<Self>, OpeningsError> {
+        let _ = (path, cfg);
+        Err(OpeningsError::NoFormat { game: Self::NAME })
+    }
 }
 
 impl TrainGame for Game {
@@ -31,6 +61,57 @@ impl TrainGame for Game {
     fn standard_start(cfg: &TrainConfig) -> Result<Game, SizeError> {
         Game::new(cfg.selfplay.board, cfg.selfplay.resolution)
     }
+
+    /// One opening per line: a position JSON object on one line, or moves in per-player
+    /// notation from the standard start (`1HN 5,5HSWS`); blank lines and lines starting with
+    /// `#` are skipped. A finished position is refused.
+    fn read_openings(path: &Path, cfg: &TrainConfig) -> Result<Vec<Game>, OpeningsError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
+            path: shown.clone(),
+            source,
+        })?;
+        let mut out = Vec::new();
+        for (no, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = |what: String| OpeningsError::Line {
+                path: shown.clone(),
+                line: no + 1,
+                what,
+            };
+            let game = opening_line(line, cfg).map_err(&bad)?;
+            if let Some(o) = game.outcome() {
+                return Err(bad(format!(
+                    "the game is already over ({})",
+                    position::outcome_text(Some(o))
+                )));
+            }
+            out.push(game);
+        }
+        if out.is_empty() {
+            return Err(OpeningsError::Empty { path: shown });
+        }
+        Ok(out)
+    }
+}
+
+/// One line of a Crumble openings file as a position, through position JSON as games store
+/// their start.
+fn opening_line(line: &str, cfg: &TrainConfig) -> Result<Game, String> {
+    if line.starts_with('{') {
+        return position::from_json(line).map_err(|e| e.to_string());
+    }
+    let mut g = Game::standard_start(cfg).map_err(|e| e.to_string())?;
+    for (i, m) in line.split_whitespace().enumerate() {
+        let refused = |e: String| format!("move {} ({m:?}) refused: {e}", i + 1);
+        let mv =
+            notation::parse_move(&g, m, Frame::PerPlayer).map_err(|e| refused(e.to_string()))?;
+        g.play_move(&mv).map_err(|e| refused(e.to_string()))?;
+    }
+    position::from_json(&position::to_json(&g)).map_err(|e| e.to_string())
 }
 
 impl TrainGame for TicTacToe {

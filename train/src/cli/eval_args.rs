@@ -2,8 +2,6 @@
 //! game settings, openings, agent lists from a training run's checkpoints.
 
 use anyhow::{Context as _, bail};
-use crumble_core::notation::{self, Frame};
-use crumble_core::{Game, GameState, position};
 use crumble_selfplay::arena::{self, Openings};
 use crumble_selfplay::{AgentSpec, ConfigFile};
 use crumble_train::config::TrainConfig;
@@ -50,28 +48,17 @@ impl GameArgs {
         }
     }
 
-    /// The start positions of `pairs` game pairs in the config's game `G`: for Crumble as
-    /// [`GameArgs::opening_positions`] (which reads `--openings` files of Crumble moves);
-    /// other games start from their standard start or `--opening-turns` random turns.
+    /// The start positions of `pairs` game pairs in the config's game `G`: the standard
+    /// start, `--opening-turns` random turns from it, or the positions of `--openings`.
     pub fn opening_positions_of<G: TrainGame>(
         &self,
         full: &TrainConfig,
-        cfg: &ConfigFile,
         pairs: u64,
     ) -> anyhow::Result<Vec<G>> {
-        if G::NAME == <Game as GameState>::NAME {
-            let crumble: Box<dyn std::any::Any> = Box::new(self.opening_positions(cfg, pairs)?);
-            return Ok(*crumble.downcast::<Vec<G>>().expect("G is Crumble's Game"));
-        }
-        if self.openings.is_some() {
-            bail!(
-                "--openings files hold Crumble moves; {} games take --opening-turns",
-                G::NAME
-            );
-        }
-        let openings = match self.opening_turns {
-            0 => Openings::Standard,
-            k => Openings::RandomTurns(k),
+        let openings = match &self.openings {
+            Some(path) => Openings::List(G::read_openings(path, full)?),
+            None if self.opening_turns == 0 => Openings::Standard,
+            None => Openings::RandomTurns(self.opening_turns),
         };
         let standard = G::standard_start(full)?;
         Ok(arena::opening_positions(
@@ -86,19 +73,6 @@ impl GameArgs {
         }
     }
 
-    /// What `--opening-turns` / `--openings` ask for, for a board from `cfg`.
-    pub fn openings(&self, cfg: &ConfigFile) -> anyhow::Result<Openings<Game>> {
-        match &self.openings {
-            Some(path) => Ok(Openings::List(read_openings(
-                path,
-                cfg.selfplay.board,
-                cfg.selfplay.resolution,
-            )?)),
-            None if self.opening_turns == 0 => Ok(Openings::Standard),
-            None => Ok(Openings::RandomTurns(self.opening_turns)),
-        }
-    }
-
     /// A short description of the openings for reports.
     pub fn describe_openings(&self) -> String {
         match &self.openings {
@@ -106,15 +80,6 @@ impl GameArgs {
             None if self.opening_turns == 0 => "every pair from the standard start".into(),
             None => format!("openings: {} random turns", self.opening_turns),
         }
-    }
-
-    /// The start positions of `pairs` game pairs.
-    pub fn opening_positions(&self, cfg: &ConfigFile, pairs: u64) -> anyhow::Result<Vec<Game>> {
-        let openings = self.openings(cfg)?;
-        let standard = Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?;
-        Ok(arena::opening_positions(
-            &standard, &openings, pairs, self.seed,
-        )?)
     }
 }
 
@@ -124,47 +89,6 @@ pub fn set_threads(threads: usize) {
         // Fails only if the pool was already built, in which case it stays as it is.
         let _ = arena::set_global_threads(threads);
     }
-}
-
-/// Reads an openings file (see `--openings`).
-pub fn read_openings(path: &Path, board: u16, resolution: u16) -> anyhow::Result<Vec<Game>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read openings file {}", path.display()))?;
-    let mut out = Vec::new();
-    for (no, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let at = || format!("{} line {}", path.display(), no + 1);
-        let game = if line.starts_with('{') {
-            position::from_json(line).with_context(at)?
-        } else {
-            let mut g = Game::new(board, resolution).with_context(at)?;
-            for (i, m) in line.split_whitespace().enumerate() {
-                let mv = notation::parse_move(&g, m, Frame::PerPlayer)
-                    .map_err(|e| anyhow::anyhow!("move {} ({m:?}) refused: {e}", i + 1))
-                    .with_context(at)?;
-                g.play_move(&mv)
-                    .map_err(|e| anyhow::anyhow!("move {} ({m:?}) refused: {e}", i + 1))
-                    .with_context(at)?;
-            }
-            // Through position JSON, as games store their start.
-            position::from_json(&position::to_json(&g)).with_context(at)?
-        };
-        if let Some(o) = game.outcome() {
-            bail!(
-                "{}: the game is already over ({})",
-                at(),
-                position::outcome_text(Some(o))
-            );
-        }
-        out.push(game);
-    }
-    if out.is_empty() {
-        bail!("openings file {} holds no openings", path.display());
-    }
-    Ok(out)
 }
 
 /// One checkpoint of a training run.

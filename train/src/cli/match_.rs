@@ -83,7 +83,7 @@ fn play<G: TrainGame>(
 ) -> anyhow::Result<ExitCode> {
     let cfg = a.game.config()?;
     let pairs = a.games.div_ceil(2);
-    let openings: Vec<G> = a.game.opening_positions_of(full, &cfg, pairs)?;
+    let openings: Vec<G> = a.game.opening_positions_of(full, pairs)?;
     let mut writer = match &a.out {
         Some(dir) => Some(RecordWriter::<G>::new(dir, "match", 64)?),
         None => None,

@@ -246,7 +246,7 @@ fn play_all<G: TrainGame>(
 ) -> anyhow::Result<()> {
     let (n, pairs) = (t.entries.len(), settings.pairs);
     let todo = t.to_play();
-    let openings: Vec<G> = a.game.opening_positions_of(full, cfg, pairs)?;
+    let openings: Vec<G> = a.game.opening_positions_of(full, pairs)?;
     eval_args::set_threads(a.game.threads);
     let t0 = Instant::now();
     eprintln!(
