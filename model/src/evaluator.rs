@@ -172,11 +172,10 @@ impl<E> NetEvaluator<E> {
                 .for_each(|(dst, ids)| {
                     ENCODE_SCRATCH.with(|cell| {
                         let mut cell = cell.borrow_mut();
-                        let mine = cell
-                            .as_mut()
-                            .and_then(|b| b.downcast_mut::<(E::Scratch, Vec<f32>)>())
-                            .is_some();
-                        if !mine {
+                        if !cell
+                            .as_ref()
+                            .is_some_and(|b| b.is::<(E::Scratch, Vec<f32>)>())
+                        {
                             *cell = Some(Box::new((E::Scratch::default(), Vec::<f32>::new())));
                         }
                         let (scratch, planes) = cell

@@ -286,11 +286,15 @@ impl TrainConfig {
     /// games: the whole file is checked as strictly as training checks it, so an unknown
     /// section (`[serach]`) or key anywhere is an error rather than silently ignored.
     pub fn load_play_config(path: &Path) -> Result<crumble_selfplay::ConfigFile, ConfigError> {
-        let c = TrainConfig::load(path)?;
-        Ok(crumble_selfplay::ConfigFile {
-            search: c.search,
-            selfplay: c.selfplay,
-        })
+        Ok(TrainConfig::load(path)?.play_config())
+    }
+
+    /// The `[search]` and `[selfplay]` sections, as the commands that play games take them.
+    pub fn play_config(&self) -> crumble_selfplay::ConfigFile {
+        crumble_selfplay::ConfigFile {
+            search: self.search.clone(),
+            selfplay: self.selfplay.clone(),
+        }
     }
 
     /// Parses and validates a config; `path` names the file in errors.

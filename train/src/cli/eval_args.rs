@@ -66,11 +66,9 @@ impl GameArgs {
         )?)
     }
 
+    /// The `[search]` and `[selfplay]` sections of `--config` (the defaults without it).
     pub fn config(&self) -> anyhow::Result<ConfigFile> {
-        match &self.config {
-            Some(p) => Ok(crumble_train::config::TrainConfig::load_play_config(p)?),
-            None => Ok(ConfigFile::default()),
-        }
+        Ok(self.full_config()?.play_config())
     }
 
     /// A short description of the openings for reports.

@@ -81,7 +81,7 @@ fn play<G: TrainGame>(
     full: &TrainConfig,
     inputs: &[&std::path::Path],
 ) -> anyhow::Result<ExitCode> {
-    let cfg = a.game.config()?;
+    let cfg = full.play_config();
     let pairs = a.games.div_ceil(2);
     let openings: Vec<G> = a.game.opening_positions_of(full, pairs)?;
     let mut writer = match &a.out {

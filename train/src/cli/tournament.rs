@@ -146,7 +146,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .position(|e| e.spec == AgentSpec::Random)
             .unwrap_or(0),
     };
-    let cfg = a.game.config()?;
+    let full = a.game.full_config()?;
+    let cfg = full.play_config();
     let pairs = a.games_per_pair.div_ceil(2);
     let settings = PairSettings {
         pairs,
@@ -171,7 +172,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let full = a.game.full_config()?;
     match full.game.name.as_str() {
         "tictactoe" => play_all::<TicTacToe>(&a, &mut t, &full, &cfg, &settings, ledger.as_mut())?,
         _ => play_all::<Game>(&a, &mut t, &full, &cfg, &settings, ledger.as_mut())?,
