@@ -96,14 +96,99 @@ pub struct SearchConfig {
     pub forced_playouts: ForcedPlayoutsConfig,
     /// The random-playout evaluator of the `mcts:rollout:SIMS` agents.
     pub rollout: RolloutConfig,
-    /// Exact one-turn lookahead (`[search] lookahead = true`): every new tree node that begins
-    /// a player's turn is checked for a win at once (`crumble_core::lookahead::WinCheck`); if
-    /// there is one the node is a proven win for its decider and is never evaluated, so a
-    /// move that lets the opponent win at once can be proven lost. The root is checked too
-    /// (from any phase of its turn) and a winning decision found there is played. Cost: one
-    /// check per new turn-start node, a few microseconds to a few hundred on 6×6 (see
-    /// `crumble bench mcts`); off, the search does no extra work.
-    pub lookahead: bool,
+    /// Exact one-turn lookahead in self-play (`[search] lookahead`, see [`Lookahead`]): the
+    /// root's decider's win within the current turn is found exactly and played; with a
+    /// visit count, tree nodes that begin a turn are checked too, so a move that lets the
+    /// opponent win at once is proven lost. Cost: a few microseconds to a few milliseconds
+    /// per check on 6×6 (see `crumble bench mcts`).
+    pub lookahead: Lookahead,
+    /// The lookahead of matches, evaluation, tactics and play ([`SearchConfig::for_play`]),
+    /// where a fixed simulation count, not games per hour, is what is measured.
+    pub play_lookahead: Lookahead,
+}
+
+/// When the search runs the game's exact one-turn win check. In TOML: `false` (off),
+/// `"root"` (the root only: a win in one is always played), `N` (N ≥ 1: the root, and every
+/// node that begins a turn on its N-th visit; 1 checks a node when it is created, before it
+/// is evaluated) or `true` (the same as 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookahead {
+    Off,
+    Root,
+    /// Check a turn-start node on this visit (1 = at its creation); the root always.
+    AtVisit(u32),
+}
+
+impl Lookahead {
+    pub fn is_on(self) -> bool {
+        self != Lookahead::Off
+    }
+
+    /// The visit of a turn-start node below the root that runs the check, if any does.
+    pub fn visit(self) -> Option<u32> {
+        match self {
+            Lookahead::Off | Lookahead::Root => None,
+            Lookahead::AtVisit(n) => Some(n),
+        }
+    }
+}
+
+impl std::fmt::Display for Lookahead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Lookahead::Off => f.write_str("false"),
+            Lookahead::Root => f.write_str("\"root\""),
+            Lookahead::AtVisit(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl Serialize for Lookahead {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Lookahead::Off => s.serialize_bool(false),
+            Lookahead::Root => s.serialize_str("root"),
+            Lookahead::AtVisit(n) => s.serialize_u32(*n),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Lookahead {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Lookahead, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Lookahead;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("false, \"root\", true or the visit (1 or more) that checks a node")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Lookahead, E> {
+                match v {
+                    "root" => Ok(Lookahead::Root),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+                }
+            }
+            fn visit_bool<E: serde::de::Error>(self, on: bool) -> Result<Lookahead, E> {
+                Ok(if on {
+                    Lookahead::AtVisit(1)
+                } else {
+                    Lookahead::Off
+                })
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Lookahead, E> {
+                match u32::try_from(n) {
+                    Ok(n) if n >= 1 => Ok(Lookahead::AtVisit(n)),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Signed(n), &self)),
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Lookahead, E> {
+                match u32::try_from(n) {
+                    Ok(n) if n >= 1 => Ok(Lookahead::AtVisit(n)),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Unsigned(n), &self)),
+                }
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// Root Dirichlet noise: `P' = (1 - epsilon)·P + epsilon·Dir(alpha)`, applied on full searches.
@@ -197,7 +282,8 @@ impl Default for SearchConfig {
             playout_cap: PlayoutCapConfig::default(),
             forced_playouts: ForcedPlayoutsConfig::default(),
             rollout: RolloutConfig::default(),
-            lookahead: false,
+            lookahead: Lookahead::Root,
+            play_lookahead: Lookahead::AtVisit(1),
         }
     }
 }
@@ -292,6 +378,7 @@ impl SearchConfig {
         c.resign.enabled = false;
         c.gumbel.noise_scale = 0.0;
         c.forced_playouts.enabled = false;
+        c.lookahead = self.play_lookahead;
         c
     }
 
@@ -373,6 +460,14 @@ impl SearchConfig {
         check_f("search.forced_playouts.k", self.forced_playouts.k, 0.0, 1e3)?;
         if self.rollout.max_turns == 0 {
             return Err(bad("search.rollout.max_turns", 0, "must be at least 1"));
+        }
+        for (key, l) in [
+            ("search.lookahead", self.lookahead),
+            ("search.play_lookahead", self.play_lookahead),
+        ] {
+            if l == Lookahead::AtVisit(0) {
+                return Err(bad(key, 0, "must be false, \"root\", true or at least 1"));
+            }
         }
         Ok(())
     }

@@ -54,7 +54,7 @@ pub mod tactics;
 pub mod tournament;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
-pub use config::{ConfigError, ConfigFile, SearchConfig, SelfPlayConfig};
+pub use config::{ConfigError, ConfigFile, Lookahead, SearchConfig, SelfPlayConfig};
 pub use driver::{Agent, AgentKind, Progress, RunError, RunOptions, Seating};
 pub use evaluator::{
     EvalError, Evaluation, Evaluator, Leaf, MixedEvaluator, RolloutConfig, RolloutEvaluator,

@@ -71,6 +71,8 @@ struct Node {
     net_value: f32,
     /// Exact value in the first player's view (-1, 0, +1) once proven, else [`UNPROVEN`].
     proof: i8,
+    /// Has the one-turn lookahead looked at this node (only nodes that begin a turn)?
+    checked: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -260,6 +262,7 @@ impl<G: GameState> Search<G> {
                 state: NodeState::Unexpanded,
                 net_value: 0.0,
                 proof: UNPROVEN,
+                checked: false,
             });
             self.root = 0;
         }
@@ -282,7 +285,16 @@ impl<G: GameState> Search<G> {
         let root = self.root;
         while self.done < self.budget {
             if self.nodes[root as usize].proof != UNPROVEN {
-                // Nothing left to learn: the root's value is exact.
+                // Nothing left to learn: the root's value is exact. A win the lookahead proved
+                // (in an earlier search, with the root then below) still needs its decision.
+                if self.cfg.lookahead.is_on() && self.won_without_proving_child(root) {
+                    let root_game = self.root_game.as_ref().expect("begin() first");
+                    match &mut self.sim {
+                        Some(s) => s.clone_from(root_game),
+                        None => self.sim = Some(root_game.clone()),
+                    }
+                    self.plant_root_win();
+                }
                 break;
             }
             let root_game = self.root_game.as_ref().expect("begin() first");
@@ -300,7 +312,7 @@ impl<G: GameState> Search<G> {
             }
             if !self.prepared {
                 self.prepare_root();
-                if self.cfg.lookahead && self.plant_root_win() {
+                if self.cfg.lookahead.is_on() && self.plant_root_win() {
                     continue; // the root is proven; the simulation game was used
                 }
             }
@@ -336,6 +348,9 @@ impl<G: GameState> Search<G> {
                 }
                 self.path.push(edge.child);
                 node = edge.child;
+                if !ch.checked && self.cfg.lookahead.visit().is_some_and(|v| ch.n + 1 >= v) {
+                    self.check_on_visit(node);
+                }
             }
         }
         Step::Done
@@ -415,12 +430,10 @@ impl<G: GameState> Search<G> {
             self.forced.push(d);
         }
         let over = sim.is_over();
+        let check_now = !over && self.cfg.lookahead.visit() == Some(1) && sim.at_turn_start();
         let proof = if over {
             terminal_value(sim) as i8
-        } else if self.cfg.lookahead
-            && sim.at_turn_start()
-            && sim.win_this_turn(&mut self.check).is_some()
-        {
+        } else if check_now && sim.win_this_turn(&mut self.check).is_some() {
             sign_of(sim.decider())
         } else {
             UNPROVEN
@@ -441,6 +454,7 @@ impl<G: GameState> Search<G> {
             },
             net_value: 0.0,
             proof,
+            checked: self.cfg.lookahead.visit() == Some(1),
         });
         (self.nodes.len() - 1) as u32
     }

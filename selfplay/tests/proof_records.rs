@@ -4,7 +4,7 @@
 use crumble_core::{Game, GameState};
 use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{OLDEST_VERSION, VERSION, decode_file, encode_file};
-use crumble_selfplay::{GameRecord, RolloutConfig, RolloutEvaluator, SearchConfig};
+use crumble_selfplay::{GameRecord, Lookahead, RolloutConfig, RolloutEvaluator, SearchConfig};
 
 /// Short rollout self-play games on a 4x4 board with the lookahead on, so roots get proven.
 fn proving_games() -> Vec<GameRecord> {
@@ -13,7 +13,7 @@ fn proving_games() -> Vec<GameRecord> {
             playouts: 1,
             max_turns: 30,
         },
-        lookahead: true,
+        lookahead: Lookahead::AtVisit(1),
         ..SearchConfig::default()
     };
     let mut players = [Agent {

@@ -351,6 +351,36 @@ fn config_loads_from_toml_and_refuses_unknown_keys() {
     );
 }
 
+/// `[search] lookahead` reads as off, the root only, on at creation (`true` = 1) or on at a
+/// visit; 0, negative numbers and other values are refused with the key named; each setting
+/// round-trips.
+#[test]
+fn lookahead_settings_parse_and_bad_ones_are_refused() {
+    use crumble_selfplay::Lookahead;
+    for (text, want) in [
+        ("false", Lookahead::Off),
+        ("true", Lookahead::AtVisit(1)),
+        ("1", Lookahead::AtVisit(1)),
+        ("3", Lookahead::AtVisit(3)),
+        ("\"root\"", Lookahead::Root),
+    ] {
+        let c = SearchConfig::from_toml_str(&format!("lookahead = {text}\n"), "t.toml").unwrap();
+        assert_eq!(c.lookahead, want, "{text}");
+        let back = SearchConfig::from_toml_str(&c.to_toml_string(), "t.toml").unwrap();
+        assert_eq!(back.lookahead, want, "{text} round-trips");
+    }
+    for bad in ["0", "-2", "\"yes\"", "1.5", "4294967296"] {
+        let e = SearchConfig::from_toml_str(&format!("lookahead = {bad}\n"), "t.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t.toml") && e.contains("lookahead"), "{bad}: {e}");
+        assert!(e.contains("false, \"root\", true or the visit"), "{bad}: {e}");
+    }
+    // Matches play with `play_lookahead`.
+    let c = SearchConfig::from_toml_str("lookahead = false\nplay_lookahead = 2\n", "t.toml").unwrap();
+    assert_eq!(c.for_play().lookahead, Lookahead::AtVisit(2));
+}
+
 /// A self-play directory that lost games (a run killed with finished games of an unwritten
 /// block, or a file deleted) is completed with exactly the missing games: the files end up
 /// byte for byte those of a run that was never interrupted, however many games ran at once.
@@ -447,6 +477,8 @@ fn selfplay_games_match_the_recorded_reference() {
         let sub = dir.join(spec.replace(':', "-"));
         let mut cfg = SearchConfig::default();
         cfg.playout_cap.enabled = true;
+        // Recorded before the lookahead was on by default.
+        cfg.lookahead = crumble_selfplay::Lookahead::Off;
         let p = selfplay::make_agent(
             &AgentSpec::parse(spec).unwrap(),
             &cfg,

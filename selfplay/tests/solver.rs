@@ -5,7 +5,9 @@ use crumble_core::lookahead::WinCheck;
 use crumble_core::solve::Solver;
 use crumble_core::{Color, Decision, Game, position, random};
 use crumble_selfplay::mcts::Search;
-use crumble_selfplay::{EvalError, Evaluation, Evaluator, Leaf, SearchConfig, UniformEvaluator};
+use crumble_selfplay::{
+    EvalError, Evaluation, Evaluator, Leaf, Lookahead, SearchConfig, UniformEvaluator,
+};
 use rand::SeedableRng;
 
 fn load(name: &str) -> Game {
@@ -14,10 +16,30 @@ fn load(name: &str) -> Game {
 }
 
 fn cfg(lookahead: bool) -> SearchConfig {
-    let mut c = SearchConfig::default().for_play();
-    c.lookahead = lookahead;
-    c
+    with_lookahead(if lookahead {
+        Lookahead::AtVisit(1)
+    } else {
+        Lookahead::Off
+    })
 }
+
+fn with_lookahead(lookahead: Lookahead) -> SearchConfig {
+    SearchConfig {
+        lookahead,
+        ..SearchConfig::default().for_play()
+    }
+}
+
+/// The lookahead settings that check the tree: each new turn-start node checked, or each on
+/// its second visit (the root at once either way).
+const LOOKAHEADS: [Lookahead; 2] = [Lookahead::AtVisit(1), Lookahead::AtVisit(2)];
+
+/// Every lookahead setting: a win in one is played with each, the root-only one too.
+const WIN_FINDERS: [Lookahead; 3] = [
+    Lookahead::Root,
+    Lookahead::AtVisit(1),
+    Lookahead::AtVisit(2),
+];
 
 /// Is decision `d` (the player to move's, inside their turn) a loss: after it, does every
 /// way to finish the turn end with the opponent winning, now or with a win in one?
@@ -101,14 +123,16 @@ fn search_turn(game: &mut Game, cfg: &SearchConfig, sims: u32) -> Vec<Decision> 
 #[test]
 fn finds_a_win_in_one_with_a_long_swap_path_at_32_simulations() {
     let g0 = load("win-in-one-3-steps.json");
-    let mut g = g0.clone();
-    let path = search_turn(&mut g, &cfg(true), 32);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(Color::White),
-        "played {path:?}"
-    );
-    assert!(path.len() >= 5, "choose, extent and three steps: {path:?}");
+    for lookahead in WIN_FINDERS {
+        let mut g = g0.clone();
+        let path = search_turn(&mut g, &with_lookahead(lookahead), 32);
+        assert_eq!(
+            g.outcome().and_then(|o| o.winner),
+            Some(Color::White),
+            "lookahead {lookahead}: played {path:?}"
+        );
+        assert!(path.len() >= 5, "choose, extent and three steps: {path:?}");
+    }
     // Without the lookahead, 32 simulations of pure tree search do not find it: the test
     // above measures the lookahead, not luck.
     let mut g = g0.clone();
@@ -119,24 +143,26 @@ fn finds_a_win_in_one_with_a_long_swap_path_at_32_simulations() {
 #[test]
 fn every_win_in_one_of_the_tactics_suite_is_played_at_32_simulations() {
     let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
-    let mut n = 0;
-    for t in suite
-        .tactics
-        .iter()
-        .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win1)
-    {
-        let mut g = t.position.clone();
-        let me = g.to_move();
-        let path = search_turn(&mut g, &cfg(true), 32);
-        assert_eq!(
-            g.outcome().and_then(|o| o.winner),
-            Some(me),
-            "{}: played {path:?}",
-            t.id
-        );
-        n += 1;
+    for lookahead in WIN_FINDERS {
+        let mut n = 0;
+        for t in suite
+            .tactics
+            .iter()
+            .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win1)
+        {
+            let mut g = t.position.clone();
+            let me = g.to_move();
+            let path = search_turn(&mut g, &with_lookahead(lookahead), 32);
+            assert_eq!(
+                g.outcome().and_then(|o| o.winner),
+                Some(me),
+                "{} with lookahead {lookahead}: played {path:?}",
+                t.id
+            );
+            n += 1;
+        }
+        assert!(n >= 40);
     }
-    assert!(n >= 40);
 }
 
 /// The mid-turn state of the test below: a 6×6 position from a random game and the first
@@ -161,12 +187,14 @@ const ONLY_MOVE: [(u64, u32, &[u32]); 2] = [(0, 15, &[392, 7304]), (2, 21, &[462
 
 #[test]
 fn finds_the_only_non_losing_move_and_proves_the_others_lost() {
-    for state in ONLY_MOVE {
-        only_non_losing_move(only_move_state(state));
+    for lookahead in LOOKAHEADS {
+        for state in ONLY_MOVE {
+            only_non_losing_move(only_move_state(state), lookahead);
+        }
     }
 }
 
-fn only_non_losing_move(g: Game) {
+fn only_non_losing_move(g: Game, lookahead: Lookahead) {
     let mut check = WinCheck::new();
     let legal = g.clone().legal_decisions();
     let lost: Vec<bool> = legal.iter().map(|&d| losing(&g, d, &mut check)).collect();
@@ -176,7 +204,7 @@ fn only_non_losing_move(g: Game) {
         1,
         "exactly one non-losing decision"
     );
-    let mut s = Search::new(cfg(true), 3);
+    let mut s = Search::new(with_lookahead(lookahead), 3);
     let out = s
         .search_with(&g, 3000, false, &mut UniformEvaluator)
         .unwrap()
@@ -185,7 +213,11 @@ fn only_non_losing_move(g: Game) {
     let proofs = s.root_proofs();
     for k in 0..legal.len() {
         if lost[k] {
-            assert_eq!(proofs[k], Some(-1.0), "decision {k} is proven lost");
+            assert_eq!(
+                proofs[k],
+                Some(-1.0),
+                "decision {k} is proven lost (lookahead {lookahead})"
+            );
         } else {
             assert_ne!(proofs[k], Some(-1.0));
         }

@@ -182,7 +182,7 @@ fn games_stop_after_the_first_turn_under_the_real_turn_limit() {
             evaluator: Box::new(crumble_selfplay::UniformEvaluator),
             simulations: 16,
             config: crumble_selfplay::SearchConfig {
-                lookahead: true,
+                lookahead: crumble_selfplay::Lookahead::AtVisit(1),
                 ..crumble_selfplay::SearchConfig::default()
             }
             .for_play(),

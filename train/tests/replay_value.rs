@@ -2,7 +2,7 @@
 //! of the two as `[replay] value_q_weight` says.
 
 use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
-use crumble_selfplay::{GameRecord, RolloutConfig, RolloutEvaluator, SearchConfig};
+use crumble_selfplay::{GameRecord, Lookahead, RolloutConfig, RolloutEvaluator, SearchConfig};
 use crumble_train::config::ReplayConfig;
 use crumble_train::replay::{HostBatch, ReplayWindow, SampleRef};
 use rand::SeedableRng;
@@ -16,7 +16,11 @@ fn rollout_games(n: u64, seed: u64, lookahead: bool) -> Vec<GameRecord> {
             playouts: 1,
             max_turns: 30,
         },
-        lookahead,
+        lookahead: if lookahead {
+            Lookahead::AtVisit(1)
+        } else {
+            Lookahead::Off
+        },
         ..SearchConfig::default()
     };
     let mut players = [Agent {

@@ -65,14 +65,41 @@ impl<G: GameState> Search<G> {
         (nd.n_edges > 0).then_some(s * best)
     }
 
+    /// The lookahead on a node's configured visit (`lookahead = N`, N ≥ 2): the simulation
+    /// game holds `node`'s state. A node that begins a turn whose decider can win at once
+    /// becomes a proven win; any node is looked at once.
+    pub(super) fn check_on_visit(&mut self, node: u32) {
+        let nd = &mut self.nodes[node as usize];
+        nd.checked = true;
+        if nd.proof != UNPROVEN {
+            return;
+        }
+        let sim = self.sim.as_mut().expect("a simulation is running");
+        if sim.at_turn_start() && sim.win_this_turn(&mut self.check).is_some() {
+            self.nodes[node as usize].proof = super::sign_of(sim.decider());
+        }
+    }
+
+    /// Is `node` proven won for its decider by the lookahead alone, with no child proven won
+    /// (a turn-start node checked in the tree, or a root's planted child that became the root)?
+    pub(super) fn won_without_proving_child(&self, node: u32) -> bool {
+        let nd = self.nodes[node as usize];
+        nd.proof != UNPROVEN
+            && nd.sign * nd.proof == 1
+            && self.edges[nd.edges as usize..(nd.edges + nd.n_edges) as usize]
+                .iter()
+                .all(|e| !(e.child != NONE && self.nodes[e.child as usize].proof == nd.proof))
+    }
+
     /// With `lookahead` on, once per search: if the root's decider can win within the current
     /// turn, proves the first decision of a winning path (creating its child if needed) and so
-    /// the root. The simulation game must hold the root's state; returns whether it planted
+    /// the root. A root already proven won without a proving child gets one the same way, so
+    /// the decision played and the policy target follow the win. The simulation game must hold the root's state; returns whether it planted
     /// (the simulation game is then changed).
     pub(super) fn plant_root_win(&mut self) -> bool {
         let root = self.root;
         let nd = self.nodes[root as usize];
-        if nd.proof != UNPROVEN || nd.n_edges == 0 {
+        if nd.n_edges == 0 || (nd.proof != UNPROVEN && !self.won_without_proving_child(root)) {
             return false;
         }
         let sim = self.sim.as_mut().expect("a simulation is running");

@@ -8,9 +8,11 @@
 //! search has `--sims` simulations on a fresh tree. Then games per hour of rollout self-play
 //! (`mcts:rollout:SIMS` with `--selfplay-sims`, default settings, all cores, turn limit 200).
 //! Then the exact one-turn lookahead (`[search] lookahead`): microseconds per check at the
-//! start and in the mid-game position of `core/data/midgame-6x6.json`, uniform-evaluator
-//! simulations per second on one thread and rollout self-play games per hour with it on
-//! (the figures above are with it off, the default).
+//! start and in the mid-game position of `core/data/midgame-6x6.json`, then uniform-evaluator
+//! simulations per second on one thread and rollout self-play games per hour with the root
+//! checked (`lookahead = "root"`), every turn-start node checked at its creation (1) or its
+//! second visit (2), and the default setting (each figure also as a ratio of the same figure
+//! with the lookahead off, the figures above).
 //! Only meaningful in a release build.
 
 use anyhow::bail;
@@ -18,7 +20,7 @@ use crumble_selfplay::bench::{
     lookahead_micros, rollout_selfplay_games_per_hour, search_throughput,
 };
 use crumble_selfplay::driver::with_threads;
-use crumble_selfplay::{RolloutEvaluator, SearchConfig, UniformEvaluator};
+use crumble_selfplay::{Lookahead, RolloutEvaluator, SearchConfig, UniformEvaluator};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -26,8 +28,9 @@ use std::time::Duration;
 pub struct Args {
     /// Print one JSON object with the keys cores, uniform_sims_per_sec_1,
     /// uniform_sims_per_sec_all, rollout_sims_per_sec_1, rollout_sims_per_sec_all,
-    /// rollout_games_per_hour, lookahead_us_start, lookahead_us_midgame,
-    /// uniform_sims_per_sec_1_lookahead, rollout_games_per_hour_lookahead.
+    /// rollout_games_per_hour (these four with the lookahead off), lookahead_us_start,
+    /// lookahead_us_midgame, and lookahead: a list of {setting, uniform_sims_per_sec_1,
+    /// rollout_games_per_hour} for `lookahead = "root"`, 1, 2 and the default.
     #[arg(long)]
     json: bool,
     /// Seconds of each search measurement.
@@ -82,7 +85,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     super::bench::warn_if_unoptimised();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let start = crumble_core::Game::new(6, 8)?;
-    let cfg = SearchConfig::default();
+    let cfg = SearchConfig {
+        lookahead: Lookahead::Off,
+        ..SearchConfig::default()
+    };
     let d = Duration::from_secs_f64(a.seconds);
     let rate = |(n, s): (u64, f64)| n as f64 / s;
     let many = 64 * cores;
@@ -119,14 +125,27 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         crumble_core::position::from_json(include_str!("../../../core/data/midgame-6x6.json"))?;
     let (la_start, _) = lookahead_micros(&start, d.min(Duration::from_secs(1)));
     let (la_mid, mid_win) = lookahead_micros(&midgame, d.min(Duration::from_secs(1)));
-    let mut cfg_la = cfg.clone();
-    cfg_la.lookahead = true;
-    let u1_la = rate(with_threads(1, || {
-        search_throughput(&start, &cfg_la, &mut UniformEvaluator, 1, a.sims, d)
-    })?);
-    let gph_la = with_threads(0, || {
-        rollout_selfplay_games_per_hour(&start, &cfg_la, a.selfplay_sims, a.selfplay_games)
-    })?;
+    // The root only, every turn-start node at its creation, at its second visit, and the
+    // default if it is none of these.
+    let mut settings = vec![Lookahead::Root, Lookahead::AtVisit(1), Lookahead::AtVisit(2)];
+    let default = SearchConfig::default().lookahead;
+    if default.is_on() && !settings.contains(&default) {
+        settings.push(default);
+    }
+    let mut with_la = Vec::new();
+    for lookahead in settings {
+        let cfg_la = SearchConfig {
+            lookahead,
+            ..cfg.clone()
+        };
+        let u1_la = rate(with_threads(1, || {
+            search_throughput(&start, &cfg_la, &mut UniformEvaluator, 1, a.sims, d)
+        })?);
+        let gph_la = with_threads(0, || {
+            rollout_selfplay_games_per_hour(&start, &cfg_la, a.selfplay_sims, a.selfplay_games)
+        })?;
+        with_la.push((lookahead, u1_la, gph_la));
+    }
     if a.json {
         let v = serde_json::json!({
             "cores": cores,
@@ -137,28 +156,37 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             "rollout_games_per_hour": gph,
             "lookahead_us_start": la_start,
             "lookahead_us_midgame": la_mid,
-            "uniform_sims_per_sec_1_lookahead": u1_la,
-            "rollout_games_per_hour_lookahead": gph_la,
+            "lookahead": with_la.iter().map(|&(l, u, g)| serde_json::json!({
+                "setting": l.to_string(),
+                "uniform_sims_per_sec_1": u,
+                "rollout_games_per_hour": g,
+            })).collect::<Vec<_>>(),
         });
         super::print(&format!("{v}\n"))?;
     } else {
         let build = super::bench::build_kind();
-        super::print(&format!(
+        let mut text = format!(
             "crumble bench mcts: 6x6 board, R = 8, start position, {} sims per search, {build}, machine with {cores} cores\n\
              uniform evaluator  {u1:>10.0} sims/s on 1 thread, {ua:>10.0} sims/s on all cores ({UNIFORM_SEARCHES_PER_CORE} searches per core, {:.2}x)\n\
              rollout evaluator  {r1:>10.0} sims/s on 1 thread, {ra:>10.0} sims/s on all cores ({many} searches at once, {:.2}x)\n\
              rollout self-play  {gph:>10.1} games/hour (mcts:rollout:{}, {} games at once, turn limit 200)\n\
-             lookahead check    {la_start:>10.1} us at the start, {la_mid:>10.1} us in core/data/midgame-6x6.json (mover {} win at once)\n\
-             with lookahead     {u1_la:>10.0} uniform sims/s on 1 thread ({:.2}x of off), {gph_la:>10.1} rollout self-play games/hour ({:.2}x of off)\n",
+             lookahead check    {la_start:>10.1} us at the start, {la_mid:>10.1} us in core/data/midgame-6x6.json (mover {} win at once)\n",
             a.sims,
             ua / u1,
             ra / r1,
             a.selfplay_sims,
             a.selfplay_games,
             if mid_win { "can" } else { "cannot" },
-            u1_la / u1,
-            gph_la / gph,
-        ))?;
+        );
+        for (l, u1_la, gph_la) in with_la {
+            text += &format!(
+                "lookahead = {:<7}{u1_la:>10.0} uniform sims/s on 1 thread ({:.2}x of off), {gph_la:>10.1} rollout self-play games/hour ({:.2}x of off)\n",
+                l.to_string(),
+                u1_la / u1,
+                gph_la / gph,
+            );
+        }
+        super::print(&text)?;
     }
     Ok(ExitCode::SUCCESS)
 }
