@@ -190,3 +190,59 @@ fn tactics_refuses_bad_input() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--generate --records DIR` reads recorded games (self-play records in a subdirectory, as
+/// in a run's `replay/`) instead of playing any, and says so; a directory without records is
+/// refused by name.
+#[test]
+fn tactics_generate_reads_recorded_games() {
+    let dir = temp_dir("records");
+    let config = dir.join("small.toml");
+    std::fs::write(
+        &config,
+        "[selfplay]\nboard = 4\nresolution = 4\nmax_turns = 40\ngames_per_file = 4\n",
+    )
+    .unwrap();
+    let nested = dir.join("replay").join("gen-0001");
+    ok(&[
+        "selfplay",
+        "--agent",
+        "mcts:uniform:4",
+        "--games",
+        "8",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        nested.to_str().unwrap(),
+    ]);
+    let out = dir.join("suite");
+    let report = ok(&[
+        "tactics",
+        "--generate",
+        "--records",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--per-kind",
+        "2",
+    ]);
+    assert!(report.contains("8 recorded games from 2 files"), "{report}");
+    assert!(!report.contains("games of random"), "{report}");
+    for k in ["win1", "win2", "defend"] {
+        assert!(out.join(format!("{k}.jsonl")).is_file(), "{k}");
+    }
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    refused(
+        &[
+            "tactics",
+            "--generate",
+            "--records",
+            empty.to_str().unwrap(),
+            "--out",
+            dir.join("o2").to_str().unwrap(),
+        ],
+        &["--records", "no record files"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

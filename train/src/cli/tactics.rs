@@ -4,10 +4,12 @@
 //! from real games where the side to move can win at once, force a win within two turns, or
 //! must stop the opponent's win at once.
 //!
-//! `crumble tactics --generate --out DIR [--source AGENT]... [--games N] [--per-kind K]
-//! [--max-solve-ms MS]`: plays self-play games of each source agent and collects such
-//! positions with the exhaustive solver into `DIR/{win1,win2,defend}.jsonl` (how the
-//! built-in suite in `selfplay/data/tactics/` was made), then loads the files back as a check.
+//! `crumble tactics --generate --out DIR [--source AGENT]... [--records DIR]... [--games N]
+//! [--per-kind K] [--max-solve-ms MS]`: plays self-play games of each source agent, reads
+//! the games of record directories (a training run's replay: its checkpoints' games), and
+//! collects such positions with the exhaustive solver into `DIR/{win1,win2,defend}.jsonl`
+//! (how the built-in suite in `selfplay/data/tactics/` was made), then loads the files back as
+//! a check.
 
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
@@ -58,9 +60,15 @@ pub struct Args {
     #[arg(long, requires = "out")]
     force: bool,
     /// With --generate: an agent whose self-play games are searched for tactics (repeat the
-    /// flag for a mix of agents: each plays --games games).
-    #[arg(long, value_name = "AGENT", default_value = "random")]
+    /// flag for a mix of agents: each plays --games games). Default: random, unless
+    /// --records is given.
+    #[arg(long, value_name = "AGENT")]
     source: Vec<String>,
+    /// With --generate: also search the games of every record file (*.crsp) in this
+    /// directory and its subdirectories, e.g. a training run's `replay/` (repeatable; after
+    /// the --source games, in file order).
+    #[arg(long, value_name = "DIR", requires = "generate")]
+    records: Vec<PathBuf>,
     /// With --generate: games to play per source agent.
     #[arg(long, value_name = "N", default_value_t = 200, value_parser = crate::cli::positive::<u64>)]
     games: u64,
@@ -298,11 +306,23 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    let specs: Vec<AgentSpec> = a
-        .source
+    let sources: Vec<String> = if a.source.is_empty() && a.records.is_empty() {
+        vec!["random".into()]
+    } else {
+        a.source.clone()
+    };
+    let specs: Vec<AgentSpec> = sources
         .iter()
         .map(|s| AgentSpec::parse(s))
         .collect::<Result<_, _>>()?;
+    let mut record_files = Vec::new();
+    for dir in &a.records {
+        let found = files_under(dir)?;
+        if found.is_empty() {
+            bail!("--records {}: no record files (*.crsp) there", dir.display());
+        }
+        record_files.extend(found);
+    }
     let cfg = a.game.config()?;
     // Three candidates per place leave room to spread the suite over many games.
     let mut generator = Generator::new(
@@ -374,12 +394,48 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
             return Err(e.context(format!("playing the games of {spec}")));
         }
     }
+    let first = specs.len() as u64 * a.games;
+    let mut games_read = 0u64;
+    for (k, f) in record_files.iter().enumerate() {
+        if generator.done() {
+            break;
+        }
+        let games = crumble_selfplay::record::read_file(f)
+            .with_context(|| format!("--records: {}", f.display()))?;
+        for g in games {
+            let name = format!("{} game {}", f.display(), g.index);
+            generator
+                .add_game(&g, first + games_read, &name)
+                .with_context(|| format!("--records: {}", f.display()))?;
+            games_read += 1;
+        }
+        if last.elapsed() >= Duration::from_secs(10) {
+            last = Instant::now();
+            let (w1, w2, d) = generator.counts();
+            eprintln!(
+                "tactics: record file {}/{}, {games_read} games, {} positions classified ({} over the time limit), found win1 {w1}, win2 {w2}, defend {d}, {:.0} s",
+                k + 1,
+                record_files.len(),
+                generator.positions,
+                generator.out_of_time,
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    }
     let suite = generator.select(a.per_kind);
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    let mut names: Vec<String> = specs
+        .iter()
+        .map(|s| format!("{} games of {s}", a.games))
+        .collect();
+    if !a.records.is_empty() {
+        names.push(format!(
+            "{games_read} recorded games from {} files",
+            record_files.len()
+        ));
+    }
     let mut report = format!(
-        "tactics: {} games each of {}, {} distinct positions classified ({} skipped at the {} ms limit) in {:.0} s\n",
-        a.games,
+        "tactics: {}, {} distinct positions classified ({} skipped at the {} ms limit) in {:.0} s\n",
         names.join(", "),
         generator.positions,
         generator.out_of_time,
@@ -420,4 +476,19 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     }
     super::print(&report)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The record files in `dir` and, depth first in name order, in its subdirectories.
+fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = selfplay::record_files(dir).with_context(|| format!("--records {}", dir.display()))?;
+    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("--records: cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    subdirs.sort();
+    for d in subdirs {
+        out.extend(files_under(&d)?);
+    }
+    Ok(out)
 }
