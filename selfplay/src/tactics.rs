@@ -41,7 +41,7 @@ use crate::stats::{Z95, wilson};
 use crumble_core::lookahead::WinCheck;
 use crumble_core::notation::{Formatter, Frame, parse_move};
 use crumble_core::solve::{ForcedWin, Solver};
-use crumble_core::{Game, Move, position};
+use crumble_core::{Decision, Game, Move, position};
 use serde_json::{Value, json};
 use std::fmt;
 use std::path::Path;
@@ -518,7 +518,9 @@ fn classify_inner(
 ///   stops at the limit and the position is skipped ([`Generator::out_of_time`] counts them),
 ///   so no position can hold the generator up, whatever its swap paths;
 /// * a position is tried for `win2` only if its player had a win at once on their next
-///   turn in the game (the game's own hint that a forcing move was there);
+///   turn in the game and the move they played forced it whatever the reply (a walk over
+///   the replies that stops at the first refutation): most such wins are the opponent's
+///   mistakes, which this rules out before the full depth-2 solve;
 /// * at most [`Generator::per_game`] positions of each kind (four times as many `win2`
 ///   hints) are classified per game, which
 ///   spreads the suite over games and bounds the cost of long, threat-filled random games.
@@ -586,17 +588,18 @@ impl Generator {
         if self.done() {
             return Ok(());
         }
-        // Every turn start, as stored (through position JSON), with its turn number.
-        let mut starts: Vec<(Game, u32)> = Vec::new();
+        // Every turn start, as stored (through position JSON), with its turn number and the
+        // decisions of the move played from it.
+        let mut starts: Vec<(Game, u32, Vec<Decision>)> = Vec::new();
         let mut g: Game = game.start_state()?;
-        let mut push = |g: &Game| {
+        let push = |g: &Game, starts: &mut Vec<(Game, u32, Vec<Decision>)>| {
             if !g.is_over()
                 && let Ok(p) = position::from_json(&position::to_json(g))
             {
-                starts.push((p, g.turns_played() + 1));
+                starts.push((p, g.turns_played() + 1, Vec::new()));
             }
         };
-        push(&g);
+        push(&g, &mut starts);
         for s in &game.steps {
             let turn = g.turns_played();
             g.apply(s.decision)
@@ -604,13 +607,19 @@ impl Generator {
                     index: game.index,
                     what: e.to_string(),
                 })?;
+            if let Some(last) = starts.last_mut() {
+                last.2.push(s.decision);
+            }
             if g.turns_played() != turn {
-                push(&g);
+                push(&g, &mut starts);
             }
         }
-        let wins_now: Vec<bool> = starts.iter().map(|(p, _)| self.check.can_win(p)).collect();
+        let wins_now: Vec<bool> = starts
+            .iter()
+            .map(|(p, _, _)| self.check.can_win(p))
+            .collect();
         let mut tried = [0usize; 3];
-        for (i, (p, turn)) in starts.iter().enumerate() {
+        for (i, (p, turn, played)) in starts.iter().enumerate() {
             let passed = Game::from_board(p.board().clone(), p.to_move().opposite(), None);
             let threatened = !passed.is_over() && self.check.can_win(&passed);
             let kind = if wins_now[i] {
@@ -635,6 +644,18 @@ impl Generator {
             if !self.seen.insert(position::to_json(p)) {
                 continue;
             }
+            // A win two turns later is mostly the opponent's mistake: the full solve is spent
+            // only where the move played forced it (an early-exit walk over the replies).
+            if kind == Kind::Win2 {
+                match self.played_move_forces(p, played) {
+                    Ok(true) => {}
+                    Ok(false) => continue,
+                    Err(OutOfTime) => {
+                        self.out_of_time += 1;
+                        continue;
+                    }
+                }
+            }
             tried[k] += 1;
             self.positions += 1;
             let opts = ClassifyOptions {
@@ -651,6 +672,25 @@ impl Generator {
             }
         }
         Ok(())
+    }
+
+    /// Does the move played from `p` (its decisions) force a win on its player's next turn,
+    /// whatever the reply? Bounded by the time limit.
+    fn played_move_forces(&mut self, p: &Game, played: &[Decision]) -> Result<bool, OutOfTime> {
+        let Ok(mv) = p.move_from_decisions(played) else {
+            return Ok(false);
+        };
+        self.solver.set_deadline(Some(
+            Instant::now() + Duration::from_millis(self.opts.max_solve_ms),
+        ));
+        let forced = self.solver.forces_win(p, &mv);
+        let aborted = self.solver.aborted();
+        self.solver.set_deadline(None);
+        if aborted {
+            Err(OutOfTime)
+        } else {
+            Ok(forced == Some(ForcedWin::NextTurn))
+        }
     }
 
     /// Up to `per_kind` tactics of each kind, spread over the games (at most one per game
