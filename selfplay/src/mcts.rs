@@ -279,6 +279,15 @@ impl<G: GameState> Search<G> {
         self.noise_backup.clear();
     }
 
+    /// Sets the simulation game to the root's state.
+    fn sim_at_root(&mut self) {
+        let root_game = self.root_game.as_ref().expect("begin() first");
+        match &mut self.sim {
+            Some(s) => s.clone_from(root_game),
+            None => self.sim = Some(root_game.clone()),
+        }
+    }
+
     /// Plays simulations until one needs an evaluation or the budget is spent.
     pub fn run(&mut self) -> Step {
         debug_assert!(self.pending == NONE, "provide the pending evaluation first");
@@ -288,20 +297,12 @@ impl<G: GameState> Search<G> {
                 // Nothing left to learn: the root's value is exact. A win the lookahead proved
                 // (in an earlier search, with the root then below) still needs its decision.
                 if self.cfg.lookahead.is_on() && self.won_without_proving_child(root) {
-                    let root_game = self.root_game.as_ref().expect("begin() first");
-                    match &mut self.sim {
-                        Some(s) => s.clone_from(root_game),
-                        None => self.sim = Some(root_game.clone()),
-                    }
+                    self.sim_at_root();
                     self.plant_root_win();
                 }
                 break;
             }
-            let root_game = self.root_game.as_ref().expect("begin() first");
-            match &mut self.sim {
-                Some(s) => s.clone_from(root_game),
-                None => self.sim = Some(root_game.clone()),
-            }
+            self.sim_at_root();
             self.path.clear();
             self.path.push(root);
             if self.nodes[root as usize].state == NodeState::Unexpanded {
