@@ -373,11 +373,18 @@ fn lookahead_settings_parse_and_bad_ones_are_refused() {
         let e = SearchConfig::from_toml_str(&format!("lookahead = {bad}\n"), "t.toml")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("t.toml") && e.contains("lookahead"), "{bad}: {e}");
-        assert!(e.contains("false, \"root\", true or the visit"), "{bad}: {e}");
+        assert!(
+            e.contains("t.toml") && e.contains("lookahead"),
+            "{bad}: {e}"
+        );
+        assert!(
+            e.contains("false, \"root\", true or the visit"),
+            "{bad}: {e}"
+        );
     }
     // Matches play with `play_lookahead`.
-    let c = SearchConfig::from_toml_str("lookahead = false\nplay_lookahead = 2\n", "t.toml").unwrap();
+    let c =
+        SearchConfig::from_toml_str("lookahead = false\nplay_lookahead = 2\n", "t.toml").unwrap();
     assert_eq!(c.for_play().lookahead, Lookahead::AtVisit(2));
 }
 

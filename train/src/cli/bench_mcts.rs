@@ -127,7 +127,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let (la_mid, mid_win) = lookahead_micros(&midgame, d.min(Duration::from_secs(1)));
     // The root only, every turn-start node at its creation, at its second visit, and the
     // default if it is none of these.
-    let mut settings = vec![Lookahead::Root, Lookahead::AtVisit(1), Lookahead::AtVisit(2)];
+    let mut settings = vec![
+        Lookahead::Root,
+        Lookahead::AtVisit(1),
+        Lookahead::AtVisit(2),
+    ];
     let default = SearchConfig::default().lookahead;
     if default.is_on() && !settings.contains(&default) {
         settings.push(default);

@@ -319,7 +319,10 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     for dir in &a.records {
         let found = files_under(dir)?;
         if found.is_empty() {
-            bail!("--records {}: no record files (*.crsp) there", dir.display());
+            bail!(
+                "--records {}: no record files (*.crsp) there",
+                dir.display()
+            );
         }
         record_files.extend(found);
     }
@@ -480,7 +483,8 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
 
 /// The record files in `dir` and, depth first in name order, in its subdirectories.
 fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = selfplay::record_files(dir).with_context(|| format!("--records {}", dir.display()))?;
+    let mut out =
+        selfplay::record_files(dir).with_context(|| format!("--records {}", dir.display()))?;
     let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("--records: cannot read {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
