@@ -543,6 +543,8 @@ pub struct Generator {
     pub enough: usize,
     /// Full classifications per game and kind.
     pub per_game: usize,
+    /// Kinds not looked for (as if they had enough already).
+    pub skip: Vec<Kind>,
 }
 
 impl Generator {
@@ -560,7 +562,7 @@ impl Generator {
     }
 
     fn full(&self, kind: Kind) -> bool {
-        self.enough > 0 && self.count(kind) >= self.enough
+        self.skip.contains(&kind) || (self.enough > 0 && self.count(kind) >= self.enough)
     }
 
     /// Found so far: (win1, win2, defend).

@@ -231,6 +231,23 @@ fn tactics_generate_reads_recorded_games() {
     for k in ["win1", "win2", "defend"] {
         assert!(out.join(format!("{k}.jsonl")).is_file(), "{k}");
     }
+    // Only the kinds asked for are looked for and written; other files are left alone.
+    let only = dir.join("only-win2");
+    std::fs::create_dir_all(&only).unwrap();
+    std::fs::write(only.join("win1.jsonl"), "keep me").unwrap();
+    let report = ok(&[
+        "tactics",
+        "--generate",
+        "--records",
+        dir.join("replay").to_str().unwrap(),
+        "--kinds",
+        "win2",
+        "--out",
+        only.to_str().unwrap(),
+    ]);
+    assert!(report.contains("win2:") && !report.contains("win1:"), "{report}");
+    assert_eq!(std::fs::read_to_string(only.join("win1.jsonl")).unwrap(), "keep me");
+    assert!(only.join("win2.jsonl").is_file() && !only.join("defend.jsonl").exists());
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     refused(
