@@ -245,8 +245,14 @@ fn tactics_generate_reads_recorded_games() {
         "--out",
         only.to_str().unwrap(),
     ]);
-    assert!(report.contains("win2:") && !report.contains("win1:"), "{report}");
-    assert_eq!(std::fs::read_to_string(only.join("win1.jsonl")).unwrap(), "keep me");
+    assert!(
+        report.contains("win2:") && !report.contains("win1:"),
+        "{report}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(only.join("win1.jsonl")).unwrap(),
+        "keep me"
+    );
     assert!(only.join("win2.jsonl").is_file() && !only.join("defend.jsonl").exists());
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();

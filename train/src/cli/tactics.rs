@@ -474,8 +474,8 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     let mut back = Suite::default();
     for k in &wanted {
         let p = out.join(format!("{}.jsonl", k.name()));
-        let text = std::fs::read_to_string(&p)
-            .with_context(|| format!("reading {} back", p.display()))?;
+        let text =
+            std::fs::read_to_string(&p).with_context(|| format!("reading {} back", p.display()))?;
         if !text.is_empty() {
             back.tactics
                 .extend(Suite::parse(&p.display().to_string(), &text)?.tactics);
@@ -496,18 +496,21 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The record files in `dir` and, depth first in name order, in its subdirectories.
+/// The record files (`*.crsp`: self-play, match) in `dir` and, depth first, in its
+/// subdirectories, in name order.
 fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out =
-        selfplay::record_files(dir).with_context(|| format!("--records {}", dir.display()))?;
-    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("--records: cannot read {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
         .collect();
-    subdirs.sort();
-    for d in subdirs {
-        out.extend(files_under(&d)?);
+    entries.sort();
+    let mut out: Vec<PathBuf> = entries
+        .iter()
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "crsp"))
+        .cloned()
+        .collect();
+    for d in entries.iter().filter(|p| p.is_dir()) {
+        out.extend(files_under(d)?);
     }
     Ok(out)
 }
