@@ -230,7 +230,12 @@ fn backup_flips_sign_only_where_the_decider_changes() {
 #[test]
 fn winning_line_has_value_one_for_the_winner() {
     let g = load("win-in-one-1-step.json");
-    let mut s = Search::new(play_cfg(), 5);
+    // Tree search alone (the lookahead would prove the root before any value is backed up).
+    let cfg = SearchConfig {
+        lookahead: crumble_selfplay::Lookahead::Off,
+        ..play_cfg()
+    };
+    let mut s = Search::new(cfg, 5);
     let out = s
         .search_with(&g, 2000, false, &mut UniformEvaluator)
         .unwrap();

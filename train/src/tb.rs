@@ -11,8 +11,11 @@ use tensorboard_rs::summary_writer::SummaryWriter;
 
 /// Scalars to the event files of one directory.
 pub struct TbLog {
-    writer: SummaryWriter,
+    /// The open writer; `None` after a flush until the next scalar.
+    writer: Option<SummaryWriter>,
     dir: PathBuf,
+    /// Event files this process has finished (they get this number as a suffix).
+    finished: u32,
 }
 
 impl std::fmt::Debug for TbLog {
@@ -35,8 +38,9 @@ impl TbLog {
         std::fs::remove_file(&probe)?;
         let writer = caught(|| SummaryWriter::new(dir))?;
         Ok(TbLog {
-            writer,
+            writer: Some(writer),
             dir: dir.to_path_buf(),
+            finished: 0,
         })
     }
 
@@ -44,13 +48,39 @@ impl TbLog {
     /// are left out rather than written as NaN.
     pub fn scalar(&mut self, tag: &str, value: f64, step: u32) -> std::io::Result<()> {
         if value.is_finite() {
-            caught(|| self.writer.add_scalar(tag, value as f32, step as usize))?;
+            if self.writer.is_none() {
+                let dir = self.dir.clone();
+                self.writer = Some(caught(|| SummaryWriter::new(&dir))?);
+            }
+            let w = self.writer.as_mut().expect("opened above");
+            caught(|| w.add_scalar(tag, value as f32, step as usize))?;
         }
         Ok(())
     }
 
+    /// Puts everything logged so far into the file before returning. `tensorboard-rs` writes
+    /// on a thread of its own and its `flush` only asks that thread to flush, so a kill right
+    /// after it could lose the last scalars; closing the writer joins the thread. The closed
+    /// file is renamed with a sequence suffix (still an event file to TensorBoard), because
+    /// the next writer of this process may get the same name within the same second and
+    /// would truncate it.
     pub fn flush(&mut self) -> std::io::Result<()> {
-        caught(|| self.writer.flush())
+        let Some(w) = self.writer.take() else {
+            return Ok(());
+        };
+        caught(move || drop(w))?;
+        let ours = format!(".{}.0", std::process::id());
+        for p in event_files(&self.dir)? {
+            let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            if name.ends_with(&ours) {
+                self.finished += 1;
+                let to = self.dir.join(format!("{name}.{:06}", self.finished));
+                std::fs::rename(&p, &to)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -318,8 +348,6 @@ mod tests {
             log.scalar("loss/value", 0.25, 2).unwrap();
             log.flush().unwrap();
         }
-        // The writer thread finishes when the log is dropped.
-        std::thread::sleep(std::time::Duration::from_millis(200));
         let files = event_files(&dir).unwrap();
         assert_eq!(files.len(), 1);
         let ev = read_event_file(&files[0]).unwrap();
@@ -344,6 +372,30 @@ mod tests {
         std::fs::write(&files[0], &bytes).unwrap();
         let e = read_event_file(&files[0]).unwrap_err().to_string();
         assert!(e.contains("CRC"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A flush puts the scalars on disk before it returns, with the log still open (the
+    /// writer's own flush only asked its thread to); flushes within one second keep every
+    /// file.
+    #[test]
+    fn flush_is_on_disk_at_once_and_keeps_every_file() {
+        let dir = std::env::temp_dir().join(format!("crumble-tb-flush-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut log = TbLog::open(&dir).unwrap();
+        for step in 1..=3 {
+            log.scalar("loss/policy", f64::from(step), step).unwrap();
+            log.flush().unwrap();
+            let mut steps: Vec<i64> = event_files(&dir)
+                .unwrap()
+                .iter()
+                .flat_map(|f| read_event_file(f).unwrap().scalars)
+                .map(|s| s.step)
+                .collect();
+            steps.sort();
+            assert_eq!(steps, (1..=i64::from(step)).collect::<Vec<_>>());
+        }
+        drop(log);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
