@@ -25,8 +25,8 @@ impl std::fmt::Debug for TbLog {
 }
 
 impl TbLog {
-    /// Opens a new event file in `dir` (created if needed). Each process writes its own file,
-    /// so a resumed run adds a file beside the earlier ones, as TensorBoard expects.
+    /// Opens a new event file in `dir` (created if needed). Each flush closes the file and the
+    /// next scalar opens another (see [`TbLog::flush`]); TensorBoard reads them as one run.
     ///
     /// `tensorboard-rs` panics where it cannot write; the directory is probed first, and any
     /// panic left is caught and returned as an error, so a full disk or a read-only mount is

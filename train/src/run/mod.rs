@@ -10,7 +10,7 @@
 //! DIR/checkpoints/gen-NNNN/optimizer.bpk  optimiser state (to resume training exactly)
 //! DIR/replay/gen-NNNN/selfplay-*.crsp   that generation's self-play games (the replay store)
 //! DIR/replay/gen-NNNN/selfplay-*.txt    the same games as readable game records
-//! DIR/tb/events.out.tfevents.*       TensorBoard scalars (one file per process)
+//! DIR/tb/events.out.tfevents.*       TensorBoard scalars (one file per generation logged)
 //! ```
 //!
 //! # One generation `g`
