@@ -94,7 +94,8 @@ impl<G: GameState> Search<G> {
     /// With `lookahead` on, once per search: if the root's decider can win within the current
     /// turn, proves the first decision of a winning path (creating its child if needed) and so
     /// the root. A root already proven won without a proving child gets one the same way, so
-    /// the decision played and the policy target follow the win. The simulation game must hold the root's state; returns whether it planted
+    /// the decision played and the policy target follow the win. The simulation game must
+    /// hold the root's state; returns whether it planted
     /// (the simulation game is then changed).
     pub(super) fn plant_root_win(&mut self) -> bool {
         let root = self.root;
