@@ -1464,6 +1464,36 @@ impl Game {
         }
     }
 
+    /// The swap targets of the turn in progress, in order; at a turn start (or once over),
+    /// those of the turn just ended.
+    pub(crate) fn turn_targets(&self) -> &[Rect] {
+        match self.state {
+            State::Choose | State::Over if self.window.len > 0 => {
+                &self.window.get(self.window.len - 1).targets
+            }
+            _ => &self.turn.targets,
+        }
+    }
+
+    /// The pieces through which the targets of the turn in progress can still decide an
+    /// automatic draw (rule 5.2) at the end of this turn or of the next one: the draw needs
+    /// one piece among the targets of six consecutive turns, so only a piece that was a
+    /// target of each of the last four turns before this one can. Empty when fewer than four
+    /// turns are in the window (no draw within two turns then).
+    pub(crate) fn draw_candidates(&self) -> Vec<Rect> {
+        let w = &self.window;
+        if w.len < 4 {
+            return Vec::new();
+        }
+        let mut out: Vec<Rect> = Vec::new();
+        for &x in &w.get(w.len - 1).targets {
+            if !out.contains(&x) && (w.len - 4..w.len - 1).all(|i| w.get(i).targets.contains(&x)) {
+                out.push(x);
+            }
+        }
+        out
+    }
+
     /// The automatic draw of rule 5.2 over the last six turns.
     fn draw_rule(&self) -> bool {
         let w = &self.window;
@@ -1567,6 +1597,27 @@ mod tests {
             g.window.push(r);
         }
         assert!(g.draw_rule());
+    }
+
+    #[test]
+    fn draw_candidates_are_the_targets_of_the_last_four_turns() {
+        let four = [
+            rec(&[A], &[X, Y]),
+            rec(&[B], &[X]),
+            rec(&[A], &[Y, X]),
+            rec(&[B], &[X, Y]),
+        ];
+        assert_eq!(with_window(&four).draw_candidates(), vec![X]);
+        // Fewer than four turns: no draw within two turns, so no candidate.
+        assert!(with_window(&four[1..]).draw_candidates().is_empty());
+        // Only the last four count: an old turn without X does not remove it.
+        let mut six = vec![rec(&[A], &[Y]), rec(&[B], &[Y])];
+        six.extend_from_slice(&four);
+        assert_eq!(with_window(&six).draw_candidates(), vec![X]);
+        // One of the four without a swap: no candidate.
+        let mut gap = four.to_vec();
+        gap[1] = rec(&[B], &[]);
+        assert!(with_window(&gap).draw_candidates().is_empty());
     }
 
     #[test]

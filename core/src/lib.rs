@@ -25,6 +25,7 @@ pub mod board;
 pub mod conformance;
 pub mod crumble;
 pub mod decision;
+pub mod ends;
 pub mod error;
 pub mod game;
 pub mod geom;

@@ -52,26 +52,28 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The swap states seen in the current turn. A hash hit is confirmed on the full colouring,
-/// so a hash collision can never hide a state.
+/// The swap states seen in the current turn. A hash hit is confirmed on the full colouring
+/// and the tag, so a hash collision can never hide a state.
 #[derive(Debug, Default)]
-struct StateSet {
+pub(crate) struct StateSet {
     /// Key -> first entry with that key.
     map: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
-    /// (swapper slot, offset of its colour bits, next entry with the same key or `u32::MAX`).
-    entries: Vec<(u32, u32, u32)>,
+    /// (tag, e.g. the swapper slot; offset of its colour bits; next entry with the same key
+    /// or `u32::MAX`).
+    entries: Vec<(u64, u32, u32)>,
     bits: Vec<u64>,
 }
 
 impl StateSet {
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.map.clear();
         self.entries.clear();
         self.bits.clear();
     }
 
-    /// Adds the state; false if it was there already.
-    fn insert(&mut self, key: u64, swapper: u32, bits: &[u64]) -> bool {
+    /// Adds the state (`key` a hash of it, `tag` and `bits` the state itself); false if it
+    /// was there already.
+    pub(crate) fn insert(&mut self, key: u64, tag: u64, bits: &[u64]) -> bool {
         let new = self.entries.len() as u32;
         let mut at = match self.map.get(&key) {
             None => {
@@ -84,7 +86,7 @@ impl StateSet {
         while at != u32::MAX {
             let (s, off, next) = self.entries[at as usize];
             let off = off as usize;
-            if s == swapper && self.bits.get(off..off + bits.len()) == Some(bits) {
+            if s == tag && self.bits.get(off..off + bits.len()) == Some(bits) {
                 return false;
             }
             last = at;
@@ -93,8 +95,7 @@ impl StateSet {
         if last != u32::MAX {
             self.entries[last as usize].2 = new;
         }
-        self.entries
-            .push((swapper, self.bits.len() as u32, u32::MAX));
+        self.entries.push((tag, self.bits.len() as u32, u32::MAX));
         self.bits.extend_from_slice(bits);
         true
     }
@@ -177,7 +178,7 @@ impl WinCheck {
             } else {
                 // Only the steps' states repeat; the split or join states are new each time.
                 let fresh = match child.swap_state() {
-                    Some((key, swapper, bits)) => self.seen.insert(key, swapper, bits),
+                    Some((key, swapper, bits)) => self.seen.insert(key, u64::from(swapper), bits),
                     None => true,
                 };
                 fresh && self.node(depth + 1, turn, mover)

@@ -31,6 +31,7 @@
 //! ```
 
 use crate::decision::{Decision, DecisionKind};
+use crate::ends::{EndMemo, TurnEnds};
 use crate::game::{Game, Phase};
 use crate::geom::Color;
 use crate::lookahead::WinCheck;
@@ -194,7 +195,8 @@ pub struct Solver {
     /// as [`Solver::find_win`] (a test checks it), visiting each swap state once instead of
     /// every swap path, which is what makes depth 2 affordable on long-swap positions.
     check: WinCheck,
-    replies: TurnWalker,
+    /// The replies, each distinct result once (not every swap path).
+    replies: TurnEnds,
     refutations: Vec<Move>,
 }
 
@@ -304,7 +306,7 @@ impl Solver {
             }
         }
         let (wins, check) = (&mut self.wins, &mut self.check);
-        let found = self.replies.walk(after.clone(), &mut |path, g| {
+        let found = self.replies.walk(after, &mut |path, g| {
             // Out of time: stop as if refuted; the caller sees `aborted`.
             if Solver::walk_out_of_time(wins) {
                 return ControlFlow::Break(Vec::new());
@@ -345,13 +347,15 @@ impl Solver {
     }
 
     /// Depth 2: every move that forces a win within the mover's next two turns, in walk
-    /// order, with how. Empty when there is none (or the game is over).
+    /// order, with how. Empty when there is none (or the game is over). Each distinct result
+    /// of a move is solved once, however many swap paths lead to it.
     pub fn forced_wins(&mut self, game: &Game) -> Vec<(Move, ForcedWin)> {
         if game.is_over() || !game.at_turn_start() {
             return Vec::new();
         }
         let mover = game.to_move();
         let mut out = Vec::new();
+        let mut memo = EndMemo::new(game);
         for path in self.move_paths(game) {
             if self.aborted() {
                 break;
@@ -360,7 +364,8 @@ impl Solver {
             for &d in &path {
                 after.apply_unchecked(d);
             }
-            if let Some(how) = self.forced_after(&after, mover) {
+            if let Some(how) = memo.get_or_insert_with(&after, || self.forced_after(&after, mover))
+            {
                 out.push((
                     game.move_from_decisions(&path)
                         .expect("a walked path is a legal move"),
@@ -376,11 +381,22 @@ impl Solver {
     pub fn threatens(&mut self, game: &Game, mv: &Move) -> bool {
         let mover = game.to_move();
         let mut after = game.clone();
-        if after.play_move(mv).is_err() || after.is_over() {
+        after.play_move(mv).is_ok() && self.threatens_after(&after, mover)
+    }
+
+    /// [`Solver::threatens`] from the game after the move (`after`) and its mover.
+    pub fn threatens_after(&mut self, after: &Game, mover: Color) -> bool {
+        if after.is_over() {
             return false;
         }
         let again = Game::from_board(after.board().clone(), mover, None);
         self.check.can_win(&again)
+    }
+
+    /// Can the player to move win at once? The same answer as [`Solver::find_win`], found by
+    /// the exact one-turn check (each swap state once), and not bounded by the deadline.
+    pub fn can_win(&mut self, game: &Game) -> bool {
+        self.check.can_win(game)
     }
 
     /// The mark of a legal move (RULES.md 6.6): `++` if it forces a win next turn, else `+` if

@@ -38,6 +38,7 @@ use crate::arena::{self, Flow, Job, Pool};
 use crate::driver::Seating;
 use crate::record::GameRecord;
 use crate::stats::{Z95, wilson};
+use crumble_core::ends::EndMemo;
 use crumble_core::lookahead::WinCheck;
 use crumble_core::notation::{Formatter, Frame, parse_move};
 use crumble_core::solve::{ForcedWin, Solver};
@@ -448,7 +449,7 @@ fn classify_inner(
     };
     let ms = |t0: Instant| t0.elapsed().as_millis() as u64;
     let mover = game.to_move();
-    if solver.find_win(game).is_some() {
+    if solver.can_win(game) {
         let wins = solver.winning_moves(game);
         return keep(&wins).then(|| Found {
             kind: Kind::Win1,
@@ -457,21 +458,30 @@ fn classify_inner(
             solve_ms: ms(t0),
         });
     }
+    // What each move leads to, solved once per distinct result (many swap paths share one).
+    let afters: Vec<Game> = paths
+        .iter()
+        .map(|p| {
+            let mut after = game.clone();
+            for &d in p {
+                after.apply_unchecked(d);
+            }
+            after
+        })
+        .collect();
     let passed = Game::from_board(game.board().clone(), mover.opposite(), None);
-    if !passed.is_over() && solver.find_win(&passed).is_some() {
+    if !passed.is_over() && solver.can_win(&passed) {
+        let mut memo = EndMemo::new(game);
         let defences: Vec<Move> = all
             .iter()
-            .filter(|mv| {
-                let mut after = game.clone();
-                if after.play_move(mv).is_err() {
-                    return false;
-                }
-                match after.outcome() {
+            .zip(&afters)
+            .filter(|(_, after)| {
+                memo.get_or_insert_with(after, || match after.outcome() {
                     Some(o) => o.winner != Some(mover.opposite()),
-                    None => solver.find_win(&after).is_none(),
-                }
+                    None => !solver.can_win(after),
+                })
             })
-            .cloned()
+            .map(|(mv, _)| mv.clone())
             .collect();
         return keep(&defences).then(|| Found {
             kind: Kind::Defend,
@@ -484,9 +494,10 @@ fn classify_inner(
         return None;
     }
     // Counting stops one past the cap: positions full of threats are refused early.
-    let threats = all
+    let mut memo = EndMemo::new(game);
+    let threats = afters
         .iter()
-        .filter(|m| solver.threatens(game, m))
+        .filter(|after| memo.get_or_insert_with(after, || solver.threatens_after(after, mover)))
         .take(opts.max_threats + 1)
         .count();
     if threats == 0 || threats > opts.max_threats {
@@ -538,6 +549,9 @@ pub struct Generator {
     pub positions: u64,
     /// Positions whose classification hit the time limit (skipped).
     pub out_of_time: u64,
+    /// Of [`Generator::positions`], those solved for `win2` without a hint
+    /// ([`Generator::scan`]).
+    pub scanned: u64,
     /// Stop looking for a kind once this many candidates are found (0 = never stop): a suite
     /// needs only so many of each kind.
     pub enough: usize,
@@ -545,6 +559,10 @@ pub struct Generator {
     pub per_game: usize,
     /// Kinds not looked for (as if they had enough already).
     pub skip: Vec<Kind>,
+    /// Further turn starts per game solved for `win2` without a hint (neither player could
+    /// win at once or was threatened), in a pseudo-random order: the hints find only forcing
+    /// moves that were played, and good players rarely get the chance.
+    pub scan: usize,
 }
 
 impl Generator {
@@ -659,21 +677,48 @@ impl Generator {
                 }
             }
             tried[k] += 1;
-            self.positions += 1;
-            let opts = ClassifyOptions {
-                depth2: self.opts.depth2 && kind == Kind::Win2,
-                ..self.opts
-            };
-            match classify_timed(p, &mut self.solver, &opts) {
-                Ok(Some(f)) if f.kind == kind => {
-                    self.found
-                        .push((number, p.clone(), f, format!("{label} turn {turn}")));
-                }
-                Ok(_) => {}
-                Err(OutOfTime) => self.out_of_time += 1,
+            self.classify_as(kind, p, number, &format!("{label} turn {turn}"));
+        }
+        if self.scan == 0 || self.full(Kind::Win2) {
+            return Ok(());
+        }
+        let mut quiet: Vec<(u64, usize)> = (0..starts.len())
+            .filter(|&i| !wins_now[i] && !self.seen.contains(&position::to_json(&starts[i].0)))
+            .map(|i| (crumble_core::hash::mix64(starts[i].0.hash() ^ number), i))
+            .collect();
+        quiet.sort_unstable();
+        let mut scanned = 0;
+        for (_, i) in quiet {
+            if scanned >= self.scan || self.full(Kind::Win2) {
+                break;
             }
+            let (p, turn, _) = &starts[i];
+            let passed = Game::from_board(p.board().clone(), p.to_move().opposite(), None);
+            if !passed.is_over() && self.check.can_win(&passed) {
+                continue;
+            }
+            self.seen.insert(position::to_json(p));
+            scanned += 1;
+            self.scanned += 1;
+            self.classify_as(Kind::Win2, p, number, &format!("{label} turn {turn}"));
         }
         Ok(())
+    }
+
+    /// Classifies `p` in full and keeps it if it is a tactic of `kind`.
+    fn classify_as(&mut self, kind: Kind, p: &Game, number: u64, source: &str) {
+        self.positions += 1;
+        let opts = ClassifyOptions {
+            depth2: self.opts.depth2 && kind == Kind::Win2,
+            ..self.opts
+        };
+        match classify_timed(p, &mut self.solver, &opts) {
+            Ok(Some(f)) if f.kind == kind => {
+                self.found.push((number, p.clone(), f, source.to_string()));
+            }
+            Ok(_) => {}
+            Err(OutOfTime) => self.out_of_time += 1,
+        }
     }
 
     /// Does the move played from `p` (its decisions) force a win on its player's next turn,

@@ -80,6 +80,10 @@ pub struct Args {
     /// and the position is skipped.
     #[arg(long, value_name = "MS", default_value_t = 2000, value_parser = crate::cli::positive::<u64>)]
     max_solve_ms: u64,
+    /// With --generate: turn starts per game solved for win2 beyond the hints (positions
+    /// where a forcing move was played); 0 solves only the hints.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    scan: usize,
     #[command(flatten)]
     game: GameArgs,
 }
@@ -337,6 +341,7 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
         },
         3 * a.per_kind,
     );
+    generator.scan = a.scan;
     generator.skip = Kind::ALL
         .into_iter()
         .filter(|k| !wanted.contains(k))
@@ -381,10 +386,11 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
                         let count =
                             |k: Kind| generator.found.iter().filter(|f| f.2.kind == k).count();
                         eprintln!(
-                            "tactics: {spec} game {}/{}, {} positions classified ({} over the time limit), found win1 {}, win2 {}, defend {}, {:.0} s",
+                            "tactics: {spec} game {}/{}, {} positions classified ({} scanned for win2, {} over the time limit), found win1 {}, win2 {}, defend {}, {:.0} s",
                             g.index + 1,
                             a.games,
                             generator.positions,
+                            generator.scanned,
                             generator.out_of_time,
                             count(Kind::Win1),
                             count(Kind::Win2),
@@ -422,10 +428,11 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
             last = Instant::now();
             let (w1, w2, d) = generator.counts();
             eprintln!(
-                "tactics: record file {}/{}, {games_read} games, {} positions classified ({} over the time limit), found win1 {w1}, win2 {w2}, defend {d}, {:.0} s",
+                "tactics: record file {}/{}, {games_read} games, {} positions classified ({} scanned for win2, {} over the time limit), found win1 {w1}, win2 {w2}, defend {d}, {:.0} s",
                 k + 1,
                 record_files.len(),
                 generator.positions,
+                generator.scanned,
                 generator.out_of_time,
                 t0.elapsed().as_secs_f64()
             );
