@@ -119,6 +119,12 @@ def main():
     p.add_argument("--blocks", type=int, default=4)
     p.add_argument("--gpool-every", type=int, default=2)
     p.add_argument("--value-hidden", type=int, default=48)
+    p.add_argument(
+        "--legal-gather",
+        action="store_true",
+        help="policy loss over the gathered legal logits only, as crumble's training does "
+        "(default: masked log-softmax over every logit)",
+    )
     a = p.parse_args()
     cores = os.cpu_count() or 1
     torch.set_num_threads(cores)
@@ -146,10 +152,26 @@ def main():
     z = torch.tensor([[1.0, -1.0, 0.0][k % 3] for k in range(b)])
     opt = torch.optim.Adam(net.parameters(), lr=1e-4, eps=1e-8)
 
+    # The legal decisions as indices padded to the most per sample (crumble's TrainBatch).
+    L = int(mask.sum(dim=1).max())
+    legal = torch.zeros(b, L, dtype=torch.long)
+    pad = torch.full((b, L), -1e9)
+    target_legal = torch.zeros(b, L)
+    for k in range(b):
+        idx = mask[k].nonzero().flatten()
+        legal[k, : len(idx)] = idx
+        pad[k, : len(idx)] = 0.0
+        target_legal[k, : len(idx)] = target[k, idx]
+
     def step():
         logits, v = net(x)
-        logp = F.log_softmax(logits + (mask - 1.0) * 1e9, dim=1)
-        loss = -(target * logp).sum(dim=1).mean() + ((v - z) ** 2).mean()
+        if a.legal_gather:
+            logp = F.log_softmax(logits.gather(1, legal) + pad, dim=1)
+            policy = -(target_legal * logp).sum(dim=1).mean()
+        else:
+            logp = F.log_softmax(logits + (mask - 1.0) * 1e9, dim=1)
+            policy = -(target * logp).sum(dim=1).mean()
+        loss = policy + ((v - z) ** 2).mean()
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -18,18 +18,23 @@ use burn::optim::{AdamConfig, GradientsParams, SgdConfig};
 pub use burn::optim::ModuleOptimizer as Optimizer;
 use burn::optim::ModuleOptimizer;
 use burn::tensor::activation::log_softmax;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{Device, Int, Tensor, TensorData};
 
-/// One training batch on a device.
+/// One training batch on a device. The policy is stored at the legal decisions only: a
+/// position has at most a few hundred of them among the tens of thousands of logits, and the
+/// softmax over the legal ones is the whole loss (illegal logits get neither probability nor
+/// gradient), so gathering them first spares the loss a pass over every logit.
 #[derive(Debug, Clone)]
 pub struct TrainBatch {
     /// `[B, n, n, s, s, I]` encoded states in the cell layout ([`Layout::to_cells`]).
     pub input: Tensor<6>,
-    /// `[B, P·G·G + E]` policy targets (0 at illegal decisions, summing to 1), in the cell
-    /// order of the net's logits ([`Layout::cell_order`]).
+    /// `[B, L]` each sample's legal decisions as indices into the net's logits (cell order,
+    /// [`Layout::cell_order`]), padded to the batch's most legal decisions `L` with index 0.
+    pub legal: Tensor<2, Int>,
+    /// `[B, L]` 0 at a legal decision, `-1e9` at padding (added to the gathered logits).
+    pub pad: Tensor<2>,
+    /// `[B, L]` policy targets at the legal decisions (0 at padding), summing to 1.
     pub policy: Tensor<2>,
-    /// `[B, P·G·G + E]` legal mask (1 legal, 0 illegal), in cell order.
-    pub mask: Tensor<2>,
     /// `[B]` value targets in `[-1, 1]`.
     pub value: Tensor<1>,
 }
@@ -37,8 +42,9 @@ pub struct TrainBatch {
 impl TrainBatch {
     /// Builds a batch from host buffers (row-major, lengths `B·I·G·G`, `B·A`, `B·A`, `B` with
     /// `A = P·G·G + E`); `planes` in the encoder's layout, reordered here into the cell layout
-    /// of a net of `layout`, and `policy` and `mask` (policy-index order) into the cell order
-    /// of its logits. Panics on inconsistent lengths.
+    /// of a net of `layout`, and `policy` and `mask` (policy-index order, mask 1 at legal
+    /// decisions) into the legal decisions' cell-order indices. Panics on inconsistent
+    /// lengths.
     pub fn from_host(
         layout: &Layout,
         g: usize,
@@ -58,45 +64,68 @@ impl TrainBatch {
             layout.to_cells(src, g, dst);
         }
         let order = layout.cell_order(g);
-        let reorder = |v: Vec<f32>| {
-            let mut out = vec![0.0; v.len()];
-            for (src, dst) in v.chunks_exact(a).zip(out.chunks_exact_mut(a)) {
-                for (i, &t) in order.iter().enumerate() {
-                    dst[t as usize] = src[i];
-                }
-            }
-            out
+        let legal_of = |k: usize| {
+            let m = &mask[k * a..(k + 1) * a];
+            (0..a).filter(move |&i| m[i] > 0.0)
         };
-        let (policy, mask) = (reorder(policy), reorder(mask));
+        let l = (0..b)
+            .map(|k| legal_of(k).count())
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let mut legal = vec![0i64; b * l];
+        let mut pad = vec![-1e9f32; b * l];
+        let mut target = vec![0f32; b * l];
+        for k in 0..b {
+            for (j, i) in legal_of(k).enumerate() {
+                legal[k * l + j] = i64::from(order[i]);
+                pad[k * l + j] = 0.0;
+                target[k * l + j] = policy[k * a + i];
+            }
+        }
         let n = g / s;
         TrainBatch {
             input: Tensor::from_data(
                 TensorData::new(cells, [b, n, n, s, s, layout.input_planes]),
                 device,
             ),
-            policy: Tensor::from_data(TensorData::new(policy, [b, a]), device),
-            mask: Tensor::from_data(TensorData::new(mask, [b, a]), device),
+            legal: Tensor::from_data(TensorData::new(legal, [b, l]), device),
+            pad: Tensor::from_data(TensorData::new(pad, [b, l]), device),
+            policy: Tensor::from_data(TensorData::new(target, [b, l]), device),
             value: Tensor::from_data(TensorData::new(value, [b]), device),
         }
     }
 }
 
-/// Both losses of a batch, as scalar tensors `[1]` (still attached to the graph).
+/// Both losses of a batch, as scalar tensors `[1]` (still attached to the graph), and the
+/// log-probabilities of the legal decisions.
 #[derive(Debug, Clone)]
 pub struct Losses {
     pub policy: Tensor<1>,
     pub value: Tensor<1>,
+    /// `[B, L]` log-softmax over each sample's legal decisions (`-1e9` or less at padding).
+    pub logp: Tensor<2>,
+    /// `[B]` the value head's output.
+    pub predicted: Tensor<1>,
 }
 
 /// Computes the losses of `net` on `batch`.
 pub fn losses(net: &CrumbleNet, batch: &TrainBatch) -> Losses {
     let out = net.forward_cells(batch.input.clone());
-    let masked = out.logits + (batch.mask.clone() - 1.0) * 1e9; // [B, A]
-    let logp = log_softmax(masked, 1);
-    let policy = (batch.policy.clone() * logp).sum_dim(1).neg().mean(); // [1]
-    let diff = out.value - batch.value.clone();
+    let legal = out.logits.gather(1, batch.legal.clone()) + batch.pad.clone(); // [B, L]
+    let logp = log_softmax(legal, 1);
+    let policy = (batch.policy.clone() * logp.clone())
+        .sum_dim(1)
+        .neg()
+        .mean(); // [1]
+    let diff = out.value.clone() - batch.value.clone();
     let value = (diff.clone() * diff).mean(); // [1]
-    Losses { policy, value }
+    Losses {
+        policy,
+        value,
+        logp,
+        predicted: out.value,
+    }
 }
 
 /// Adam with PyTorch's epsilon (burn's default is 1e-5).
@@ -237,22 +266,17 @@ pub fn train_step(
     lr: f64,
     value_weight: f64,
 ) -> (CrumbleNet, StepStats) {
-    let out = net.forward_cells(batch.input.clone());
-    let masked = out.logits + (batch.mask.clone() - 1.0) * 1e9; // [B, A]
-    let logp = log_softmax(masked, 1);
-    let policy = (batch.policy.clone() * logp.clone())
-        .sum_dim(1)
-        .neg()
-        .mean(); // [1]
-    let diff = out.value.clone() - batch.value.clone();
-    let value = (diff.clone() * diff).mean(); // [1]
-    // Diagnostics from detached copies (no gradient flows through them).
+    let Losses {
+        policy,
+        value,
+        logp,
+        predicted,
+    } = losses(&net, batch);
+    // Diagnostics from detached copies (no gradient flows through them). Padding adds
+    // nothing: exp(-1e9) is 0.
     let logp_d = logp.detach();
-    let entropy = (logp_d.clone().exp() * logp_d * batch.mask.clone())
-        .sum_dim(1)
-        .neg()
-        .mean();
-    let pred = out.value.clone().detach().into_data();
+    let entropy = (logp_d.clone().exp() * logp_d).sum_dim(1).neg().mean();
+    let pred = predicted.detach().into_data();
     let targ = batch.value.clone().into_data();
     let (mut agree, mut decisive) = (0u32, 0u32);
     if let (Ok(p), Ok(t)) = (pred.as_slice::<f32>(), targ.as_slice::<f32>()) {

@@ -509,3 +509,45 @@ fn one_network_definition_serves_another_game() {
     assert!((out[0].priors.iter().sum::<f32>() - 1.0).abs() < 1e-5);
     assert!((-1.0..=1.0).contains(&out[0].value));
 }
+
+/// The policy loss over the gathered legal logits equals the cross-entropy of a softmax over
+/// the legal decisions of the full logits (what masking every illegal logit computes), and
+/// the value loss the mean squared error.
+#[test]
+fn policy_loss_over_the_legal_logits_is_the_masked_softmax_loss() {
+    let games = positions(6, 8, 6, 21);
+    let cfg = tiny();
+    let net = cfg.init(&default_device()).unwrap();
+    let (logits, values) = outputs(&net, &games);
+    let g = usize::from(games[0].grid_size());
+    let a = action::policy_len(g as u16);
+    let (mut policy, mut value) = (0.0f64, 0.0f64);
+    for (k, game) in games.iter().enumerate() {
+        let legal = game.clone().legal_decisions();
+        let row = &logits[k * a..(k + 1) * a];
+        let max = legal
+            .iter()
+            .map(|&d| row[action::index(d)])
+            .fold(f32::NEG_INFINITY, f32::max);
+        let sum: f64 = legal
+            .iter()
+            .map(|&d| f64::from(row[action::index(d)] - max).exp())
+            .sum();
+        let chosen = row[action::index(legal[(k * 7) % legal.len()])];
+        policy -= f64::from(chosen - max) - sum.ln();
+        let z = if k % 2 == 0 { 1.0 } else { -1.0 };
+        value += (f64::from(values[k]) - z).powi(2);
+    }
+    let n = games.len() as f64;
+    let l = train::losses(&net, &batch(&games, cfg.stride(), &default_device()));
+    let (got_p, got_v) = (
+        f64::from(train::scalar(&l.policy)),
+        f64::from(train::scalar(&l.value)),
+    );
+    assert!(
+        (got_p - policy / n).abs() < 1e-4 * (1.0 + policy / n),
+        "{got_p} vs {}",
+        policy / n
+    );
+    assert!((got_v - value / n).abs() < 1e-5, "{got_v} vs {}", value / n);
+}
