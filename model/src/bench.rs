@@ -101,6 +101,33 @@ fn rate(seconds: f64, mut f: impl FnMut()) -> f64 {
     f64::from(n) / t.elapsed().as_secs_f64()
 }
 
+/// Positions per second of the host-side forward pass at batch `b` (positions from seeded
+/// random games on a board of `board`), measured for at least `seconds`.
+pub fn host_inference_rate(
+    net: &crate::CrumbleNet,
+    cfg: &NetConfig,
+    board: u16,
+    b: usize,
+    seconds: f64,
+) -> f64 {
+    let b = b.max(1);
+    let g = usize::from(board) * cfg.resolution;
+    let planes = rasterise_all(&sample_positions(board, cfg.resolution as u16, b, 1));
+    let per = PLANES * g * g;
+    let layout = crate::Layout::of(cfg);
+    let mut cells = vec![0.0; planes.len()];
+    for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
+        layout.to_cells(src, g, dst);
+    }
+    let fast = crate::fast::FastNet::new(net);
+    let mut scratch = crate::fast::Scratch::default();
+    let (mut logits, mut values) = (Vec::new(), Vec::new());
+    let n = g / layout.stride;
+    rate(seconds, || {
+        fast.forward(&cells, b, n, &mut scratch, &mut logits, &mut values);
+    }) * b as f64
+}
+
 /// Measures the network of `opts.config`.
 pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     let cfg = &opts.config;

@@ -15,6 +15,44 @@ use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use std::any::Any;
 use std::cell::RefCell;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Where a [`NetEvaluator`]'s time goes, summed over its calls (shared, so a caller can read
+/// it while the evaluator is owned by an agent): encoding the positions into the input
+/// buffer, the forward pass, and turning logits into priors.
+#[derive(Debug, Default)]
+pub struct EvalTimings {
+    pub encode_ns: AtomicU64,
+    pub net_ns: AtomicU64,
+    pub decode_ns: AtomicU64,
+    /// Positions evaluated and forward passes run (the mean batch is their ratio).
+    pub positions: AtomicU64,
+    pub batches: AtomicU64,
+}
+
+impl EvalTimings {
+    fn add(counter: &AtomicU64, since: Instant) {
+        counter.fetch_add(since.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    /// (encode, net, decode) seconds so far.
+    pub fn seconds(&self) -> (f64, f64, f64) {
+        let s = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64 * 1e-9;
+        (s(&self.encode_ns), s(&self.net_ns), s(&self.decode_ns))
+    }
+
+    /// Mean positions per forward pass (0 before the first).
+    pub fn mean_batch(&self) -> f64 {
+        let b = self.batches.load(Ordering::Relaxed);
+        if b == 0 {
+            0.0
+        } else {
+            self.positions.load(Ordering::Relaxed) as f64 / b as f64
+        }
+    }
+}
 
 thread_local! {
     /// Per-thread encoder scratch and plane buffer of [`NetEvaluator`]'s parallel encoding
@@ -53,6 +91,7 @@ pub struct NetEvaluator<E = CrumbleEncoder> {
     indices: Vec<usize>,
     /// Leaf indices of the current sub-batch.
     group: Vec<usize>,
+    timings: Arc<EvalTimings>,
 }
 
 impl NetEvaluator<CrumbleEncoder> {
@@ -98,7 +137,14 @@ impl<E> NetEvaluator<E> {
             order: (0, Vec::new()),
             indices: Vec::new(),
             group: Vec::new(),
+            timings: Arc::default(),
         }
+    }
+
+    /// The evaluator's time counters (shared: they keep counting after the evaluator has been
+    /// handed to an agent).
+    pub fn timings(&self) -> Arc<EvalTimings> {
+        Arc::clone(&self.timings)
     }
 
     /// Loads a checkpoint for the game of `encoder` onto `device`; a net of other shapes
@@ -160,6 +206,7 @@ impl<E> NetEvaluator<E> {
             self.input.resize(b * per, 0.0);
         }
         let n = g / layout.stride;
+        let t0 = Instant::now();
         // Encoding costs about as much as the forward pass of a small net: spread it over
         // the threads too (each with its own encoder scratch and plane buffer).
         {
@@ -190,6 +237,8 @@ impl<E> NetEvaluator<E> {
                     });
                 });
         }
+        EvalTimings::add(&self.timings.encode_ns, t0);
+        let t0 = Instant::now();
         self.fast.forward(
             &self.input[..b * per],
             b,
@@ -198,6 +247,12 @@ impl<E> NetEvaluator<E> {
             &mut self.all_logits,
             &mut self.values,
         );
+        EvalTimings::add(&self.timings.net_ns, t0);
+        self.timings
+            .positions
+            .fetch_add(b as u64, Ordering::Relaxed);
+        self.timings.batches.fetch_add(1, Ordering::Relaxed);
+        let t0 = Instant::now();
         let (logits, values) = (&self.all_logits, &self.values);
         let a = layout.policy_len(g);
         if self.order.0 != g {
@@ -225,6 +280,7 @@ impl<E> NetEvaluator<E> {
             action::softmax_at(&self.logits, &self.indices, &mut e.priors);
             e.value = values[k].clamp(-1.0, 1.0);
         }
+        EvalTimings::add(&self.timings.decode_ns, t0);
         Ok(())
     }
 }

@@ -35,6 +35,7 @@ pub mod fast;
 pub mod layout;
 pub mod net;
 pub mod planes;
+pub mod selfplay_bench;
 pub mod symmetry;
 pub mod train;
 

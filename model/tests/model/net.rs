@@ -551,3 +551,42 @@ fn policy_loss_over_the_legal_logits_is_the_masked_softmax_loss() {
     );
     assert!((got_v - value / n).abs() < 1e-5, "{got_v} vs {}", value / n);
 }
+
+/// `bench selfplay` plays its games and accounts for its time: shares between 0 and 1 that
+/// add up to the whole, a mean batch no larger than the games played at once.
+#[test]
+fn selfplay_bench_plays_its_games_and_splits_its_time() {
+    use crumble_selfplay::config::{SearchConfig, SelfPlayConfig};
+    let search = SearchConfig {
+        simulations: 8,
+        ..SearchConfig::default()
+    };
+    let sp = SelfPlayConfig {
+        board: 4,
+        max_turns: 12,
+        parallel_games: 3,
+        ..SelfPlayConfig::default()
+    };
+    let net = tiny();
+    let dir = std::env::temp_dir().join(format!(
+        "crumble-selfplay-bench-test-{}",
+        std::process::id()
+    ));
+    let standard = Game::new(4, 8).unwrap();
+    let b = crumble_model::selfplay_bench::run(&search, &sp, &net, &standard, 3, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let b = b.unwrap();
+    assert_eq!(b.games, 3);
+    assert!(b.selfplay_sims_per_sec > 0.0 && b.net_pos_per_sec_at_mean_batch > 0.0);
+    assert!(
+        (1.0..=3.0).contains(&b.mean_batch),
+        "mean batch {}",
+        b.mean_batch
+    );
+    for share in [b.share_net, b.share_encode, b.share_tree] {
+        assert!((0.0..=1.0).contains(&share), "{b:?}");
+    }
+    assert!(
+        (b.share_net + b.share_encode + b.share_tree - 1.0).abs() < 1e-9 || b.share_tree == 0.0
+    );
+}

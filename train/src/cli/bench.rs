@@ -21,6 +21,9 @@ pub enum Bench {
     Mcts(super::bench_mcts::Args),
     /// Network: FLOPs, inference positions/s (batch 1, 16, 64, 256), training samples/s.
     Net(super::bench_net::Args),
+    /// Self-play with a fresh network: simulations/s, the network alone at self-play's mean
+    /// batch, and the shares of time in the network, encoding and tree work.
+    Selfplay(super::bench_selfplay::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -40,6 +43,7 @@ pub fn run(b: Bench) -> anyhow::Result<ExitCode> {
         Bench::Rules(a) => rules(a),
         Bench::Mcts(a) => super::bench_mcts::run(a),
         Bench::Net(a) => super::bench_net::run(a),
+        Bench::Selfplay(a) => super::bench_selfplay::run(a),
     }
 }
 

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_mcts;
 mod bench_net;
+mod bench_selfplay;
 mod eval_args;
 mod match_;
 mod moves;
