@@ -83,11 +83,9 @@ pub struct NetEvaluator<E = CrumbleEncoder> {
     device: Device,
     /// Host input buffer `[B, n, n, s, s, I]` (cell layout), grown as needed and reused.
     input: Vec<f32>,
-    /// One position's logits in policy-index order.
-    logits: Vec<f32>,
     /// [`Layout::cell_order`] for the grid side it was built for.
     order: (usize, Vec<u32>),
-    /// Policy indices of one leaf's legal decisions.
+    /// Cell-order indices (into a row of logits) of one leaf's legal decisions.
     indices: Vec<usize>,
     /// Leaf indices of the current sub-batch.
     group: Vec<usize>,
@@ -133,7 +131,6 @@ impl<E> NetEvaluator<E> {
             net: net.valid(),
             device,
             input: Vec::new(),
-            logits: Vec::new(),
             order: (0, Vec::new()),
             indices: Vec::new(),
             group: Vec::new(),
@@ -258,13 +255,11 @@ impl<E> NetEvaluator<E> {
         if self.order.0 != g {
             self.order = (g, layout.cell_order(g));
         }
-        self.logits.resize(a, 0.0);
         for (k, &i) in idx.iter().enumerate() {
             let e = &mut out[i];
+            // The row is in cell order: each legal decision's policy index is mapped to its
+            // place there (reordering the whole row would touch every logit per leaf).
             let row = &logits[k * a..(k + 1) * a];
-            for (dst, &t) in self.logits.iter_mut().zip(&self.order.1) {
-                *dst = row[t as usize];
-            }
             let leaf = &leaves[i];
             self.indices.clear();
             for &d in leaf.legal {
@@ -275,9 +270,9 @@ impl<E> NetEvaluator<E> {
                         message: format!("decision {} has policy index {j} of {a}", d.0),
                     });
                 }
-                self.indices.push(j);
+                self.indices.push(self.order.1[j] as usize);
             }
-            action::softmax_at(&self.logits, &self.indices, &mut e.priors);
+            action::softmax_at(row, &self.indices, &mut e.priors);
             e.value = values[k].clamp(-1.0, 1.0);
         }
         EvalTimings::add(&self.timings.decode_ns, t0);

@@ -590,3 +590,35 @@ fn selfplay_bench_plays_its_games_and_splits_its_time() {
         (b.share_net + b.share_encode + b.share_tree - 1.0).abs() < 1e-9 || b.share_tree == 0.0
     );
 }
+
+/// End to end: the evaluator's priors over each leaf's legal decisions (in the order of the
+/// legal list) and its values are the softmax of burn's own forward pass at those decisions'
+/// policy indices and its value, for the tiny net, the default net and a net without global
+/// pooling.
+#[test]
+fn evaluator_priors_and_values_match_burns_forward_pass() {
+    let games = positions(6, 8, 12, 5);
+    for cfg in [tiny(), NetConfig::new(), tiny().with_gpool_every(0)] {
+        let net = cfg.init(&default_device()).unwrap();
+        let (logits, values) = outputs(&net, &games);
+        let a = logits.len() / games.len();
+        let mut ev = NetEvaluator::new("t", cfg.clone(), net, default_device());
+        let legal: Vec<Vec<_>> = games.iter().map(|g| g.clone().legal_decisions()).collect();
+        let leaves: Vec<Leaf<'_, Game>> = games
+            .iter()
+            .zip(&legal)
+            .map(|(game, legal)| Leaf { game, legal })
+            .collect();
+        let mut out = vec![Evaluation::default(); games.len()];
+        ev.evaluate(&leaves, &mut out).unwrap();
+        for (k, legal) in legal.iter().enumerate() {
+            let mut want = Vec::new();
+            action::legal_softmax(&logits[k * a..(k + 1) * a], legal, &mut want);
+            assert_eq!(out[k].priors.len(), legal.len());
+            for (p, q) in out[k].priors.iter().zip(&want) {
+                assert!((p - q).abs() < 1e-4, "{cfg:?} position {k}: {p} vs {q}");
+            }
+            assert!((out[k].value - values[k].clamp(-1.0, 1.0)).abs() < 1e-4);
+        }
+    }
+}
