@@ -26,7 +26,7 @@ use crate::decision::Decision;
 use crate::game::{Game, Phase};
 use crate::geom::Rect;
 use crate::hash::mix64;
-use crate::lookahead::StateSet;
+use crate::lookahead::{StateSet, grow_to_depth};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
@@ -145,13 +145,7 @@ impl TurnEnds {
         visit: &mut dyn FnMut(&[Decision], &Game) -> ControlFlow<B>,
     ) -> ControlFlow<B> {
         self.nodes += 1;
-        if self.bufs.len() <= depth {
-            self.bufs.resize_with(depth + 1, Vec::new);
-        }
-        if self.games.len() <= depth + 1 {
-            let g = self.games[depth].clone();
-            self.games.push(g);
-        }
+        grow_to_depth(&mut self.games, &mut self.bufs, depth);
         let mut buf = std::mem::take(&mut self.bufs[depth]);
         self.games[depth].legal_decisions_into(&mut buf);
         // A new split or join: a new tiling, so the states of the last one never recur.

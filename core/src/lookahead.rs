@@ -101,6 +101,19 @@ impl StateSet {
     }
 }
 
+/// Makes room for a depth-first walk at `depth` that keeps one game per depth (`games[d]` the
+/// state at depth `d`, the child written into `games[d + 1]`) and one decision list per depth:
+/// buffers are added the first time a depth is reached and reused after.
+pub(crate) fn grow_to_depth(games: &mut Vec<Game>, bufs: &mut Vec<Vec<Decision>>, depth: usize) {
+    if bufs.len() <= depth {
+        bufs.resize_with(depth + 1, Vec::new);
+    }
+    if games.len() <= depth + 1 {
+        let g = games[depth].clone();
+        games.push(g);
+    }
+}
+
 /// The one-turn win check with its reusable buffers; one per thread (see the module docs).
 #[derive(Debug, Default)]
 pub struct WinCheck {
@@ -150,13 +163,7 @@ impl WinCheck {
     /// the winning path.
     fn node(&mut self, depth: usize, turn: u32, mover: Color) -> bool {
         self.nodes += 1;
-        if self.bufs.len() <= depth {
-            self.bufs.resize_with(depth + 1, Vec::new);
-        }
-        if self.games.len() <= depth + 1 {
-            let g = self.games[depth].clone();
-            self.games.push(g);
-        }
+        grow_to_depth(&mut self.games, &mut self.bufs, depth);
         let mut buf = std::mem::take(&mut self.bufs[depth]);
         let game = &mut self.games[depth];
         game.legal_decisions_into(&mut buf);
