@@ -29,9 +29,11 @@
 pub mod action;
 pub mod bench;
 pub mod checkpoint;
+pub mod conv3x3;
 pub mod encoder;
 pub mod evaluator;
 pub mod fast;
+pub mod kernels;
 pub mod layout;
 pub mod net;
 pub mod planes;

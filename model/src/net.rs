@@ -3,10 +3,10 @@
 //!
 //! ```text
 //! input [B, I, G, G]                          G = N·R fine grid (the encoder's I planes)
-//!  └ stem: conv k=s, stride s, + ReLU       -> [B, C, n, n]    s = R / cell_pixels, n = N·cell_pixels
+//!  └ stem: conv k=s, stride s, + ReLU       -> [B, n, n, C]    s = R / cell_pixels, n = N·cell_pixels
 //!  └ blocks × (pre-activation residual: x + α·conv3(relu(conv3(relu x)))), every
 //!    gpool_every-th block adds a channel bias from [mean, max] pooling of its middle
-//!  └ h = relu(x)                             -> [B, C, n, n]
+//!  └ h = relu(x)                             -> [B, n, n, C]
 //!  policy: conv1x1(h) -> [B, P·s², n, n] -depth-to-space-> [B, P, G, G]
 //!          + conv1x1(input) (fine-grid skip: piece corners and phase at full resolution)
 //!          flattened -> [B, P·G·G], then E extra logits from pooled h -> [B, P·G·G + E]
@@ -20,6 +20,11 @@
 //! each residual branch is scaled by a learned scalar `α` (initialised small, as in
 //! SkipInit/Fixup), so inference and training compute the same function and nothing but
 //! the parameters is state.
+//!
+//! The tower is channels-last (`[B, n, n, C]`): its 3×3 convolutions are
+//! [`crate::conv3x3`], burn's CPU backend's fast operation with its own backward pass, and
+//! burn's `conv2d` on every other backend. The same module and the same weights serve
+//! training and the search's evaluator on every device.
 
 use burn::config::Config;
 use burn::module::{Module, ModuleMapper, Param, ParamId};
@@ -295,6 +300,20 @@ impl Conv {
         let opts = ConvOptions::new([self.stride; 2], [self.padding; 2], [1, 1], 1);
         conv2d(x, self.weight.val(), Some(self.bias.val()), opts)
     }
+
+    /// This 3×3, padding-1 convolution on channels-last activations, with a ReLU before
+    /// and/or after ([`crate::conv3x3::conv3x3`]).
+    ///
+    /// # Shapes
+    /// `[B, H, W, in]` -> `[B, H, W, out]`
+    pub fn forward_3x3(&self, x: Tensor<4>, relu_in: bool, relu_out: bool) -> Tensor<4> {
+        let [_, _, kh, kw] = self.weight.dims();
+        assert!(
+            kh == 3 && kw == 3 && self.stride == 1 && self.padding == 1,
+            "forward_3x3 needs a 3×3, stride-1, padding-1 convolution"
+        );
+        crate::conv3x3::conv3x3(x, self.weight.val(), self.bias.val(), relu_in, relu_out)
+    }
 }
 
 /// A dense layer (weights `[in, out]`).
@@ -320,11 +339,11 @@ impl Dense {
     }
 }
 
-/// `[B, C, H, W]` -> `[B, 2C]`: channel means then channel maxima.
+/// `[B, H, W, C]` -> `[B, 2C]`: channel means then channel maxima.
 fn pool(x: Tensor<4>) -> Tensor<2> {
-    let [b, c, _, _] = x.dims();
-    let mean = x.clone().mean_dims(&[2, 3]).reshape([b, c]);
-    let max = x.max_dims(&[2, 3]).reshape([b, c]);
+    let [b, _, _, c] = x.dims();
+    let mean = x.clone().mean_dims(&[1, 2]).reshape([b, c]);
+    let max = x.max_dims(&[1, 2]).reshape([b, c]);
     Tensor::cat(vec![mean, max], 1)
 }
 
@@ -341,19 +360,18 @@ pub struct ResBlock {
 
 impl ResBlock {
     /// # Shapes
-    /// `[B, C, n, n]` -> `[B, C, n, n]`
+    /// `[B, n, n, C]` -> `[B, n, n, C]` (channels-last)
     pub fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        let h = self.conv1.forward(relu(x.clone())); // [B, C, n, n]
+        let h = self.conv1.forward_3x3(x.clone(), true, true); // relu(conv(relu x))
         let h = match &self.gpool {
             Some(d) => {
-                let [b, c, _, _] = h.dims();
-                let h = relu(h);
-                let bias = d.forward(pool(h.clone())).reshape([b, c, 1, 1]);
+                let [b, _, _, c] = h.dims();
+                let bias = d.forward(pool(h.clone())).reshape([b, 1, 1, c]);
                 h + bias
             }
-            None => relu(h),
+            None => h,
         };
-        let h = self.conv2.forward(h);
+        let h = self.conv2.forward_3x3(h, false, false);
         x + h * self.alpha.val().reshape([1, 1, 1, 1])
     }
 }
@@ -491,14 +509,12 @@ impl CrumbleNet {
             .permute([2, 3, 1, 0]) // [s, s, I, C]
             .reshape([s * s * p, c]);
         let rows = input.clone().reshape([b * n * n, s * s * p]);
-        let x = linear(rows, w, Some(self.stem.bias.val())) // [B·n·n, C]
-            .reshape([b, n, n, c])
-            .permute([0, 3, 1, 2]); // [B, C, n, n]
-        let mut x = relu(x);
+        let x = linear(rows, w, Some(self.stem.bias.val())).reshape([b, n, n, c]);
+        let mut x = relu(x); // [B, n, n, C]
         for block in &self.blocks {
             x = block.forward(x);
         }
-        let h = relu(x); // [B, C, n, n]
+        let h = relu(x); // [B, n, n, C]
         let pooled = pool(h.clone()); // [B, 2C]
 
         // Policy in the cell layout [B, n, n, s, s, P]: the coarse 1×1 convolution's output
@@ -518,7 +534,7 @@ impl CrumbleNet {
             .reshape([q, s, s])
             .permute([1, 2, 0])
             .reshape([s * s * q]);
-        let hc = h.permute([0, 2, 3, 1]).reshape([b * n * n, c]); // [B·n·n, C]
+        let hc = h.reshape([b * n * n, c]); // [B·n·n, C]
         let coarse = linear(hc, wp, Some(bp)).reshape([b, n, n, s, s, q]);
         let wf = self.policy_fine.weight.val().reshape([q, p]).transpose(); // [I, P]
         let fine = linear(

@@ -388,11 +388,11 @@ fn matrix_multiply_forward_matches_the_convolutions() {
     let [b, _, g, _] = x.dims();
     let s = cfg.stride();
     let n = g / s;
-    let mut h = relu(net.stem.forward(x.clone()));
+    let mut h = relu(net.stem.forward(x.clone())).permute([0, 2, 3, 1]); // channels-last
     for block in &net.blocks {
         h = block.forward(h);
     }
-    let h = relu(h);
+    let h = relu(h).permute([0, 3, 1, 2]);
     let coarse = net
         .policy
         .forward(h)

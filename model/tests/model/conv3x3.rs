@@ -1,0 +1,155 @@
+//! The CPU fast path of the tower's convolution ([`crumble_model::conv3x3`]) against burn's own
+//! operations: forward values and the gradients of input, weights and bias, with and without
+//! autodiff, for every ReLU placement and odd shapes.
+
+use burn::tensor::{Device, Tensor, TensorData};
+use crumble_model::conv3x3::{conv3x3, conv3x3_reference, on_flex};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn random<const D: usize>(shape: [usize; D], rng: &mut ChaCha8Rng, device: &Device) -> Tensor<D> {
+    let n: usize = shape.iter().product();
+    let v: Vec<f32> = (0..n).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+    Tensor::from_data(TensorData::new(v, shape), device)
+}
+
+fn host<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+    t.into_data().try_to_vec::<f32>().unwrap()
+}
+
+fn assert_close(what: &str, got: &[f32], want: &[f32]) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    let scale = want.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() <= 1e-4 * scale, "{what}[{i}]: {g} vs {w}");
+    }
+}
+
+const SHAPES: &[[usize; 5]] = &[
+    // B, H, W, Cin, Cout
+    [1, 1, 1, 1, 1],
+    [2, 3, 5, 4, 3],
+    [3, 6, 6, 8, 8],
+    [1, 2, 1, 5, 7],
+    [70, 6, 6, 32, 32], // large enough for the gemms' thread split
+];
+
+#[test]
+fn the_fast_forward_is_burns_convolution() {
+    let device = Device::flex();
+    assert!(on_flex(&device) && on_flex(&device.clone().autodiff()));
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for &[b, h, w, cin, cout] in SHAPES {
+        for (relu_in, relu_out) in [(false, false), (true, false), (false, true), (true, true)] {
+            let x = random([b, h, w, cin], &mut rng, &device);
+            let wt = random([cout, cin, 3, 3], &mut rng, &device);
+            let bias = random([cout], &mut rng, &device);
+            let got = conv3x3(x.clone(), wt.clone(), bias.clone(), relu_in, relu_out);
+            let want = conv3x3_reference(x, wt, bias, relu_in, relu_out);
+            assert_eq!(got.dims(), [b, h, w, cout]);
+            let what = format!("y of {:?} relu {relu_in}/{relu_out}", [b, h, w, cin, cout]);
+            assert_close(&what, &host(got), &host(want));
+        }
+    }
+}
+
+/// Input, weight and bias gradients of `Σ y·r` (a random projection of the output), through
+/// the fast backward pass and through burn's own.
+#[test]
+fn the_fast_backward_is_burns_gradient() {
+    let device = Device::flex().autodiff();
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    for &[b, h, w, cin, cout] in SHAPES {
+        for (relu_in, relu_out) in [(false, false), (true, false), (false, true), (true, true)] {
+            let x = random([b, h, w, cin], &mut rng, &device);
+            let wt = random([cout, cin, 3, 3], &mut rng, &device);
+            let bias = random([cout], &mut rng, &device);
+            let r = random([b, h, w, cout], &mut rng, &device);
+            let mut results = Vec::new();
+            for fast in [true, false] {
+                let (x, wt, bias) = (
+                    x.clone().require_grad(),
+                    wt.clone().require_grad(),
+                    bias.clone().require_grad(),
+                );
+                let f = if fast { conv3x3 } else { conv3x3_reference };
+                let y = f(x.clone(), wt.clone(), bias.clone(), relu_in, relu_out);
+                let grads = (y.clone() * r.clone()).sum().backward();
+                results.push((
+                    host(y.inner()),
+                    host(x.grad(&grads).unwrap()),
+                    host(wt.grad(&grads).unwrap()),
+                    host(bias.grad(&grads).unwrap()),
+                ));
+            }
+            let shape = format!("{:?} relu {relu_in}/{relu_out}", [b, h, w, cin, cout]);
+            let (f, r) = (&results[0], &results[1]);
+            assert_close(&format!("y of {shape}"), &f.0, &r.0);
+            assert_close(&format!("dx of {shape}"), &f.1, &r.1);
+            assert_close(&format!("dw of {shape}"), &f.2, &r.2);
+            assert_close(&format!("db of {shape}"), &f.3, &r.3);
+        }
+    }
+}
+
+/// Only the weights need a gradient (the input is data): the op still runs and the weights'
+/// gradient is burn's. A constant input mixed into a tracked graph also works.
+#[test]
+fn gradients_flow_to_the_tracked_inputs_only() {
+    let device = Device::flex().autodiff();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let x = random([2, 4, 4, 3], &mut rng, &device);
+    let wt = random([5, 3, 3, 3], &mut rng, &device);
+    let bias = random([5], &mut rng, &device);
+    let mut dws = Vec::new();
+    for f in [conv3x3, conv3x3_reference] {
+        let wt = wt.clone().require_grad();
+        let y = f(x.clone(), wt.clone(), bias.clone(), true, true);
+        let grads = y.sum().backward();
+        assert!(x.grad(&grads).is_none() && bias.grad(&grads).is_none());
+        dws.push(host(wt.grad(&grads).unwrap()));
+    }
+    assert_close("dw", &dws[0], &dws[1]);
+}
+
+/// A finite-difference check of the fast op's weight gradient, independent of burn's own
+/// backward pass.
+#[test]
+fn the_weight_gradient_matches_finite_differences() {
+    let device = Device::flex();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let (b, h, w, cin, cout) = (2, 3, 4, 2, 3);
+    let x = random([b, h, w, cin], &mut rng, &device);
+    let wt = random([cout, cin, 3, 3], &mut rng, &device);
+    let bias = random([cout], &mut rng, &device);
+    let r = random([b, h, w, cout], &mut rng, &device);
+    let loss = |wv: &[f32]| -> f64 {
+        let wt = Tensor::<4>::from_data(TensorData::new(wv.to_vec(), [cout, cin, 3, 3]), &device);
+        let y = conv3x3(x.clone(), wt, bias.clone(), true, false);
+        host((y * r.clone()).sum())[0] as f64
+    };
+    let ad = device.clone().autodiff();
+    let wg = Tensor::<4>::from_data(wt.to_data(), &ad).require_grad();
+    let y = conv3x3(
+        Tensor::from_data(x.to_data(), &ad),
+        wg.clone(),
+        Tensor::from_data(bias.to_data(), &ad),
+        true,
+        false,
+    );
+    let grads = (y * Tensor::from_data(r.to_data(), &ad)).sum().backward();
+    let analytic = host(wg.grad(&grads).unwrap());
+    let w0 = host(wt);
+    for i in (0..w0.len()).step_by(5) {
+        let eps = 1e-2;
+        let (mut up, mut down) = (w0.clone(), w0.clone());
+        up[i] += eps;
+        down[i] -= eps;
+        let numeric = (loss(&up) - loss(&down)) / (2.0 * eps as f64);
+        assert!(
+            (numeric - analytic[i] as f64).abs() < 1e-2 * (1.0 + numeric.abs()),
+            "dw[{i}]: finite difference {numeric} vs {}",
+            analytic[i]
+        );
+    }
+}
