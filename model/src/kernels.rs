@@ -1,4 +1,4 @@
-//! Host kernels of the CPU fast path ([`crate::conv3x3`]): matrix multiplies with `gemm` on
+//! Host kernels of the CPU fast path ([`crate::cpu_ops`]): matrix multiplies with `gemm` on
 //! both cores, and the 3×3 im2col of channels-last images. Plain slices in, plain slices out;
 //! nothing here knows burn.
 
@@ -39,7 +39,14 @@ impl<'a> MatRef<'a> {
 /// Below this many multiply-adds a product runs on one thread (splitting costs more).
 const PARALLEL_MACS: usize = 1 << 18;
 
-/// `dst[m×n] (row-major) = a[m×k] · b[k×n]`, or `+=` when `accumulate`.
+/// May a product split across rayon's threads? Not when it already runs on one of them (the
+/// evaluator spreads a batch's chunks over the threads; each chunk stays on its thread).
+fn may_split() -> bool {
+    rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none()
+}
+
+/// `dst[m×n] (row-major) = a[m×k] · b[k×n]`, or `+=` when `accumulate`; on both cores when
+/// `threads` and the product is large.
 ///
 /// # Panics
 /// If a matrix does not fit in its slice.
@@ -64,7 +71,7 @@ pub fn matmul(
         }
         return;
     }
-    let par = if threads && m * n * k >= PARALLEL_MACS && rayon::current_num_threads() > 1 {
+    let par = if threads && m * n * k >= PARALLEL_MACS && may_split() {
         gemm::Parallelism::Rayon(0)
     } else {
         gemm::Parallelism::None
@@ -101,7 +108,7 @@ pub fn matmul(
 /// small here, so the sum over `k` is split across the threads instead and the halves added.
 pub fn matmul_at_b(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], dst: &mut [f32]) {
     let threads = rayon::current_num_threads();
-    if threads < 2 || m * n * k < 4 * PARALLEL_MACS || k < 2 * threads {
+    if !may_split() || m * n * k < 4 * PARALLEL_MACS || k < 2 * threads {
         let at = MatRef::transposed(&a[..k * m], m);
         return matmul(m, k, n, at, MatRef::rows(&b[..k * n], n), dst, false, true);
     }

@@ -29,7 +29,7 @@
 pub mod action;
 pub mod bench;
 pub mod checkpoint;
-pub mod conv3x3;
+pub mod cpu_ops;
 pub mod encoder;
 pub mod evaluator;
 pub mod fast;

@@ -22,14 +22,15 @@
 //! the parameters is state.
 //!
 //! The tower is channels-last (`[B, n, n, C]`): its 3×3 convolutions are
-//! [`crate::conv3x3`], burn's CPU backend's fast operation with its own backward pass, and
+//! [`crate::cpu_ops`], burn's CPU backend's fast operation with its own backward pass, and
 //! burn's `conv2d` on every other backend. The same module and the same weights serve
 //! training and the search's evaluator on every device.
 
 use burn::config::Config;
 use burn::module::{Module, ModuleMapper, Param, ParamId};
 use burn::tensor::activation::{relu, tanh};
-use burn::tensor::module::{conv2d, linear};
+use crate::cpu_ops::dense;
+use burn::tensor::module::conv2d;
 use burn::tensor::ops::ConvOptions;
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::{Rng, SeedableRng};
@@ -302,7 +303,7 @@ impl Conv {
     }
 
     /// This 3×3, padding-1 convolution on channels-last activations, with a ReLU before
-    /// and/or after ([`crate::conv3x3::conv3x3`]).
+    /// and/or after ([`crate::cpu_ops::conv3x3`]).
     ///
     /// # Shapes
     /// `[B, H, W, in]` -> `[B, H, W, out]`
@@ -312,7 +313,7 @@ impl Conv {
             kh == 3 && kw == 3 && self.stride == 1 && self.padding == 1,
             "forward_3x3 needs a 3×3, stride-1, padding-1 convolution"
         );
-        crate::conv3x3::conv3x3(x, self.weight.val(), self.bias.val(), relu_in, relu_out)
+        crate::cpu_ops::conv3x3(x, self.weight.val(), self.bias.val(), relu_in, relu_out)
     }
 }
 
@@ -335,7 +336,12 @@ impl Dense {
     /// # Shapes
     /// `[B, in]` -> `[B, out]`
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
-        linear(x, self.weight.val(), Some(self.bias.val()))
+        dense(x, self.weight.val(), self.bias.val(), false)
+    }
+
+    /// `relu(forward(x))` in one operation.
+    pub fn forward_relu(&self, x: Tensor<2>) -> Tensor<2> {
+        dense(x, self.weight.val(), self.bias.val(), true)
     }
 }
 
@@ -509,8 +515,7 @@ impl CrumbleNet {
             .permute([2, 3, 1, 0]) // [s, s, I, C]
             .reshape([s * s * p, c]);
         let rows = input.clone().reshape([b * n * n, s * s * p]);
-        let x = linear(rows, w, Some(self.stem.bias.val())).reshape([b, n, n, c]);
-        let mut x = relu(x); // [B, n, n, C]
+        let mut x = dense(rows, w, self.stem.bias.val(), true).reshape([b, n, n, c]); // relu'd
         for block in &self.blocks {
             x = block.forward(x);
         }
@@ -535,12 +540,13 @@ impl CrumbleNet {
             .permute([1, 2, 0])
             .reshape([s * s * q]);
         let hc = h.reshape([b * n * n, c]); // [B·n·n, C]
-        let coarse = linear(hc, wp, Some(bp)).reshape([b, n, n, s, s, q]);
+        let coarse = dense(hc, wp, bp, false).reshape([b, n, n, s, s, q]);
         let wf = self.policy_fine.weight.val().reshape([q, p]).transpose(); // [I, P]
-        let fine = linear(
+        let fine = dense(
             input.reshape([b * g * g, p]),
             wf,
-            Some(self.policy_fine.bias.val()),
+            self.policy_fine.bias.val(),
+            false,
         )
         .reshape([b, n, n, s, s, q]);
         let planes = (coarse + fine).reshape([b, q * g * g]); // cell order
@@ -550,7 +556,7 @@ impl CrumbleNet {
             None => planes,
         };
 
-        let v = relu(self.value1.forward(pooled)); // [B, hidden]
+        let v = self.value1.forward_relu(pooled); // [B, hidden]
         let value = tanh(self.value2.forward(v)).reshape([b]); // [B]
         NetOutput { logits, value }
     }

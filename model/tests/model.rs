@@ -3,7 +3,7 @@
 mod model {
     pub mod action;
     pub mod common;
-    pub mod conv3x3;
+    pub mod cpu_ops;
     pub mod net;
     pub mod planes;
     pub mod symmetry;

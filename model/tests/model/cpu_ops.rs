@@ -1,9 +1,9 @@
-//! The CPU fast path of the tower's convolution ([`crumble_model::conv3x3`]) against burn's own
-//! operations: forward values and the gradients of input, weights and bias, with and without
-//! autodiff, for every ReLU placement and odd shapes.
+//! The CPU fast operations ([`crumble_model::cpu_ops`]: the tower's convolution and the dense
+//! layer) against burn's own operations: forward values and the gradients of input, weights
+//! and bias, with and without autodiff, for every ReLU placement and odd shapes.
 
 use burn::tensor::{Device, Tensor, TensorData};
-use crumble_model::conv3x3::{conv3x3, conv3x3_reference, on_flex};
+use crumble_model::cpu_ops::{conv3x3, conv3x3_reference, dense, dense_reference, on_flex};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -152,4 +152,50 @@ fn the_weight_gradient_matches_finite_differences() {
             analytic[i]
         );
     }
+}
+
+/// The dense layer: values and the gradients of input, weights and bias against burn's
+/// `linear`, with and without the ReLU, from one row to a weight gradient summed over
+/// thousands of rows (split across the threads).
+#[test]
+fn the_fast_dense_layer_is_burns_linear() {
+    let device = Device::flex().autodiff();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for &[m, k, n] in &[[1, 1, 1], [3, 7, 2], [64, 2112, 32], [9000, 33, 8], [5, 40, 513]] {
+        for relu_out in [false, true] {
+            let x = random([m, k], &mut rng, &device);
+            let wt = random([k, n], &mut rng, &device);
+            let bias = random([n], &mut rng, &device);
+            let r = random([m, n], &mut rng, &device);
+            let mut results = Vec::new();
+            for f in [dense, dense_reference] {
+                let (x, wt, bias) = (
+                    x.clone().require_grad(),
+                    wt.clone().require_grad(),
+                    bias.clone().require_grad(),
+                );
+                let y = f(x.clone(), wt.clone(), bias.clone(), relu_out);
+                let grads = (y.clone() * r.clone()).sum().backward();
+                results.push((
+                    host(y.inner()),
+                    host(x.grad(&grads).unwrap()),
+                    host(wt.grad(&grads).unwrap()),
+                    host(bias.grad(&grads).unwrap()),
+                ));
+            }
+            let shape = format!("{:?} relu {relu_out}", [m, k, n]);
+            let (f, r) = (&results[0], &results[1]);
+            assert_close(&format!("y of {shape}"), &f.0, &r.0);
+            assert_close(&format!("dx of {shape}"), &f.1, &r.1);
+            assert_close(&format!("dw of {shape}"), &f.2, &r.2);
+            assert_close(&format!("db of {shape}"), &f.3, &r.3);
+        }
+    }
+    // Without autodiff the forward is the same function.
+    let plain = Device::flex();
+    let x = random([4, 6], &mut rng, &plain);
+    let wt = random([6, 3], &mut rng, &plain);
+    let bias = random([3], &mut rng, &plain);
+    let got = dense(x.clone(), wt.clone(), bias.clone(), true);
+    assert_close("plain y", &host(got), &host(dense_reference(x, wt, bias, true)));
 }

@@ -1,0 +1,459 @@
+//! The network's two heavy operations on burn's CPU backend, as a backend extension with
+//! their own forward **and backward** passes ([`CpuOps`]):
+//! - [`conv3x3`]: the tower's 3×3 convolution on channels-last activations with an optional
+//!   ReLU before and after, `y = relu?(conv3x3_pad1(relu?(x)) + b)`: one im2col and one `gemm`
+//!   per pass, the im2col kept from forward for the weight gradient, no NCHW↔NHWC copies;
+//! - [`dense`]: `y = relu?(x·w + b)`, every matrix multiply of the stem, the heads and the
+//!   global pooling: the weight gradient sums over the long batch dimension on both cores.
+//!
+//! flex's generic convolution (and its transposed convolution for the input gradient) is
+//! several times slower at the tower's 6×6 images, and its matrix multiply copies transposed
+//! operands. On every other backend (`tch`, `wgpu`, `cuda`), and for other float types, the
+//! same functions run burn's own operations ([`conv3x3_reference`], [`dense_reference`]),
+//! which the tests hold the fast path to.
+
+use crate::kernels::{MatRef, conv3_matrix, conv3_weights, im2col3, matmul, matmul_at_b};
+use burn::backend::autodiff::checkpoint::base::Checkpointer;
+use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
+use burn::backend::autodiff::grads::Gradients;
+use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
+use burn::backend::flex::{FlexTensor, Layout};
+use burn::backend::tensor::FloatTensor;
+use burn::backend::{
+    Autodiff, Backend, Bytes, Dispatch, DispatchDevice, Flex, TensorMetadata, backend_extension,
+};
+use burn::tensor::activation::relu;
+use burn::tensor::module::{conv2d, linear};
+use burn::tensor::ops::ConvOptions;
+use burn::tensor::{DType, Device, Shape, Tensor};
+use std::sync::Arc;
+
+/// The fast operations, implemented for flex and autodiff over flex.
+#[backend_extension(Flex, Autodiff)]
+pub trait CpuOps: Backend {
+    /// `x [B, H, W, Cin]`, `w [Cout, Cin, 3, 3]`, `b [Cout]` -> `[B, H, W, Cout]`.
+    fn conv3x3_nhwc(
+        x: FloatTensor<Self>,
+        w: FloatTensor<Self>,
+        b: FloatTensor<Self>,
+        relu_in: bool,
+        relu_out: bool,
+    ) -> FloatTensor<Self>;
+
+    /// `x [M, K]`, `w [K, N]`, `b [N]` -> `[M, N]`.
+    fn dense(
+        x: FloatTensor<Self>,
+        w: FloatTensor<Self>,
+        b: FloatTensor<Self>,
+        relu_out: bool,
+    ) -> FloatTensor<Self>;
+}
+
+/// Is `device` burn's CPU backend (with or without autodiff)?
+pub fn on_flex(device: &Device) -> bool {
+    #[allow(unreachable_patterns)]
+    match device.as_dispatch() {
+        DispatchDevice::Flex(_) => true,
+        DispatchDevice::Autodiff(inner) => matches!(&**inner, DispatchDevice::Flex(_)),
+        _ => false,
+    }
+}
+
+/// Do the fast operations apply: `f32` tensors on flex?
+fn fast_path<const D: usize, const E: usize>(x: &Tensor<D>, w: &Tensor<E>, b: &Tensor<1>) -> bool {
+    [x.dtype(), w.dtype(), b.dtype()]
+        .iter()
+        .all(|d| *d == DType::F32)
+        && on_flex(&x.device())
+}
+
+/// `relu?(conv3x3_pad1(relu?(x)) + b)` on channels-last `x [B, H, W, Cin]` with burn's
+/// weights `w [Cout, Cin, 3, 3]`: the fast operation on flex (`f32`), burn's own elsewhere.
+pub fn conv3x3(
+    x: Tensor<4>,
+    w: Tensor<4>,
+    b: Tensor<1>,
+    relu_in: bool,
+    relu_out: bool,
+) -> Tensor<4> {
+    if !fast_path(&x, &w, &b) {
+        return conv3x3_reference(x, w, b, relu_in, relu_out);
+    }
+    Tensor::from_dispatch(<Dispatch as CpuOps>::conv3x3_nhwc(
+        x.into_dispatch(),
+        w.into_dispatch(),
+        b.into_dispatch(),
+        relu_in,
+        relu_out,
+    ))
+}
+
+/// [`conv3x3`] with burn's own operations, on any backend.
+pub fn conv3x3_reference(
+    x: Tensor<4>,
+    w: Tensor<4>,
+    b: Tensor<1>,
+    relu_in: bool,
+    relu_out: bool,
+) -> Tensor<4> {
+    let x = if relu_in { relu(x) } else { x };
+    let opts = ConvOptions::new([1, 1], [1, 1], [1, 1], 1);
+    let y = conv2d(x.permute([0, 3, 1, 2]), w, Some(b), opts).permute([0, 2, 3, 1]);
+    if relu_out { relu(y) } else { y }
+}
+
+/// `relu?(x·w + b)` for `x [M, K]`, `w [K, N]`, `b [N]`: the fast operation on flex (`f32`),
+/// burn's own elsewhere.
+pub fn dense(x: Tensor<2>, w: Tensor<2>, b: Tensor<1>, relu_out: bool) -> Tensor<2> {
+    if !fast_path(&x, &w, &b) {
+        return dense_reference(x, w, b, relu_out);
+    }
+    Tensor::from_dispatch(<Dispatch as CpuOps>::dense(
+        x.into_dispatch(),
+        w.into_dispatch(),
+        b.into_dispatch(),
+        relu_out,
+    ))
+}
+
+/// [`dense`] with burn's own operations, on any backend.
+pub fn dense_reference(x: Tensor<2>, w: Tensor<2>, b: Tensor<1>, relu_out: bool) -> Tensor<2> {
+    let y = linear(x, w, Some(b));
+    if relu_out { relu(y) } else { y }
+}
+
+/// The sizes of one call.
+#[derive(Clone, Copy, Debug)]
+struct Dims {
+    b: usize,
+    h: usize,
+    w: usize,
+    cin: usize,
+    cout: usize,
+}
+
+impl Dims {
+    fn of(x: &FlexTensor, w: &FlexTensor, b: &FlexTensor) -> Dims {
+        let xs = x.shape();
+        let ws = w.shape();
+        assert!(
+            xs.num_dims() == 4 && ws.num_dims() == 4 && ws[2] == 3 && ws[3] == 3,
+            "conv3x3: x must be [B, H, W, Cin] and w [Cout, Cin, 3, 3], got {xs:?} and {ws:?}"
+        );
+        assert_eq!(xs[3], ws[1], "conv3x3: x has {} channels, w reads {}", xs[3], ws[1]);
+        assert_eq!(b.shape().num_elements(), ws[0], "conv3x3: bias length");
+        Dims {
+            b: xs[0],
+            h: xs[1],
+            w: xs[2],
+            cin: ws[1],
+            cout: ws[0],
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.b * self.h * self.w
+    }
+}
+
+/// A contiguous `f32` copy-free view (a copy only if `t` is strided).
+fn host(t: &FlexTensor) -> FlexTensor {
+    assert_eq!(t.dtype(), DType::F32, "conv3x3 runs on f32 tensors");
+    t.to_contiguous()
+}
+
+fn slice(t: &FlexTensor) -> &[f32] {
+    t.as_slice::<f32>().expect("a contiguous f32 tensor")
+}
+
+fn tensor(v: Vec<f32>, shape: impl Into<Shape>) -> FlexTensor {
+    let shape = shape.into();
+    assert_eq!(v.len(), shape.num_elements(), "conv3x3: output length");
+    FlexTensor::new(Bytes::from_elems(v), Layout::contiguous(shape), DType::F32)
+}
+
+/// The convolution's forward pass; also returns the im2col of the (rectified) input for the weight gradient.
+fn conv_forward(
+    x: &FlexTensor,
+    w: &FlexTensor,
+    b: &FlexTensor,
+    relu_in: bool,
+    relu_out: bool,
+) -> (FlexTensor, Vec<f32>) {
+    let d = Dims::of(x, w, b);
+    let (x, w, bias) = (host(x), host(w), host(b));
+    let mut cols = Vec::new();
+    im2col3(slice(&x), d.b, d.h, d.w, d.cin, relu_in, &mut cols);
+    let wmat = conv3_matrix(slice(&w), d.cout, d.cin, false);
+    let m = d.rows();
+    let mut y = vec![0.0; m * d.cout];
+    let k = 9 * d.cin;
+    matmul(
+        m,
+        k,
+        d.cout,
+        MatRef::rows(&cols, k),
+        MatRef::rows(&wmat, d.cout),
+        &mut y,
+        false,
+        true,
+    );
+    add_bias(&mut y, slice(&bias), relu_out);
+    (tensor(y, [d.b, d.h, d.w, d.cout]), cols)
+}
+
+/// Adds `bias` to every row of `y`, then the ReLU if asked.
+fn add_bias(y: &mut [f32], bias: &[f32], relu: bool) {
+    for row in y.chunks_exact_mut(bias.len()) {
+        for (v, b) in row.iter_mut().zip(bias) {
+            *v += b;
+            if relu {
+                *v = v.max(0.0);
+            }
+        }
+    }
+}
+
+/// Zeroes `g` where `by` is not positive (the gradient through a ReLU, read at its input or
+/// output: both are positive at the same places).
+fn relu_mask(g: &mut [f32], by: &FlexTensor) {
+    for (gv, v) in g.iter_mut().zip(slice(&host(by))) {
+        if *v <= 0.0 {
+            *gv = 0.0;
+        }
+    }
+}
+
+/// Sums of the rows of `g` (`n` columns): a bias gradient.
+fn column_sums(g: &[f32], n: usize) -> Vec<f32> {
+    let mut sums = vec![0.0; n];
+    for row in g.chunks_exact(n) {
+        for (a, v) in sums.iter_mut().zip(row) {
+            *a += v;
+        }
+    }
+    sums
+}
+
+/// The dense layer's forward pass.
+fn dense_forward(x: &FlexTensor, w: &FlexTensor, b: &FlexTensor, relu_out: bool) -> FlexTensor {
+    let (xs, ws) = (x.shape(), w.shape());
+    assert!(
+        xs.num_dims() == 2 && ws.num_dims() == 2 && xs[1] == ws[0],
+        "dense: x must be [M, K] and w [K, N], got {xs:?} and {ws:?}"
+    );
+    let (m, k, n) = (xs[0], xs[1], ws[1]);
+    assert_eq!(b.shape().num_elements(), n, "dense: bias length");
+    let (x, w, bias) = (host(x), host(w), host(b));
+    let mut y = vec![0.0; m * n];
+    matmul(
+        m,
+        k,
+        n,
+        MatRef::rows(slice(&x), k),
+        MatRef::rows(slice(&w), n),
+        &mut y,
+        false,
+        true,
+    );
+    add_bias(&mut y, slice(&bias), relu_out);
+    tensor(y, [m, n])
+}
+
+impl CpuOps for Flex {
+    fn conv3x3_nhwc(
+        x: FlexTensor,
+        w: FlexTensor,
+        b: FlexTensor,
+        relu_in: bool,
+        relu_out: bool,
+    ) -> FlexTensor {
+        conv_forward(&x, &w, &b, relu_in, relu_out).0
+    }
+
+    fn dense(x: FlexTensor, w: FlexTensor, b: FlexTensor, relu_out: bool) -> FlexTensor {
+        dense_forward(&x, &w, &b, relu_out)
+    }
+}
+
+/// What the convolution's backward pass reads: the input before its ReLU (for the mask), the weights, the
+/// forward im2col, and the output after its ReLU (for its mask).
+#[derive(Clone)]
+struct ConvSaved {
+    x: FlexTensor,
+    w: FlexTensor,
+    cols: Arc<Vec<f32>>,
+    y: Option<FlexTensor>,
+    dims: Dims,
+    relu_in: bool,
+}
+
+impl std::fmt::Debug for ConvSaved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConvSaved")
+            .field("dims", &self.dims)
+            .field("relu_in", &self.relu_in)
+            .field("relu_out", &self.y.is_some())
+            .finish()
+    }
+}
+
+#[derive(Debug)]
+struct Conv3x3Backward;
+
+impl Backward<Flex, 3> for Conv3x3Backward {
+    type State = ConvSaved;
+
+    fn backward(self, ops: Ops<ConvSaved, 3>, grads: &mut Gradients, _: &mut Checkpointer) {
+        let [node_x, node_w, node_b] = ops.parents;
+        let s = ops.state;
+        let d = s.dims;
+        let m = d.rows();
+        let g = host(&grads.consume::<Flex>(&ops.node));
+        let mut g = slice(&g).to_vec(); // [M, Cout]
+        if let Some(y) = &s.y {
+            relu_mask(&mut g, y);
+        }
+        if let Some(node) = node_b {
+            grads.register::<Flex>(node.id, tensor(column_sums(&g, d.cout), [d.cout]));
+        }
+        if let Some(node) = node_w {
+            let k = 9 * d.cin;
+            let mut dmat = vec![0.0; k * d.cout];
+            matmul_at_b(k, m, d.cout, &s.cols, &g, &mut dmat);
+            let dw = conv3_weights(&dmat, d.cout, d.cin);
+            grads.register::<Flex>(node.id, tensor(dw, [d.cout, d.cin, 3, 3]));
+        }
+        if let Some(node) = node_x {
+            let mut gcols = Vec::new();
+            im2col3(&g, d.b, d.h, d.w, d.cout, false, &mut gcols);
+            let wflip = conv3_matrix(slice(&host(&s.w)), d.cout, d.cin, true);
+            let k = 9 * d.cout;
+            let mut dx = vec![0.0; m * d.cin];
+            matmul(
+                m,
+                k,
+                d.cin,
+                MatRef::rows(&gcols, k),
+                MatRef::rows(&wflip, d.cin),
+                &mut dx,
+                false,
+                true,
+            );
+            if s.relu_in {
+                relu_mask(&mut dx, &s.x);
+            }
+            grads.register::<Flex>(node.id, tensor(dx, [d.b, d.h, d.w, d.cin]));
+        }
+    }
+}
+
+impl<C: CheckpointStrategy> CpuOps for Autodiff<Flex, C> {
+    fn conv3x3_nhwc(
+        x: FloatTensor<Self>,
+        w: FloatTensor<Self>,
+        b: FloatTensor<Self>,
+        relu_in: bool,
+        relu_out: bool,
+    ) -> FloatTensor<Self> {
+        let guards = [x.node(), w.node(), b.node()];
+        match Conv3x3Backward
+            .prepare::<C>(guards)
+            .compute_bound()
+            .stateful()
+        {
+            OpsKind::Tracked(prep) => {
+                let (xp, wp, bp) = (x.into_primitive(), w.into_primitive(), b.into_primitive());
+                let (y, cols) = conv_forward(&xp, &wp, &bp, relu_in, relu_out);
+                let saved = ConvSaved {
+                    dims: Dims::of(&xp, &wp, &bp),
+                    x: xp,
+                    w: wp,
+                    cols: Arc::new(cols),
+                    y: relu_out.then(|| y.clone()),
+                    relu_in,
+                };
+                prep.finish(saved, y)
+            }
+            OpsKind::UnTracked(prep) => {
+                let (xp, wp, bp) = (x.into_primitive(), w.into_primitive(), b.into_primitive());
+                prep.finish(conv_forward(&xp, &wp, &bp, relu_in, relu_out).0)
+            }
+        }
+    }
+
+    fn dense(
+        x: FloatTensor<Self>,
+        w: FloatTensor<Self>,
+        b: FloatTensor<Self>,
+        relu_out: bool,
+    ) -> FloatTensor<Self> {
+        let guards = [x.node(), w.node(), b.node()];
+        let (xp, wp, bp) = (x.into_primitive(), w.into_primitive(), b.into_primitive());
+        let y = dense_forward(&xp, &wp, &bp, relu_out);
+        match DenseBackward.prepare::<C>(guards).compute_bound().stateful() {
+            OpsKind::Tracked(prep) => {
+                let saved = DenseSaved {
+                    x: xp,
+                    w: wp,
+                    y: relu_out.then(|| y.clone()),
+                };
+                prep.finish(saved, y)
+            }
+            OpsKind::UnTracked(prep) => prep.finish(y),
+        }
+    }
+}
+
+/// What the dense layer's backward pass reads.
+#[derive(Clone)]
+struct DenseSaved {
+    x: FlexTensor,
+    w: FlexTensor,
+    y: Option<FlexTensor>,
+}
+
+impl std::fmt::Debug for DenseSaved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DenseSaved")
+            .field("x", &self.x.shape())
+            .field("w", &self.w.shape())
+            .field("relu_out", &self.y.is_some())
+            .finish()
+    }
+}
+
+#[derive(Debug)]
+struct DenseBackward;
+
+impl Backward<Flex, 3> for DenseBackward {
+    type State = DenseSaved;
+
+    fn backward(self, ops: Ops<DenseSaved, 3>, grads: &mut Gradients, _: &mut Checkpointer) {
+        let [node_x, node_w, node_b] = ops.parents;
+        let s = ops.state;
+        let (m, k) = (s.x.shape()[0], s.x.shape()[1]);
+        let n = s.w.shape()[1];
+        let g = host(&grads.consume::<Flex>(&ops.node));
+        let mut g = slice(&g).to_vec(); // [M, N]
+        if let Some(y) = &s.y {
+            relu_mask(&mut g, y);
+        }
+        if let Some(node) = node_b {
+            grads.register::<Flex>(node.id, tensor(column_sums(&g, n), [n]));
+        }
+        if let Some(node) = node_w {
+            let x = host(&s.x);
+            let mut dw = vec![0.0; k * n];
+            matmul_at_b(k, m, n, slice(&x), &g, &mut dw);
+            grads.register::<Flex>(node.id, tensor(dw, [k, n]));
+        }
+        if let Some(node) = node_x {
+            let w = host(&s.w);
+            let mut dx = vec![0.0; m * k];
+            let wt = MatRef::transposed(slice(&w), n);
+            matmul(m, n, k, MatRef::rows(&g, n), wt, &mut dx, false, true);
+            grads.register::<Flex>(node.id, tensor(dx, [m, k]));
+        }
+    }
+}
