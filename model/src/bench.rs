@@ -1,15 +1,14 @@
-//! `crumble bench net`: FLOPs, inference throughput (the host-side [`crate::fast::FastNet`]
-//! that [`crate::NetEvaluator`] runs, or burn's own forward pass on the device for
-//! comparison) and training throughput (burn) of a network on real positions (from seeded
-//! random games), the numbers `scripts/bench_torch.py` prints for the identical PyTorch
-//! network.
+//! `crumble bench net`: FLOPs, inference throughput (the network on its device from host
+//! buffers, exactly as [`crate::NetEvaluator`] runs it: [`crate::infer::forward_host`]) and
+//! training throughput of a network on real positions (from seeded random games), the
+//! numbers `scripts/bench_torch.py` prints for the identical PyTorch network.
 
 use crate::action;
 use crate::net::NetConfig;
 use crate::planes::{PLANES, Rasteriser};
 use crate::train::{self, TrainBatch};
 use burn::module::Module;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::Device;
 use crumble_core::{Game, random};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -35,19 +34,8 @@ pub struct BenchOptions {
     pub board: u16,
     /// Minimum measuring time per figure, seconds (after one warm-up pass).
     pub seconds: f64,
-    /// The device of training, and of inference when `inference` is [`Inference::Burn`].
+    /// The device of inference and training (with autodiff).
     pub device: Device,
-    pub inference: Inference,
-}
-
-/// Which forward pass the inference figures time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Inference {
-    /// [`crate::fast::FastNet`] on the host, as [`crate::NetEvaluator`] runs it.
-    Host,
-    /// burn's [`crate::CrumbleNet::forward_cells`] on the device, results read back to the
-    /// host: what inference would cost without the host path.
-    Burn,
 }
 
 /// `count` positions from seeded random games (decision by decision, so every phase occurs),
@@ -101,30 +89,36 @@ fn rate(seconds: f64, mut f: impl FnMut()) -> f64 {
     f64::from(n) / t.elapsed().as_secs_f64()
 }
 
-/// Positions per second of the host-side forward pass at batch `b` (positions from seeded
-/// random games on a board of `board`), measured for at least `seconds`.
-pub fn host_inference_rate(
-    net: &crate::CrumbleNet,
-    cfg: &NetConfig,
-    board: u16,
-    b: usize,
-    seconds: f64,
-) -> f64 {
-    let b = b.max(1);
+/// `count` positions of `board` in the cell layout of `cfg`'s net, one after another.
+fn cell_inputs(cfg: &NetConfig, board: u16, count: usize) -> Vec<f32> {
     let g = usize::from(board) * cfg.resolution;
-    let planes = rasterise_all(&sample_positions(board, cfg.resolution as u16, b, 1));
+    let planes = rasterise_all(&sample_positions(board, cfg.resolution as u16, count, 1));
     let per = PLANES * g * g;
     let layout = crate::Layout::of(cfg);
     let mut cells = vec![0.0; planes.len()];
     for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
         layout.to_cells(src, g, dst);
     }
-    let fast = crate::fast::FastNet::new(net);
-    let mut scratch = crate::fast::Scratch::default();
-    let (mut logits, mut values) = (Vec::new(), Vec::new());
-    let n = g / layout.stride;
+    cells
+}
+
+/// Positions per second of the evaluator's forward pass ([`crate::infer::forward_host`]) at
+/// batch `b` on `device` (positions from seeded random games on a board of `board`), measured
+/// for at least `seconds`.
+pub fn inference_rate(
+    net: &crate::CrumbleNet,
+    cfg: &NetConfig,
+    device: &Device,
+    board: u16,
+    b: usize,
+    seconds: f64,
+) -> f64 {
+    let b = b.max(1);
+    let cells = cell_inputs(cfg, board, b);
+    let n = usize::from(board) * cfg.cell_pixels;
+    let mut out = crate::infer::HostOutput::default();
     rate(seconds, || {
-        fast.forward(&cells, b, n, &mut scratch, &mut logits, &mut values);
+        crate::infer::forward_host(net, device, &cells, b, n, &mut out);
     }) * b as f64
 }
 
@@ -137,44 +131,18 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     let planes = rasterise_all(&games);
     let per = PLANES * g * g;
     let layout = crate::Layout::of(cfg);
-    let s = layout.stride;
-    let n = g / s;
-    let mut cells = vec![0.0; planes.len()];
-    for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
-        layout.to_cells(src, g, dst);
-    }
+    let cells = cell_inputs(cfg, opts.board, 256);
     let net = cfg.init(&opts.device)?.valid();
 
     let mut infer = [0.0; 4];
-    match opts.inference {
-        // As NetEvaluator runs it: the host-side forward pass (crate::fast).
-        Inference::Host => {
-            let fast = crate::fast::FastNet::new(&net);
-            let mut scratch = crate::fast::Scratch::default();
-            let (mut logits, mut values) = (Vec::new(), Vec::new());
-            for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
-                let x = &cells[..b * per];
-                let calls = rate(opts.seconds, || {
-                    fast.forward(x, b, n, &mut scratch, &mut logits, &mut values);
-                });
-                infer[k] = calls * b as f64;
-            }
-        }
-        // Host buffer -> device tensor -> forward -> both outputs back on the host.
-        Inference::Burn => {
-            for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
-                let x = &cells[..b * per];
-                let calls = rate(opts.seconds, || {
-                    let input = Tensor::<6>::from_data(
-                        TensorData::new(x.to_vec(), [b, n, n, s, s, PLANES]),
-                        &opts.device,
-                    );
-                    let out = net.forward_cells(input);
-                    std::hint::black_box((out.logits.into_data(), out.value.into_data()));
-                });
-                infer[k] = calls * b as f64;
-            }
-        }
+    let mut out = crate::infer::HostOutput::default();
+    let tower = usize::from(opts.board) * cfg.cell_pixels;
+    for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
+        let x = &cells[..b * per];
+        let calls = rate(opts.seconds, || {
+            crate::infer::forward_host(&net, &opts.device, x, b, tower, &mut out);
+        });
+        infer[k] = calls * b as f64;
     }
 
     // Training: batch 128 with uniform targets over the legal decisions and random results.

@@ -59,12 +59,26 @@ pub fn on_flex(device: &Device) -> bool {
     }
 }
 
-/// Do the fast operations apply: `f32` tensors on flex?
+std::thread_local! {
+    static BURN_OPS_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with burn's own operations in place of the fast ones on this thread: the tests'
+/// reference for the network's function on flex.
+pub fn with_burn_ops<R>(f: impl FnOnce() -> R) -> R {
+    let before = BURN_OPS_ONLY.with(|c| c.replace(true));
+    let r = f();
+    BURN_OPS_ONLY.with(|c| c.set(before));
+    r
+}
+
+/// Do the fast operations apply: `f32` tensors on flex (and not [`with_burn_ops`])?
 fn fast_path<const D: usize, const E: usize>(x: &Tensor<D>, w: &Tensor<E>, b: &Tensor<1>) -> bool {
     [x.dtype(), w.dtype(), b.dtype()]
         .iter()
         .all(|d| *d == DType::F32)
         && on_flex(&x.device())
+        && !BURN_OPS_ONLY.with(|c| c.get())
 }
 
 /// `relu?(conv3x3_pad1(relu?(x)) + b)` on channels-last `x [B, H, W, Cin]` with burn's
@@ -140,7 +154,11 @@ impl Dims {
             xs.num_dims() == 4 && ws.num_dims() == 4 && ws[2] == 3 && ws[3] == 3,
             "conv3x3: x must be [B, H, W, Cin] and w [Cout, Cin, 3, 3], got {xs:?} and {ws:?}"
         );
-        assert_eq!(xs[3], ws[1], "conv3x3: x has {} channels, w reads {}", xs[3], ws[1]);
+        assert_eq!(
+            xs[3], ws[1],
+            "conv3x3: x has {} channels, w reads {}",
+            xs[3], ws[1]
+        );
         assert_eq!(b.shape().num_elements(), ws[0], "conv3x3: bias length");
         Dims {
             b: xs[0],
@@ -189,9 +207,7 @@ fn conv_forward(
     let mut y = vec![0.0; m * d.cout];
     let k = 9 * d.cin;
     matmul(
-        m,
-        k,
-        d.cout,
+        [m, k, d.cout],
         MatRef::rows(&cols, k),
         MatRef::rows(&wmat, d.cout),
         &mut y,
@@ -247,9 +263,7 @@ fn dense_forward(x: &FlexTensor, w: &FlexTensor, b: &FlexTensor, relu_out: bool)
     let (x, w, bias) = (host(x), host(w), host(b));
     let mut y = vec![0.0; m * n];
     matmul(
-        m,
-        k,
-        n,
+        [m, k, n],
         MatRef::rows(slice(&x), k),
         MatRef::rows(slice(&w), n),
         &mut y,
@@ -331,9 +345,7 @@ impl Backward<Flex, 3> for Conv3x3Backward {
             let k = 9 * d.cout;
             let mut dx = vec![0.0; m * d.cin];
             matmul(
-                m,
-                k,
-                d.cin,
+                [m, k, d.cin],
                 MatRef::rows(&gcols, k),
                 MatRef::rows(&wflip, d.cin),
                 &mut dx,
@@ -391,7 +403,11 @@ impl<C: CheckpointStrategy> CpuOps for Autodiff<Flex, C> {
         let guards = [x.node(), w.node(), b.node()];
         let (xp, wp, bp) = (x.into_primitive(), w.into_primitive(), b.into_primitive());
         let y = dense_forward(&xp, &wp, &bp, relu_out);
-        match DenseBackward.prepare::<C>(guards).compute_bound().stateful() {
+        match DenseBackward
+            .prepare::<C>(guards)
+            .compute_bound()
+            .stateful()
+        {
             OpsKind::Tracked(prep) => {
                 let saved = DenseSaved {
                     x: xp,
@@ -452,7 +468,7 @@ impl Backward<Flex, 3> for DenseBackward {
             let w = host(&s.w);
             let mut dx = vec![0.0; m * k];
             let wt = MatRef::transposed(slice(&w), n);
-            matmul(m, n, k, MatRef::rows(&g, n), wt, &mut dx, false, true);
+            matmul([m, n, k], MatRef::rows(&g, n), wt, &mut dx, false, true);
             grads.register::<Flex>(node.id, tensor(dx, [m, k]));
         }
     }

@@ -4,7 +4,7 @@
 use crate::action;
 use crate::checkpoint::{self, CheckpointError};
 use crate::encoder::{CrumbleEncoder, Encoder};
-use crate::fast::{FastNet, Scratch};
+use crate::infer::{self, HostOutput};
 use crate::layout::Layout;
 use crate::net::{CrumbleNet, NetConfig};
 use burn::module::Module;
@@ -62,8 +62,8 @@ thread_local! {
 
 /// Evaluates leaves with a [`CrumbleNet`] through a game's [`Encoder`] (Crumble's by
 /// default): encodes a batch into a reused host buffer (in the cell layout,
-/// [`Layout::to_cells`]), runs one forward pass per grid size in the batch on the host
-/// ([`FastNet`], the net's function without burn), and turns logits into priors over each
+/// [`Layout::to_cells`]), runs the network on its device once per grid size in the batch
+/// ([`infer::forward_host`]), and turns logits into priors over each
 /// leaf's legal decisions ([`action::softmax_at`]); the value is the net's, from the view of
 /// the leaf's decider.
 #[derive(Debug)]
@@ -73,13 +73,9 @@ pub struct NetEvaluator<E = CrumbleEncoder> {
     config: NetConfig,
     layout: Layout,
     net: CrumbleNet,
-    /// The host-side copy of `net` that runs the forward passes.
-    fast: FastNet,
-    fast_scratch: Scratch,
-    values: Vec<f32>,
-    all_logits: Vec<f32>,
-    /// Where `net` lives (the forward passes themselves run on the host, in `fast`).
-    #[allow(dead_code)]
+    /// The last forward pass's logits and values.
+    output: HostOutput,
+    /// Where `net` lives and runs.
     device: Device,
     /// Host input buffer `[B, n, n, s, s, I]` (cell layout), grown as needed and reused.
     input: Vec<f32>,
@@ -124,10 +120,7 @@ impl<E> NetEvaluator<E> {
             encoder,
             layout: Layout::of(&config),
             config,
-            fast: FastNet::new(&net),
-            fast_scratch: Scratch::default(),
-            values: Vec::new(),
-            all_logits: Vec::new(),
+            output: HostOutput::default(),
             net: net.valid(),
             device,
             input: Vec::new(),
@@ -236,13 +229,13 @@ impl<E> NetEvaluator<E> {
         }
         EvalTimings::add(&self.timings.encode_ns, t0);
         let t0 = Instant::now();
-        self.fast.forward(
+        infer::forward_host(
+            &self.net,
+            &self.device,
             &self.input[..b * per],
             b,
             n,
-            &mut self.fast_scratch,
-            &mut self.all_logits,
-            &mut self.values,
+            &mut self.output,
         );
         EvalTimings::add(&self.timings.net_ns, t0);
         self.timings
@@ -250,7 +243,7 @@ impl<E> NetEvaluator<E> {
             .fetch_add(b as u64, Ordering::Relaxed);
         self.timings.batches.fetch_add(1, Ordering::Relaxed);
         let t0 = Instant::now();
-        let (logits, values) = (&self.all_logits, &self.values);
+        let (logits, values) = (&self.output.logits, &self.output.values);
         let a = layout.policy_len(g);
         if self.order.0 != g {
             self.order = (g, layout.cell_order(g));

@@ -52,16 +52,17 @@ fn may_split() -> bool {
 /// If a matrix does not fit in its slice.
 #[allow(unsafe_code)]
 pub fn matmul(
-    m: usize,
-    k: usize,
-    n: usize,
+    [m, k, n]: [usize; 3],
     a: MatRef,
     b: MatRef,
     dst: &mut [f32],
     accumulate: bool,
     threads: bool,
 ) {
-    assert!(a.fits(m, k) && b.fits(k, n) && dst.len() >= m * n, "matmul shapes");
+    assert!(
+        a.fits(m, k) && b.fits(k, n) && dst.len() >= m * n,
+        "matmul shapes"
+    );
     if m == 0 || n == 0 {
         return;
     }
@@ -110,7 +111,14 @@ pub fn matmul_at_b(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], dst: &mut
     let threads = rayon::current_num_threads();
     if !may_split() || m * n * k < 4 * PARALLEL_MACS || k < 2 * threads {
         let at = MatRef::transposed(&a[..k * m], m);
-        return matmul(m, k, n, at, MatRef::rows(&b[..k * n], n), dst, false, true);
+        return matmul(
+            [m, k, n],
+            at,
+            MatRef::rows(&b[..k * n], n),
+            dst,
+            false,
+            true,
+        );
     }
     let parts = threads.min(k / 64).max(2);
     let per = k.div_ceil(parts);
@@ -123,7 +131,7 @@ pub fn matmul_at_b(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], dst: &mut
             if hi > lo {
                 let at = MatRef::transposed(&a[lo * m..hi * m], m);
                 let bb = MatRef::rows(&b[lo * n..hi * n], n);
-                matmul(m, hi - lo, n, at, bb, &mut out, false, false);
+                matmul([m, hi - lo, n], at, bb, &mut out, false, false);
             }
             out
         })
@@ -236,7 +244,14 @@ mod tests {
             let b = values(k * n, 2);
             let want = naive(m, k, n, &a, &b);
             let mut got = vec![7.0; m * n];
-            matmul(m, k, n, MatRef::rows(&a, k), MatRef::rows(&b, n), &mut got, false, true);
+            matmul(
+                [m, k, n],
+                MatRef::rows(&a, k),
+                MatRef::rows(&b, n),
+                &mut got,
+                false,
+                true,
+            );
             for (g, w) in got.iter().zip(&want) {
                 assert!((g - w).abs() < 1e-3 * (1.0 + w.abs()), "{g} vs {w}");
             }

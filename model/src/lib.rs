@@ -32,7 +32,7 @@ pub mod checkpoint;
 pub mod cpu_ops;
 pub mod encoder;
 pub mod evaluator;
-pub mod fast;
+pub mod infer;
 pub mod kernels;
 pub mod layout;
 pub mod net;

@@ -26,10 +26,10 @@
 //! burn's `conv2d` on every other backend. The same module and the same weights serve
 //! training and the search's evaluator on every device.
 
+use crate::cpu_ops::dense;
 use burn::config::Config;
 use burn::module::{Module, ModuleMapper, Param, ParamId};
 use burn::tensor::activation::{relu, tanh};
-use crate::cpu_ops::dense;
 use burn::tensor::module::conv2d;
 use burn::tensor::ops::ConvOptions;
 use burn::tensor::{Device, Tensor, TensorData};

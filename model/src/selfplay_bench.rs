@@ -54,7 +54,7 @@ pub fn run(
 ) -> Result<SelfplayBench, SelfplayBenchError> {
     let device = crate::default_device();
     let model = net.init(&device)?;
-    let evaluator = NetEvaluator::new("fresh", net.clone(), model.clone(), device);
+    let evaluator = NetEvaluator::new("fresh", net.clone(), model.clone(), device.clone());
     let timings = evaluator.timings();
     let agent = Agent {
         name: "fresh".into(),
@@ -69,9 +69,10 @@ pub fn run(
     let secs = t0.elapsed().as_secs_f64().max(1e-9);
     let (encode, net_s, decode) = timings.seconds();
     let mean_batch = timings.mean_batch();
-    let net_rate = crate::bench::host_inference_rate(
+    let net_rate = crate::bench::inference_rate(
         &burn::module::Module::valid(&model),
         net,
+        &device,
         sp.board,
         mean_batch.round() as usize,
         2.0,

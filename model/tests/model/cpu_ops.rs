@@ -161,7 +161,13 @@ fn the_weight_gradient_matches_finite_differences() {
 fn the_fast_dense_layer_is_burns_linear() {
     let device = Device::flex().autodiff();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    for &[m, k, n] in &[[1, 1, 1], [3, 7, 2], [64, 2112, 32], [9000, 33, 8], [5, 40, 513]] {
+    for &[m, k, n] in &[
+        [1, 1, 1],
+        [3, 7, 2],
+        [64, 2112, 32],
+        [9000, 33, 8],
+        [5, 40, 513],
+    ] {
         for relu_out in [false, true] {
             let x = random([m, k], &mut rng, &device);
             let wt = random([k, n], &mut rng, &device);
@@ -197,5 +203,9 @@ fn the_fast_dense_layer_is_burns_linear() {
     let wt = random([6, 3], &mut rng, &plain);
     let bias = random([3], &mut rng, &plain);
     let got = dense(x.clone(), wt.clone(), bias.clone(), true);
-    assert_close("plain y", &host(got), &host(dense_reference(x, wt, bias, true)));
+    assert_close(
+        "plain y",
+        &host(got),
+        &host(dense_reference(x, wt, bias, true)),
+    );
 }

@@ -414,43 +414,91 @@ fn matrix_multiply_forward_matches_the_convolutions() {
     }
 }
 
-/// The host-side forward pass (`fast::FastNet`, what `NetEvaluator` runs) computes the
-/// function of the burn network: same cell-order logits and values.
+/// The network with the fast CPU operations computes the function of the same network with
+/// burn's own operations: same cell-order logits and values, for the tiny net at two pixels
+/// per cell, the default net, and a net without global pooling.
 #[test]
-fn host_forward_matches_the_burn_network() {
-    use crumble_model::fast::{FastNet, Scratch};
-    for (cfg, board) in [(tiny().with_cell_pixels(2), 3u16), (NetConfig::new(), 6)] {
-        let games = positions(board, 8, 20, 12); // ≥ 16: the two-thread split runs
+fn fast_operations_compute_the_function_of_burns_own() {
+    let configs = [
+        (tiny().with_cell_pixels(2), 3u16),
+        (NetConfig::new(), 6),
+        (tiny().with_gpool_every(0), 4),
+    ];
+    for (cfg, board) in configs {
+        let games = positions(board, 8, 20, 12);
         let net = cfg.init(&default_device()).unwrap();
-        let x = input(&games);
-        let [b, _, g, _] = x.dims();
-        let s = cfg.stride();
-        let n = g / s;
-        let planes = rasterise_all(&games);
-        let per = PLANES * g * g;
-        let mut cells = vec![0.0; planes.len()];
-        for (src, dst) in planes.chunks_exact(per).zip(cells.chunks_exact_mut(per)) {
-            crumble_model::Layout::of(&cfg).to_cells(src, g, dst);
-        }
-        let t = Tensor::<6>::from_data(
-            TensorData::new(cells.clone(), [b, n, n, s, s, PLANES]),
-            &default_device(),
-        );
-        let o = net.forward_cells(t);
-        let want_l = o.logits.into_data().try_to_vec::<f32>().unwrap();
-        let want_v = o.value.into_data().try_to_vec::<f32>().unwrap();
-        let fast = FastNet::new(&net);
-        let (mut l, mut v) = (Vec::new(), Vec::new());
-        fast.forward(&cells, b, n, &mut Scratch::default(), &mut l, &mut v);
-        assert_eq!(l.len(), want_l.len());
-        for (i, (a, w)) in l.iter().zip(&want_l).enumerate() {
+        let (fast_l, fast_v) = outputs(&net, &games);
+        let (want_l, want_v) = crumble_model::cpu_ops::with_burn_ops(|| outputs(&net, &games));
+        assert_eq!(fast_l.len(), want_l.len());
+        for (i, (a, w)) in fast_l.iter().zip(&want_l).enumerate() {
             assert!(
                 (a - w).abs() < 1e-4 * (1.0 + w.abs()),
-                "logit {i}: {a} vs {w}"
+                "{cfg:?} logit {i}: {a} vs {w}"
             );
         }
-        for (a, w) in v.iter().zip(&want_v) {
+        for (a, w) in fast_v.iter().zip(&want_v) {
             assert!((a - w).abs() < 1e-4, "value {a} vs {w}");
+        }
+    }
+}
+
+/// The gradients of both losses with respect to every kind of parameter (stem, convolutions,
+/// pooling layer, residual scale, policy heads, value head) are the same with the fast CPU
+/// operations as with burn's own.
+#[test]
+fn fast_operations_give_burns_gradients() {
+    let ad = default_device().autodiff();
+    for cfg in [tiny(), NetConfig::new().with_blocks(2)] {
+        let games = positions(6, 8, 6, 21);
+        let net = cfg.init(&ad).unwrap();
+        let b = batch(&games, cfg.stride(), &ad);
+        let grads_of = |net: &CrumbleNet| {
+            let l = train::losses(net, &b);
+            let grads = (l.policy + l.value).backward();
+            let g = |t: Tensor<4>| {
+                t.grad(&grads)
+                    .unwrap()
+                    .into_data()
+                    .try_to_vec::<f32>()
+                    .unwrap()
+            };
+            let g2 = |t: Tensor<2>| {
+                t.grad(&grads)
+                    .unwrap()
+                    .into_data()
+                    .try_to_vec::<f32>()
+                    .unwrap()
+            };
+            let g1 = |t: Tensor<1>| {
+                t.grad(&grads)
+                    .unwrap()
+                    .into_data()
+                    .try_to_vec::<f32>()
+                    .unwrap()
+            };
+            let block = &net.blocks[1];
+            vec![
+                ("stem", g(net.stem.weight.val())),
+                ("conv1", g(block.conv1.weight.val())),
+                ("conv2 bias", g1(block.conv2.bias.val())),
+                ("gpool", g2(block.gpool.as_ref().unwrap().weight.val())),
+                ("alpha", g1(block.alpha.val())),
+                ("policy", g(net.policy.weight.val())),
+                ("policy_fine", g(net.policy_fine.weight.val())),
+                ("stop", g2(net.stop.as_ref().unwrap().weight.val())),
+                ("value1", g2(net.value1.weight.val())),
+            ]
+        };
+        let fast = grads_of(&net);
+        let want = crumble_model::cpu_ops::with_burn_ops(|| grads_of(&net));
+        for ((name, f), (_, w)) in fast.iter().zip(&want) {
+            let scale = w.iter().fold(1e-3f32, |m, v| m.max(v.abs()));
+            for (i, (a, b)) in f.iter().zip(w).enumerate() {
+                assert!(
+                    (a - b).abs() <= 1e-3 * scale,
+                    "{cfg:?} {name}[{i}]: {a} vs {b}"
+                );
+            }
         }
     }
 }
@@ -600,7 +648,8 @@ fn evaluator_priors_and_values_match_burns_forward_pass() {
     let games = positions(6, 8, 12, 5);
     for cfg in [tiny(), NetConfig::new(), tiny().with_gpool_every(0)] {
         let net = cfg.init(&default_device()).unwrap();
-        let (logits, values) = outputs(&net, &games);
+        // The reference: burn's own operations on the encoder's layout, in policy-index order.
+        let (logits, values) = crumble_model::cpu_ops::with_burn_ops(|| outputs(&net, &games));
         let a = logits.len() / games.len();
         let mut ev = NetEvaluator::new("t", cfg.clone(), net, default_device());
         let legal: Vec<Vec<_>> = games.iter().map(|g| g.clone().legal_decisions()).collect();

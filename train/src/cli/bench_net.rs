@@ -1,9 +1,9 @@
 //! `crumble bench net [--json]`: the network of the default config (6×6, R = 8): FLOPs per
 //! position, inference positions per second at batch 1, 16, 64 and 256, and training samples
-//! per second (forward, losses, backward, Adam step) at batch 128, using all cores: inference
-//! through the host-side forward pass `NetEvaluator` uses (`crumble_model::fast`), training
-//! on burn's `flex` CPU backend. `scripts/bench_torch.py` prints the same keys for the identical
-//! PyTorch network. Only meaningful in a release build.
+//! per second (forward, losses, backward, Adam step) at batch 128, using all cores, both through
+//! the one burn module on the device `BURN_DEVICE` names (flex, the CPU, by default):
+//! inference exactly as `NetEvaluator` runs it. `scripts/bench_torch.py` prints the same keys
+//! for the identical PyTorch network. Only meaningful in a release build.
 
 use anyhow::bail;
 use crumble_model::NetConfig;
@@ -23,11 +23,6 @@ pub struct Args {
     /// Board size N of the positions.
     #[arg(long, default_value_t = 6)]
     board: u16,
-    /// Which forward pass the inference figures time: `host` (the host-side pass the
-    /// network evaluator runs) or `burn` (burn's forward on the device: flex, or the backend
-    /// BURN_DEVICE names).
-    #[arg(long, value_enum, default_value_t = InferencePath::Host)]
-    inference: InferencePath,
     /// Override the default config's tower channels (for exploring sizes).
     #[arg(long, hide = true, value_parser = crate::cli::positive::<usize>)]
     channels: Option<usize>,
@@ -37,12 +32,6 @@ pub struct Args {
     /// Override the default config's tower pixels per cell.
     #[arg(long, hide = true, value_parser = crate::cli::positive::<usize>)]
     cell_pixels: Option<usize>,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum InferencePath {
-    Host,
-    Burn,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -72,10 +61,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         board: a.board,
         seconds: a.seconds,
         device: crumble_model::default_device(),
-        inference: match a.inference {
-            InferencePath::Host => bench::Inference::Host,
-            InferencePath::Burn => bench::Inference::Burn,
-        },
     };
     let f = bench::run(&opts)?;
     if a.json {
@@ -83,12 +68,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     } else {
         let build = super::bench::build_kind();
         let backend = std::env::var("BURN_DEVICE").unwrap_or_else(|_| "flex".into());
-        let inference = match a.inference {
-            InferencePath::Host => "on the host (FastNet)".to_string(),
-            InferencePath::Burn => format!("on burn {backend}"),
-        };
         super::print(&format!(
-            "crumble bench net: {n}x{n} board, R = {r}, inference {inference}, training on burn {backend}, {build}, machine with {cores} cores\n\
+            "crumble bench net: {n}x{n} board, R = {r}, inference and training on burn {backend}, {build}, machine with {cores} cores\n\
              network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}\n\
              FLOPs per position  {flops:>12.1} M\n\
              inference           {:>12.0} positions/s at batch 1\n\
