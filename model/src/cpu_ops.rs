@@ -12,7 +12,7 @@
 //! same functions run burn's own operations ([`conv3x3_reference`], [`dense_reference`]),
 //! which the tests hold the fast path to.
 
-use crate::kernels::{MatRef, conv3_matrix, conv3_weights, im2col3, matmul, matmul_at_b};
+use crate::kernels::{MatRef, conv_matrix, conv_weights, im2col3, matmul, matmul_at_b};
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::autodiff::grads::Gradients;
@@ -40,7 +40,8 @@ pub trait CpuOps: Backend {
         relu_out: bool,
     ) -> FloatTensor<Self>;
 
-    /// `x [M, K]`, `w [K, N]`, `b [N]` -> `[M, N]`.
+    /// `x [M, K]`, `b [N]`, and `w [K, N]` or convolution weights `w [N, I, k, k]` with
+    /// `K = k·k·I` read in (ky, kx, I) order -> `[M, N]`.
     fn dense(
         x: FloatTensor<Self>,
         w: FloatTensor<Self>,
@@ -136,6 +137,34 @@ pub fn dense_reference(x: Tensor<2>, w: Tensor<2>, b: Tensor<1>, relu_out: bool)
     if relu_out { relu(y) } else { y }
 }
 
+/// A `k × k`, stride-`k` convolution on patches laid out as rows: `relu?(x·W + b)` for
+/// `x [M, k·k·I]` (each row a patch in (ky, kx, I) order) and burn's convolution weights
+/// `w [N, I, k, k]`. The fast operation reorders the weights in its own loop (flex's generic
+/// permute of the stem's weights cost a tenth of an inference pass).
+pub fn patch_dense(x: Tensor<2>, w: Tensor<4>, b: Tensor<1>, relu_out: bool) -> Tensor<2> {
+    if !fast_path(&x, &w, &b) {
+        return patch_dense_reference(x, w, b, relu_out);
+    }
+    Tensor::from_dispatch(<Dispatch as CpuOps>::dense(
+        x.into_dispatch(),
+        w.into_dispatch(),
+        b.into_dispatch(),
+        relu_out,
+    ))
+}
+
+/// [`patch_dense`] with burn's own operations, on any backend.
+pub fn patch_dense_reference(
+    x: Tensor<2>,
+    w: Tensor<4>,
+    b: Tensor<1>,
+    relu_out: bool,
+) -> Tensor<2> {
+    let [n, i, kh, kw] = w.dims();
+    let w = w.permute([2, 3, 1, 0]).reshape([kh * kw * i, n]);
+    dense_reference(x, w, b, relu_out)
+}
+
 /// The sizes of one call.
 #[derive(Clone, Copy, Debug)]
 struct Dims {
@@ -202,7 +231,7 @@ fn conv_forward(
     let (x, w, bias) = (host(x), host(w), host(b));
     let mut cols = Vec::new();
     im2col3(slice(&x), d.b, d.h, d.w, d.cin, relu_in, &mut cols);
-    let wmat = conv3_matrix(slice(&w), d.cout, d.cin, false);
+    let wmat = conv_matrix(slice(&w), d.cout, d.cin, 9, false);
     let m = d.rows();
     let mut y = vec![0.0; m * d.cout];
     let k = 9 * d.cin;
@@ -251,21 +280,38 @@ fn column_sums(g: &[f32], n: usize) -> Vec<f32> {
     sums
 }
 
+/// The dense layer's weights as a `[K, N]` matrix: as given, or reordered from convolution
+/// weights `[N, I, k, k]`.
+fn dense_matrix(w: &FlexTensor) -> (usize, usize, Vec<f32>) {
+    let ws = w.shape();
+    let w = host(w);
+    match ws.num_dims() {
+        2 => (ws[0], ws[1], slice(&w).to_vec()),
+        4 => {
+            let taps = ws[2] * ws[3];
+            let m = conv_matrix(slice(&w), ws[0], ws[1], taps, false);
+            (taps * ws[1], ws[0], m)
+        }
+        _ => panic!("dense: weights must be [K, N] or [N, I, k, k], got {ws:?}"),
+    }
+}
+
 /// The dense layer's forward pass.
 fn dense_forward(x: &FlexTensor, w: &FlexTensor, b: &FlexTensor, relu_out: bool) -> FlexTensor {
-    let (xs, ws) = (x.shape(), w.shape());
+    let xs = x.shape();
+    let (k, n, wmat) = dense_matrix(w);
     assert!(
-        xs.num_dims() == 2 && ws.num_dims() == 2 && xs[1] == ws[0],
-        "dense: x must be [M, K] and w [K, N], got {xs:?} and {ws:?}"
+        xs.num_dims() == 2 && xs[1] == k,
+        "dense: x must be [M, {k}], got {xs:?}"
     );
-    let (m, k, n) = (xs[0], xs[1], ws[1]);
+    let m = xs[0];
     assert_eq!(b.shape().num_elements(), n, "dense: bias length");
-    let (x, w, bias) = (host(x), host(w), host(b));
+    let (x, bias) = (host(x), host(b));
     let mut y = vec![0.0; m * n];
     matmul(
         [m, k, n],
         MatRef::rows(slice(&x), k),
-        MatRef::rows(slice(&w), n),
+        MatRef::rows(&wmat, n),
         &mut y,
         false,
         true,
@@ -335,13 +381,13 @@ impl Backward<Flex, 3> for Conv3x3Backward {
             let k = 9 * d.cin;
             let mut dmat = vec![0.0; k * d.cout];
             matmul_at_b(k, m, d.cout, &s.cols, &g, &mut dmat);
-            let dw = conv3_weights(&dmat, d.cout, d.cin);
+            let dw = conv_weights(&dmat, d.cout, d.cin, 9);
             grads.register::<Flex>(node.id, tensor(dw, [d.cout, d.cin, 3, 3]));
         }
         if let Some(node) = node_x {
             let mut gcols = Vec::new();
             im2col3(&g, d.b, d.h, d.w, d.cout, false, &mut gcols);
-            let wflip = conv3_matrix(slice(&host(&s.w)), d.cout, d.cin, true);
+            let wflip = conv_matrix(slice(&host(&s.w)), d.cout, d.cin, 9, true);
             let k = 9 * d.cout;
             let mut dx = vec![0.0; m * d.cin];
             matmul(
@@ -448,8 +494,9 @@ impl Backward<Flex, 3> for DenseBackward {
     fn backward(self, ops: Ops<DenseSaved, 3>, grads: &mut Gradients, _: &mut Checkpointer) {
         let [node_x, node_w, node_b] = ops.parents;
         let s = ops.state;
-        let (m, k) = (s.x.shape()[0], s.x.shape()[1]);
-        let n = s.w.shape()[1];
+        let m = s.x.shape()[0];
+        let ws = s.w.shape();
+        let (k, n, wmat) = dense_matrix(&s.w);
         let g = host(&grads.consume::<Flex>(&ops.node));
         let mut g = slice(&g).to_vec(); // [M, N]
         if let Some(y) = &s.y {
@@ -462,12 +509,16 @@ impl Backward<Flex, 3> for DenseBackward {
             let x = host(&s.x);
             let mut dw = vec![0.0; k * n];
             matmul_at_b(k, m, n, slice(&x), &g, &mut dw);
-            grads.register::<Flex>(node.id, tensor(dw, [k, n]));
+            let dw = if ws.num_dims() == 4 {
+                conv_weights(&dw, n, ws[1], ws[2] * ws[3])
+            } else {
+                dw
+            };
+            grads.register::<Flex>(node.id, tensor(dw, ws.clone()));
         }
         if let Some(node) = node_x {
-            let w = host(&s.w);
             let mut dx = vec![0.0; m * k];
-            let wt = MatRef::transposed(slice(&w), n);
+            let wt = MatRef::transposed(&wmat, n);
             matmul([m, n, k], MatRef::rows(&g, n), wt, &mut dx, false, true);
             grads.register::<Flex>(node.id, tensor(dx, [m, k]));
         }

@@ -181,18 +181,19 @@ pub fn im2col3(x: &[f32], b: usize, h: usize, w: usize, c: usize, relu: bool, ou
     }
 }
 
-/// burn's convolution weights `[out, in, 3, 3]` as the `[9·in, out]` matrix that multiplies
-/// [`im2col3`] rows; with `flip`, the kernel turned by 180° and in and out swapped
-/// (`[9·out, in]`), which maps an output gradient's im2col to the input gradient.
-pub fn conv3_matrix(w: &[f32], cout: usize, cin: usize, flip: bool) -> Vec<f32> {
-    assert_eq!(w.len(), cout * cin * 9, "3×3 weights length");
+/// burn's convolution weights `[out, in, k, k]` (`taps = k·k`) as the `[taps·in, out]` matrix
+/// that multiplies rows in (ky, kx, in) order ([`im2col3`]'s, or a cell of the cell layout);
+/// with `flip`, the kernel turned by 180° and in and out swapped (`[taps·out, in]`), which
+/// maps an output gradient's im2col to the input gradient.
+pub fn conv_matrix(w: &[f32], cout: usize, cin: usize, taps: usize, flip: bool) -> Vec<f32> {
+    assert_eq!(w.len(), cout * cin * taps, "convolution weights length");
     let mut m = vec![0.0; w.len()];
     for o in 0..cout {
         for i in 0..cin {
-            for k in 0..9 {
-                let v = w[(o * cin + i) * 9 + k];
+            for k in 0..taps {
+                let v = w[(o * cin + i) * taps + k];
                 if flip {
-                    m[((8 - k) * cout + o) * cin + i] = v;
+                    m[((taps - 1 - k) * cout + o) * cin + i] = v;
                 } else {
                     m[(k * cin + i) * cout + o] = v;
                 }
@@ -202,15 +203,15 @@ pub fn conv3_matrix(w: &[f32], cout: usize, cin: usize, flip: bool) -> Vec<f32> 
     m
 }
 
-/// The inverse of [`conv3_matrix`] without flip: a `[9·in, out]` matrix back to burn's
-/// `[out, in, 3, 3]`.
-pub fn conv3_weights(m: &[f32], cout: usize, cin: usize) -> Vec<f32> {
-    assert_eq!(m.len(), cout * cin * 9, "3×3 matrix length");
+/// The inverse of [`conv_matrix`] without flip: a `[taps·in, out]` matrix back to burn's
+/// `[out, in, k, k]`.
+pub fn conv_weights(m: &[f32], cout: usize, cin: usize, taps: usize) -> Vec<f32> {
+    assert_eq!(m.len(), cout * cin * taps, "convolution matrix length");
     let mut w = vec![0.0; m.len()];
     for o in 0..cout {
         for i in 0..cin {
-            for k in 0..9 {
-                w[(o * cin + i) * 9 + k] = m[(k * cin + i) * cout + o];
+            for k in 0..taps {
+                w[(o * cin + i) * taps + k] = m[(k * cin + i) * cout + o];
             }
         }
     }
@@ -271,10 +272,15 @@ mod tests {
     }
 
     #[test]
-    fn conv3_weights_undo_conv3_matrix() {
+    fn conv_weights_undo_conv_matrix() {
         let w = values(5 * 3 * 9, 3);
-        assert_eq!(conv3_weights(&conv3_matrix(&w, 5, 3, false), 5, 3), w);
-        let flipped = conv3_matrix(&w, 5, 3, true);
+        assert_eq!(conv_weights(&conv_matrix(&w, 5, 3, 9, false), 5, 3, 9), w);
+        let w4 = values(2 * 7 * 64, 4);
+        assert_eq!(
+            conv_weights(&conv_matrix(&w4, 2, 7, 64, false), 2, 7, 64),
+            w4
+        );
+        let flipped = conv_matrix(&w, 5, 3, 9, true);
         // kernel tap (ky, kx) of out 4, in 2 lands at tap (2-ky, 2-kx) of the swapped matrix
         assert_eq!(flipped[((8 - 1) * 5 + 4) * 3 + 2], w[(4 * 3 + 2) * 9 + 1]);
     }

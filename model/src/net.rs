@@ -26,7 +26,7 @@
 //! burn's `conv2d` on every other backend. The same module and the same weights serve
 //! training and the search's evaluator on every device.
 
-use crate::cpu_ops::dense;
+use crate::cpu_ops::{dense, patch_dense};
 use burn::config::Config;
 use burn::module::{Module, ModuleMapper, Param, ParamId};
 use burn::tensor::activation::{relu, tanh};
@@ -347,9 +347,10 @@ impl Dense {
 
 /// `[B, H, W, C]` -> `[B, 2C]`: channel means then channel maxima.
 fn pool(x: Tensor<4>) -> Tensor<2> {
-    let [b, _, _, c] = x.dims();
-    let mean = x.clone().mean_dims(&[1, 2]).reshape([b, c]);
-    let max = x.max_dims(&[1, 2]).reshape([b, c]);
+    let [b, h, w, c] = x.dims();
+    let x = x.reshape([b, h * w, c]); // one reduced dimension: flex reduces it much faster
+    let mean = x.clone().mean_dim(1).reshape([b, c]);
+    let max = x.max_dim(1).reshape([b, c]);
     Tensor::cat(vec![mean, max], 1)
 }
 
@@ -507,15 +508,10 @@ impl CrumbleNet {
         let g = n * s;
         let q = self.policy_planes();
         let c = self.stem.weight.dims()[0];
-        // Stem: each cell's s·s·I values times the weights as a [s·s·I, C] matrix.
-        let w = self
-            .stem
-            .weight
-            .val()
-            .permute([2, 3, 1, 0]) // [s, s, I, C]
-            .reshape([s * s * p, c]);
+        // Stem: each cell's s·s·I values, in (iy, ix, I) order, times the convolution.
         let rows = input.clone().reshape([b * n * n, s * s * p]);
-        let mut x = dense(rows, w, self.stem.bias.val(), true).reshape([b, n, n, c]); // relu'd
+        let w = self.stem.weight.val();
+        let mut x = patch_dense(rows, w, self.stem.bias.val(), true).reshape([b, n, n, c]);
         for block in &self.blocks {
             x = block.forward(x);
         }

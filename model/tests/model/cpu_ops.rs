@@ -3,7 +3,9 @@
 //! and bias, with and without autodiff, for every ReLU placement and odd shapes.
 
 use burn::tensor::{Device, Tensor, TensorData};
-use crumble_model::cpu_ops::{conv3x3, conv3x3_reference, dense, dense_reference, on_flex};
+use crumble_model::cpu_ops::{
+    conv3x3, conv3x3_reference, dense, dense_reference, on_flex, patch_dense, patch_dense_reference,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -208,4 +210,42 @@ fn the_fast_dense_layer_is_burns_linear() {
         &host(got),
         &host(dense_reference(x, wt, bias, true)),
     );
+}
+
+/// The patch convolution (the stem on the cell layout): convolution weights `[N, I, k, k]`
+/// reordered inside the operation, against burn's permute and `linear`, gradients included.
+#[test]
+fn the_patch_convolution_is_burns() {
+    let device = Device::flex().autodiff();
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for &[m, i, k, n] in &[[1, 1, 1, 1], [5, 3, 2, 4], [300, 33, 8, 32]] {
+        for relu_out in [false, true] {
+            let x = random([m, k * k * i], &mut rng, &device);
+            let wt = random([n, i, k, k], &mut rng, &device);
+            let bias = random([n], &mut rng, &device);
+            let r = random([m, n], &mut rng, &device);
+            let mut results = Vec::new();
+            for f in [patch_dense, patch_dense_reference] {
+                let (x, wt, bias) = (
+                    x.clone().require_grad(),
+                    wt.clone().require_grad(),
+                    bias.clone().require_grad(),
+                );
+                let y = f(x.clone(), wt.clone(), bias.clone(), relu_out);
+                let grads = (y.clone() * r.clone()).sum().backward();
+                results.push((
+                    host(y.inner()),
+                    host(x.grad(&grads).unwrap()),
+                    host(wt.grad(&grads).unwrap()),
+                    host(bias.grad(&grads).unwrap()),
+                ));
+            }
+            let shape = format!("{:?} relu {relu_out}", [m, i, k, n]);
+            let (f, r) = (&results[0], &results[1]);
+            assert_close(&format!("y of {shape}"), &f.0, &r.0);
+            assert_close(&format!("dx of {shape}"), &f.1, &r.1);
+            assert_close(&format!("dw of {shape}"), &f.2, &r.2);
+            assert_close(&format!("db of {shape}"), &f.3, &r.3);
+        }
+    }
 }
