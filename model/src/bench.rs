@@ -1,5 +1,5 @@
 //! `crumble bench net`: FLOPs, inference throughput (the network on its device from host
-//! buffers, exactly as [`crate::NetEvaluator`] runs it: [`crate::infer::forward_host`]) and
+//! buffers, exactly as [`crate::NetEvaluator`] runs it: [`crate::infer::forward_chunks`]) and
 //! training throughput of a network on real positions (from seeded random games), the
 //! numbers `scripts/bench_torch.py` prints for the identical PyTorch network.
 
@@ -102,7 +102,7 @@ fn cell_inputs(cfg: &NetConfig, board: u16, count: usize) -> Vec<f32> {
     cells
 }
 
-/// Positions per second of the evaluator's forward pass ([`crate::infer::forward_host`]) at
+/// Positions per second of the evaluator's forward pass ([`crate::infer::forward_chunks`]) at
 /// batch `b` on `device` (positions from seeded random games on a board of `board`), measured
 /// for at least `seconds`.
 pub fn inference_rate(
@@ -116,10 +116,21 @@ pub fn inference_rate(
     let b = b.max(1);
     let cells = cell_inputs(cfg, board, b);
     let n = usize::from(board) * cfg.cell_pixels;
-    let mut out = crate::infer::HostOutput::default();
-    rate(seconds, || {
-        crate::infer::forward_host(net, device, &cells, b, n, &mut out);
-    }) * b as f64
+    rate(seconds, || forward(net, device, &cells, b, n)) * b as f64
+}
+
+/// One inference pass as the evaluator runs it, on `b` positions already in the cell layout
+/// (copied chunk by chunk where the evaluator would encode them).
+fn forward(net: &crate::CrumbleNet, device: &Device, cells: &[f32], b: usize, n: usize) {
+    let per = cells.len() / b.max(1);
+    crate::infer::forward_chunks(
+        net,
+        device,
+        b,
+        n,
+        |first, buf| buf.copy_from_slice(&cells[first * per..first * per + buf.len()]),
+        |_, logits, values, _| std::hint::black_box((logits, values)),
+    );
 }
 
 /// Measures the network of `opts.config`.
@@ -135,13 +146,10 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     let net = cfg.init(&opts.device)?.valid();
 
     let mut infer = [0.0; 4];
-    let mut out = crate::infer::HostOutput::default();
     let tower = usize::from(opts.board) * cfg.cell_pixels;
     for (k, &b) in [1usize, 16, 64, 256].iter().enumerate() {
         let x = &cells[..b * per];
-        let calls = rate(opts.seconds, || {
-            crate::infer::forward_host(&net, &opts.device, x, b, tower, &mut out);
-        });
+        let calls = rate(opts.seconds, || forward(&net, &opts.device, x, b, tower));
         infer[k] = calls * b as f64;
     }
 

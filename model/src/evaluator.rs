@@ -4,7 +4,7 @@
 use crate::action;
 use crate::checkpoint::{self, CheckpointError};
 use crate::encoder::{CrumbleEncoder, Encoder};
-use crate::infer::{self, HostOutput};
+use crate::infer;
 use crate::layout::Layout;
 use crate::net::{CrumbleNet, NetConfig};
 use burn::module::Module;
@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Where a [`NetEvaluator`]'s time goes, summed over its calls (shared, so a caller can read
 /// it while the evaluator is owned by an agent): encoding the positions into the input
@@ -33,10 +33,6 @@ pub struct EvalTimings {
 }
 
 impl EvalTimings {
-    fn add(counter: &AtomicU64, since: Instant) {
-        counter.fetch_add(since.elapsed().as_nanos() as u64, Ordering::Relaxed);
-    }
-
     /// (encode, net, decode) seconds so far.
     pub fn seconds(&self) -> (f64, f64, f64) {
         let s = |c: &AtomicU64| c.load(Ordering::Relaxed) as f64 * 1e-9;
@@ -61,9 +57,8 @@ thread_local! {
 }
 
 /// Evaluates leaves with a [`CrumbleNet`] through a game's [`Encoder`] (Crumble's by
-/// default): encodes a batch into a reused host buffer (in the cell layout,
-/// [`Layout::to_cells`]), runs the network on its device once per grid size in the batch
-/// ([`infer::forward_host`]), and turns logits into priors over each
+/// default): per grid size in the batch, encodes the positions in the cell layout
+/// ([`Layout::to_cells`]), runs the network on its device and turns logits into priors over each
 /// leaf's legal decisions ([`action::softmax_at`]); the value is the net's, from the view of
 /// the leaf's decider.
 #[derive(Debug)]
@@ -73,16 +68,10 @@ pub struct NetEvaluator<E = CrumbleEncoder> {
     config: NetConfig,
     layout: Layout,
     net: CrumbleNet,
-    /// The last forward pass's logits and values.
-    output: HostOutput,
     /// Where `net` lives and runs.
     device: Device,
-    /// Host input buffer `[B, n, n, s, s, I]` (cell layout), grown as needed and reused.
-    input: Vec<f32>,
     /// [`Layout::cell_order`] for the grid side it was built for.
     order: (usize, Vec<u32>),
-    /// Cell-order indices (into a row of logits) of one leaf's legal decisions.
-    indices: Vec<usize>,
     /// Leaf indices of the current sub-batch.
     group: Vec<usize>,
     timings: Arc<EvalTimings>,
@@ -120,12 +109,9 @@ impl<E> NetEvaluator<E> {
             encoder,
             layout: Layout::of(&config),
             config,
-            output: HostOutput::default(),
             net: net.valid(),
             device,
-            input: Vec::new(),
             order: (0, Vec::new()),
-            indices: Vec::new(),
             group: Vec::new(),
             timings: Arc::default(),
         }
@@ -179,6 +165,10 @@ impl<E> NetEvaluator<E> {
     }
 
     /// Runs the net on the leaves `idx` (all of grid size `g`): fills their evaluations.
+    ///
+    /// Each chunk of positions is encoded, run and decoded on one thread
+    /// ([`infer::forward_chunks`]); the timings split the wall time of the call in proportion
+    /// to the thread time each phase took.
     fn run_group<G: GameState>(
         &mut self,
         leaves: &[Leaf<'_, G>],
@@ -189,86 +179,94 @@ impl<E> NetEvaluator<E> {
     where
         E: Encoder<G>,
     {
+        let start = Instant::now();
         let layout = self.layout;
         let per = layout.input_len(g);
-        let b = idx.len();
-        if self.input.len() < b * per {
-            self.input.resize(b * per, 0.0);
-        }
-        let n = g / layout.stride;
-        let t0 = Instant::now();
-        // Encoding costs about as much as the forward pass of a small net: spread it over
-        // the threads too (each with its own encoder scratch and plane buffer).
-        {
-            use rayon::prelude::*;
-            let encoder = &self.encoder;
-            let chunk = b.div_ceil(rayon::current_num_threads().max(1)).max(1);
-            self.input[..b * per]
-                .par_chunks_mut(chunk * per)
-                .zip(idx.par_chunks(chunk))
-                .for_each(|(dst, ids)| {
-                    ENCODE_SCRATCH.with(|cell| {
-                        let mut cell = cell.borrow_mut();
-                        if !cell
-                            .as_ref()
-                            .is_some_and(|b| b.is::<(E::Scratch, Vec<f32>)>())
-                        {
-                            *cell = Some(Box::new((E::Scratch::default(), Vec::<f32>::new())));
-                        }
-                        let (scratch, planes) = cell
-                            .as_mut()
-                            .and_then(|b| b.downcast_mut::<(E::Scratch, Vec<f32>)>())
-                            .expect("set above");
-                        planes.resize(per, 0.0);
-                        for (k, &i) in ids.iter().enumerate() {
-                            encoder.encode(leaves[i].game, scratch, planes);
-                            layout.to_cells(planes, g, &mut dst[k * per..(k + 1) * per]);
-                        }
-                    });
-                });
-        }
-        EvalTimings::add(&self.timings.encode_ns, t0);
-        let t0 = Instant::now();
-        infer::forward_host(
-            &self.net,
-            &self.device,
-            &self.input[..b * per],
-            b,
-            n,
-            &mut self.output,
-        );
-        EvalTimings::add(&self.timings.net_ns, t0);
-        self.timings
-            .positions
-            .fetch_add(b as u64, Ordering::Relaxed);
-        self.timings.batches.fetch_add(1, Ordering::Relaxed);
-        let t0 = Instant::now();
-        let (logits, values) = (&self.output.logits, &self.output.values);
         let a = layout.policy_len(g);
         if self.order.0 != g {
             self.order = (g, layout.cell_order(g));
         }
-        for (k, &i) in idx.iter().enumerate() {
-            let e = &mut out[i];
-            // The row is in cell order: each legal decision's policy index is mapped to its
-            // place there (reordering the whole row would touch every logit per leaf).
-            let row = &logits[k * a..(k + 1) * a];
-            let leaf = &leaves[i];
-            self.indices.clear();
-            for &d in leaf.legal {
-                let j = self.encoder.policy_index(leaf.game, d);
-                if j >= a {
-                    return Err(EvalError::Failed {
-                        evaluator: self.name.clone(),
-                        message: format!("decision {} has policy index {j} of {a}", d.0),
-                    });
+        let (encoder, order, name) = (&self.encoder, &self.order.1, &self.name);
+        let thread_ns = [const { AtomicU64::new(0) }; 3]; // encode, net, decode
+        let add = |phase: usize, took: Duration| {
+            thread_ns[phase].fetch_add(took.as_nanos() as u64, Ordering::Relaxed);
+        };
+        let fill = |first: usize, buf: &mut [f32]| {
+            let t0 = Instant::now();
+            ENCODE_SCRATCH.with(|cell| {
+                let mut cell = cell.borrow_mut();
+                if !cell
+                    .as_ref()
+                    .is_some_and(|b| b.is::<(E::Scratch, Vec<f32>)>())
+                {
+                    *cell = Some(Box::new((E::Scratch::default(), Vec::<f32>::new())));
                 }
-                self.indices.push(self.order.1[j] as usize);
+                let (scratch, planes) = cell
+                    .as_mut()
+                    .and_then(|b| b.downcast_mut::<(E::Scratch, Vec<f32>)>())
+                    .expect("set above");
+                planes.resize(per, 0.0);
+                for (k, dst) in buf.chunks_exact_mut(per).enumerate() {
+                    encoder.encode(leaves[idx[first + k]].game, scratch, planes);
+                    layout.to_cells(planes, g, dst);
+                }
+            });
+            add(0, t0.elapsed());
+        };
+        let decode = |first: usize, logits: Vec<f32>, values: Vec<f32>, net: Duration| {
+            add(1, net);
+            let t0 = Instant::now();
+            let mut evals = Vec::with_capacity(values.len());
+            let mut indices = Vec::new();
+            for (k, row) in logits.chunks_exact(a).enumerate() {
+                // The row is in cell order: each legal decision's policy index is mapped to
+                // its place there (reordering the whole row would touch every logit).
+                let leaf = &leaves[idx[first + k]];
+                indices.clear();
+                for &d in leaf.legal {
+                    let j = encoder.policy_index(leaf.game, d);
+                    if j >= a {
+                        return Err(EvalError::Failed {
+                            evaluator: name.clone(),
+                            message: format!("decision {} has policy index {j} of {a}", d.0),
+                        });
+                    }
+                    indices.push(order[j] as usize);
+                }
+                let mut priors = Vec::with_capacity(indices.len());
+                action::softmax_at(row, &indices, &mut priors);
+                evals.push((priors, values[k].clamp(-1.0, 1.0)));
             }
-            action::softmax_at(row, &self.indices, &mut e.priors);
-            e.value = values[k].clamp(-1.0, 1.0);
+            add(2, t0.elapsed());
+            Ok(evals)
+        };
+        let n = g / layout.stride;
+        let chunks = infer::forward_chunks(&self.net, &self.device, idx.len(), n, fill, decode);
+        let mut k = 0;
+        for chunk in chunks {
+            for (priors, value) in chunk? {
+                let e = &mut out[idx[k]];
+                e.priors = priors;
+                e.value = value;
+                k += 1;
+            }
         }
-        EvalTimings::add(&self.timings.decode_ns, t0);
+        // Wall time split in proportion to the phases' thread time.
+        let wall = start.elapsed().as_nanos() as f64;
+        let ns = thread_ns.map(|c| c.load(Ordering::Relaxed) as f64);
+        let total = ns.iter().sum::<f64>().max(1.0);
+        let counters = [
+            &self.timings.encode_ns,
+            &self.timings.net_ns,
+            &self.timings.decode_ns,
+        ];
+        for (c, t) in counters.iter().zip(ns) {
+            c.fetch_add((wall * t / total) as u64, Ordering::Relaxed);
+        }
+        self.timings
+            .positions
+            .fetch_add(idx.len() as u64, Ordering::Relaxed);
+        self.timings.batches.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 }
