@@ -1,9 +1,11 @@
 //! # crumble-model
 //!
 //! The network side of Crumble Zero: the rasteriser ([`planes`]), decisions <-> policy
-//! indices ([`action`]), the 8 symmetries ([`symmetry`]), the burn network ([`net`]), the
-//! losses and optimiser step ([`train`]), [`NetEvaluator`] for the search, checkpoints
-//! ([`checkpoint`]) and the network benchmark ([`bench`]).
+//! indices ([`action`]), the 8 symmetries ([`symmetry`]), the burn network ([`net`]) with its
+//! fast operations on burn's CPU backend ([`cpu_ops`], kernels in [`kernels`]), the
+//! losses and optimiser step ([`train`]), inference from host buffers ([`infer`]),
+//! [`NetEvaluator`] for the search, checkpoints ([`checkpoint`]) and the network benchmark
+//! ([`bench`]).
 //!
 //! The backend is chosen at run time from burn's `Device`: [`default_device`] is the
 //! pure-Rust `flex` CPU backend, or the backend `BURN_DEVICE` names. Cargo features `tch`,
