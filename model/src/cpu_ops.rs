@@ -123,6 +123,16 @@ pub fn dense(x: Tensor<2>, w: Tensor<2>, b: Tensor<1>, relu_out: bool) -> Tensor
     if !fast_path(&x, &w, &b) {
         return dense_reference(x, w, b, relu_out);
     }
+    fast_dense(x, w, b, relu_out)
+}
+
+/// [`CpuOps::dense`] through burn's dispatch, for weights `[K, N]` or `[N, I, k, k]`.
+fn fast_dense<const D: usize>(
+    x: Tensor<2>,
+    w: Tensor<D>,
+    b: Tensor<1>,
+    relu_out: bool,
+) -> Tensor<2> {
     Tensor::from_dispatch(<Dispatch as CpuOps>::dense(
         x.into_dispatch(),
         w.into_dispatch(),
@@ -145,12 +155,7 @@ pub fn patch_dense(x: Tensor<2>, w: Tensor<4>, b: Tensor<1>, relu_out: bool) -> 
     if !fast_path(&x, &w, &b) {
         return patch_dense_reference(x, w, b, relu_out);
     }
-    Tensor::from_dispatch(<Dispatch as CpuOps>::dense(
-        x.into_dispatch(),
-        w.into_dispatch(),
-        b.into_dispatch(),
-        relu_out,
-    ))
+    fast_dense(x, w, b, relu_out)
 }
 
 /// [`patch_dense`] with burn's own operations, on any backend.
@@ -269,6 +274,16 @@ fn relu_mask(g: &mut [f32], by: &FlexTensor) {
     }
 }
 
+/// The gradient at an operation's output as a host vector, through its output ReLU (`y`, the
+/// output after it) when it has one.
+fn output_gradient(g: FlexTensor, y: Option<&FlexTensor>) -> Vec<f32> {
+    let mut g = slice(&host(&g)).to_vec();
+    if let Some(y) = y {
+        relu_mask(&mut g, y);
+    }
+    g
+}
+
 /// Sums of the rows of `g` (`n` columns): a bias gradient.
 fn column_sums(g: &[f32], n: usize) -> Vec<f32> {
     let mut sums = vec![0.0; n];
@@ -369,11 +384,7 @@ impl Backward<Flex, 3> for Conv3x3Backward {
         let s = ops.state;
         let d = s.dims;
         let m = d.rows();
-        let g = host(&grads.consume::<Flex>(&ops.node));
-        let mut g = slice(&g).to_vec(); // [M, Cout]
-        if let Some(y) = &s.y {
-            relu_mask(&mut g, y);
-        }
+        let g = output_gradient(grads.consume::<Flex>(&ops.node), s.y.as_ref()); // [M, Cout]
         if let Some(node) = node_b {
             grads.register::<Flex>(node.id, tensor(column_sums(&g, d.cout), [d.cout]));
         }
@@ -497,11 +508,7 @@ impl Backward<Flex, 3> for DenseBackward {
         let m = s.x.shape()[0];
         let ws = s.w.shape();
         let (k, n, wmat) = dense_matrix(&s.w);
-        let g = host(&grads.consume::<Flex>(&ops.node));
-        let mut g = slice(&g).to_vec(); // [M, N]
-        if let Some(y) = &s.y {
-            relu_mask(&mut g, y);
-        }
+        let g = output_gradient(grads.consume::<Flex>(&ops.node), s.y.as_ref()); // [M, N]
         if let Some(node) = node_b {
             grads.register::<Flex>(node.id, tensor(column_sums(&g, n), [n]));
         }

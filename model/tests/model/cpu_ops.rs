@@ -27,6 +27,36 @@ fn assert_close(what: &str, got: &[f32], want: &[f32]) {
     }
 }
 
+/// The output of `op` and the gradients of `Σ y·r` (a random projection of the output) with
+/// respect to its input, weights and bias, once through `fast` and once through `reference`:
+/// all four must agree.
+fn assert_same_gradients<const X: usize, const W: usize, const Y: usize>(
+    what: &str,
+    [fast, reference]: [&dyn Fn(Tensor<X>, Tensor<W>, Tensor<1>) -> Tensor<Y>; 2],
+    (x, w, b): (&Tensor<X>, &Tensor<W>, &Tensor<1>),
+    r: &Tensor<Y>,
+) {
+    let run = |f: &dyn Fn(Tensor<X>, Tensor<W>, Tensor<1>) -> Tensor<Y>| {
+        let (x, w, b) = (
+            x.clone().require_grad(),
+            w.clone().require_grad(),
+            b.clone().require_grad(),
+        );
+        let y = f(x.clone(), w.clone(), b.clone());
+        let grads = (y.clone() * r.clone()).sum().backward();
+        [
+            host(y.inner()),
+            host(x.grad(&grads).unwrap()),
+            host(w.grad(&grads).unwrap()),
+            host(b.grad(&grads).unwrap()),
+        ]
+    };
+    let (got, want) = (run(fast), run(reference));
+    for (name, (g, w)) in ["y", "dx", "dw", "db"].iter().zip(got.iter().zip(&want)) {
+        assert_close(&format!("{name} of {what}"), g, w);
+    }
+}
+
 const SHAPES: &[[usize; 5]] = &[
     // B, H, W, Cin, Cout
     [1, 1, 1, 1, 1],
@@ -67,29 +97,16 @@ fn the_fast_backward_is_burns_gradient() {
             let wt = random([cout, cin, 3, 3], &mut rng, &device);
             let bias = random([cout], &mut rng, &device);
             let r = random([b, h, w, cout], &mut rng, &device);
-            let mut results = Vec::new();
-            for fast in [true, false] {
-                let (x, wt, bias) = (
-                    x.clone().require_grad(),
-                    wt.clone().require_grad(),
-                    bias.clone().require_grad(),
-                );
-                let f = if fast { conv3x3 } else { conv3x3_reference };
-                let y = f(x.clone(), wt.clone(), bias.clone(), relu_in, relu_out);
-                let grads = (y.clone() * r.clone()).sum().backward();
-                results.push((
-                    host(y.inner()),
-                    host(x.grad(&grads).unwrap()),
-                    host(wt.grad(&grads).unwrap()),
-                    host(bias.grad(&grads).unwrap()),
-                ));
-            }
             let shape = format!("{:?} relu {relu_in}/{relu_out}", [b, h, w, cin, cout]);
-            let (f, r) = (&results[0], &results[1]);
-            assert_close(&format!("y of {shape}"), &f.0, &r.0);
-            assert_close(&format!("dx of {shape}"), &f.1, &r.1);
-            assert_close(&format!("dw of {shape}"), &f.2, &r.2);
-            assert_close(&format!("db of {shape}"), &f.3, &r.3);
+            assert_same_gradients(
+                &shape,
+                [
+                    &|x, w, b| conv3x3(x, w, b, relu_in, relu_out),
+                    &|x, w, b| conv3x3_reference(x, w, b, relu_in, relu_out),
+                ],
+                (&x, &wt, &bias),
+                &r,
+            );
         }
     }
 }
@@ -175,28 +192,14 @@ fn the_fast_dense_layer_is_burns_linear() {
             let wt = random([k, n], &mut rng, &device);
             let bias = random([n], &mut rng, &device);
             let r = random([m, n], &mut rng, &device);
-            let mut results = Vec::new();
-            for f in [dense, dense_reference] {
-                let (x, wt, bias) = (
-                    x.clone().require_grad(),
-                    wt.clone().require_grad(),
-                    bias.clone().require_grad(),
-                );
-                let y = f(x.clone(), wt.clone(), bias.clone(), relu_out);
-                let grads = (y.clone() * r.clone()).sum().backward();
-                results.push((
-                    host(y.inner()),
-                    host(x.grad(&grads).unwrap()),
-                    host(wt.grad(&grads).unwrap()),
-                    host(bias.grad(&grads).unwrap()),
-                ));
-            }
-            let shape = format!("{:?} relu {relu_out}", [m, k, n]);
-            let (f, r) = (&results[0], &results[1]);
-            assert_close(&format!("y of {shape}"), &f.0, &r.0);
-            assert_close(&format!("dx of {shape}"), &f.1, &r.1);
-            assert_close(&format!("dw of {shape}"), &f.2, &r.2);
-            assert_close(&format!("db of {shape}"), &f.3, &r.3);
+            assert_same_gradients(
+                &format!("{:?} relu {relu_out}", [m, k, n]),
+                [&|x, w, b| dense(x, w, b, relu_out), &|x, w, b| {
+                    dense_reference(x, w, b, relu_out)
+                }],
+                (&x, &wt, &bias),
+                &r,
+            );
         }
     }
     // Without autodiff the forward is the same function.
@@ -224,28 +227,14 @@ fn the_patch_convolution_is_burns() {
             let wt = random([n, i, k, k], &mut rng, &device);
             let bias = random([n], &mut rng, &device);
             let r = random([m, n], &mut rng, &device);
-            let mut results = Vec::new();
-            for f in [patch_dense, patch_dense_reference] {
-                let (x, wt, bias) = (
-                    x.clone().require_grad(),
-                    wt.clone().require_grad(),
-                    bias.clone().require_grad(),
-                );
-                let y = f(x.clone(), wt.clone(), bias.clone(), relu_out);
-                let grads = (y.clone() * r.clone()).sum().backward();
-                results.push((
-                    host(y.inner()),
-                    host(x.grad(&grads).unwrap()),
-                    host(wt.grad(&grads).unwrap()),
-                    host(bias.grad(&grads).unwrap()),
-                ));
-            }
-            let shape = format!("{:?} relu {relu_out}", [m, i, k, n]);
-            let (f, r) = (&results[0], &results[1]);
-            assert_close(&format!("y of {shape}"), &f.0, &r.0);
-            assert_close(&format!("dx of {shape}"), &f.1, &r.1);
-            assert_close(&format!("dw of {shape}"), &f.2, &r.2);
-            assert_close(&format!("db of {shape}"), &f.3, &r.3);
+            assert_same_gradients(
+                &format!("{:?} relu {relu_out}", [m, i, k, n]),
+                [&|x, w, b| patch_dense(x, w, b, relu_out), &|x, w, b| {
+                    patch_dense_reference(x, w, b, relu_out)
+                }],
+                (&x, &wt, &bias),
+                &r,
+            );
         }
     }
 }
