@@ -47,6 +47,28 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
     /// Writes the planes `[C, G, G]` of `state` into `out` (length `C·G·G`; every value is
     /// written).
     fn encode(&self, state: &G, scratch: &mut Self::Scratch, out: &mut [f32]);
+    /// Writes the planes of `state` in the network's cell layout for stem stride `stride`
+    /// into `out` (what [`crate::Layout::to_cells`] makes of [`Encoder::encode`]'s planes).
+    /// The default encodes into `planes` and reorders; an encoder may write the layout
+    /// directly (Crumble's does, saving the reordering pass).
+    fn encode_cells(
+        &self,
+        state: &G,
+        scratch: &mut Self::Scratch,
+        stride: usize,
+        planes: &mut Vec<f32>,
+        out: &mut [f32],
+    ) {
+        planes.resize(out.len(), 0.0);
+        self.encode(state, scratch, planes);
+        let layout = crate::Layout {
+            input_planes: self.input_planes(),
+            policy_planes: self.policy_planes(),
+            policy_extra: self.policy_extra(),
+            stride,
+        };
+        layout.to_cells(planes, self.grid(state), out);
+    }
     /// Policy index of a legal decision of `state`: `plane·G·G + y·G + x`, or `P·G·G + k`
     /// for extra logit `k`.
     fn policy_index(&self, state: &G, d: Decision) -> usize;
@@ -95,6 +117,16 @@ impl Encoder<Game> for CrumbleEncoder {
     }
     fn encode(&self, state: &Game, scratch: &mut planes::Rasteriser, out: &mut [f32]) {
         scratch.rasterise_slice(state, out);
+    }
+    fn encode_cells(
+        &self,
+        state: &Game,
+        scratch: &mut planes::Rasteriser,
+        stride: usize,
+        _planes: &mut Vec<f32>,
+        out: &mut [f32],
+    ) {
+        scratch.rasterise_cells(state, stride, out);
     }
     fn policy_index(&self, _state: &Game, d: Decision) -> usize {
         action::index(d)

@@ -205,10 +205,9 @@ impl<E> NetEvaluator<E> {
                     .as_mut()
                     .and_then(|b| b.downcast_mut::<(E::Scratch, Vec<f32>)>())
                     .expect("set above");
-                planes.resize(per, 0.0);
                 for (k, dst) in buf.chunks_exact_mut(per).enumerate() {
-                    encoder.encode(leaves[idx[first + k]].game, scratch, planes);
-                    layout.to_cells(planes, g, dst);
+                    let game = leaves[idx[first + k]].game;
+                    encoder.encode_cells(game, scratch, layout.stride, planes, dst);
                 }
             });
             add(0, t0.elapsed());

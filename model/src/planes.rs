@@ -115,6 +115,9 @@ pub enum RasterError {
 /// the piece list the rules engine hands out).
 #[derive(Debug, Default, Clone)]
 pub struct Rasteriser {
+    /// Offsets of each row and column in the cell layout ([`Rasteriser::rasterise_cells`]).
+    cell_rows: Vec<usize>,
+    cell_cols: Vec<usize>,
     ids: Vec<u32>,
     chain: Vec<u32>,
     group: Vec<u32>,
@@ -139,19 +142,58 @@ fn union(uf: &mut [u32], a: u32, b: u32) {
     }
 }
 
-/// Fills the cells of `r` in plane `c` with `v` (`p` is the whole buffer, `g` the grid side).
-#[inline]
-fn fill_rect(p: &mut [f32], g: usize, c: usize, r: Rect, v: f32) {
-    let base = c * g * g;
-    for y in usize::from(r.y)..usize::from(r.top()) {
-        let row = base + y * g;
-        p[row + usize::from(r.x)..row + usize::from(r.right())].fill(v);
+/// Where the rasteriser writes: the standard `[PLANES, G, G]` planes, or the network's cell
+/// layout ([`crate::Layout::to_cells`]).
+trait Target {
+    /// Fills the cells of `r` in plane `c` with `v`.
+    fn fill_rect(&self, p: &mut [f32], c: usize, r: Rect, v: f32);
+    /// Sets plane `c` at cell `(x, y)` to 1.
+    fn set(&self, p: &mut [f32], c: usize, x: u16, y: u16);
+}
+
+/// `[PLANES, G, G]`.
+struct Planes {
+    g: usize,
+}
+
+impl Target for Planes {
+    #[inline]
+    fn fill_rect(&self, p: &mut [f32], c: usize, r: Rect, v: f32) {
+        let g = self.g;
+        let base = c * g * g;
+        for y in usize::from(r.y)..usize::from(r.top()) {
+            let row = base + y * g;
+            p[row + usize::from(r.x)..row + usize::from(r.right())].fill(v);
+        }
+    }
+
+    #[inline]
+    fn set(&self, p: &mut [f32], c: usize, x: u16, y: u16) {
+        p[c * self.g * self.g + usize::from(y) * self.g + usize::from(x)] = 1.0;
     }
 }
 
-#[inline]
-fn set(p: &mut [f32], g: usize, c: usize, x: u16, y: u16) {
-    p[c * g * g + usize::from(y) * g + usize::from(x)] = 1.0;
+/// The cell layout: cell `(x, y)` of plane `c` at `rows[y] + cols[x] + c`.
+struct Cells<'a> {
+    rows: &'a [usize],
+    cols: &'a [usize],
+}
+
+impl Target for Cells<'_> {
+    #[inline]
+    fn fill_rect(&self, p: &mut [f32], c: usize, r: Rect, v: f32) {
+        let cols = &self.cols[usize::from(r.x)..usize::from(r.right())];
+        for &row in &self.rows[usize::from(r.y)..usize::from(r.top())] {
+            for &col in cols {
+                p[row + col + c] = v;
+            }
+        }
+    }
+
+    #[inline]
+    fn set(&self, p: &mut [f32], c: usize, x: u16, y: u16) {
+        p[self.rows[usize::from(y)] + self.cols[usize::from(x)] + c] = 1.0;
+    }
 }
 
 impl Rasteriser {
@@ -180,6 +222,41 @@ impl Rasteriser {
 
     /// [`Rasteriser::rasterise`] into a flat slice of length `PLANES·G·G` (panics otherwise).
     pub fn rasterise_slice(&mut self, game: &Game, p: &mut [f32]) {
+        let g = usize::from(game.grid_size());
+        self.rasterise_to(game, p, &Planes { g });
+    }
+
+    /// The planes of `game` straight in the network's cell layout for stem stride `s`
+    /// (`[n, n, s, s, PLANES]` with `n = G / s`, as [`crate::Layout::to_cells`] would reorder
+    /// them), into a slice of length `PLANES·G·G` (panics otherwise, or if `s` does not
+    /// divide `G`).
+    pub fn rasterise_cells(&mut self, game: &Game, s: usize, p: &mut [f32]) {
+        let g = usize::from(game.grid_size());
+        assert!(
+            s > 0 && g.is_multiple_of(s),
+            "cell side {s} must divide grid {g}"
+        );
+        let n = g / s;
+        // Cell (x, y) = (cx·s + ix, cy·s + iy) sits at (((cy·n + cx)·s + iy)·s + ix)·PLANES.
+        let mut rows = std::mem::take(&mut self.cell_rows);
+        let mut cols = std::mem::take(&mut self.cell_cols);
+        rows.clear();
+        rows.extend((0..g).map(|y| ((y / s) * n * s + y % s) * s * PLANES));
+        cols.clear();
+        cols.extend((0..g).map(|x| ((x / s) * s * s + x % s) * PLANES));
+        self.rasterise_to(
+            game,
+            p,
+            &Cells {
+                rows: &rows,
+                cols: &cols,
+            },
+        );
+        self.cell_rows = rows;
+        self.cell_cols = cols;
+    }
+
+    fn rasterise_to(&mut self, game: &Game, p: &mut [f32], to: &impl Target) {
         let gs = game.grid_size();
         let g = usize::from(gs);
         assert_eq!(p.len(), PLANES * g * g, "plane buffer length");
@@ -250,16 +327,16 @@ impl Rasteriser {
         for (i, pc) in pieces.iter().enumerate() {
             let r = pc.rect;
             let own = pc.color == me;
-            fill_rect(p, g, if own { OWN } else { OPP }, r, 1.0);
+            to.fill_rect(p, if own { OWN } else { OPP }, r, 1.0);
             // Sides: west and east columns, south and north rows of the piece.
-            fill_rect(p, g, SIDE, Rect::new(r.x, r.y, 1, r.h), 1.0);
-            fill_rect(p, g, SIDE + 1, Rect::new(r.right() - 1, r.y, 1, r.h), 1.0);
-            fill_rect(p, g, SIDE + 2, Rect::new(r.x, r.y, r.w, 1), 1.0);
-            fill_rect(p, g, SIDE + 3, Rect::new(r.x, r.top() - 1, r.w, 1), 1.0);
-            set(p, g, CORNER, r.x, r.y);
-            set(p, g, CORNER + 1, r.right() - 1, r.y);
-            set(p, g, CORNER + 2, r.x, r.top() - 1);
-            set(p, g, CORNER + 3, r.right() - 1, r.top() - 1);
+            to.fill_rect(p, SIDE, Rect::new(r.x, r.y, 1, r.h), 1.0);
+            to.fill_rect(p, SIDE + 1, Rect::new(r.right() - 1, r.y, 1, r.h), 1.0);
+            to.fill_rect(p, SIDE + 2, Rect::new(r.x, r.y, r.w, 1), 1.0);
+            to.fill_rect(p, SIDE + 3, Rect::new(r.x, r.top() - 1, r.w, 1), 1.0);
+            to.set(p, CORNER, r.x, r.y);
+            to.set(p, CORNER + 1, r.right() - 1, r.y);
+            to.set(p, CORNER + 2, r.x, r.top() - 1);
+            to.set(p, CORNER + 3, r.right() - 1, r.top() - 1);
             let shape = if r.w == r.h {
                 SQUARE
             } else if r.w > r.h {
@@ -267,46 +344,46 @@ impl Rasteriser {
             } else {
                 TALL
             };
-            fill_rect(p, g, shape, r, 1.0);
-            fill_rect(p, g, LOG_SIZE, r, (r.area() as f32).log2() / 12.0);
+            to.fill_rect(p, shape, r, 1.0);
+            to.fill_rect(p, LOG_SIZE, r, (r.area() as f32).log2() / 12.0);
             let cm = self.chain_mask[find(&mut self.chain, i as u32) as usize];
             let base = if own { OWN_CHAIN } else { OPP_CHAIN };
             for k in 0..4 {
                 if cm & (1 << k) != 0 {
-                    fill_rect(p, g, base + k, r, 1.0);
+                    to.fill_rect(p, base + k, r, 1.0);
                 }
             }
             if self.group_mask[find(&mut self.group, i as u32) as usize] != 0 {
-                fill_rect(p, g, GROUP_EDGE, r, 1.0);
+                to.fill_rect(p, GROUP_EDGE, r, 1.0);
             }
         }
 
         let whole = Rect::new(0, 0, gs, gs);
         match game.phase() {
-            Phase::Choose => fill_rect(p, g, PHASE_CHOOSE, whole, 1.0),
+            Phase::Choose => to.fill_rect(p, PHASE_CHOOSE, whole, 1.0),
             Phase::Extent { kind, start } => {
-                fill_rect(p, g, PHASE_EXTENT, whole, 1.0);
+                to.fill_rect(p, PHASE_EXTENT, whole, 1.0);
                 let c = match kind {
                     ChoiceKind::Split(Cut::H) => PENDING_SPLIT_H,
                     ChoiceKind::Split(Cut::V) => PENDING_SPLIT_V,
                     ChoiceKind::Join => PENDING_JOIN,
                 };
-                fill_rect(p, g, c, start, 1.0);
+                to.fill_rect(p, c, start, 1.0);
             }
             Phase::Swap => {
-                fill_rect(p, g, PHASE_SWAP, whole, 1.0);
+                to.fill_rect(p, PHASE_SWAP, whole, 1.0);
                 for r in game.fresh_pieces() {
-                    fill_rect(p, g, FRESH, r, 1.0);
+                    to.fill_rect(p, FRESH, r, 1.0);
                 }
                 if let Some(r) = game.swapper_piece() {
-                    fill_rect(p, g, SWAPPER, r, 1.0);
+                    to.fill_rect(p, SWAPPER, r, 1.0);
                 }
             }
             Phase::Over => {}
         }
         if me == Color::Black {
-            fill_rect(p, g, BLACK_DECIDES, whole, 1.0);
+            to.fill_rect(p, BLACK_DECIDES, whole, 1.0);
         }
-        fill_rect(p, g, ONES, whole, 1.0);
+        to.fill_rect(p, ONES, whole, 1.0);
     }
 }

@@ -213,3 +213,38 @@ fn wrong_buffer_shape_is_an_error() {
         Err(planes::RasterError::NotContiguous)
     );
 }
+
+/// The rasteriser's direct cell-layout output is exactly the planes reordered by the layout,
+/// for every stem stride that divides the grid, over positions of random games in every
+/// phase and on several board sizes and resolutions.
+#[test]
+fn cell_layout_rasterisation_is_the_reordered_planes() {
+    use super::common::positions;
+    use crumble_model::{CrumbleEncoder, Encoder, Layout};
+    let enc = CrumbleEncoder;
+    let mut scratch = Rasteriser::new();
+    let mut spare = Vec::new();
+    let mut checked = 0;
+    for (board, res, seed) in [(6u16, 8u16, 1u64), (3, 8, 2), (5, 4, 3), (4, 2, 4)] {
+        for game in positions(board, res, 60, seed) {
+            let g = usize::from(game.grid_size());
+            let mut planes = vec![0.0; PLANES * g * g];
+            enc.encode(&game, &mut scratch, &mut planes);
+            for s in (1..=usize::from(res)).filter(|s| g.is_multiple_of(*s)) {
+                let layout = Layout {
+                    input_planes: PLANES,
+                    policy_planes: 8,
+                    policy_extra: 1,
+                    stride: s,
+                };
+                let mut want = vec![0.0; planes.len()];
+                layout.to_cells(&planes, g, &mut want);
+                let mut got = vec![f32::NAN; planes.len()];
+                enc.encode_cells(&game, &mut scratch, s, &mut spare, &mut got);
+                assert_eq!(got, want, "board {board} R {res} stride {s}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} encodings checked");
+}
