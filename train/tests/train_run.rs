@@ -262,7 +262,9 @@ fn runs_killed_at_any_moment_resume_to_the_uninterrupted_run() {
     let mut kills = 0;
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     let mut run = 0;
-    while run < 2 || (kills < 20 && run < 12) {
+    // Kills land only while an attempt still runs: on a loaded machine the reference run can
+    // be slower than the attempts, so more runs may be needed to reach 20 kills.
+    while run < 2 || (kills < 20 && run < 40) {
         run += 1;
         let dir = fresh_dir(&format!("kill-{run}"));
         for attempt in 0.. {
