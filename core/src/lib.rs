@@ -39,6 +39,7 @@ pub mod random;
 pub mod record;
 pub mod render;
 pub mod solve;
+pub mod splinter;
 pub mod state;
 #[cfg(feature = "testgames")]
 pub mod testgames;

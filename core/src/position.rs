@@ -162,7 +162,7 @@ pub fn to_json(game: &Game) -> String {
 
 /// A JSON value read like [`Value`], except that an object with a repeated key is an error
 /// (serde_json would silently keep the last one).
-struct Strict(Value);
+pub(crate) struct Strict(pub(crate) Value);
 
 impl<'de> serde::Deserialize<'de> for Strict {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
