@@ -411,6 +411,72 @@ impl Board {
         }
     }
 
+    /// A cheap sufficient test that the push `(from, d)` leaves the pieces one group, given
+    /// that they are one group now (true at every turn start). The push empties `from` and
+    /// fills one square `e` (the square after the run, unless it is off the board); all other
+    /// squares keep their occupancy. If the pieces around `from` stay connected inside its
+    /// 3 × 3 box, every path through `from` can go round it; then the group holds if `e`
+    /// touches it. `false` means "unknown": the caller floods the board.
+    pub fn push_keeps_one_group(&self, from: Square, d: Dir) -> bool {
+        let Some(to) = self.step(from, d) else {
+            return false;
+        };
+        let mut end = Some(to);
+        while let Some(at) = end {
+            if !self.is_occupied(at) {
+                break;
+            }
+            end = self.step(at, d);
+        }
+        // Occupancy after the push, without making it.
+        let occupied_after = |q: Square| q != from && (self.is_occupied(q) || Some(q) == end);
+        let (fx, fy) = self.xy(from);
+        let mut ring = [(0i32, 0i32); 8];
+        let mut n = 0;
+        for dir in Dir::ALL {
+            if let Some(q) = self.step(from, dir)
+                && occupied_after(q)
+            {
+                let (x, y) = self.xy(q);
+                ring[n] = (i32::from(x) - i32::from(fx), i32::from(y) - i32::from(fy));
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return false;
+        }
+        // Connected components of the ring squares (8-adjacency), by a tiny flood fill.
+        let mut reached = 1u8;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..n {
+                if reached >> i & 1 == 1 {
+                    continue;
+                }
+                let touches = (0..n).any(|j| {
+                    reached >> j & 1 == 1
+                        && (ring[i].0 - ring[j].0).abs() <= 1
+                        && (ring[i].1 - ring[j].1).abs() <= 1
+                });
+                if touches {
+                    reached |= 1 << i;
+                    changed = true;
+                }
+            }
+        }
+        if u32::from(reached).count_ones() as usize != n {
+            return false;
+        }
+        // The filled square must touch a piece other than itself (inside the box it does).
+        match end {
+            None => true,
+            Some(e) => Dir::ALL
+                .into_iter()
+                .any(|dir| self.step(e, dir).is_some_and(occupied_after)),
+        }
+    }
+
     /// The groups of the pieces (rule 6.1): an 8-neighbour flood fill in canonical order,
     /// so group labels follow their anchors.
     pub fn groups(&self) -> Groups {

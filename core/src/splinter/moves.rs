@@ -176,6 +176,15 @@ impl Splinter {
     /// How many complete moves the `Move` decision `(from, dir)` stands for: the number of
     /// equal largest groups it leaves, or 1.
     fn choices_of(&self, from: Square, dir: Dir) -> u8 {
+        // Most slides split nothing; the local test spares the flood fill for them.
+        if self.board().push_keeps_one_group(from, dir) {
+            debug_assert!({
+                let mut board = self.board().clone();
+                board.push(from, dir);
+                board.groups().count == 1
+            });
+            return 1;
+        }
         let mut board = self.board().clone();
         board.push(from, dir);
         let (_, ties) = board.groups().largest();
