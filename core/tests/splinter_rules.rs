@@ -300,7 +300,7 @@ fn rule_4_2_the_run_is_every_occupied_square_in_line_of_both_colours() {
     assert_eq!(run, ["b2", "c3", "d4", "e5"]);
     // A diagonal move pushes along its diagonal only: b1 beside the line stays.
     let mut pushed = b.clone();
-    pushed.push(b.square(0, 0), Dir::Ne);
+    assert!(pushed.push(b.square(0, 0), Dir::Ne).is_some());
     assert_eq!(names(&pushed), ["b1", "b2", "c3", "d4", "e5", "f6"]);
     // Run of length 0: a plain slide.
     assert_eq!(b.run_len(b.square(1, 0), Dir::E, |_| {}), Some(0));
@@ -309,7 +309,12 @@ fn rule_4_2_the_run_is_every_occupied_square_in_line_of_both_colours() {
 #[test]
 fn rule_4_3_the_run_shifts_and_its_last_piece_may_leave_the_board() {
     let mut b = board_with(5, 6, &["a3", "b3", "c3", "d3", "e3"]);
-    let push = b.push(b.square(0, 2), Dir::E);
+    let push = b.push(b.square(0, 2), Dir::E).unwrap();
+    // Nothing to push, or a slide off the board (rule 4.1): refused, the board unchanged.
+    let mut same = b.clone();
+    assert!(same.push(b.square(0, 0), Dir::E).is_none());
+    assert!(same.push(b.square(4, 2), Dir::E).is_none());
+    assert_eq!(same, b);
     // e3, the fifth pawn, is Black's.
     assert_eq!(push.off_board, BP);
     assert_eq!(names(&b), ["b3", "c3", "d3", "e3"]);

@@ -371,9 +371,13 @@ impl Board {
 
     /// Plays the push of a move (rule 4.3): the piece on `from` and its run shift one square
     /// in `d`; the last piece of the run leaves the board if its next square is off it.
-    /// The destination must be on the board and `from` occupied.
-    pub fn push(&mut self, from: Square, d: Dir) -> Push {
-        let to = self.step(from, d).expect("destination on the board");
+    /// `None`, and nothing changed, when `from` is empty or off the board or the destination
+    /// is off the board (rule 4.1).
+    pub fn push(&mut self, from: Square, d: Dir) -> Option<Push> {
+        if usize::from(from) >= self.square_count() || !self.is_occupied(from) {
+            return None;
+        }
+        let to = self.step(from, d)?;
         // Walk to the end of the run, then shift back to front.
         let mut end = to;
         let mut squares = 1u8; // the moving piece
@@ -403,12 +407,12 @@ impl Board {
         } else {
             squares
         };
-        Push {
+        Some(Push {
             to,
             dir: d,
             moved,
             off_board,
-        }
+        })
     }
 
     /// A cheap sufficient test that the push `(from, d)` leaves the pieces one group, given

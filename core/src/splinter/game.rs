@@ -364,7 +364,7 @@ impl Splinter {
         debug_assert!(self.is_legal(d), "illegal {d:?} = {:?}", self.decode(d));
         match self.decode(d) {
             Some(Action::Move { from, dir }) => {
-                let push = self.board.push(from, dir);
+                let push = self.board.push(from, dir).expect("a legal move pushes");
                 let groups = self.board.groups();
                 let (max, ties) = groups.largest();
                 if ties > 1 {

@@ -180,13 +180,14 @@ impl Splinter {
         if self.board().push_keeps_one_group(from, dir) {
             debug_assert!({
                 let mut board = self.board().clone();
-                board.push(from, dir);
-                board.groups().count == 1
+                board.push(from, dir).is_some() && board.groups().count == 1
             });
             return 1;
         }
         let mut board = self.board().clone();
-        board.push(from, dir);
+        if board.push(from, dir).is_none() {
+            return 1;
+        }
         let (_, ties) = board.groups().largest();
         ties.max(1)
     }

@@ -147,7 +147,9 @@ impl Symmetry {
         };
         // The kept group's squares after the push, mapped; its new anchor is their minimum.
         let mut after = b.clone();
-        after.push(mv.from, mv.dir);
+        if after.push(mv.from, mv.dir).is_none() {
+            return mapped;
+        }
         let groups = after.groups();
         let g = groups.label[usize::from(keep)];
         let anchor = (0..after.square_count() as Square)
