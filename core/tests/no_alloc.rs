@@ -1,36 +1,17 @@
 //! The hot path (legal decisions, applying decisions, random play, captures) does not touch the
-#![allow(unsafe_code)]
 //! heap once its buffers are warm: a counting global allocator shows zero allocations over
 //! thousands of decisions.
 
 use crumble_core::{Decision, Game, random};
 use rand::{Rng, SeedableRng};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::{allocations, assert_counting};
 
 #[test]
 fn random_games_and_decisions_do_not_allocate_once_warm() {
+    assert_counting();
     let mut game = Game::new(6, 8).unwrap();
     game.set_max_turns(200);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
@@ -53,7 +34,7 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
             random::play_random_turn(&mut sim, &mut rng);
         }
     }
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     let mut decisions = 0u64;
     for _ in 0..50 {
         game.reset_standard();
@@ -73,7 +54,7 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
             decisions += 1;
         }
     }
-    let before_search = ALLOCATIONS.load(Ordering::Relaxed);
+    let before_search = allocations();
     for _ in 0..2_000 {
         sim.clone_from(&root);
         for _ in 0..3 {
@@ -81,12 +62,12 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
         }
         sim.legal_decisions_into(&mut legal);
     }
-    let search_allocations = ALLOCATIONS.load(Ordering::Relaxed) - before_search;
+    let search_allocations = allocations() - before_search;
     assert_eq!(
         search_allocations, 0,
         "clone_from + play: {search_allocations} allocations"
     );
-    let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let allocations = allocations() - before;
     assert!(decisions > 10_000, "only {decisions} decisions");
     assert_eq!(
         allocations, 0,

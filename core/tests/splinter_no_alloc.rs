@@ -1,38 +1,18 @@
 //! Splinter's hot path (legal decisions, applying decisions, random play, clones, hashes)
 //! does not touch the heap: a counting global allocator shows zero allocations over
 //! thousands of decisions. (Its own test binary: the counter is process-wide.)
-#![allow(unsafe_code)]
 
 use crumble_core::splinter::Splinter;
 use crumble_core::{Decision, GameState};
 use rand::{Rng, SeedableRng};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards every call to the system allocator unchanged; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::{allocations, assert_counting};
 
 #[test]
 fn splinter_decisions_and_random_play_do_not_allocate() {
+    assert_counting();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let mut legal: Vec<Decision> = Vec::with_capacity(4096);
     let fresh = Splinter::standard(7, 8).unwrap();
@@ -42,7 +22,7 @@ fn splinter_decisions_and_random_play_do_not_allocate() {
         root.play_random_turn(&mut rng);
     }
     let mut sim = root.clone();
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     let mut decisions = 0u64;
     let mut hashes = 0u64;
     for _ in 0..40 {
@@ -69,7 +49,7 @@ fn splinter_decisions_and_random_play_do_not_allocate() {
         }
         sim.legal_decisions_into(&mut legal);
     }
-    let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let allocations = allocations() - before;
     assert!(decisions > 3_000, "only {decisions} decisions ({hashes})");
     assert_eq!(
         allocations, 0,
