@@ -97,7 +97,8 @@ impl<G: TrainGame> Run<G> {
 
     /// Plays an evaluation match of the new checkpoint `me` against `opp`, exactly as
     /// `crumble match` plays one (the same engine, game pairs from `[eval] opening_turns`
-    /// random turns, match search settings); returns the new net's tally.
+    /// random turns, match search settings but `[eval] lookahead`); returns the new net's
+    /// tally.
     fn play_eval(
         &self,
         me: &Path,
@@ -118,7 +119,9 @@ impl<G: TrainGame> Run<G> {
             AgentSpec::parse(&opponent)?,
         ];
         let loader = NetLoader::for_encoder(G::Encoder::default());
-        let pool = Pool::<G>::new(&specs, &self.cfg.search.for_play(), &loader)?;
+        let mut search = self.cfg.search.for_play();
+        search.lookahead = e.lookahead;
+        let pool = Pool::<G>::new(&specs, &search, &loader)?;
         let pairs = games.div_ceil(2);
         let seed = self.cfg.selfplay.seed ^ (u64::from(g) << 20) ^ name.len() as u64;
         let starts = self.eval_openings(pairs, seed)?;
