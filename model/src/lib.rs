@@ -40,6 +40,7 @@ pub mod layout;
 pub mod net;
 pub mod planes;
 pub mod selfplay_bench;
+pub mod splinter_encoder;
 pub mod symmetry;
 pub mod train;
 
@@ -48,6 +49,7 @@ pub use encoder::{CrumbleEncoder, Encoder, TicTacToeEncoder};
 pub use evaluator::{NetEvaluator, NetLoader};
 pub use layout::Layout;
 pub use net::{CrumbleNet, NetConfig, NetOutput};
+pub use splinter_encoder::SplinterEncoder;
 pub use symmetry::Sym;
 
 pub use burn::tensor::Device;

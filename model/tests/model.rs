@@ -6,5 +6,6 @@ mod model {
     pub mod cpu_ops;
     pub mod net;
     pub mod planes;
+    pub mod splinter_encoder;
     pub mod symmetry;
 }

@@ -70,8 +70,15 @@ impl Symmetry {
     /// The image of a square of `board` (whose map must be one of `of_board`).
     pub fn square(self, board: &Board, s: Square) -> Square {
         let (x, y) = board.xy(s);
-        let (w, h) = (board.width() - 1, board.height() - 1);
-        let (nx, ny) = match self {
+        let (nx, ny) = self.xy(board.width(), board.height(), x, y);
+        board.square(nx, ny)
+    }
+
+    /// The image of the square at `(x, y)` of a `width × height` board (whose map must be
+    /// one of `of_board`), as coordinates.
+    pub fn xy(self, width: u8, height: u8, x: u8, y: u8) -> (u8, u8) {
+        let (w, h) = (width - 1, height - 1);
+        match self {
             Symmetry::Identity => (x, y),
             Symmetry::FlipLeftRight => (w - x, y),
             Symmetry::FlipUpDown => (x, h - y),
@@ -80,8 +87,7 @@ impl Symmetry {
             Symmetry::AntiTranspose => (h - y, w - x),
             Symmetry::Rotate90 => (h - y, x),
             Symmetry::Rotate270 => (y, w - x),
-        };
-        board.square(nx, ny)
+        }
     }
 
     fn board(self, board: &Board) -> Board {

@@ -1,0 +1,205 @@
+//! Splinter's encoder: the generic encoder conformance test on several board shapes, and the
+//! symmetries held to the engine's own (rule 11): the planes of `T(s)` are the mapped planes
+//! of `s`, and the policy target of a decision through `T` sits at the policy index of the
+//! engine's image of that decision in `T(s)`.
+
+use crumble_core::Decision;
+use crumble_core::splinter::{Dir, PieceType, Splinter, Symmetry};
+use crumble_model::encoder::{Encoder, check_encoder};
+use crumble_model::{NetConfig, SplinterEncoder};
+use crumble_selfplay::SearchRecord;
+use rand::SeedableRng;
+
+const SHAPES: [(u8, u8); 4] = [(5, 6), (7, 8), (8, 8), (9, 6)];
+
+#[test]
+fn splinter_encoder_passes_the_encoder_conformance_test() {
+    for (w, h) in SHAPES {
+        let start = Splinter::standard(w, h).unwrap();
+        let n = check_encoder(&SplinterEncoder, &start, 12, 3).unwrap_or_else(|v| panic!("{v}"));
+        assert!(n > 100, "{w}x{h}: {n} states checked");
+    }
+}
+
+fn planes(s: &Splinter) -> Vec<f32> {
+    let e = SplinterEncoder;
+    let g = e.grid(s);
+    let mut out = vec![f32::NAN; e.input_planes() * g * g];
+    e.encode(s, &mut (), &mut out);
+    out
+}
+
+/// The states of `games` random games on a `w × h` board, decision by decision: positions
+/// between turns and the pending states inside turns, each with the position and the move
+/// that led to it when it is pending.
+fn random_states_with_moves(
+    w: u8,
+    h: u8,
+    games: u64,
+) -> Vec<(Splinter, Option<(Splinter, Decision)>)> {
+    let mut out = Vec::new();
+    let mut legal = Vec::new();
+    for seed in 0..games {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut s = Splinter::standard(w, h).unwrap();
+        s.set_turn_limit(80);
+        let mut before = None;
+        while !s.is_over() {
+            out.push((s.clone(), before.take()));
+            s.legal_decisions_into(&mut legal);
+            let d = legal[rand::Rng::random_range(&mut rng, 0..legal.len())];
+            let prev = s.clone();
+            s.apply(d).unwrap();
+            if s.is_pending() {
+                before = Some((prev, d));
+            }
+        }
+    }
+    out
+}
+
+/// The states of [`random_states_with_moves`].
+fn random_states(w: u8, h: u8, games: u64) -> Vec<Splinter> {
+    random_states_with_moves(w, h, games)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect()
+}
+
+#[test]
+fn symmetries_map_planes_and_targets_as_the_engine_maps_positions_and_decisions() {
+    let e = SplinterEncoder;
+    let mut legal = Vec::new();
+    let mut pending_seen = 0;
+    let mut barred_seen = 0;
+    for (w, h) in SHAPES {
+        for (s, before) in random_states_with_moves(w, h, 30) {
+            let g = e.grid(&s);
+            let p = planes(&s);
+            let syms = e.symmetries(&s);
+            assert_eq!(syms.len(), if w == h { 8 } else { 4 });
+            if s.is_pending() {
+                pending_seen += 1;
+            }
+            barred_seen += usize::from(p[8 * g * g..16 * g * g].iter().any(|&v| v > 0.0));
+            s.legal_decisions_into(&mut legal);
+            let uniform = SearchRecord {
+                value: 0.0,
+                full: true,
+                proven: None,
+                policy: legal.iter().map(|&d| (d, 1.0)).collect(),
+                joint: Vec::new(),
+            };
+            for &k in &syms {
+                let t = Symmetry::of_board(w, h)[k];
+                let a = e.policy_len(g);
+                let (mut target, mut mask) = (vec![0.0; a], vec![0.0; a]);
+                e.policy_target(&s, &uniform, k, &mut target, &mut mask)
+                    .unwrap();
+                // Mid-turn no position exists (rule 12.2): T(s) is the image of the position
+                // before with the image of the move played on it.
+                let ts = match &before {
+                    Some((prev, mv)) => {
+                        let mut ts = t.position(prev);
+                        ts.apply(t.decision(prev, *mv)).unwrap();
+                        assert!(ts.is_pending());
+                        ts
+                    }
+                    None => t.position(&s),
+                };
+                let mut mapped = vec![f32::NAN; p.len()];
+                e.map_planes(k, g, &p, &mut mapped);
+                assert_eq!(mapped, planes(&ts), "{w}x{h} symmetry {t:?}");
+                let mut legal_t = Vec::new();
+                ts.legal_decisions_into(&mut legal_t);
+                assert_eq!(legal_t.len(), legal.len());
+                for &d in &legal_t {
+                    assert_eq!(target[e.policy_index(&ts, d)], 1.0, "{w}x{h} {t:?}");
+                }
+                assert_eq!(mask.iter().filter(|&&m| m > 0.0).count(), legal.len());
+            }
+        }
+    }
+    assert!(pending_seen > 5, "{pending_seen} pending states");
+    assert!(
+        barred_seen > 50,
+        "{barred_seen} positions with a barred move"
+    );
+}
+
+#[test]
+fn planes_show_the_mover_s_pieces_the_barred_moves_and_the_board() {
+    let e = SplinterEncoder;
+    let mut barred = 0;
+    for (w, h) in SHAPES {
+        for s in random_states(w, h, 4) {
+            let g = e.grid(&s);
+            assert_eq!(g, usize::from(w.max(h)));
+            let p = planes(&s);
+            let at = |c: usize, x: u8, y: u8| p[c * g * g + usize::from(y) * g + usize::from(x)];
+            let b = s.board();
+            let me = s.to_move();
+            for y in 0..g as u8 {
+                for x in 0..g as u8 {
+                    let on = x < w && y < h;
+                    assert_eq!(at(16, x, y), f32::from(u8::from(on)), "board plane");
+                    assert_eq!(at(17, x, y), f32::from(u8::from(on && s.is_pending())));
+                    if !on {
+                        assert!((0..16).all(|c| at(c, x, y) == 0.0), "off-board cell set");
+                        continue;
+                    }
+                    let sq = b.square(x, y);
+                    let piece = b.get(sq);
+                    for (k, t) in PieceType::ALL.iter().enumerate() {
+                        let own = piece.is_some_and(|q| q.kind == *t && q.color == me);
+                        let theirs = piece.is_some_and(|q| q.kind == *t && q.color != me);
+                        assert_eq!(at(k, x, y), f32::from(u8::from(own)));
+                        assert_eq!(at(4 + k, x, y), f32::from(u8::from(theirs)));
+                    }
+                    for (k, d) in Dir::ALL.iter().enumerate() {
+                        let forbidden = !s.is_pending()
+                            && piece.is_some_and(|q| q.color == me)
+                            && s.no_return_forbids(sq, *d);
+                        assert_eq!(at(8 + k, x, y), f32::from(u8::from(forbidden)), "{d:?}");
+                        barred += usize::from(forbidden);
+                    }
+                }
+            }
+        }
+    }
+    assert!(barred > 20, "{barred} barred moves seen");
+}
+
+/// A network built from Splinter's shapes evaluates a Splinter position: a prior per legal
+/// decision, summing to 1, and a value in [-1, 1].
+#[test]
+fn a_network_of_splinter_s_shapes_evaluates_a_position() {
+    use crumble_model::NetEvaluator;
+    use crumble_selfplay::evaluator::{Evaluation, Evaluator as _, Leaf};
+    let cfg = NetConfig::new()
+        .with_channels(8)
+        .with_blocks(1)
+        .with_value_hidden(8)
+        .with_resolution(1)
+        .with_cell_pixels(1)
+        .with_encoder(&SplinterEncoder);
+    let device = crumble_model::default_device();
+    let net = cfg.init(&device).unwrap();
+    let mut ev = NetEvaluator::with_encoder("splinter", SplinterEncoder, cfg, net, device);
+    for s in random_states(7, 8, 1).into_iter().step_by(5) {
+        let mut legal: Vec<Decision> = Vec::new();
+        s.legal_decisions_into(&mut legal);
+        let mut out = vec![Evaluation::default()];
+        ev.evaluate(
+            &[Leaf {
+                game: &s,
+                legal: &legal,
+            }],
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out[0].priors.len(), legal.len());
+        assert!((out[0].priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        assert!((-1.0..=1.0).contains(&out[0].value));
+    }
+}
