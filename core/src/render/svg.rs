@@ -40,14 +40,42 @@ const PAD: f64 = 24.0;
 const GUTTER: f64 = 44.0;
 const STATUS: f64 = 84.0;
 
+/// Fill of Black's pieces (also the Splinter pictures').
+pub(super) const BLACK_FILL: &str = "#262626";
+/// Fill of White's pieces.
+pub(super) const WHITE_FILL: &str = "#f7f4ec";
+/// The picture's background.
+pub(super) const BACKGROUND: &str = "#e9e4d8";
+/// The arrow head of the last move's steps, in the colour of `.step` lines.
+pub(super) const ARROW_MARKER: &str = r##"<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#d7301f"/></marker>"##;
+
+/// The fill of a piece (or a status disc) of colour `c`.
+pub(super) fn fill(c: Color) -> &'static str {
+    match c {
+        Color::Black => BLACK_FILL,
+        Color::White => WHITE_FILL,
+    }
+}
+
+/// The status line's disc in the colour of the side to move (or the winner), one line.
+pub(super) fn status_disc(cx: f64, cy: f64, c: Color) -> String {
+    format!(
+        r##"<circle class="to-move" cx="{}" cy="{}" r="11" fill="{}" stroke="#555" stroke-width="1.5"/>"##,
+        num(cx),
+        num(cy),
+        fill(c)
+    ) + "\n"
+}
+
 /// A number with at most two decimals and no trailing zeros.
-fn num(v: f64) -> String {
+pub(super) fn num(v: f64) -> String {
     let s = format!("{v:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
-fn escape(t: &str) -> String {
+/// `t` escaped for SVG text and attribute values.
+pub(super) fn escape(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -88,18 +116,18 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
         escape(&status_line(game))
     );
     s += "<defs>\n";
-    s += r##"<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#d7301f"/></marker>"##;
+    s += ARROW_MARKER;
     s += "\n</defs>\n";
     let _ = writeln!(
         s,
-        "<style>.piece{{stroke:#8a8a8a;stroke-width:{}}} .black{{fill:#262626}} .white{{fill:#f7f4ec}} .label{{font-size:22px;fill:#555}} .status{{font-size:26px;fill:#222}} .cut{{stroke:#f08c00;stroke-width:{};stroke-linecap:round;fill:none}} .step{{stroke:#d7301f;stroke-width:{};stroke-linecap:round;fill:none}} .start{{fill:#d7301f}}</style>",
+        "<style>.piece{{stroke:#8a8a8a;stroke-width:{}}} .black{{fill:{BLACK_FILL}}} .white{{fill:{WHITE_FILL}}} .label{{font-size:22px;fill:#555}} .status{{font-size:26px;fill:#222}} .cut{{stroke:#f08c00;stroke-width:{};stroke-linecap:round;fill:none}} .step{{stroke:#d7301f;stroke-width:{};stroke-linecap:round;fill:none}} .start{{fill:#d7301f}}</style>",
         num(stroke),
         num((stroke * 4.0).max(3.0)),
         num((stroke * 3.0).max(3.0))
     );
     let _ = writeln!(
         s,
-        r##"<rect class="background" x="0" y="0" width="{}" height="{}" fill="#e9e4d8"/>"##,
+        r#"<rect class="background" x="0" y="0" width="{}" height="{}" fill="{BACKGROUND}"/>"#,
         num(width),
         num(height)
     );
@@ -233,17 +261,7 @@ pub fn render(game: &Game, opts: &SvgOptions) -> String {
     let ty = PAD + side + bottom_gap + 14.0;
     let mut tx = sx(0);
     if let Some(c) = disc {
-        let fill = if c == Color::Black {
-            "#262626"
-        } else {
-            "#f7f4ec"
-        };
-        let _ = writeln!(
-            s,
-            r##"<circle class="to-move" cx="{}" cy="{}" r="11" fill="{fill}" stroke="#555" stroke-width="1.5"/>"##,
-            num(tx + 11.0),
-            num(ty)
-        );
+        s += &status_disc(tx + 11.0, ty, c);
         tx += 30.0;
     }
     let _ = writeln!(

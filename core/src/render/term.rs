@@ -87,13 +87,14 @@ fn index_of(cs: &[u16], v: u16) -> usize {
     cs.binary_search(&v).expect("a boundary coordinate")
 }
 
-// ANSI 256-colour palette.
-const BG_BLACK: u8 = 236;
-const BG_WHITE: u8 = 254;
+// ANSI 256-colour palette (the pieces' and the last move's colours are the Splinter
+// picture's too).
+pub(super) const BG_BLACK: u8 = 236;
+pub(super) const BG_WHITE: u8 = 254;
 const BG_LINE: u8 = 246;
 const FG_LINE: u8 = 240;
-const BG_HOT: u8 = 208;
-const FG_HOT: u8 = 16;
+pub(super) const BG_HOT: u8 = 208;
+pub(super) const FG_HOT: u8 = 16;
 const FG_MARK: u8 = 196;
 const FG_MARK_ON_BLACK: u8 = 210;
 
@@ -245,14 +246,7 @@ pub fn render(game: &Game, opts: &TermOptions) -> String {
             let cell = canvas[at(c, rw)];
             let (ch_, fg, bg) = glyph(cell, opts.color);
             if opts.color && style != Some((bg, fg)) {
-                match fg {
-                    Some(f) => {
-                        let _ = write!(out, "\x1b[0;38;5;{f};48;5;{bg}m");
-                    }
-                    None => {
-                        let _ = write!(out, "\x1b[0;48;5;{bg}m");
-                    }
-                }
+                sgr(&mut out, fg, bg);
                 style = Some((bg, fg));
             }
             out.push(ch_);
@@ -289,6 +283,15 @@ pub fn render(game: &Game, opts: &TermOptions) -> String {
     }
     out.push('\n');
     out
+}
+
+/// Switches the terminal to foreground `fg` (or the default) on background `bg` (ANSI
+/// 256-colour codes, other attributes reset).
+pub(super) fn sgr(out: &mut String, fg: Option<u8>, bg: u8) {
+    let _ = match fg {
+        Some(f) => write!(out, "\x1b[0;38;5;{f};48;5;{bg}m"),
+        None => write!(out, "\x1b[0;48;5;{bg}m"),
+    };
 }
 
 /// Character, foreground and background colour of one canvas cell.
