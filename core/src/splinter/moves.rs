@@ -173,6 +173,25 @@ impl Splinter {
         texts
     }
 
+    /// Plays one turn of random play (rule 8.8) at a turn start and returns it as a complete
+    /// move in canonical form (the kept group named by its anchor); `None`, with the game
+    /// unchanged, once the game is over or in the middle of a turn.
+    pub fn play_random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<SplinterMove> {
+        if self.is_over() || self.is_pending() {
+            return None;
+        }
+        let mut path = Vec::with_capacity(2);
+        self.random_turn(rng, Some(&mut path));
+        let Some(Action::Move { from, dir }) = path.first().and_then(|&d| self.decode(d)) else {
+            unreachable!("a turn starts with a Move decision")
+        };
+        let keep = path.get(1).map(|&d| match self.decode(d) {
+            Some(Action::Keep { square }) => square,
+            _ => unreachable!("a turn's second decision is a Keep"),
+        });
+        Some(SplinterMove { from, dir, keep })
+    }
+
     /// How many complete moves the `Move` decision `(from, dir)` stands for: the number of
     /// equal largest groups it leaves, or 1.
     fn choices_of(&self, from: Square, dir: Dir) -> u8 {
@@ -274,5 +293,35 @@ impl Splinter {
             p.push(d);
         }
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn random_moves_are_legal_canonical_and_the_random_turns() {
+        let mut game = Splinter::standard(9, 10).unwrap();
+        game.set_turn_limit(120);
+        let mut twin = game.clone();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut twin_rng = rng.clone();
+        let mut moves = 0;
+        while let Some(mv) = game.play_random_move(&mut rng) {
+            let text = notation::move_text(twin.board(), &mv);
+            assert!(twin.legal_move_texts().contains(&text), "{text}");
+            let mut replayed = twin.clone();
+            replayed.play_text(&text).unwrap();
+            twin.random_turn(&mut twin_rng, None);
+            assert_eq!(twin, replayed);
+            assert_eq!(game, twin);
+            moves += 1;
+        }
+        assert!(game.is_over() && moves > 0);
+        let over = game.clone();
+        assert!(game.play_random_move(&mut rng).is_none());
+        assert_eq!(game, over);
     }
 }

@@ -68,12 +68,7 @@ pub fn to_value(game: &Splinter) -> Value {
             "moved": l.moved.iter().map(|s| notation::square_name(b, s)).collect::<Vec<_>>(),
         })
     });
-    let result = game.outcome().map_or(Value::Null, |o| {
-        json!({
-            "winner": o.winner.map(Color::name),
-            "reason": o.reason.name(),
-        })
-    });
+    let result = outcome_value(game.outcome());
     json!({
         "width": b.width(),
         "height": b.height(),
@@ -81,6 +76,17 @@ pub fn to_value(game: &Splinter) -> Value {
         "pieces": pieces,
         "last_move": last_move,
         "result": result,
+    })
+}
+
+/// A result as the position JSON writes it (rule 10.1's `result`): `null` while the game goes
+/// on, else `{"winner": ..., "reason": ...}`.
+pub fn outcome_value(outcome: Option<Outcome>) -> Value {
+    outcome.map_or(Value::Null, |o| {
+        json!({
+            "winner": o.winner.map(Color::name),
+            "reason": o.reason.name(),
+        })
     })
 }
 
