@@ -8,8 +8,12 @@
 //! the counts `a` of the positions `a` (the corners met walking right from the origin), along
 //! the left edge the counts `b` of the positions `0,b` (walking up). At the standard start they
 //! are the cell numbers 0 to N.
+//!
+//! [`splinter`] draws Splinter positions the same two ways, with the shared colours and
+//! helpers.
 
 pub mod html;
+pub mod splinter;
 pub mod svg;
 pub mod term;
 
