@@ -5,6 +5,7 @@ mod bench_mcts;
 mod bench_net;
 mod bench_selfplay;
 mod eval_args;
+mod game_args;
 mod match_;
 mod moves;
 mod openings;
@@ -17,6 +18,7 @@ mod replay;
 mod selfplay;
 mod show;
 mod solve;
+mod splinter;
 mod tactics;
 pub mod text;
 mod tournament;
@@ -40,9 +42,11 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Play moves from a position and print the final position as JSON.
+    /// Play moves from a position and print the final position as JSON (Crumble, or Splinter
+    /// with --game splinter).
     Replay(replay::Args),
-    /// List every legal split and join of the player to move, one per line, sorted.
+    /// List every legal move of the player to move (Crumble: splits and joins), one per
+    /// line, sorted.
     Moves(moves::Args),
     /// Play a random game and print its moves, then `# result: <json>`.
     RandomGame(random_game::Args),

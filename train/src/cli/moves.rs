@@ -1,7 +1,9 @@
 //! `crumble moves [POSITION FLAGS] [MOVE...]`: every legal split and join of the player to
-//! move (no swaps), one canonical notation string per line, in byte-wise order.
+//! move (no swaps), one canonical notation string per line, in byte-wise order. With
+//! `--game splinter`, every legal complete move of rule 9.5 (`cli::splinter`).
 
 use super::PositionArgs;
+use super::game_args::GameArgs;
 use anyhow::Context as _;
 use crumble_core::{notation, position};
 use std::process::ExitCode;
@@ -9,13 +11,25 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
     pos: PositionArgs,
+    /// Splinter: turn limit (rule 8.4), counted from the start position; 0 means none
+    /// [default: 0].
+    #[arg(long, value_name = "T")]
+    max_turns: Option<u32>,
     /// Moves to play first, in the chosen frame.
     #[arg(value_name = "MOVE")]
     moves: Vec<String>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if a.game.is_splinter() {
+        let setup = a.game.splinter(&a.pos, a.max_turns.unwrap_or(0), &[])?;
+        return super::splinter::moves(&setup, &a.moves);
+    }
+    a.game
+        .check_crumble(&[("--max-turns", a.max_turns.is_some())])?;
     let mut game = a.pos.replay(&a.moves)?;
     if let Some(o) = game.outcome() {
         eprintln!(

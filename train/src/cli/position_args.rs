@@ -25,17 +25,19 @@ impl From<FrameArg> for Frame {
     }
 }
 
+// The Crumble flags have no clap defaults, so that a command can tell a flag given from one
+// left out (`--game splinter` refuses them); the defaults are applied below.
 #[derive(Debug, clap::Args)]
 pub struct PositionArgs {
-    /// Notation frame of the moves, read and printed.
-    #[arg(long, value_enum, default_value_t = FrameArg::PerPlayer)]
-    pub frame: FrameArg,
-    /// Board size N (cells a side) of the standard start.
-    #[arg(long, value_name = "N", default_value_t = 6)]
-    pub board: u32,
-    /// Resolution R (grid units per cell, a power of two) of the standard start.
-    #[arg(long, value_name = "R", default_value_t = 8)]
-    pub resolution: u32,
+    /// Notation frame of the moves, read and printed [default: per-player].
+    #[arg(long, value_enum)]
+    pub frame: Option<FrameArg>,
+    /// Board size N (cells a side) of the standard start [default: 6].
+    #[arg(long, value_name = "N")]
+    pub board: Option<u32>,
+    /// Resolution R (grid units per cell, a power of two) of the standard start [default: 8].
+    #[arg(long, value_name = "R")]
+    pub resolution: Option<u32>,
     /// Start from this position file (JSON, see README) instead of the standard start.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["board", "resolution"])]
     pub position: Option<PathBuf>,
@@ -43,7 +45,20 @@ pub struct PositionArgs {
 
 impl PositionArgs {
     pub fn frame(&self) -> Frame {
-        self.frame.into()
+        self.frame.unwrap_or(FrameArg::PerPlayer).into()
+    }
+
+    /// The Crumble-only flags given on the command line (`--frame`, `--board`,
+    /// `--resolution`), for a game that has none of them to refuse.
+    pub fn crumble_flags(&self) -> Vec<&'static str> {
+        [
+            ("--frame", self.frame.is_some()),
+            ("--board", self.board.is_some()),
+            ("--resolution", self.resolution.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(flag, given)| given.then_some(flag))
+        .collect()
     }
 
     /// The start position these flags name, validated.
@@ -56,10 +71,10 @@ impl PositionArgs {
                     .with_context(|| format!("position file {} refused", path.display()))
             }
             None => {
-                board::check_size(self.board, self.resolution)
-                    .context("bad --board/--resolution")?;
+                let (n, r) = (self.board.unwrap_or(6), self.resolution.unwrap_or(8));
+                board::check_size(n, r).context("bad --board/--resolution")?;
                 // check_size bounds both by 1024, so they fit u16.
-                Ok(Game::new(self.board as u16, self.resolution as u16)?)
+                Ok(Game::new(n as u16, r as u16)?)
             }
         }
     }

@@ -1,7 +1,9 @@
 //! `crumble random-game [POSITION FLAGS] [--seed S] [--max-turns T]`: random play (DESIGN.md,
 //! `crumble_core::random`), one move per line in canonical notation, then `# result: <json>`.
+//! With `--game splinter`, Splinter's random play (rule 8.8, `cli::splinter`).
 
 use super::PositionArgs;
+use super::game_args::GameArgs;
 use anyhow::Context as _;
 use crumble_core::{notation, position, random};
 use rand::SeedableRng;
@@ -10,21 +12,30 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
     pos: PositionArgs,
     /// Seed of the random choices (ChaCha8); the same seed gives the same game.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Turn limit (rule 5.4), counted from the start position; 0 means none.
-    #[arg(long, value_name = "T", default_value_t = 200)]
-    max_turns: u32,
+    /// Turn limit (Crumble rule 5.4, Splinter rule 8.4), counted from the start position; 0
+    /// means none [default: 200 for Crumble, 300 for Splinter].
+    #[arg(long, value_name = "T")]
+    max_turns: Option<u32>,
     /// Moves to play before the random game starts, in the chosen frame.
     #[arg(value_name = "MOVE")]
     moves: Vec<String>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if a.game.is_splinter() {
+        let turns = a.max_turns.unwrap_or(super::splinter::RANDOM_GAME_TURNS);
+        let setup = a.game.splinter(&a.pos, turns, &[])?;
+        return super::splinter::random_game(&setup, &a.moves, a.seed);
+    }
+    a.game.check_crumble(&[])?;
     let mut game = a.pos.replay(&a.moves)?;
-    game.set_max_turns(a.max_turns);
+    game.set_max_turns(a.max_turns.unwrap_or(200));
     let frame = a.pos.frame();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
     let mut path = Vec::new();

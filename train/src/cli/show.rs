@@ -1,9 +1,10 @@
 //! `crumble show [POSITION FLAGS] [MOVE...] [--record FILE [--ply K]] [--svg FILE]`: draws the
 //! position in the terminal (colour when stdout is a terminal and `NO_COLOR` is not set), or
 //! writes it as an SVG image; with a record, the position after its move K (default: all).
-//! The last move is highlighted.
+//! The last move is highlighted. With `--game splinter`, a Splinter board (`cli::splinter`).
 
 use super::PositionArgs;
+use super::game_args::GameArgs;
 use super::output::{check_output, write_output};
 use anyhow::Context as _;
 use clap::ValueEnum;
@@ -30,7 +31,13 @@ pub enum ViewArg {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
     pos: PositionArgs,
+    /// Splinter: turn limit (rule 8.4), counted from the start position; 0 means none
+    /// [default: 0].
+    #[arg(long, value_name = "T")]
+    max_turns: Option<u32>,
     /// Moves to play first, in the chosen frame (the last one is highlighted).
     #[arg(value_name = "MOVE", conflicts_with = "record")]
     moves: Vec<String>,
@@ -128,7 +135,39 @@ fn from_moves(a: &Args) -> anyhow::Result<Shown> {
     })
 }
 
+/// Colour for the terminal drawing: `--color`, or with `auto` when stdout is a terminal and
+/// `NO_COLOR` is not set.
+fn use_color(c: ColorArg) -> bool {
+    match c {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
+}
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    if a.game.is_splinter() {
+        let crumble_only = [
+            ("--record", a.record.is_some()),
+            ("--ply", a.ply.is_some()),
+            ("--view", a.view.is_some()),
+        ];
+        let setup = a
+            .game
+            .splinter(&a.pos, a.max_turns.unwrap_or(0), &crumble_only)?;
+        let opts = super::splinter::ShowOptions {
+            color: use_color(a.color),
+            coords: !a.no_coords,
+            svg: a.svg.as_deref(),
+            force: a.force,
+        };
+        return super::splinter::show(&setup, &a.moves, &opts);
+    }
+    a.game
+        .check_crumble(&[("--max-turns", a.max_turns.is_some())])?;
     if let Some(svg) = &a.svg {
         check_output("--svg", svg, &a.inputs(), a.force)?;
     }
@@ -164,16 +203,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         eprintln!("wrote {}", path.display());
         return Ok(ExitCode::SUCCESS);
     }
-    let color = match a.color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    };
     let opts = TermOptions {
-        color,
+        color: use_color(a.color),
         view,
         coords: !a.no_coords,
         highlight,

@@ -1,0 +1,421 @@
+//! End-to-end tests of the `crumble` binary with `--game splinter`: `replay` on every worked
+//! example of RULES-splinter.md, `moves`, `random-game`, `show` (terminal and SVG), and the
+//! refusals of bad moves, sizes and flags.
+
+mod common;
+use common::{crumble, refused, stderr, stdout};
+
+use crumble_core::splinter::{Splinter, position};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn example_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/splinter-examples")
+}
+
+fn example(name: &str) -> Value {
+    let path = example_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// A temporary file with `text`, unique per test name.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "crumble-splinter-test-{}-{name}",
+        std::process::id()
+    ));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = crumble(args);
+    assert!(o.status.success(), "args {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The start flags of a worked example: `--width/--height`, or `--position` with its start
+/// written to a file; and `--max-turns` when it has one.
+fn start_args(name: &str, case: &Value) -> Vec<String> {
+    let mut args = vec!["--game".to_string(), "splinter".to_string()];
+    if case["start"] == "standard" {
+        args.extend([
+            "--width".into(),
+            case["width"].to_string(),
+            "--height".into(),
+            case["height"].to_string(),
+        ]);
+    } else {
+        let path = temp_file(name, &case["start"].to_string());
+        args.extend(["--position".into(), path.to_string_lossy().into_owned()]);
+    }
+    if let Some(t) = case.get("max_turns") {
+        args.extend(["--max-turns".into(), t.to_string()]);
+    }
+    args
+}
+
+fn run(cmd: &str, args: &[String], moves: &[String]) -> std::process::Output {
+    let mut all: Vec<&str> = vec![cmd];
+    all.extend(args.iter().map(String::as_str));
+    all.extend(moves.iter().map(String::as_str));
+    crumble(&all)
+}
+
+#[test]
+fn replay_plays_every_worked_example() {
+    let mut names: Vec<String> = std::fs::read_dir(example_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 29);
+    for name in &names {
+        let case = example(name);
+        let args = start_args(name, &case);
+        let moves = strings(&case["moves"]);
+        let o = run("replay", &args, &moves);
+        if let Some(want) = case.get("expected") {
+            assert!(o.status.success(), "{name}: {}", stderr(&o));
+            assert_eq!(&json(&stdout(&o)), want, "{name}");
+            assert!(stdout(&o).ends_with("}\n"), "{name}: one line of JSON");
+        } else {
+            let k = case["error_move_index"].as_u64().unwrap() as usize;
+            assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+            assert!(o.stdout.is_empty(), "{name}");
+            let err = stderr(&o);
+            assert!(
+                err.contains(&format!("move {k} ({:?}) refused: ", moves[k - 1])),
+                "{name}: {err}"
+            );
+            // Every move before it is accepted.
+            let o = run("replay", &args, &moves[..k - 1]);
+            assert!(o.status.success(), "{name}: {}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn bad_moves_exit_2_naming_index_text_and_why() {
+    let s = ["replay", "--game", "splinter"];
+    let with =
+        |moves: &[&'static str]| -> Vec<&'static str> { s.iter().chain(moves).copied().collect() };
+    refused(
+        &with(&["h9-h11"]),
+        &["move 1 (\"h9-h11\")", "not neighbours"],
+    );
+    refused(
+        &with(&["h9-h10", "h11-h10"]),
+        &["move 2 (\"h11-h10\")", "no-return rule"],
+    );
+    refused(&with(&["h9-h10", "H11-H10"]), &["move 2", "upper case"]);
+    refused(&with(&["h9-h10 "]), &["move 1", "white space"]);
+    refused(
+        &with(&["h99999999999999999999-h10"]),
+        &["move 1", "off the 15x18 board"],
+    );
+    refused(
+        &with(&["h10-h11"]),
+        &["move 1", "no piece of the player to move"],
+    );
+    refused(
+        &with(&["h9-h10/h11"]),
+        &["move 1", "no /SQUARE may be given"],
+    );
+    let case = example("17-tie-choice-missing-refused.json");
+    let args = start_args("17.json", &case);
+    let mut all: Vec<&str> = vec!["replay"];
+    all.extend(args.iter().map(String::as_str));
+    all.push("e4-d3");
+    refused(&all, &["move 1 (\"e4-d3\")", "equal largest groups"]);
+    all.pop();
+    all.push("e4-d3/e5");
+    refused(&all, &["move 1", "e5"]);
+    // A move after the end names the result.
+    let case = example("26-move-after-the-end-refused.json");
+    let args = start_args("26.json", &case);
+    let o = run("replay", &args, &strings(&case["moves"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(r#"move 4 ("d7-d6") refused: the game is over (result {"winner":"black","reason":"knockouts"})"#),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_sizes_and_flags_are_refused() {
+    let r = |args: &[&str], parts: &[&str]| {
+        let mut all = vec!["replay"];
+        all.extend(args);
+        refused(&all, parts);
+    };
+    r(
+        &["--game", "splinter", "--width", "4"],
+        &["--width 4", "5 to 26 files"],
+    );
+    r(
+        &["--game", "splinter", "--width", "27"],
+        &["--width 27", "rule 2.1"],
+    );
+    r(
+        &["--game", "splinter", "--height", "5"],
+        &["--height 5", "6 to 26 ranks"],
+    );
+    r(
+        &["--game", "splinter", "--height", "300"],
+        &["--height 300"],
+    );
+    r(&["--game", "splinter", "--width=-1"], &["--width"]);
+    r(
+        &["--game", "splinter", "--board", "6"],
+        &["--board is a Crumble flag"],
+    );
+    r(
+        &["--game", "splinter", "--resolution", "8"],
+        &["--resolution is a Crumble flag"],
+    );
+    r(
+        &["--game", "splinter", "--frame", "absolute"],
+        &["--frame is a Crumble flag"],
+    );
+    r(&["--game", "splinter", "--max-turns=-1"], &["--max-turns"]);
+    r(&["--game", "chess"], &["chess"]);
+    r(&["--width", "9"], &["--width is a Splinter flag"]);
+    r(&["--height", "10", "1HN"], &["--height is a Splinter flag"]);
+    r(
+        &["--max-turns", "4", "1HN"],
+        &["--max-turns is a Splinter flag"],
+    );
+    refused(&["moves", "--width", "9"], &["--width is a Splinter flag"]);
+    refused(
+        &["random-game", "--height", "9"],
+        &["--height is a Splinter flag"],
+    );
+    refused(&["show", "--width", "9"], &["--width is a Splinter flag"]);
+    refused(
+        &["show", "--game", "splinter", "--view", "white"],
+        &["--view is a Crumble flag"],
+    );
+    refused(
+        &["random-game", "--game", "splinter", "--frame", "absolute"],
+        &["--frame is a Crumble flag"],
+    );
+    // Position files: strict, the error names the key or square.
+    let start = position::to_value(&Splinter::standard(9, 10).unwrap());
+    let mut extra = start.clone();
+    extra["colour"] = Value::from("black");
+    let mut off = start.clone();
+    off["pieces"][0]["square"] = Value::from("j1");
+    let mut float = start.clone();
+    float["width"] = serde_json::json!(9.0);
+    for (name, v, part) in [
+        ("extra.json", extra, "colour: unknown key"),
+        ("off.json", off, "j1"),
+        ("float.json", float, "width"),
+    ] {
+        let path = temp_file(name, &v.to_string());
+        let p = path.to_str().unwrap();
+        r(&["--game", "splinter", "--position", p], &["refused", part]);
+        r(
+            &["--game", "splinter", "--position", p, "--width", "9"],
+            &["--position file has its own size"],
+        );
+    }
+    r(
+        &["--game", "splinter", "--position", "/nonexistent.json"],
+        &["cannot read position file"],
+    );
+}
+
+#[test]
+fn moves_lists_every_legal_complete_move_sorted() {
+    let out = ok(&["moves", "--game", "splinter"]);
+    let lines: Vec<&str> = out.lines().collect();
+    let start = Splinter::standard(15, 18).unwrap();
+    assert_eq!(lines.len(), start.legal_moves().len());
+    assert_eq!(lines, start.legal_move_texts());
+    assert!(lines.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+    assert!(lines.contains(&"h9-h10") && !lines.contains(&"h10-h11"));
+    // Equal largest groups: one line per group that may stay.
+    let case = example("15-tie-mover-keeps-first.json");
+    let args = start_args("15m.json", &case);
+    let o = run("moves", &args, &[]);
+    let out = stdout(&o);
+    let game = position::from_value(&case["start"]).unwrap();
+    assert_eq!(out.lines().collect::<Vec<_>>(), game.legal_move_texts());
+    assert!(out.lines().any(|l| l == "e4-d3/d3") && out.lines().any(|l| l == "e4-d3/f4"));
+    assert!(!out.lines().any(|l| l == "e4-d3"));
+    // After moves, and from the no-return state: h11-h10 is gone after h9-h10.
+    let out = ok(&["moves", "--game", "splinter", "h9-h10"]);
+    assert!(!out.lines().any(|l| l == "h11-h10") && out.lines().any(|l| l == "g11-g10"));
+    // Nothing once the game is over (a win, or the turn limit), with a note on stderr.
+    for name in ["19-knockouts-one-then-two.json", "25-turn-limit.json"] {
+        let case = example(name);
+        let args = start_args(name, &case);
+        let o = run("moves", &args, &strings(&case["moves"]));
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{name}: {}", stdout(&o));
+        assert!(stderr(&o).contains("the game is over"), "{name}");
+    }
+}
+
+/// The moves of a `random-game` output and its result line.
+fn random_game(args: &[&str]) -> (Vec<String>, Value) {
+    let mut all = vec!["random-game", "--game", "splinter"];
+    all.extend(args);
+    let out = ok(&all);
+    let (body, result) = out
+        .trim_end()
+        .rsplit_once('\n')
+        .map_or(("", out.trim_end()), |(b, r)| (b, r));
+    let result = result.strip_prefix("# result: ").expect("a result line");
+    (body.lines().map(str::to_string).collect(), json(result))
+}
+
+#[test]
+fn random_game_is_deterministic_and_replays_to_its_result() {
+    let small = ["--width", "9", "--height", "10", "--max-turns", "60"];
+    let with = |seed: &'static str| -> Vec<&'static str> {
+        small.iter().copied().chain(["--seed", seed]).collect()
+    };
+    let (a, ra) = random_game(&with("1"));
+    assert_eq!(random_game(&with("1")), (a.clone(), ra.clone()));
+    let (b, _) = random_game(&with("2"));
+    assert_ne!(a, b, "another seed, another game");
+    assert!(!a.is_empty() && a.len() <= 60);
+    if a.len() < 60 {
+        assert_ne!(ra["reason"], "turn-limit", "{ra}");
+    }
+    // The moves replay (each canonical) to a position whose result is the one printed.
+    for (moves, result) in [(&a, &ra)] {
+        let mut args = vec!["replay", "--game", "splinter"];
+        args.extend(small);
+        args.extend(moves.iter().map(String::as_str));
+        let pos = json(&ok(&args));
+        assert_eq!(&pos["result"], result);
+        assert_ne!(pos["result"], Value::Null);
+        let mut game = Splinter::standard(9, 10).unwrap();
+        for m in moves.iter() {
+            assert!(game.legal_move_texts().contains(m), "{m} is listed");
+            game.play_text(m).unwrap();
+        }
+    }
+    // The default board and turn limit (300); moves given first are played before.
+    let (c, rc) = random_game(&["--seed", "5", "h9-h10"]);
+    assert!(c.len() < 300 || rc["reason"] == "turn-limit", "{rc}");
+    assert!(!c.is_empty() && c.len() <= 299, "{}", c.len());
+    // A game already over prints only its result.
+    let (none, r) = random_game(&["--max-turns", "1", "h9-h10"]);
+    assert!(none.is_empty());
+    assert_eq!(
+        r,
+        serde_json::json!({"winner": null, "reason": "turn-limit"})
+    );
+}
+
+#[test]
+fn show_draws_the_four_piece_kinds_and_the_last_move() {
+    let out = ok(&["show", "--game", "splinter", "h9-h10"]);
+    assert!(out.is_ascii() && !out.contains('\x1b'), "{out}");
+    for kind in ["bK", "bR", "bB", "bP", "wK", "wR", "wB", "wP"] {
+        assert!(out.contains(kind), "{kind}: {out}");
+    }
+    assert!(out.starts_with("18 "), "{out}");
+    assert!(out.contains("\n     a   b   c "), "{out}");
+    assert!(out.contains("[bK]") && out.contains("( n)"), "{out}");
+    assert!(
+        out.contains("White to move (turn 2); last move h9-h10 (black)"),
+        "{out}"
+    );
+    // The kept group is written canonically.
+    let case = example("18-three-groups-two-tied.json");
+    let args = start_args("18s.json", &case);
+    let out = stdout(&run("show", &args, &strings(&case["moves"])));
+    assert!(out.contains("last move e5-e6/f2 (black)"), "{out}");
+    // A position file's own last move is highlighted without a move.
+    let path = temp_file(
+        "after-h9-h10.json",
+        &ok(&["replay", "--game", "splinter", "h9-h10"]),
+    );
+    let out = ok(&[
+        "show",
+        "--game",
+        "splinter",
+        "--position",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.contains("[wK]") && !out.contains("( n)"), "{out}");
+    assert!(out.contains("last move direction n"), "{out}");
+    let coloured = ok(&[
+        "show",
+        "--game",
+        "splinter",
+        "--color",
+        "always",
+        "--no-coords",
+    ]);
+    assert!(
+        coloured.contains("\x1b[") && !coloured.contains(" a "),
+        "{coloured}"
+    );
+    refused(
+        &["show", "--game", "splinter", "h9-h10", "h11-h10"],
+        &["move 2 (\"h11-h10\") refused"],
+    );
+}
+
+#[test]
+fn show_writes_svg_with_a_shape_per_piece_type() {
+    let path = std::env::temp_dir().join(format!("crumble-splinter-{}.svg", std::process::id()));
+    std::fs::remove_file(&path).ok();
+    let p = path.to_str().unwrap();
+    let o = crumble(&["show", "--game", "splinter", "h9-h10", "--svg", p]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<svg").count(), 1);
+    assert_eq!(svg.matches("<g").count(), svg.matches("</g>").count());
+    let mut tags = Vec::new();
+    for kind in ["king", "rook", "bishop", "pawn"] {
+        let tag = |colour: &str| {
+            let at = svg
+                .find(&format!("class=\"piece {colour} {kind}\""))
+                .unwrap_or_else(|| panic!("no {colour} {kind}"));
+            let open = svg[..at].rfind('<').unwrap();
+            svg[open..at].trim().to_string()
+        };
+        assert_eq!(tag("black"), tag("white"), "one shape per type");
+        tags.push(tag("black"));
+    }
+    // The star and the cross are both polygons; the rook a square, the pawn a circle.
+    assert_eq!(tags, ["<polygon", "<rect", "<polygon", "<circle"]);
+    assert!(svg.contains("last move h9-h10 (black)"));
+    assert_eq!(svg.matches("<rect class=\"moved\"").count(), 4);
+    refused(
+        &["show", "--game", "splinter", "--svg", p],
+        &["the file exists; pass --force"],
+    );
+    ok(&["show", "--game", "splinter", "--svg", p, "--force"]);
+    assert!(
+        !std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("class=\"moved\"")
+    );
+    std::fs::remove_file(&path).ok();
+}
