@@ -1,6 +1,7 @@
 //! Search throughput measurement (behind `crumble bench mcts`): many independent searches
 //! from one position, their leaves evaluated in one batch per round, exactly as self-play
-//! batches them.
+//! batches them. Also the speed of a game's random play (behind `crumble bench rules --game
+//! splinter`).
 
 use crate::config::SearchConfig;
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
@@ -131,4 +132,90 @@ pub fn rollout_selfplay_games_per_hour<G: GameState>(
         &mut |_| {},
     )?;
     Ok(p.games_done as f64 / t0.elapsed().as_secs_f64().max(1e-9) * 3600.0)
+}
+
+/// What [`random_games`] measured: games, turns (complete moves) and decisions played on one
+/// thread in `seconds`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RandomGames {
+    pub games: u64,
+    pub turns: u64,
+    pub decisions: u64,
+    pub seconds: f64,
+}
+
+impl RandomGames {
+    pub fn games_per_sec(&self) -> f64 {
+        self.games as f64 / self.seconds.max(1e-9)
+    }
+    /// Complete moves (turns) per second.
+    pub fn moves_per_sec(&self) -> f64 {
+        self.turns as f64 / self.seconds.max(1e-9)
+    }
+    pub fn decisions_per_sec(&self) -> f64 {
+        self.decisions as f64 / self.seconds.max(1e-9)
+    }
+    pub fn mean_turns(&self) -> f64 {
+        self.turns as f64 / self.games.max(1) as f64
+    }
+}
+
+/// Plays random games (the game's own random play, [`GameState::play_random_game`]) from
+/// `start` with the turn limit `turn_limit` (games ending at the limit count) on the calling
+/// thread, one after the other, until `budget` has passed; at least one game. The RNG is
+/// ChaCha8 seeded with `seed`.
+pub fn random_games<G: GameState>(
+    start: &G,
+    turn_limit: u32,
+    budget: Duration,
+    seed: u64,
+) -> RandomGames {
+    use rand::SeedableRng;
+    let mut proto = start.clone();
+    proto.set_turn_limit(turn_limit);
+    let first_turn = proto.turns_played();
+    let mut game = proto.clone();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut m = RandomGames {
+        games: 0,
+        turns: 0,
+        decisions: 0,
+        seconds: 0.0,
+    };
+    let t0 = Instant::now();
+    while m.games == 0 || t0.elapsed() < budget {
+        game.clone_from(&proto);
+        m.decisions += game.play_random_game(&mut rng);
+        m.turns += u64::from(game.turns_played() - first_turn);
+        m.games += 1;
+    }
+    m.seconds = t0.elapsed().as_secs_f64();
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crumble_core::splinter::Splinter;
+
+    #[test]
+    fn random_games_count_games_turns_and_decisions() {
+        let start = Splinter::standard(9, 10).unwrap();
+        let m = random_games(&start, 40, Duration::ZERO, 3);
+        assert_eq!(m.games, 1);
+        assert!(m.turns >= 1 && m.turns <= 40, "{m:?}");
+        assert!(
+            m.decisions >= m.turns,
+            "a turn is one or two decisions: {m:?}"
+        );
+        // The same game as the engine's own random play with the same seed.
+        let mut game = start.clone();
+        game.set_turn_limit(40);
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
+        assert_eq!(game.play_random_game(&mut rng), m.decisions);
+        assert_eq!(u64::from(game.turns_played()), m.turns);
+        let timed = random_games(&start, 40, Duration::from_millis(50), 3);
+        assert!(timed.games >= 1 && timed.seconds >= 0.05, "{timed:?}");
+        assert!((timed.mean_turns() - timed.turns as f64 / timed.games as f64).abs() < 1e-9);
+    }
 }
