@@ -1,6 +1,6 @@
 //! End-to-end tests of the `crumble` binary with `--game splinter`: `replay` on every worked
-//! example of RULES-splinter.md, `moves`, `random-game`, `show` (terminal and SVG), and the
-//! refusals of bad moves, sizes and flags.
+//! example of RULES-splinter.md, `moves`, `random-game`, `show` (terminal and SVG), `bench
+//! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
 use common::{crumble, refused, stderr, stdout};
@@ -418,4 +418,57 @@ fn show_writes_svg_with_a_shape_per_piece_type() {
             .contains("class=\"moved\"")
     );
     std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn bench_rules_json_has_the_documented_keys() {
+    let out = ok(&[
+        "bench",
+        "rules",
+        "--game",
+        "splinter",
+        "--json",
+        "--width",
+        "9",
+        "--height",
+        "10",
+        "--seconds",
+        "0.2",
+    ]);
+    let v = json(&out);
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "game",
+            "width",
+            "height",
+            "turn_limit",
+            "cores",
+            "games",
+            "games_per_sec_per_core",
+            "moves_per_sec_per_core",
+            "decisions_per_sec_per_core",
+            "mean_turns"
+        ]
+    );
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(9), Some(10))
+    );
+    assert_eq!(v["turn_limit"], 300);
+    assert!(v["games"].as_u64().unwrap() >= 1);
+    let moves = v["moves_per_sec_per_core"].as_f64().unwrap();
+    let decisions = v["decisions_per_sec_per_core"].as_f64().unwrap();
+    assert!(moves > 0.0 && decisions >= moves, "{v}");
+    let mean = v["mean_turns"].as_f64().unwrap();
+    assert!((1.0..=300.0).contains(&mean), "{v}");
+    refused(
+        &["bench", "rules", "--width", "9"],
+        &["--width is a Splinter flag"],
+    );
+    refused(
+        &["bench", "rules", "--game", "splinter", "--height", "2"],
+        &["--height 2"],
+    );
 }

@@ -5,8 +5,15 @@
 //! to list the legal decisions of the start position and of the fixed mid-game position
 //! (`core/data/midgame-6x6.json`); the time of one full capture resolution on the mid-game
 //! position. Only meaningful in a release build.
+//!
+//! With `--game splinter`: random complete games per second on one thread (rule 8.8's random
+//! play, turn limit 300, on the default 15 × 18 board or `--width`/`--height`), complete
+//! moves and decisions per second, mean turns per game; the loop is
+//! `crumble_selfplay::bench::random_games`.
 
+use super::game_args::GameArgs;
 use anyhow::{Context as _, bail};
+use crumble_core::splinter::Splinter;
 use crumble_core::{Game, position, random};
 use rand::SeedableRng;
 use std::hint::black_box;
@@ -15,7 +22,8 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Bench {
-    /// Rules engine: random games, decisions, legal-decision listing, capture resolution.
+    /// Rules engine: random games, decisions, legal-decision listing, capture resolution
+    /// (Splinter: random games, complete moves and decisions).
     Rules(RulesArgs),
     /// Search: simulations per second (uniform and rollout evaluators), self-play games/hour.
     Mcts(super::bench_mcts::Args),
@@ -29,9 +37,13 @@ pub enum Bench {
 #[derive(Debug, clap::Args)]
 pub struct RulesArgs {
     /// Print one JSON object with the keys cores, games_per_sec_per_core, mean_turns,
-    /// decisions_per_sec, legal_start_us, legal_mid_us, capture_us.
+    /// decisions_per_sec, legal_start_us, legal_mid_us, capture_us. With --game splinter:
+    /// game, width, height, turn_limit, cores, games, games_per_sec_per_core,
+    /// moves_per_sec_per_core (complete moves), decisions_per_sec_per_core, mean_turns.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    game: GameArgs,
     /// Wall time of the random-game measurement in seconds (each micro-benchmark takes a
     /// tenth of it).
     #[arg(long, hide = true, default_value_t = 3.0, value_parser = crate::cli::seconds_arg)]
@@ -69,6 +81,10 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let budget = Duration::from_secs_f64(a.seconds);
+    if a.game.is_splinter() {
+        return splinter_rules(&a, budget);
+    }
+    a.game.check_crumble(&[])?;
     warn_if_unoptimised();
     let f = measure(budget)?;
     if a.json {
@@ -97,6 +113,47 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
             f.legal_start_us,
             f.legal_mid_us,
             f.capture_us
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Splinter's turn limit in the benchmark (rule 8.8 leaves it to the project; the reference
+/// engine's default).
+const SPLINTER_TURN_LIMIT: u32 = 300;
+
+fn splinter_rules(a: &RulesArgs, budget: Duration) -> anyhow::Result<ExitCode> {
+    let (width, height) = a.game.splinter_size()?;
+    warn_if_unoptimised();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let start = Splinter::standard(width, height).context("the size was checked")?;
+    let m = crumble_selfplay::bench::random_games(&start, SPLINTER_TURN_LIMIT, budget, 0);
+    if a.json {
+        let json = serde_json::json!({
+            "game": "splinter",
+            "width": width,
+            "height": height,
+            "turn_limit": SPLINTER_TURN_LIMIT,
+            "cores": cores,
+            "games": m.games,
+            "games_per_sec_per_core": m.games_per_sec(),
+            "moves_per_sec_per_core": m.moves_per_sec(),
+            "decisions_per_sec_per_core": m.decisions_per_sec(),
+            "mean_turns": m.mean_turns(),
+        });
+        super::print(&format!("{json}\n"))?;
+    } else {
+        super::print(&format!(
+            "crumble bench rules --game splinter: {width}x{height} board, one thread, {}, machine with {cores} cores\n\
+             random games        {:>12.1} games/s per core ({} games, mean {:.1} turns, turn limit {SPLINTER_TURN_LIMIT})\n\
+             complete moves      {:>12.0} moves/s per core\n\
+             decisions           {:>12.0} decisions/s per core\n",
+            build_kind(),
+            m.games_per_sec(),
+            m.games,
+            m.mean_turns(),
+            m.moves_per_sec(),
+            m.decisions_per_sec()
         ))?;
     }
     Ok(ExitCode::SUCCESS)
