@@ -47,6 +47,8 @@ impl GameHooks for crumble_core::Game {
     }
 }
 
+impl GameHooks for crumble_core::splinter::Splinter {}
+
 impl GameHooks for TicTacToe {
     const SOLVABLE: bool = true;
 }

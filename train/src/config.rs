@@ -38,13 +38,28 @@ pub struct TrainConfig {
 pub struct GameSection {
     /// One of [`crate::games::GAMES`].
     pub name: String,
+    /// Splinter's board width `W` (default 15); only for Splinter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<u8>,
+    /// Splinter's board height `H` (default 18); only for Splinter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub height: Option<u8>,
 }
 
 impl Default for GameSection {
     fn default() -> Self {
         GameSection {
             name: "crumble".into(),
+            width: None,
+            height: None,
         }
+    }
+}
+
+impl GameSection {
+    /// Splinter's board, `W × H` (rule 2.1's default 15 × 18 where not set).
+    pub fn splinter_size(&self) -> (u8, u8) {
+        (self.width.unwrap_or(15), self.height.unwrap_or(18))
     }
 }
 
@@ -356,6 +371,22 @@ impl TrainConfig {
                     "not a game of this build: {}",
                     crate::games::GAMES.join(", ")
                 ),
+            ));
+        }
+        if self.game.name == "splinter" {
+            let (w, h) = self.game.splinter_size();
+            if crumble_core::splinter::Splinter::standard(w, h).is_none() {
+                return Err(bad(
+                    "game.width",
+                    format!("{w} (height {h})"),
+                    "a Splinter board is 5 to 26 squares wide and 6 to 26 high (rule 2.1)",
+                ));
+            }
+        } else if self.game.width.is_some() || self.game.height.is_some() {
+            return Err(bad(
+                "game.width",
+                format!("{:?} (height {:?})", self.game.width, self.game.height),
+                "only Splinter's board has a width and height ([selfplay] board is Crumble's)",
             ));
         }
         self.search.validate().map_err(|e| e.in_path(path))?;

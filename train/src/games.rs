@@ -4,9 +4,11 @@
 
 use crate::config::TrainConfig;
 use crumble_core::notation::{self, Frame};
+use crumble_core::splinter::{Splinter, SplinterStartError};
 use crumble_core::testgames::TicTacToe;
-use crumble_core::{Game, GameState, SizeError, position};
-use crumble_model::{CrumbleEncoder, Encoder, NetConfig, TicTacToeEncoder};
+use crumble_core::testgames::TicTacToeStartError;
+use crumble_core::{CrumbleStartError, Game, GameState, position};
+use crumble_model::{CrumbleEncoder, Encoder, NetConfig, SplinterEncoder, TicTacToeEncoder};
 use crumble_selfplay::GameHooks;
 use std::path::Path;
 
@@ -32,7 +34,30 @@ pub enum OpeningsError {
 }
 
 /// The names `[game] name` accepts.
-pub const GAMES: &[&str] = &[<Game as GameState>::NAME, TicTacToe::NAME];
+pub const GAMES: &[&str] = &[<Game as GameState>::NAME, Splinter::NAME, TicTacToe::NAME];
+
+/// Runs `$body` with the type `$G` set to the game named `$name` (one of [`GAMES`]; an unknown
+/// name is Crumble, which config validation makes unreachable): the one place that maps a
+/// config's `[game] name` to code.
+#[macro_export]
+macro_rules! for_game {
+    ($name:expr, $G:ident => $body:expr) => {
+        match $name {
+            "tictactoe" => {
+                type $G = crumble_core::testgames::TicTacToe;
+                $body
+            }
+            "splinter" => {
+                type $G = crumble_core::splinter::Splinter;
+                $body
+            }
+            _ => {
+                type $G = crumble_core::Game;
+                $body
+            }
+        }
+    };
+}
 
 /// A game the training loop can learn.
 pub trait TrainGame: GameHooks {
@@ -40,7 +65,7 @@ pub trait TrainGame: GameHooks {
     type Encoder: Encoder<Self> + Clone + Default;
 
     /// The start of every self-play and evaluation game of a run with `cfg`.
-    fn standard_start(cfg: &TrainConfig) -> Result<Self, SizeError>;
+    fn standard_start(cfg: &TrainConfig) -> Result<Self, Self::StartError>;
 
     /// The network of a run with `cfg`: `[net]`'s sizes with the encoder's shapes.
     fn net_config(cfg: &TrainConfig) -> NetConfig {
@@ -58,8 +83,8 @@ pub trait TrainGame: GameHooks {
 impl TrainGame for Game {
     type Encoder = CrumbleEncoder;
 
-    fn standard_start(cfg: &TrainConfig) -> Result<Game, SizeError> {
-        Game::new(cfg.selfplay.board, cfg.selfplay.resolution)
+    fn standard_start(cfg: &TrainConfig) -> Result<Game, CrumbleStartError> {
+        Ok(Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?)
     }
 
     /// One opening per line: a position JSON object on one line, or moves in per-player
@@ -117,7 +142,7 @@ fn opening_line(line: &str, cfg: &TrainConfig) -> Result<Game, String> {
 impl TrainGame for TicTacToe {
     type Encoder = TicTacToeEncoder;
 
-    fn standard_start(_cfg: &TrainConfig) -> Result<TicTacToe, SizeError> {
+    fn standard_start(_cfg: &TrainConfig) -> Result<TicTacToe, TicTacToeStartError> {
         Ok(TicTacToe::from_start(&Default::default()).expect("the empty board is a start"))
     }
 
@@ -128,5 +153,24 @@ impl TrainGame for TicTacToe {
             .with_resolution(1)
             .with_cell_pixels(1)
             .with_encoder(&TicTacToeEncoder)
+    }
+}
+
+impl TrainGame for Splinter {
+    type Encoder = SplinterEncoder;
+
+    /// The standard start on `[game] width × height` (default 15 × 18).
+    fn standard_start(cfg: &TrainConfig) -> Result<Splinter, SplinterStartError> {
+        let (width, height) = cfg.game.splinter_size();
+        Splinter::standard(width, height).ok_or(SplinterStartError::Size { width, height })
+    }
+
+    /// One grid cell per square: `[selfplay] resolution` and `[net] cell_pixels` are
+    /// Crumble's and do not apply.
+    fn net_config(cfg: &TrainConfig) -> NetConfig {
+        cfg.net_config()
+            .with_resolution(1)
+            .with_cell_pixels(1)
+            .with_encoder(&SplinterEncoder)
     }
 }

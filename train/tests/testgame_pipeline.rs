@@ -153,3 +153,103 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
     assert!(err.to_string().contains("too large to solve"), "{err}");
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// Splinter runs through the same pipeline from its tiny config: self-play records of
+/// Splinter, training, evaluation, and a checkpoint that plays Splinter and is refused as a
+/// Crumble network.
+#[test]
+fn splinter_tiny_config_runs_through_the_pipeline() {
+    use crumble_core::splinter::Splinter;
+    use crumble_model::SplinterEncoder;
+    let base = fresh_dir("splinter");
+    let run = base.join("run");
+    let opts = TrainOptions {
+        config: Some(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/splinter-tiny.toml"),
+        ),
+        run_dir: Some(run.clone()),
+        runs_root: base.clone(),
+        generations: Some(2),
+    };
+    train(&opts, &mut |_| {}).unwrap();
+    let ledger = std::fs::read_to_string(run.join("progress.csv")).unwrap();
+    assert_eq!(ledger.lines().count(), 3, "{ledger}");
+    let mut games = Vec::new();
+    for f in record_files(&run.join("replay/gen-0002")).unwrap() {
+        games.extend(read_file(&f).unwrap());
+    }
+    assert_eq!(games.len(), 4);
+    for rec in &games {
+        assert_eq!(rec.game, "splinter");
+        let end: Splinter = rec.replay().unwrap();
+        assert!(end.is_over());
+        assert_eq!(end.board().width(), 5);
+        assert!(rec.replay::<Game>().is_err());
+    }
+    let ckpt = checkpoint_path(&run, 2);
+    let specs = [
+        AgentSpec::parse(&format!("ckpt:{}:4", ckpt.display())).unwrap(),
+        AgentSpec::parse("random").unwrap(),
+    ];
+    let loader = NetLoader::for_encoder(SplinterEncoder);
+    let pool = Pool::<Splinter>::new(&specs, &SearchConfig::default().for_play(), &loader).unwrap();
+    let mut standard = Splinter::standard(5, 6).unwrap();
+    standard.set_turn_limit(30);
+    let openings = arena::opening_positions(&standard, &Openings::RandomTurns(2), 2, 0).unwrap();
+    let settings = PairSettings {
+        pairs: 2,
+        max_turns: 30,
+        concurrency: 4,
+        seed: 5,
+        first_game: 0,
+    };
+    let mut tally = Tally::default();
+    arena::play_pairings(
+        &pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        &openings,
+        &settings,
+        &mut |p| {
+            tally.add(p);
+            Ok(Flow::Continue)
+        },
+    )
+    .unwrap();
+    assert_eq!(tally.wdl.games(), 4);
+    let err = NetEvaluator::load(&ckpt, crumble_model::default_device()).unwrap_err();
+    assert!(err.to_string().contains("this game needs"), "{err}");
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `[game] width/height` are Splinter's: refused for Crumble, and checked against rule 2.1.
+#[test]
+fn splinter_board_settings_are_checked() {
+    use crumble_train::config::TrainConfig;
+    let base = fresh_dir("splinter-config");
+    for (text, key) in [
+        ("[game]\nname = \"crumble\"\nwidth = 7\n", "game.width"),
+        (
+            "[game]\nname = \"splinter\"\nwidth = 4\nheight = 8\n",
+            "game.width",
+        ),
+        (
+            "[game]\nname = \"splinter\"\nwidth = 7\nheight = 27\n",
+            "game.width",
+        ),
+    ] {
+        let path = base.join("c.toml");
+        std::fs::write(&path, text).unwrap();
+        let err = TrainConfig::load(&path).unwrap_err().to_string();
+        assert!(err.contains(key), "{text}: {err}");
+    }
+    let path = base.join("ok.toml");
+    std::fs::write(
+        &path,
+        "[game]\nname = \"splinter\"\nwidth = 9\nheight = 10\n",
+    )
+    .unwrap();
+    let cfg = TrainConfig::load(&path).unwrap();
+    assert_eq!(cfg.game.splinter_size(), (9, 10));
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -9,8 +9,6 @@
 
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
-use crumble_core::Game;
-use crumble_core::testgames::TicTacToe;
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::arena::{self, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
@@ -67,10 +65,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         check_output("--out", &dir.join("match.json"), &inputs, a.force)?;
     }
     let full = a.game.full_config()?;
-    match full.game.name.as_str() {
-        "tictactoe" => play::<TicTacToe>(&a, &specs, sprt, &full, &inputs),
-        _ => play::<Game>(&a, &specs, sprt, &full, &inputs),
-    }
+    crumble_train::for_game!(full.game.name.as_str(), G => play::<G>(&a, &specs, sprt, &full, &inputs))
 }
 
 /// The match in game `G` (the config's `[game] name`).

@@ -4,8 +4,6 @@
 //! that already holds games is continued up to N games in total.
 
 use anyhow::Context as _;
-use crumble_core::Game;
-use crumble_core::testgames::TicTacToe;
 use crumble_selfplay::{AgentSpec, selfplay};
 use crumble_train::config::TrainConfig;
 use crumble_train::games::TrainGame;
@@ -51,10 +49,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(s) = a.seed {
         full.selfplay.seed = s;
     }
-    match full.game.name.as_str() {
-        "tictactoe" => play::<TicTacToe>(&a, &spec, &full),
-        _ => play::<Game>(&a, &spec, &full),
-    }
+    crumble_train::for_game!(full.game.name.as_str(), G => play::<G>(&a, &spec, &full))
 }
 
 /// Self-play in game `G` (the config's `[game] name`).

@@ -20,8 +20,6 @@
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
-use crumble_core::Game;
-use crumble_core::testgames::TicTacToe;
 use crumble_selfplay::arena::{PairSettings, Pool};
 use crumble_selfplay::plot;
 use crumble_selfplay::ratings::FitOptions;
@@ -172,10 +170,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    match full.game.name.as_str() {
-        "tictactoe" => play_all::<TicTacToe>(&a, &mut t, &full, &cfg, &settings, ledger.as_mut())?,
-        _ => play_all::<Game>(&a, &mut t, &full, &cfg, &settings, ledger.as_mut())?,
-    }
+    crumble_train::for_game!(full.game.name.as_str(), G => {
+        play_all::<G>(&a, &mut t, &full, &cfg, &settings, ledger.as_mut())?
+    });
     let table = t.table(&FitOptions {
         anchor,
         prior_draws: a.prior_draws,

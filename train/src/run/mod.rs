@@ -50,8 +50,6 @@ use crate::games::TrainGame;
 use crate::ledger::{History, Row};
 use crate::replay::{ReplayError, ReplayWindow};
 use crate::tb::TbLog;
-use crumble_core::Game;
-use crumble_core::testgames::TicTacToe;
 use crumble_model::train::{self as mtrain, StepStats};
 use crumble_model::{CheckpointError, CrumbleNet, Device, NetConfig};
 use crumble_selfplay::Progress;
@@ -90,8 +88,8 @@ pub enum TrainError {
     Match(#[from] ArenaError),
     #[error("agent: {0}")]
     Agent(#[from] crumble_selfplay::AgentError),
-    #[error("board: {0}")]
-    Size(#[from] crumble_core::SizeError),
+    #[error("the game's start: {0}")]
+    Start(Box<dyn std::error::Error + Send + Sync>),
     #[error(
         "generation {generation}: {what}. The generation was stopped before its checkpoint: \
          nothing was saved or promoted, and the finished generations are untouched"
@@ -163,10 +161,8 @@ pub fn train(
     on_event: &mut (dyn FnMut(Event) + Send),
 ) -> Result<PathBuf, TrainError> {
     let (dir, cfg) = open::open_run(opts)?;
-    match cfg.game.name.as_str() {
-        "tictactoe" => train_game::<TicTacToe>(opts, dir, cfg, on_event),
-        _ => train_game::<Game>(opts, dir, cfg, on_event),
-    }
+    let name = cfg.game.name.clone();
+    crate::for_game!(name.as_str(), G => train_game::<G>(opts, dir, cfg, on_event))
 }
 
 /// [`train`] for the run's game `G` (its directory open and its config settled).

@@ -78,7 +78,7 @@ impl<G: TrainGame> Run<G> {
     /// Opens the run in `dir` (its config settled) where its last finished generation left
     /// off, after dropping whatever unfinished generations left behind.
     pub(super) fn open(dir: PathBuf, cfg: TrainConfig) -> Result<Run<G>, TrainError> {
-        let standard = G::standard_start(&cfg)?;
+        let standard = G::standard_start(&cfg).map_err(|e| TrainError::Start(Box::new(e)))?;
         let history = settle_ledger(&dir, &cfg)?;
         let net_config = G::net_config(&cfg);
         let device = crumble_model::default_device().autodiff();
