@@ -67,6 +67,41 @@ fn fresh_dir(name: &str) -> PathBuf {
     d
 }
 
+/// A match of `pairs` game pairs between the two agents of `specs` from `openings`, played
+/// as `crumble match` plays it; the first agent's tally.
+fn play_match<G: crumble_train::games::TrainGame>(
+    specs: &[AgentSpec],
+    loader: &NetLoader<G::Encoder>,
+    standard: &G,
+    openings: &Openings<G>,
+    pairs: u64,
+    max_turns: u32,
+) -> Tally {
+    let pool = Pool::<G>::new(specs, &SearchConfig::default().for_play(), loader).unwrap();
+    let starts = arena::opening_positions(standard, openings, pairs, 0).unwrap();
+    let settings = PairSettings {
+        pairs,
+        max_turns,
+        concurrency: 4,
+        seed: 5,
+        first_game: 0,
+    };
+    let mut tally = Tally::default();
+    arena::play_pairings(
+        &pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        &starts,
+        &settings,
+        &mut |p| {
+            tally.add(p);
+            Ok(Flow::Continue)
+        },
+    )
+    .unwrap();
+    tally
+}
+
 #[test]
 fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
     let base = fresh_dir("pipeline");
@@ -114,30 +149,8 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
         AgentSpec::parse("solver").unwrap(),
     ];
     let loader = NetLoader::for_encoder(TicTacToeEncoder);
-    let pool =
-        Pool::<TicTacToe>::new(&specs, &SearchConfig::default().for_play(), &loader).unwrap();
     let standard = TicTacToe::from_start(&Default::default()).unwrap();
-    let openings = arena::opening_positions(&standard, &Openings::Standard, 4, 0).unwrap();
-    let settings = PairSettings {
-        pairs: 4,
-        max_turns: 0,
-        concurrency: 4,
-        seed: 5,
-        first_game: 0,
-    };
-    let mut tally = Tally::default();
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings,
-        &mut |p| {
-            tally.add(p);
-            Ok(Flow::Continue)
-        },
-    )
-    .unwrap();
+    let tally = play_match(&specs, &loader, &standard, &Openings::Standard, 4, 0);
     assert_eq!(tally.wdl.games(), 8);
     assert_eq!(tally.wdl.wins, 0, "nobody beats perfect play: {tally:?}");
 
@@ -192,30 +205,8 @@ fn splinter_tiny_config_runs_through_the_pipeline() {
         AgentSpec::parse("random").unwrap(),
     ];
     let loader = NetLoader::for_encoder(SplinterEncoder);
-    let pool = Pool::<Splinter>::new(&specs, &SearchConfig::default().for_play(), &loader).unwrap();
-    let mut standard = Splinter::standard(5, 6).unwrap();
-    standard.set_turn_limit(30);
-    let openings = arena::opening_positions(&standard, &Openings::RandomTurns(2), 2, 0).unwrap();
-    let settings = PairSettings {
-        pairs: 2,
-        max_turns: 30,
-        concurrency: 4,
-        seed: 5,
-        first_game: 0,
-    };
-    let mut tally = Tally::default();
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings,
-        &mut |p| {
-            tally.add(p);
-            Ok(Flow::Continue)
-        },
-    )
-    .unwrap();
+    let standard = Splinter::standard(5, 6).unwrap();
+    let tally = play_match(&specs, &loader, &standard, &Openings::RandomTurns(2), 2, 30);
     assert_eq!(tally.wdl.games(), 4);
     let err = NetEvaluator::load(&ckpt, crumble_model::default_device()).unwrap_err();
     assert!(err.to_string().contains("this game needs"), "{err}");

@@ -96,8 +96,20 @@ pub fn score_line(game: &Splinter) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The standard 15 × 18 game after `moves`, with the last move's highlight.
+    pub(crate) fn after(moves: &[&str]) -> (Splinter, Option<SplinterHighlight>) {
+        let mut g = Splinter::standard(15, 18).unwrap();
+        let mut hl = None;
+        for m in moves {
+            let mv = crate::splinter::notation::parse_move(g.board(), m).unwrap();
+            hl = SplinterHighlight::of(&g, &mv);
+            g.play(&mv).unwrap();
+        }
+        (g, hl)
+    }
 
     #[test]
     fn highlight_follows_the_move_and_the_position() {

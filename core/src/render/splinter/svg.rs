@@ -284,18 +284,7 @@ pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::splinter::notation::parse_move;
-
-    fn after(moves: &[&str]) -> (Splinter, Option<SplinterHighlight>) {
-        let mut g = Splinter::standard(15, 18).unwrap();
-        let mut hl = None;
-        for m in moves {
-            let mv = parse_move(g.board(), m).unwrap();
-            hl = SplinterHighlight::of(&g, &mv);
-            g.play(&mv).unwrap();
-        }
-        (g, hl)
-    }
+    use crate::render::splinter::tests::after;
 
     #[test]
     fn every_piece_has_its_type_shape_and_colour() {
