@@ -1,8 +1,9 @@
-//! Splinter's hot path (legal decisions, applying decisions, random play, clones, hashes)
+//! Splinter's hot path (legal decisions, applying decisions, random play, clones, hashes,
+//! the one-turn lookahead once its buffers are warm)
 //! does not touch the heap: a counting global allocator shows zero allocations over
 //! thousands of decisions. (Its own test binary: the counter is process-wide.)
 
-use crumble_core::splinter::Splinter;
+use crumble_core::splinter::{Splinter, SplinterWinCheck};
 use crumble_core::{Decision, GameState};
 use rand::{Rng, SeedableRng};
 
@@ -22,7 +23,17 @@ fn splinter_decisions_and_random_play_do_not_allocate() {
         root.play_random_turn(&mut rng);
     }
     let mut sim = root.clone();
+    let mut check = SplinterWinCheck::default();
+    // Warm the lookahead's buffers (a scratch game each, the choices' list).
+    for _ in 0..50 {
+        game.clone_from(&fresh);
+        while !game.is_over() {
+            let _ = game.win_this_turn(&mut check);
+            game.play_random_turn(&mut rng);
+        }
+    }
     let before = allocations();
+    let mut wins = 0u64;
     let mut decisions = 0u64;
     let mut hashes = 0u64;
     for _ in 0..40 {
@@ -35,6 +46,7 @@ fn splinter_decisions_and_random_play_do_not_allocate() {
         game.clone_from(&fresh);
         game.set_turn_limit(100);
         while !game.is_over() {
+            wins += u64::from(game.win_this_turn(&mut check).is_some());
             game.legal_decisions_into(&mut legal);
             let d = legal[rng.random_range(0..legal.len())];
             game.apply_unchecked(d);
@@ -51,6 +63,10 @@ fn splinter_decisions_and_random_play_do_not_allocate() {
     }
     let allocations = allocations() - before;
     assert!(decisions > 3_000, "only {decisions} decisions ({hashes})");
+    assert!(
+        wins > 0,
+        "the lookahead found no win in {decisions} decisions"
+    );
     assert_eq!(
         allocations, 0,
         "{allocations} allocations in {decisions} decisions"

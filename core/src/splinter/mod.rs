@@ -22,6 +22,7 @@
 
 pub mod board;
 pub mod game;
+pub mod lookahead;
 pub mod moves;
 pub mod notation;
 pub mod position;
@@ -29,6 +30,7 @@ pub mod symmetry;
 
 pub use board::{Board, Dir, Piece, PieceType, Square, SquareSet};
 pub use game::{Action, LastMove, Outcome, Reason, Splinter};
+pub use lookahead::SplinterWinCheck;
 pub use moves::{MoveError, SplinterMove};
 pub use notation::NotationError;
 pub use position::PositionError;
@@ -148,7 +150,11 @@ impl GameState for Splinter {
         }
     }
 
-    type WinCheck = ();
+    type WinCheck = SplinterWinCheck;
+
+    fn win_this_turn<'c>(&self, check: &'c mut SplinterWinCheck) -> Option<&'c [Decision]> {
+        lookahead::win_this_turn(self, check)
+    }
 
     #[inline]
     fn action_count(&self) -> u32 {
