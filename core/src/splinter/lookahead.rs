@@ -90,11 +90,11 @@ pub(crate) fn win_this_turn<'c>(
                 }
                 continue;
             }
-            if s.is_pending() {
-                if let Some(k) = winning_keep(s, keeps, after_keep) {
-                    path.extend([m, k]);
-                    return Some(path);
-                }
+            if s.is_pending()
+                && let Some(k) = winning_keep(s, keeps, after_keep)
+            {
+                path.extend([m, k]);
+                return Some(path);
             }
         }
     }
