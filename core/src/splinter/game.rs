@@ -415,6 +415,17 @@ impl Splinter {
         self.check_turn_limit();
     }
 
+    /// Ends a live game at a turn start by a result outside the moves (rule 8.5: a
+    /// resignation or an agreed draw, or a turn limit a record states). Returns `false`, with
+    /// the game unchanged, when the game is already over or in the middle of a turn.
+    pub fn finish(&mut self, outcome: Outcome) -> bool {
+        if self.result.is_some() || self.pending.is_some() {
+            return false;
+        }
+        self.result = Some(outcome);
+        true
+    }
+
     fn check_turn_limit(&mut self) {
         if self.result.is_none() && self.turn_limit > 0 && self.turns_played >= self.turn_limit {
             self.result = Some(Outcome {

@@ -17,7 +17,7 @@
 //!
 //! Files: `board` squares, directions, pushes and groups; `game` the state, its decisions
 //! and the end of the game; `moves` complete moves, checked play and random play;
-//! `notation` and `position` the text forms; `symmetry` the maps of rule 11; this file the
+//! `notation`, `position` and `record` the text forms; `symmetry` the maps of rule 11; this file the
 //! [`GameState`] glue.
 
 pub mod board;
@@ -26,6 +26,7 @@ pub mod lookahead;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod record;
 pub mod symmetry;
 
 pub use board::{Board, Dir, Piece, PieceType, Square, SquareSet};
@@ -34,6 +35,7 @@ pub use lookahead::SplinterWinCheck;
 pub use moves::{MoveError, SplinterMove};
 pub use notation::NotationError;
 pub use position::PositionError;
+pub use record::SplinterRecord;
 pub use symmetry::Symmetry;
 
 use crate::decision::Decision;
