@@ -14,7 +14,7 @@ pub trait GameHooks: GameState {
 
     /// A finished game as readable text, with the names of the first and second player's
     /// agents when given: by default tags (game, index, players, start, result, ending) and
-    /// the decisions as integers; Crumble writes a game record in its notation.
+    /// the decisions as integers; Crumble and Splinter write game records in their notation.
     fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
         rec.replay::<Self>()?;
         let mut s = String::new();
@@ -47,7 +47,13 @@ impl GameHooks for crumble_core::Game {
     }
 }
 
-impl GameHooks for crumble_core::splinter::Splinter {}
+impl GameHooks for crumble_core::splinter::Splinter {
+    /// A Splinter game record (`crumble_core::splinter::record`): moves in canonical
+    /// notation numbered by turn, the agents as `Black` and `White`.
+    fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
+        Ok(crate::splinter::to_record(rec, agents)?.write())
+    }
+}
 
 impl GameHooks for TicTacToe {
     const SOLVABLE: bool = true;

@@ -20,7 +20,7 @@
 //!   statistics in Crumble's notation) and [`crumble`].
 //! - [`record`]: game records (which name their game and start) and the versioned record
 //!   file format; [`hooks`]: what the pipeline asks of a game beyond its rules, with
-//!   defaults; [`crumble`]: Crumble's notation for records.
+//!   defaults; [`crumble`] and [`splinter`]: each game's notation for records.
 //! - [`stats`] and [`ratings`]: Elo with intervals, the pentanomial GSPRT, Bradley–Terry
 //!   ratings with draws.
 //! - [`tournament`]: schedules, the resumable ledger of finished pairings, ratings tables.
@@ -49,6 +49,7 @@ pub mod plot;
 pub mod ratings;
 pub mod record;
 pub mod selfplay;
+pub mod splinter;
 pub mod stats;
 pub mod tactics;
 pub mod tournament;
