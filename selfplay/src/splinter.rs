@@ -2,7 +2,6 @@
 //! (`crumble_core::splinter::record`).
 
 use crate::record::{Ending, GameRecord, RecordError};
-use crumble_core::GameState;
 use crumble_core::splinter::{Action, Outcome, Reason, Splinter, SplinterMove, SplinterRecord};
 
 /// The complete moves of a recorded Splinter game, from its start: each turn's `Move`
@@ -44,8 +43,7 @@ pub fn moves(rec: &GameRecord) -> Result<(Vec<SplinterMove>, Splinter), RecordEr
     }
     if pending.is_some() {
         return Err(bad(
-            "the decisions end in the middle of a turn (a move without its splinter choice)"
-                .into(),
+            "the decisions end in the middle of a turn (a move without its splinter choice)".into(),
         ));
     }
     Ok((out, game))
@@ -69,7 +67,10 @@ pub fn outcome(rec: &GameRecord, game: &Splinter) -> Option<Outcome> {
 
 /// The game as a Splinter game record: tag `Index` (its number in the run), the players'
 /// names when given (first = Black), the moves in canonical notation and the result.
-pub fn to_record(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<SplinterRecord, RecordError> {
+pub fn to_record(
+    rec: &GameRecord,
+    agents: Option<[&str; 2]>,
+) -> Result<SplinterRecord, RecordError> {
     rec.replay::<Splinter>()?;
     let (moves, end) = moves(rec)?;
     let mut out = SplinterRecord::new(rec.start_state()?);
@@ -93,7 +94,7 @@ pub fn to_record(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<Splinter
 mod tests {
     use super::*;
     use crate::record::{StepKind, StepRecord, start_json};
-    use crumble_core::{Decision, GameResult};
+    use crumble_core::{Decision, GameResult, GameState};
     use rand::SeedableRng;
 
     /// A random game on 7 × 8 as a record, with the decisions of every turn.
@@ -135,7 +136,10 @@ mod tests {
             })
             .expect("a random game with a splinter choice");
         let text = to_record(&rec, Some(["ada", "bo"])).unwrap().write();
-        assert!(text.contains("[Index \"7\"]\n[Black \"ada\"]\n[White \"bo\"]\n"), "{text}");
+        assert!(
+            text.contains("[Index \"7\"]\n[Black \"ada\"]\n[White \"bo\"]\n"),
+            "{text}"
+        );
         assert!(text.contains("[TurnLimit \"200\"]\n[Board \"7x8\"]\n[Start \"standard\"]"));
         assert!(text.contains("\n1. ") && text.contains('/'), "{text}");
         let parsed = crumble_core::splinter::record::parse(&text).unwrap();
@@ -168,7 +172,10 @@ mod tests {
         rec.ending = Ending::Resignation;
         rec.result = GameResult::Win(crumble_core::Player::Second);
         let text = to_record(&rec, None).unwrap().write();
-        assert!(text.contains("[Result \"0-1\"]\n[Termination \"resignation\"]"), "{text}");
+        assert!(
+            text.contains("[Result \"0-1\"]\n[Termination \"resignation\"]"),
+            "{text}"
+        );
         // A move without its splinter choice is an error, not a panic (worked example 15).
         let example: serde_json::Value = serde_json::from_str(include_str!(
             "../../core/tests/data/splinter-examples/15-tie-mover-keeps-first.json"

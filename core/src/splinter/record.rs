@@ -221,7 +221,11 @@ impl SplinterRecord {
             push(&mut s, &mut line, &format!("{}.", i + 1));
             push(&mut s, &mut line, &notation::move_text(game.board(), mv));
             if let Some(c) = self.comment(i) {
-                push(&mut s, &mut line, &format!("{{{}}}", c.replace('}', ")").replace(['\n', '\r'], " ")));
+                push(
+                    &mut s,
+                    &mut line,
+                    &format!("{{{}}}", c.replace('}', ")").replace(['\n', '\r'], " ")),
+                );
             }
             // A record holds legal moves (push_move's contract, parse checks them).
             let _ = game.play(mv);
@@ -371,12 +375,10 @@ pub fn parse(text: &str) -> Result<SplinterRecord, RecordError> {
     let start = match tag("Start") {
         None => None,
         Some((_, _, v)) if v == "standard" => None,
-        Some((no, _, v)) => {
-            Some(position::from_json(v).map_err(|e| RecordError {
-                line: *no,
-                kind: e.into(),
-            })?)
-        }
+        Some((no, _, v)) => Some(position::from_json(v).map_err(|e| RecordError {
+            line: *no,
+            kind: e.into(),
+        })?),
     };
     let start = match start {
         Some(g) => {
@@ -402,8 +404,13 @@ pub fn parse(text: &str) -> Result<SplinterRecord, RecordError> {
         })?,
     };
     let (result_no, _, result_text) = tag("Result").ok_or_else(|| missing("Result"))?;
-    let winner = parse_result_token(result_text)
-        .ok_or_else(|| bad(*result_no, "Result", format!("{result_text:?} is not a result")))?;
+    let winner = parse_result_token(result_text).ok_or_else(|| {
+        bad(
+            *result_no,
+            "Result",
+            format!("{result_text:?} is not a result"),
+        )
+    })?;
     let reason = match tag("Termination") {
         None => None,
         Some((no, _, v)) => Some(

@@ -11,8 +11,12 @@
 //! Reads commands line by line from standard input, so a script can play it too; when the
 //! input is not a terminal every line read is echoed after the prompt, to keep the transcript
 //! readable.
+//!
+//! The game is the one `--config` names (`[game] name`, as for `crumble match`): Crumble by
+//! default, Splinter with a Splinter config ([`splinter`]).
 
 mod bot;
+mod splinter;
 
 use super::PositionArgs;
 use super::show::{ColorArg, ViewArg};
@@ -333,20 +337,7 @@ impl Session {
 
     /// Reads one line; `None` at the end of the input.
     fn read_line(&mut self) -> anyhow::Result<Option<String>> {
-        let mut buf = Vec::new();
-        let n = std::io::stdin()
-            .lock()
-            .read_until(b'\n', &mut buf)
-            .context("cannot read standard input")?;
-        if n == 0 {
-            return Ok(None);
-        }
-        // Bad bytes become U+FFFD and then a refused move, never a crash.
-        let line = String::from_utf8_lossy(&buf).trim().to_string();
-        if self.echo {
-            self.say(&format!("{line}\n"))?;
-        }
-        Ok(Some(line))
+        read_line(&mut self.out, self.echo)
     }
 
     fn run(&mut self) -> anyhow::Result<End> {
@@ -390,35 +381,33 @@ impl Session {
     }
 }
 
-/// Writes the record to `path`, never over an existing file.
-fn save(path: &Path, text: &str) -> anyhow::Result<()> {
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
-    f.write_all(text.as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))
+/// Reads one line of standard input, trimmed, echoed to `out` when `echo` (the input is not
+/// a terminal); `None` at the end of the input.
+fn read_line(out: &mut std::io::Stdout, echo: bool) -> anyhow::Result<Option<String>> {
+    let mut buf = Vec::new();
+    let n = std::io::stdin()
+        .lock()
+        .read_until(b'\n', &mut buf)
+        .context("cannot read standard input")?;
+    if n == 0 {
+        return Ok(None);
+    }
+    // Bad bytes become U+FFFD and then a refused move, never a crash.
+    let line = String::from_utf8_lossy(&buf).trim().to_string();
+    if echo {
+        out.write_all(format!("{line}\n").as_bytes())?;
+        out.flush()?;
+    }
+    Ok(Some(line))
 }
 
-pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let spec = AgentSpec::parse(&a.agent)?;
-    let hint_spec = match &a.hint_agent {
-        Some(h) => AgentSpec::parse(h)?,
-        None if !matches!(spec, AgentSpec::Random) => spec.clone(),
-        None => AgentSpec::parse(DEFAULT_AGENT)?,
-    };
-    let cfg = match &a.config {
-        Some(p) => crumble_train::config::TrainConfig::load_play_config(p)?.search,
-        None => ConfigFile::default().search,
-    };
-    let mut start = a.pos.start()?;
-    start.set_max_turns(a.max_turns);
-    let (date, stamp) = crumble_train::clock::now_stamps();
+/// The file to save the game in: `-o`, or `PREFIX-DATE-TIME.rec` here; refused when it
+/// exists (games are never overwritten), is one of the inputs, or its directory is missing.
+fn out_path(a: &Args, prefix: &str, stamp: &str) -> anyhow::Result<PathBuf> {
     let path = a
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("crumble-game-{stamp}.rec")));
+        .unwrap_or_else(|| PathBuf::from(format!("{prefix}-{stamp}.rec")));
     if path.exists() {
         bail!(
             "{} already exists: choose another file with -o (games are never overwritten)",
@@ -443,6 +432,59 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             dir.display()
         );
     }
+    Ok(path)
+}
+
+/// Whether to draw in colour: `--color`, or `auto`: a terminal and no `NO_COLOR`.
+fn use_colour(c: ColorArg) -> bool {
+    match c {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
+}
+
+/// Writes the record to `path`, never over an existing file.
+fn save(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    f.write_all(text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    // The config's [game] picks the game, as for `crumble match`.
+    let full = match &a.config {
+        Some(p) => Some(crumble_train::config::TrainConfig::load(p)?),
+        None => None,
+    };
+    match full.as_ref().map_or("crumble", |f| f.game.name.as_str()) {
+        "crumble" => {}
+        "splinter" => return splinter::run(&a, full.as_ref().expect("a Splinter config")),
+        other => {
+            bail!("crumble play plays Crumble and Splinter, not {other} (the config's [game] name)")
+        }
+    }
+    let spec = AgentSpec::parse(&a.agent)?;
+    let hint_spec = match &a.hint_agent {
+        Some(h) => AgentSpec::parse(h)?,
+        None if !matches!(spec, AgentSpec::Random) => spec.clone(),
+        None => AgentSpec::parse(DEFAULT_AGENT)?,
+    };
+    let cfg = match &full {
+        Some(f) => f.play_config().search,
+        None => ConfigFile::default().search,
+    };
+    let mut start = a.pos.start()?;
+    start.set_max_turns(a.max_turns);
+    let (date, stamp) = crumble_train::clock::now_stamps();
+    let path = out_path(&a, "crumble-game", &stamp)?;
     let mut bot = Bot::new(&spec, &cfg, a.seed)?;
     bot.check(&start)?;
     let human = match a.side {
@@ -450,14 +492,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ViewArg::White => Color::White,
     };
     let frame = a.pos.frame();
-    let term = match a.color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    };
+    let term = use_colour(a.color);
     let mut s = Session {
         frame,
         human,

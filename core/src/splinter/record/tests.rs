@@ -43,10 +43,16 @@ fn a_written_record_reads_back_the_same() {
         reason: Reason::Resignation,
     });
     let text = rec.write();
-    assert!(text.starts_with("[Game \"splinter\"]\n[Index \"3\"]\n"), "{text}");
+    assert!(
+        text.starts_with("[Game \"splinter\"]\n[Index \"3\"]\n"),
+        "{text}"
+    );
     assert!(text.contains("[Board \"15x18\"]\n[Start \"standard\"]\n"));
     assert!(text.contains("[Result \"0-1\"]\n[Termination \"resignation\"]\n"));
-    assert!(text.contains("\n1. h9-h10 2. g11-g10 {value -0.25} 3. f9-e9 0-1\n"), "{text}");
+    assert!(
+        text.contains("\n1. h9-h10 2. g11-g10 {value -0.25} 3. f9-e9 0-1\n"),
+        "{text}"
+    );
     assert_eq!(parse(&text).unwrap(), rec);
     assert_eq!(check(&text).tag("Black"), Some("Ada \"the\" \\ first"));
 }
@@ -94,26 +100,46 @@ fn a_game_that_ends_by_the_rules_needs_no_termination() {
     let other = if token == "1-0" { "0-1" } else { "1-0" };
     let wrong = without.replace(&format!("\"{token}\""), &format!("\"{other}\""));
     let wrong = wrong.trim_end().strip_suffix(token).unwrap().to_string() + other;
-    assert!(parse(&wrong).unwrap_err().to_string().contains("the moves end the game"));
+    assert!(
+        parse(&wrong)
+            .unwrap_err()
+            .to_string()
+            .contains("the moves end the game")
+    );
 }
 
 #[test]
 fn malformed_records_are_refused_with_their_line() {
     let head = "[Game \"splinter\"]\n[Board \"15x18\"]\n[Result \"*\"]\n\n";
     check(&format!("{head}h9-h10 g11-g10 *\n"));
-    refused(&format!("{head}1. h9-h10 3. g11-g10 *\n"), 5, "move 2 is numbered 3.");
+    refused(
+        &format!("{head}1. h9-h10 3. g11-g10 *\n"),
+        5,
+        "move 2 is numbered 3.",
+    );
     refused(&format!("{head}1. h9-h10\n2. h11-h10 *\n"), 6, "no-return");
     refused(&format!("{head}1. h9-h11 *\n"), 5, "not neighbours");
     refused(&format!("{head}1. h9-h10 {{open\n"), 5, "not closed");
-    refused(&format!("{head}1. h9-h10 1-0\n"), 5, "the Result tag says *");
-    refused(&format!("{head}h9-h10 * g11-g10\n"), 5, "after the result token");
+    refused(
+        &format!("{head}1. h9-h10 1-0\n"),
+        5,
+        "the Result tag says *",
+    );
+    refused(
+        &format!("{head}h9-h10 * g11-g10\n"),
+        5,
+        "after the result token",
+    );
     refused(&head.replace("splinter", "crumble"), 1, "not \"splinter\"");
     refused(&head.replace("15x18", "4x18"), 2, "outside");
     refused(&head.replace("[Board \"15x18\"]\n", ""), 2, "no Board tag");
     refused(&format!("[Game \"splinter\"]\n{head}"), 2, "appears twice");
     refused(&head.replace("\"*\"", "\"1-0\""), 3, "needs a Termination");
     refused(
-        &head.replace("[Result \"*\"]", "[Result \"1-0\"]\n[Termination \"knockouts\"]"),
+        &head.replace(
+            "[Result \"*\"]",
+            "[Result \"1-0\"]\n[Termination \"knockouts\"]",
+        ),
         3,
         "not reached by the moves",
     );

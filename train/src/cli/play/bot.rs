@@ -3,28 +3,31 @@
 //! The search works on atomic decisions (choose, extent, swap steps, stop), so a move is
 //! played decision by decision: a search at each decision with more than one legal choice,
 //! the most visited decision played (match settings: no noise, temperature 0), the tree
-//! kept for the next decision of the same turn. The decisions then make one [`Move`].
+//! kept for the next decision of the same turn. The decisions then make one move of the game
+//! (a Crumble [`Move`], a Splinter move with its splinter choice).
 
 use anyhow::Context as _;
-use crumble_core::{Game, Move, random};
-use crumble_selfplay::{AgentKind, AgentSpec, Evaluator, Search, SearchConfig, selfplay};
+use crumble_core::{Decision, Game, GameState, Move};
+use crumble_selfplay::{
+    AgentKind, AgentSpec, CheckpointLoader, Evaluator, GameHooks, Search, SearchConfig, selfplay,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// One agent with its evaluator and search tree.
 #[derive(Debug)]
-pub struct Bot {
+pub struct Bot<G: GameState = Game> {
     /// The agent string (`mcts:rollout:200`).
     pub name: String,
-    kind: Kind,
+    kind: Kind<G>,
 }
 
 #[derive(Debug)]
-enum Kind {
+enum Kind<G: GameState> {
     Random(Box<ChaCha8Rng>),
     Search {
-        search: Box<Search<Game>>,
-        evaluator: Box<dyn Evaluator<Game>>,
+        search: Box<Search<G>>,
+        evaluator: Box<dyn Evaluator<G>>,
         simulations: u32,
     },
 }
@@ -38,14 +41,35 @@ pub struct Choice {
     pub value: Option<f32>,
 }
 
-impl Bot {
+impl Bot<Game> {
     /// The agent of `spec`, with match settings; `ckpt:` agents load their checkpoint here.
     pub fn new(spec: &AgentSpec, cfg: &SearchConfig, seed: u64) -> anyhow::Result<Bot> {
-        let player = selfplay::make_agent(spec, cfg, seed, &crumble_model::NetLoader::new(), true)?;
+        Bot::with_loader(spec, cfg, seed, &crumble_model::NetLoader::new())
+    }
+
+    /// The agent's move in `game` (a live game at the start of a turn).
+    pub fn choose(&mut self, game: &Game) -> anyhow::Result<Choice> {
+        let (path, value) = self.choose_turn(game)?;
+        let mv = game
+            .move_from_decisions(&path)
+            .with_context(|| format!("internal error: the move of agent {}", self.name))?;
+        Ok(Choice { mv, value })
+    }
+}
+
+impl<G: GameHooks> Bot<G> {
+    /// The agent of `spec` for game `G`, whose networks `loader` loads.
+    pub fn with_loader(
+        spec: &AgentSpec,
+        cfg: &SearchConfig,
+        seed: u64,
+        loader: &dyn CheckpointLoader<G>,
+    ) -> anyhow::Result<Bot<G>> {
+        let player = selfplay::make_agent(spec, cfg, seed, loader, true)?;
         let kind = match player.kind {
             AgentKind::Random => Kind::Random(Box::new(ChaCha8Rng::seed_from_u64(seed))),
-            // `make_agent` refuses the solver for Crumble, which it cannot solve.
-            AgentKind::Solver => anyhow::bail!("the solver agent does not play Crumble"),
+            // `make_agent` refuses the solver for the games it cannot solve.
+            AgentKind::Solver => anyhow::bail!("the solver agent does not play {}", G::NAME),
             AgentKind::Mcts {
                 evaluator,
                 simulations,
@@ -65,13 +89,14 @@ impl Bot {
     /// Evaluates `game` once, so that an agent that cannot play it (a network for another
     /// resolution) is refused before the session starts, not at its first move after the
     /// person has played (and a record has been written).
-    pub fn check(&mut self, game: &Game) -> anyhow::Result<()> {
+    pub fn check(&mut self, game: &G) -> anyhow::Result<()> {
         if let Kind::Search { evaluator, .. } = &mut self.kind {
             let mut g = game.clone();
             if g.is_over() {
                 return Ok(());
             }
-            let legal = g.legal_decisions();
+            let mut legal = Vec::new();
+            g.legal_decisions_into(&mut legal);
             let mut out = vec![crumble_selfplay::evaluator::Evaluation::default()];
             evaluator
                 .evaluate(
@@ -86,8 +111,9 @@ impl Bot {
         Ok(())
     }
 
-    /// The agent's move in `game` (a live game at the start of a turn).
-    pub fn choose(&mut self, game: &Game) -> anyhow::Result<Choice> {
+    /// The decisions of the agent's turn in `game` (a live game at the start of a turn), and
+    /// the search's value of the position (mover's view; `None` for random play).
+    pub fn choose_turn(&mut self, game: &G) -> anyhow::Result<(Vec<Decision>, Option<f32>)> {
         anyhow::ensure!(
             !game.is_over() && game.at_turn_start(),
             "internal error: the agent was asked to move in a finished game or mid-turn"
@@ -97,7 +123,7 @@ impl Bot {
         let mut value = None;
         match &mut self.kind {
             Kind::Random(rng) => {
-                random::play_random_turn_recorded(&mut g, &mut **rng, &mut path);
+                g.play_random_turn_recorded(&mut **rng, &mut path);
             }
             Kind::Search {
                 search,
@@ -129,9 +155,6 @@ impl Bot {
                 }
             }
         }
-        let mv = game
-            .move_from_decisions(&path)
-            .with_context(|| format!("internal error: the move of agent {}", self.name))?;
-        Ok(Choice { mv, value })
+        Ok((path, value))
     }
 }

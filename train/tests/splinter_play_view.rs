@@ -1,0 +1,183 @@
+//! Splinter in `crumble play` (driven through its standard input), in `crumble view` pages
+//! and in the readable records `crumble match --out` writes.
+
+mod common;
+use common::crumble;
+
+use crumble_core::geom::Color;
+use crumble_core::splinter::{Reason, record};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn crumble_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the crumble binary runs");
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!(
+        "crumble-splinter-play-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn config(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../configs")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// Worked example 15's start (`e4-d3` leaves two groups of 7) as a position file.
+fn tie_position(dir: &Path) -> PathBuf {
+    let example: serde_json::Value = serde_json::from_str(include_str!(
+        "../../core/tests/data/splinter-examples/15-tie-mover-keeps-first.json"
+    ))
+    .unwrap();
+    let path = dir.join("tie.json");
+    std::fs::write(&path, example["start"].to_string()).unwrap();
+    path
+}
+
+#[test]
+fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
+    let dir = temp_dir("scripted");
+    let out = dir.join("game.rec");
+    let pos = tie_position(&dir);
+    let script = "h9h10\ne4-d3\ne4-d3/g9\nmoves\ne4-d3/d3\nundo\ne4-d3/g6\nresign\n";
+    let o = crumble_with_input(
+        &[
+            "play",
+            "--config",
+            &config("splinter.toml"),
+            "--position",
+            s(&pos),
+            "--agent",
+            "random",
+            "--seed",
+            "3",
+            "--name",
+            "Tester",
+            "--color",
+            "never",
+            "-o",
+            s(&out),
+        ],
+        script,
+    );
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
+    assert!(stdout.starts_with("Splinter 9x10: you (Tester) play Black against random."));
+    assert!(
+        stdout.contains("h9h10\nnot a legal move: \"h9h10\" is not a move: missing hyphen"),
+        "{stdout}"
+    );
+    // The missing and the wrong splinter choice: why, and the choices of that move.
+    let choices = "the groups that may stay (any square of the group will do): e4-d3/d3 e4-d3/f4\n";
+    assert!(
+        stdout.contains("e4-d3\nnot a legal move: the move leaves equal largest groups"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches(choices).count(), 2, "{stdout}");
+    assert!(stdout.contains("e4-d3/g9\nnot a legal move: after the push, g9 holds no piece"));
+    assert!(
+        stdout.contains("e4-d3/d3  e4-d3/f4"),
+        "the list of moves: {stdout}"
+    );
+    assert!(stdout.contains("you play 1. e4-d3/d3\n"), "{stdout}");
+    assert!(stdout.contains("White (random) plays 2. "), "{stdout}");
+    assert!(stdout.contains("took back your move e4-d3/d3 and the reply "));
+    // A choice named by another square of the group is written with its anchor.
+    assert!(stdout.contains("you play 1. e4-d3/f4\n"), "{stdout}");
+    assert!(stdout.contains("Black resigns"), "{stdout}");
+    assert!(
+        stdout.contains("0-1: White wins (resignation); the game is saved in "),
+        "{stdout}"
+    );
+    // The board after every move: the start, the move, the reply, the undo, the move, the
+    // reply; plain ASCII as rule 2.7's diagram.
+    assert_eq!(stdout.matches("to move (turn ").count(), 6, "{stdout}");
+    assert!(stdout.contains("bK") && !stdout.contains('\x1b'));
+
+    let saved = std::fs::read_to_string(&out).unwrap();
+    let rec = record::parse(&saved).unwrap();
+    assert_eq!(rec.tag("Black"), Some("Tester"));
+    assert_eq!(rec.tag("White"), Some("random"));
+    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    assert_eq!(rec.moves.len(), 2, "the undone moves are gone: {saved}");
+    assert!(saved.contains("\n1. e4-d3/f4 2. "), "{saved}");
+    assert!(saved.contains("[Start {\"width\":9"), "{saved}");
+    let result = rec.result.unwrap();
+    assert_eq!(
+        (result.winner, result.reason),
+        (Some(Color::White), Reason::Resignation)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_refuses_crumble_flags_with_a_splinter_config() {
+    let o = crumble_with_input(
+        &["play", "--config", &config("splinter.toml"), "--board", "6"],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--board is a Crumble flag"));
+}
+
+#[test]
+fn match_out_writes_splinter_records_beside_the_record_files() {
+    let dir = temp_dir("match");
+    let o = crumble(&[
+        "match",
+        "random",
+        "random",
+        "--config",
+        &config("splinter-tiny.toml"),
+        "--games",
+        "2",
+        "--max-turns",
+        "30",
+        "--out",
+        s(&dir),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let txt = std::fs::read_to_string(dir.join("match-000000.txt")).unwrap();
+    let games: Vec<&str> = txt.split("\n\n[Game").collect();
+    assert_eq!(games.len(), 2, "{txt}");
+    for (i, g) in games.iter().enumerate() {
+        let g = if i == 0 {
+            g.to_string()
+        } else {
+            format!("[Game{g}")
+        };
+        let rec = record::parse(&g).unwrap_or_else(|e| panic!("{e}\n{g}"));
+        assert_eq!(rec.tag("Index"), Some(i.to_string().as_str()));
+        assert_eq!(rec.tag("Black"), Some("random"));
+        assert!(rec.result.is_some() && !rec.moves.is_empty());
+        assert!(g.contains("[Board \"5x6\"]") && g.contains("\n1. "), "{g}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
