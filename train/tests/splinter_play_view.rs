@@ -61,6 +61,27 @@ fn tie_position(dir: &Path) -> PathBuf {
     path
 }
 
+/// A self-contained page with one Splinter picture and one frame per position, one entry
+/// per move and a slider over the positions.
+fn check_page(page: &str, moves: usize) {
+    assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
+    for external in ["https://", "<link", "src=", "@import"] {
+        assert!(!page.contains(external), "the page refers to {external}");
+    }
+    assert_eq!(page.matches("<svg xmlns").count(), moves + 1);
+    assert_eq!(page.matches("<div class=\"ply").count(), moves + 1);
+    assert_eq!(page.matches("<div class=\"ply on\"").count(), 1);
+    for k in 0..=moves {
+        assert!(page.contains(&format!("id=\"ply-{k}\"")), "frame {k}");
+    }
+    assert_eq!(page.matches("class=\"mv\"").count(), moves);
+    // The last move is highlighted in every position after the start.
+    assert_eq!(page.matches("<rect class=\"left\"").count(), moves);
+    assert!(page.contains(&format!("max=\"{moves}\"")));
+    assert_eq!(page.matches("<script").count(), 2);
+    assert_eq!(page.matches("</script>").count(), 2);
+}
+
 #[test]
 fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     let dir = temp_dir("scripted");
@@ -134,6 +155,27 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
         (result.winner, result.reason),
         (Some(Color::White), Reason::Resignation)
     );
+
+    // The saved game as a page: one picture per position, the moves in notation, the
+    // agent's value as a badge.
+    let page = dir.join("game.html");
+    let o = crumble(&["view", "--record", s(&out), "-o", s(&page)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    check_page(&html, 2);
+    assert!(html.contains("data-ply=\"1\">e4-d3/f4</span>"), "{html}");
+    assert!(html.contains("Tester") && html.contains("0-1: White wins (resignation)"));
+    let o = crumble(&[
+        "view",
+        "--record",
+        s(&out),
+        "--frame",
+        "absolute",
+        "-o",
+        s(&dir.join("x.html")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--frame is a Crumble flag"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -179,5 +221,19 @@ fn match_out_writes_splinter_records_beside_the_record_files() {
         assert!(rec.result.is_some() && !rec.moves.is_empty());
         assert!(g.contains("[Board \"5x6\"]") && g.contains("\n1. "), "{g}");
     }
+    // The record file as a page, the players' names from the text beside it.
+    let crsp = dir.join("match-000000.crsp");
+    let second = record::parse(&format!("[Game{}", games[1])).unwrap();
+    let page = dir.join("game.html");
+    let o = crumble(&["view", "--record", s(&crsp), "--game", "1", "-o", s(&page)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    check_page(&html, second.moves.len());
+    assert!(
+        html.contains("random <span class=\"sub\">vs</span>"),
+        "names"
+    );
+    let o = crumble(&["view", "--record", s(&crsp), "--list"]);
+    assert!(text(&o.stdout).starts_with("index\tgame\tmoves\tresult\tblack\twhite\n0\t0\t"));
     let _ = std::fs::remove_dir_all(&dir);
 }

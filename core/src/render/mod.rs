@@ -13,6 +13,7 @@
 //! helpers.
 
 pub mod html;
+mod page;
 pub mod splinter;
 pub mod svg;
 pub mod term;

@@ -1,10 +1,11 @@
 //! Pictures of a Splinter position (`RULES-splinter.md`): [`term`] draws it for a terminal
-//! (colour or plain ASCII), [`svg`] as an SVG image. Both return a `String` (core does no
-//! I/O), draw the board as the notation sees it (rank 1 at the bottom, file `a` on the left,
+//! (colour or plain ASCII), [`svg`] as an SVG image ([`html`] puts one per position on a page to step through a game).
+//! Both return a `String` (core does no I/O), draw the board as the notation sees it (rank 1 at the bottom, file `a` on the left,
 //! rule 2.2), label the edges with the notation's file letters and rank numbers, tell the
 //! four piece types apart, and can highlight the last move: the squares of the pieces it
 //! moved, the square it left and its direction.
 
+pub mod html;
 pub mod svg;
 pub mod term;
 

@@ -9,16 +9,23 @@
 //! games (match files have them). The value chart shows the search value at the start of
 //! every turn of a `.crsp` game, or the `value` comments `crumble play` writes after the
 //! agent's moves.
+//!
+//! Splinter games (a text record with `[Game "splinter"]`, or a `.crsp` file of Splinter
+//! games) are drawn on the same page by [`splinter`].
 
 use super::output::{check_output, write_output};
 use super::position_args::FrameArg;
 use super::show::ViewArg;
 use anyhow::{Context as _, bail};
 use crumble_core::render::html::{self, HtmlOptions};
-use crumble_core::{Color, Game, record};
+use crumble_core::splinter::Splinter;
+use crumble_core::{Color, Game, GameState, record};
 use crumble_selfplay::record as sp;
+use splinter::SplinterGames;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+mod splinter;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -58,6 +65,8 @@ struct Loaded {
 
 /// The games of a file, parsed only when asked for (a self-play text file holds many).
 enum Games {
+    /// Splinter games: text records, or a `.crsp` file with the text beside it.
+    Splinter(SplinterGames),
     Text(Vec<(usize, String)>),
     /// The games, and the `.txt` beside the file when it holds the same games as text
     /// records (self-play and match files): the players' names are only there.
@@ -67,6 +76,7 @@ enum Games {
 impl Games {
     fn len(&self) -> usize {
         match self {
+            Games::Splinter(g) => g.len(),
             Games::Text(v) => v.len(),
             Games::Crsp(v, _) => v.len(),
         }
@@ -74,6 +84,7 @@ impl Games {
 
     fn get(&self, i: usize, path: &Path) -> anyhow::Result<Loaded> {
         match self {
+            Games::Splinter(_) => unreachable!("Splinter games are drawn by view::splinter"),
             Games::Text(chunks) => {
                 let (first_line, text) = &chunks[i];
                 let rec = record::parse(text).map_err(|e| {
@@ -106,8 +117,8 @@ impl Games {
                 if let Some(c) = g.would_resign {
                     rec.set_tag("Would resign", Color::from(c).name());
                 }
-                let values =
-                    crsp_values(g).with_context(|| format!("{} game {i}", path.display()))?;
+                let values = crsp_values::<Game>(g)
+                    .with_context(|| format!("{} game {i}", path.display()))?;
                 Ok(Loaded { rec, values })
             }
         }
@@ -158,14 +169,40 @@ fn split_records(text: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// The game to show: `--game`, checked against the `n` games of the file, or the first.
+fn pick_index(a: &Args, n: usize) -> anyhow::Result<usize> {
+    Ok(match a.game {
+        Some(i) if i >= n => bail!(
+            "--game {i}: {} holds {n} game{} (index 0{})",
+            a.record.display(),
+            if n == 1 { "" } else { "s" },
+            if n > 1 {
+                format!(" to {}", n - 1)
+            } else {
+                String::new()
+            }
+        ),
+        Some(i) => i,
+        None => {
+            if n > 1 {
+                eprintln!(
+                    "{} holds {n} games; showing index 0 (--game INDEX picks another, --list lists them)",
+                    a.record.display()
+                );
+            }
+            0
+        }
+    })
+}
+
 /// The search value at the start of every turn of a self-play game, Black's view, indexed by
 /// the number of moves played before it (the positions of the game record).
-fn crsp_values(g: &sp::GameRecord) -> anyhow::Result<Vec<Option<f32>>> {
-    let mut game: Game = g.start_state()?;
+fn crsp_values<G: GameState>(g: &sp::GameRecord) -> anyhow::Result<Vec<Option<f32>>> {
+    let mut game: G = g.start_state()?;
     let mut values: Vec<Option<f32>> = vec![None];
     let mut moves = 0usize;
     for (i, s) in g.steps.iter().enumerate() {
-        let decider = game.decider();
+        let decider = game.decider().map(Color::from);
         if let (Some(r), Some(c), None) = (&s.search, decider, values[moves]) {
             // The first search of the turn judges the position the turn starts from.
             values[moves] = Some(if c == Color::Black { r.value } else { -r.value });
@@ -185,6 +222,19 @@ fn load(path: &Path) -> anyhow::Result<Games> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read record {}", path.display()))?;
     if bytes.starts_with(&sp::MAGIC) {
+        let is_splinter = sp::decode_file(&bytes)
+            .ok()
+            .and_then(|g| g.first().map(|g| g.game == Splinter::NAME))
+            .unwrap_or(false);
+        if is_splinter {
+            let games = sp::decode_file_checked::<Splinter>(&bytes)
+                .with_context(|| format!("self-play record file {} refused", path.display()))?;
+            let beside = std::fs::read_to_string(path.with_extension("txt"))
+                .ok()
+                .map(|t| split_records(&t))
+                .filter(|t| t.len() == games.len());
+            return Ok(Games::Splinter(SplinterGames::Crsp(games, beside)));
+        }
         let games = sp::decode_file_checked::<Game>(&bytes)
             .with_context(|| format!("self-play record file {} refused", path.display()))?;
         // Names are a nicety: a missing or different text file is simply not used.
@@ -201,7 +251,15 @@ fn load(path: &Path) -> anyhow::Result<Games> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    Ok(Games::Text(split_records(&text)))
+    let chunks = split_records(&text);
+    // A Splinter record says so in its `Game` tag (Crumble's records never do).
+    if chunks
+        .first()
+        .is_some_and(|(_, t)| t.lines().any(|l| l.trim() == "[Game \"splinter\"]"))
+    {
+        return Ok(Games::Splinter(SplinterGames::Text(chunks)));
+    }
+    Ok(Games::Text(chunks))
 }
 
 fn list(games: &Games, path: &Path) -> anyhow::Result<String> {
@@ -229,8 +287,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // The text file beside a .crsp file is read too (for the players' names).
     let beside = a.record.with_extension("txt");
     let inputs: Vec<&Path> = match games {
-        Games::Crsp(..) => vec![&a.record, &beside],
-        Games::Text(_) => vec![&a.record],
+        Games::Crsp(..) | Games::Splinter(SplinterGames::Crsp(..)) => vec![&a.record, &beside],
+        Games::Text(_) | Games::Splinter(SplinterGames::Text(_)) => vec![&a.record],
     };
     if let Some(out) = &a.out {
         check_output("-o", out, &inputs, a.force)?;
@@ -239,32 +297,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if n == 0 {
         bail!("{} holds no game", a.record.display());
     }
+    if let Games::Splinter(g) = &games {
+        return splinter::run(&a, g);
+    }
     if a.list {
         super::print(&list(&games, &a.record)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let index = match a.game {
-        Some(i) if i >= n => bail!(
-            "--game {i}: {} holds {n} game{} (index 0{})",
-            a.record.display(),
-            if n == 1 { "" } else { "s" },
-            if n > 1 {
-                format!(" to {}", n - 1)
-            } else {
-                String::new()
-            }
-        ),
-        Some(i) => i,
-        None => {
-            if n > 1 {
-                eprintln!(
-                    "{} holds {n} games; showing index 0 (--game INDEX picks another, --list lists them)",
-                    a.record.display()
-                );
-            }
-            0
-        }
-    };
+    let index = pick_index(&a, n)?;
     let mut loaded = games.get(index, &a.record)?;
     if let Some(f) = a.frame {
         loaded.rec.frame = f.into();
