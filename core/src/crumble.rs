@@ -14,6 +14,7 @@ use crate::geom::Color;
 use crate::lookahead::WinCheck;
 use crate::position::{self, PositionError};
 use crate::random;
+use crate::solve::Solver;
 use crate::state::{GameResult, GameState, Player};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -148,6 +149,13 @@ impl GameState for Game {
     #[inline]
     fn win_this_turn<'c>(&self, check: &'c mut WinCheck) -> Option<&'c [Decision]> {
         check.win_path(self)
+    }
+
+    /// [`Solver::forcing_rest`]; the budget counts the states its walks visit.
+    type ForcingCheck = Solver;
+
+    fn forcing_turn(&self, check: &mut Solver, budget: u64) -> Option<Vec<Decision>> {
+        check.forcing_rest(self, budget)
     }
 
     #[inline]

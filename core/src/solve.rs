@@ -75,6 +75,9 @@ struct WinSearch {
     killers: Vec<Move>,
     nodes: u64,
     deadline: Option<Instant>,
+    /// A bound on `nodes` (a work budget that, unlike the clock, gives the same answer on
+    /// every machine).
+    node_limit: Option<u64>,
     aborted: bool,
 }
 
@@ -93,6 +96,10 @@ impl WinSearch {
     /// than a clock read, but not 64 times more); sticky once true.
     fn out_of_time(&mut self) -> bool {
         if self.aborted {
+            return true;
+        }
+        if self.node_limit.is_some_and(|l| self.nodes >= l) {
+            self.aborted = true;
             return true;
         }
         if let Some(d) = self.deadline
@@ -197,6 +204,8 @@ pub struct Solver {
     check: WinCheck,
     /// The replies, each distinct result once (not every swap path).
     replies: TurnEnds,
+    /// The mover's own ends in [`Solver::forcing_rest`].
+    moves: TurnEnds,
     refutations: Vec<Move>,
 }
 
@@ -311,7 +320,11 @@ impl Solver {
             if Solver::walk_out_of_time(wins) {
                 return ControlFlow::Break(Vec::new());
             }
-            if reply_refutes(check, g) {
+            let before = check.nodes();
+            let refutes = reply_refutes(check, g);
+            // The one-turn check's states count towards the work budget too.
+            wins.nodes += check.nodes() - before;
+            if refutes {
                 ControlFlow::Break(path.to_vec())
             } else {
                 ControlFlow::Continue(())
@@ -374,6 +387,39 @@ impl Solver {
             }
         }
         out
+    }
+
+    /// Depth 2 from any phase of a turn, bounded by a work budget: the decisions of a rest of
+    /// the turn in progress that wins at once or forces a win on the mover's next turn
+    /// whatever the reply, the first found (each distinct end of the turn once). `None` when
+    /// there is none, or when more than `budget` states were visited first: then
+    /// [`Solver::aborted`] is true. A path found is always exact; the budget (states, not
+    /// time) makes the answer the same on every machine. Lifts any deadline.
+    pub fn forcing_rest(&mut self, game: &Game, budget: u64) -> Option<Vec<Decision>> {
+        self.set_deadline(None);
+        if game.is_over() {
+            return None;
+        }
+        let mover = game.to_move();
+        self.wins.node_limit = Some(self.wins.nodes.saturating_add(budget));
+        let mut moves = std::mem::take(&mut self.moves);
+        let found = moves.walk(game, &mut |path, end| {
+            if Solver::walk_out_of_time(&mut self.wins) {
+                return ControlFlow::Break(None);
+            }
+            match self.forced_after(end, mover) {
+                // An answer found after the budget ran out is unknown, not "no".
+                _ if self.wins.aborted => ControlFlow::Break(None),
+                Some(_) => ControlFlow::Break(Some(path.to_vec())),
+                None => ControlFlow::Continue(()),
+            }
+        });
+        self.moves = moves;
+        self.wins.node_limit = None;
+        match found {
+            ControlFlow::Break(path) => path,
+            ControlFlow::Continue(()) => None,
+        }
     }
 
     /// Would the mover of `mv` have a winning move if they moved again right after it? `false`

@@ -192,6 +192,23 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// Reusable buffers of the game's exact two-turn lookahead ([`forcing_turn`]); `()` for a
+    /// game without one.
+    ///
+    /// [`forcing_turn`]: GameState::forcing_turn
+    type ForcingCheck: Default + Send + fmt::Debug;
+
+    /// The exact two-turn lookahead, bounded by `budget` (work in the game's own unit, so the
+    /// answer is the same on every machine): the decisions of a rest of the current turn after
+    /// which the decider has won, or wins on their next turn whatever the opponent replies;
+    /// the first found. `None` when there is none, when the budget ran out first, or when the
+    /// game has no such check (the default): search uses it only as a source of proofs. A
+    /// path returned must be exact.
+    fn forcing_turn(&self, check: &mut Self::ForcingCheck, budget: u64) -> Option<Vec<Decision>> {
+        let _ = (check, budget);
+        None
+    }
+
     /// Size of the action space: every decision is below it. The same for every state reached
     /// from one start.
     fn action_count(&self) -> u32;

@@ -133,6 +133,7 @@ impl<const FLAW: u8> GameState for Flawed<FLAW> {
         self.0.to_start()
     }
     type WinCheck = ();
+    type ForcingCheck = ();
     fn action_count(&self) -> u32 {
         self.0.action_count()
     }

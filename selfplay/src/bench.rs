@@ -97,6 +97,36 @@ pub fn lookahead_micros<G: GameState>(game: &G, duration: Duration) -> (f64, boo
     (t0.elapsed().as_secs_f64() * 1e6 / n as f64, win)
 }
 
+/// The exact two-turn lookahead ([`GameState::forcing_turn`]) with `budget` on each of
+/// `positions` (warm buffers, each once): mean and largest microseconds per check, and in how
+/// many it found a forcing rest of the turn.
+pub fn forcing_micros<G: GameState>(positions: &[G], budget: u64) -> ForcingCost {
+    let mut check = G::ForcingCheck::default();
+    let mut cost = ForcingCost::default();
+    for g in positions {
+        let t0 = Instant::now();
+        let found = std::hint::black_box(g).forcing_turn(&mut check, budget);
+        let us = t0.elapsed().as_secs_f64() * 1e6;
+        cost.checks += 1;
+        cost.found += u64::from(found.is_some());
+        cost.mean_us += us;
+        cost.max_us = cost.max_us.max(us);
+    }
+    if cost.checks > 0 {
+        cost.mean_us /= cost.checks as f64;
+    }
+    cost
+}
+
+/// What [`forcing_micros`] measured.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ForcingCost {
+    pub checks: u64,
+    pub found: u64,
+    pub mean_us: f64,
+    pub max_us: f64,
+}
+
 /// Games per hour of rollout self-play: `games` games from `start`, all at once, with
 /// searches of `simulations` under `config` (on the current rayon pool).
 pub fn rollout_selfplay_games_per_hour<G: GameState>(

@@ -105,7 +105,20 @@ pub struct SearchConfig {
     /// The lookahead of matches, evaluation, tactics and play ([`SearchConfig::for_play`]),
     /// where a fixed simulation count, not games per hour, is what is measured.
     pub play_lookahead: Lookahead,
+    /// Exact two-turn lookahead at the root in self-play: at the root of every search the
+    /// game's [`GameState::forcing_turn`] looks for a rest of the turn that wins at once or
+    /// forces a win on the decider's next turn whatever the reply, visiting at most this many
+    /// states (a budget in work, not time, so runs stay reproducible); a path found proves
+    /// the root won and is played. `0` is off. Needs no `lookahead`.
+    ///
+    /// [`GameState::forcing_turn`]: crumble_core::GameState::forcing_turn
+    pub forcing_budget: u64,
+    /// The same in matches, evaluation, tactics and play.
+    pub play_forcing_budget: u64,
 }
+
+/// The default `play_forcing_budget`: states the two-turn lookahead may visit per search.
+pub const DEFAULT_PLAY_FORCING_BUDGET: u64 = 200_000;
 
 /// When the search runs the game's exact one-turn win check. In TOML: `false` (off),
 /// `"root"` (the root only: a win in one is always played), `N` (N ≥ 1: the root, and every
@@ -284,6 +297,8 @@ impl Default for SearchConfig {
             rollout: RolloutConfig::default(),
             lookahead: Lookahead::Root,
             play_lookahead: Lookahead::AtVisit(1),
+            forcing_budget: 0,
+            play_forcing_budget: DEFAULT_PLAY_FORCING_BUDGET,
         }
     }
 }
@@ -379,6 +394,7 @@ impl SearchConfig {
         c.gumbel.noise_scale = 0.0;
         c.forced_playouts.enabled = false;
         c.lookahead = self.play_lookahead;
+        c.forcing_budget = self.play_forcing_budget;
         c
     }
 

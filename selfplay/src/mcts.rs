@@ -155,6 +155,12 @@ pub struct Search<G: GameState> {
     scratch: Vec<f32>,
     /// The one-turn win check's buffers (used only with `lookahead` on).
     check: G::WinCheck,
+    /// The two-turn lookahead's buffers (used only with a `forcing_budget`).
+    forcing: G::ForcingCheck,
+    /// The forcing rest of a turn the two-turn lookahead found last: each decision with the
+    /// hash of the state it is played from, so the roots that follow within the turn play it
+    /// on without solving again.
+    plan: Vec<(u64, Decision)>,
     /// Simulations completed over the search's life (for rates).
     pub total_simulations: u64,
 }
@@ -199,6 +205,8 @@ impl<G: GameState> Search<G> {
             out: SearchOutput::default(),
             scratch: Vec::new(),
             check: G::WinCheck::default(),
+            forcing: G::ForcingCheck::default(),
+            plan: Vec::new(),
             total_simulations: 0,
         }
     }
@@ -296,7 +304,7 @@ impl<G: GameState> Search<G> {
             if self.nodes[root as usize].proof != UNPROVEN {
                 // Nothing left to learn: the root's value is exact. A win the lookahead proved
                 // (in an earlier search, with the root then below) still needs its decision.
-                if self.cfg.lookahead.is_on() && self.won_without_proving_child(root) {
+                if self.plants_root_wins() && self.won_without_proving_child(root) {
                     self.sim_at_root();
                     self.plant_root_win();
                 }
@@ -313,7 +321,7 @@ impl<G: GameState> Search<G> {
             }
             if !self.prepared {
                 self.prepare_root();
-                if self.cfg.lookahead.is_on() && self.plant_root_win() {
+                if self.plants_root_wins() && self.plant_root_win() {
                     continue; // the root is proven; the simulation game was used
                 }
             }

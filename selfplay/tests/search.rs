@@ -230,9 +230,10 @@ fn backup_flips_sign_only_where_the_decider_changes() {
 #[test]
 fn winning_line_has_value_one_for_the_winner() {
     let g = load("win-in-one-1-step.json");
-    // Tree search alone (the lookahead would prove the root before any value is backed up).
+    // Tree search alone (the lookaheads would prove the root before any value is backed up).
     let cfg = SearchConfig {
         lookahead: crumble_selfplay::Lookahead::Off,
+        forcing_budget: 0,
         ..play_cfg()
     };
     let mut s = Search::new(cfg, 5);

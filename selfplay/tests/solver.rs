@@ -23,9 +23,12 @@ fn cfg(lookahead: bool) -> SearchConfig {
     })
 }
 
+/// The play settings with this one-turn lookahead and no two-turn lookahead (the tests of
+/// the two-turn lookahead say so where they use it).
 fn with_lookahead(lookahead: Lookahead) -> SearchConfig {
     SearchConfig {
         lookahead,
+        forcing_budget: 0,
         ..SearchConfig::default().for_play()
     }
 }
@@ -364,4 +367,137 @@ fn find_only_move_states() {
             random::play_random_turn(&mut g, &mut rng);
         }
     }
+}
+
+/// States the two-turn lookahead may visit in the tests: far more than any suite position
+/// needs, so a miss is a wrong answer, not a spent budget.
+const FORCING_TEST_BUDGET: u64 = 50_000_000;
+
+#[test]
+fn two_turn_lookahead_finds_a_forcing_move_in_every_win2_position() {
+    let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
+    let mut solver = Solver::new();
+    let mut n = 0;
+    for t in suite
+        .tactics
+        .iter()
+        .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win2)
+    {
+        let path = solver
+            .forcing_rest(&t.position, FORCING_TEST_BUDGET)
+            .unwrap_or_else(|| panic!("{}: no forcing move found", t.id));
+        assert!(!solver.aborted(), "{}", t.id);
+        let mv = t.position.move_from_decisions(&path).unwrap();
+        assert!(t.is_answer(&mv), "{}: {mv:?} is not a forcing move", t.id);
+        n += 1;
+    }
+    assert!(n >= 40);
+}
+
+#[test]
+fn two_turn_lookahead_gives_up_at_its_budget_and_never_answers_wrongly() {
+    let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
+    let mut solver = Solver::new();
+    let t = suite
+        .tactics
+        .iter()
+        .find(|t| t.kind == crumble_selfplay::tactics::Kind::Win2)
+        .unwrap();
+    // A budget of a few states cannot reach the forcing move: unknown, not a wrong path.
+    assert_eq!(solver.forcing_rest(&t.position, 3), None);
+    assert!(solver.aborted());
+    // The same solver answers in full afterwards: the budget does not stick.
+    assert!(
+        solver
+            .forcing_rest(&t.position, FORCING_TEST_BUDGET)
+            .is_some()
+    );
+    assert!(!solver.aborted());
+}
+
+/// The two-turn lookahead against the exhaustive depth-2 solver on positions of random games,
+/// from turn starts and from inside turns (a forcing rest of a turn is a forcing move).
+#[test]
+fn two_turn_lookahead_agrees_with_the_depth_2_solver_on_random_positions() {
+    let mut solver = Solver::new();
+    let mut reference = Solver::new();
+    let (mut positions, mut forcing) = (0, 0);
+    for seed in 0..30u64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut g = Game::new(4, 2).unwrap();
+        g.set_max_turns(40);
+        while !g.is_over() {
+            let found = solver.forcing_rest(&g, FORCING_TEST_BUDGET);
+            assert!(!solver.aborted());
+            let exists = !reference.forced_wins(&g).is_empty();
+            assert_eq!(
+                found.is_some(),
+                exists,
+                "seed {seed}, turn {}",
+                g.turns_played()
+            );
+            if let Some(path) = found {
+                let mv = g.move_from_decisions(&path).unwrap();
+                assert!(reference.forces_win(&g, &mv).is_some(), "seed {seed}");
+                forcing += 1;
+                // From inside the turn: the rest of the path is found forcing too.
+                let mut mid = g.clone();
+                mid.apply(path[0]).unwrap();
+                if !mid.is_over() && mid.to_move() == g.to_move() {
+                    assert!(solver.forcing_rest(&mid, FORCING_TEST_BUDGET).is_some());
+                }
+            }
+            positions += 1;
+            random::play_random_turn(&mut g, &mut rng);
+        }
+    }
+    eprintln!("{positions} positions, {forcing} with a forcing move");
+    assert!(positions >= 800, "{positions} positions");
+    assert!(
+        forcing >= 20,
+        "only {forcing} positions with a forcing move"
+    );
+}
+
+/// Every `win2` position of the suite, searched at 64 simulations with the uniform evaluator
+/// and the play settings (the two-turn lookahead at the root): the turn played forces the win.
+#[test]
+fn every_win2_of_the_tactics_suite_is_played_at_64_simulations() {
+    let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
+    let cfg = SearchConfig::default().for_play();
+    assert!(
+        cfg.forcing_budget > 0,
+        "the play settings look two turns ahead"
+    );
+    let mut solver = Solver::new();
+    for t in suite
+        .tactics
+        .iter()
+        .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win2)
+    {
+        let mut g = t.position.clone();
+        let path = search_turn(&mut g, &cfg, 64);
+        let mv = t.position.move_from_decisions(&path).unwrap();
+        assert!(t.is_answer(&mv), "{}: played {mv:?}", t.id);
+        assert!(solver.forces_win(&t.position, &mv).is_some(), "{}", t.id);
+    }
+    // Without it the same search misses most of them: the test measures the lookahead.
+    let off = SearchConfig {
+        forcing_budget: 0,
+        ..cfg
+    };
+    let missed = suite
+        .tactics
+        .iter()
+        .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win2)
+        .filter(|t| {
+            let mut g = t.position.clone();
+            let path = search_turn(&mut g, &off, 64);
+            !t.is_answer(&t.position.move_from_decisions(&path).unwrap())
+        })
+        .count();
+    assert!(
+        missed >= 20,
+        "only {missed} missed without the two-turn lookahead"
+    );
 }

@@ -153,6 +153,7 @@ impl GameState for Splinter {
     }
 
     type WinCheck = SplinterWinCheck;
+    type ForcingCheck = ();
 
     fn win_this_turn<'c>(&self, check: &'c mut SplinterWinCheck) -> Option<&'c [Decision]> {
         lookahead::win_this_turn(self, check)

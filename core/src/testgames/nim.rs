@@ -199,6 +199,7 @@ impl GameState for Nim {
     }
 
     type WinCheck = ();
+    type ForcingCheck = ();
 
     #[inline]
     fn action_count(&self) -> u32 {

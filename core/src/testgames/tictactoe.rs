@@ -185,6 +185,7 @@ impl GameState for TicTacToe {
     }
 
     type WinCheck = ();
+    type ForcingCheck = ();
 
     #[inline]
     fn action_count(&self) -> u32 {

@@ -92,8 +92,8 @@ impl<G: GameState> Search<G> {
     }
 
     /// With `lookahead` on, once per search: if the root's decider can win within the current
-    /// turn, proves the first decision of a winning path (creating its child if needed) and so
-    /// the root. A root already proven won without a proving child gets one the same way, so
+    /// turn (or, with a `forcing_budget`, force a win by their next turn), proves the first
+    /// decision of a winning path (creating its child if needed) and so the root. A root already proven won without a proving child gets one the same way, so
     /// the decision played and the policy target follow the win. The simulation game must
     /// hold the root's state; returns whether it planted
     /// (the simulation game is then changed).
@@ -104,12 +104,16 @@ impl<G: GameState> Search<G> {
             return false;
         }
         let sim = self.sim.as_mut().expect("a simulation is running");
-        let Some(first) = sim
-            .win_this_turn(&mut self.check)
-            .and_then(|p| p.first().copied())
-        else {
+        let win = if self.cfg.lookahead.is_on() {
+            sim.win_this_turn(&mut self.check)
+                .and_then(|p| p.first().copied())
+        } else {
+            None
+        };
+        let Some(first) = win.or_else(|| self.forcing_first()) else {
             return false;
         };
+        let sim = self.sim.as_mut().expect("a simulation is running");
         let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
         let Some(i) = range.clone().find(|&i| self.edges[i].decision == first) else {
             debug_assert!(false, "a winning decision is legal");
@@ -121,8 +125,8 @@ impl<G: GameState> Search<G> {
             c = self.new_node();
             self.edges[i].child = c;
         }
-        // The rest of the path wins within the turn: the child's decider is the root's, or the
-        // game is over with the root's decider the winner.
+        // The rest of the path wins (within the turn, or on the next turn whatever the reply):
+        // the child is won for the root's decider, whoever decides there.
         let cn = &mut self.nodes[c as usize];
         if cn.proof == UNPROVEN {
             cn.proof = nd.sign;
@@ -130,6 +134,34 @@ impl<G: GameState> Search<G> {
         debug_assert_eq!(cn.proof, nd.sign, "a planted win is a win");
         self.nodes[root as usize].proof = nd.sign;
         true
+    }
+
+    /// Does the search plant proven wins at its root (the one-turn or the two-turn lookahead)?
+    pub(super) fn plants_root_wins(&self) -> bool {
+        self.cfg.lookahead.is_on() || self.cfg.forcing_budget > 0
+    }
+
+    /// The first decision of a rest of the root's turn that forces a win by the decider's next
+    /// turn: the plan's, when the root's state is on it; else, at a turn start and with a
+    /// `forcing_budget`, the game's two-turn lookahead's, which becomes the plan. The
+    /// simulation game holds the root's state and is left unchanged.
+    fn forcing_first(&mut self) -> Option<crumble_core::Decision> {
+        let sim = self.sim.as_ref().expect("a simulation is running");
+        let hash = sim.state_hash();
+        if let Some(&(_, d)) = self.plan.iter().find(|&&(h, _)| h == hash) {
+            return Some(d);
+        }
+        if self.cfg.forcing_budget == 0 || !sim.at_turn_start() {
+            return None;
+        }
+        let path = sim.forcing_turn(&mut self.forcing, self.cfg.forcing_budget)?;
+        self.plan.clear();
+        let mut g = sim.clone();
+        for &d in &path {
+            self.plan.push((g.state_hash(), d));
+            g.apply_unchecked(d);
+        }
+        path.first().copied()
     }
 
     /// Index (among the root's edges) of a decision proven won for the root's decider, the

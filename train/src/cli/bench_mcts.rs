@@ -12,14 +12,19 @@
 //! simulations per second on one thread and rollout self-play games per hour with the root
 //! checked (`lookahead = "root"`), every turn-start node checked at its creation (1) or its
 //! second visit (2), and the default setting (each figure also as a ratio of the same figure
-//! with the lookahead off, the figures above).
+//! with the lookahead off, the figures above). Then the exact two-turn lookahead of matches
+//! and play (`[search] play_forcing_budget`): milliseconds per check at the start, in the
+//! mid-game position, over turn starts of random games (mean and largest) and over the
+//! built-in `win2` tactics (how many it solves within the budget).
 //! Only meaningful in a release build.
 
 use anyhow::bail;
 use crumble_selfplay::bench::{
-    lookahead_micros, rollout_selfplay_games_per_hour, search_throughput,
+    ForcingCost, forcing_micros, lookahead_micros, rollout_selfplay_games_per_hour,
+    search_throughput,
 };
 use crumble_selfplay::driver::with_threads;
+use crumble_selfplay::tactics::{Kind, Suite};
 use crumble_selfplay::{Lookahead, RolloutEvaluator, SearchConfig, UniformEvaluator};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -30,7 +35,9 @@ pub struct Args {
     /// uniform_sims_per_sec_all, rollout_sims_per_sec_1, rollout_sims_per_sec_all,
     /// rollout_games_per_hour (these four with the lookahead off), lookahead_us_start,
     /// lookahead_us_midgame, and lookahead: a list of {setting, uniform_sims_per_sec_1,
-    /// rollout_games_per_hour} for `lookahead = "root"`, 1, 2 and the default.
+    /// rollout_games_per_hour} for `lookahead = "root"`, 1, 2 and the default; forcing: the
+    /// two-turn lookahead's {budget, start, midgame, random, win2}, each {checks, found,
+    /// mean_ms, max_ms}.
     #[arg(long)]
     json: bool,
     /// Seconds of each search measurement.
@@ -150,6 +157,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         })?;
         with_la.push((lookahead, u1_la, gph_la));
     }
+    let forcing = forcing_costs()?;
     if a.json {
         let v = serde_json::json!({
             "cores": cores,
@@ -165,6 +173,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 "uniform_sims_per_sec_1": u,
                 "rollout_games_per_hour": g,
             })).collect::<Vec<_>>(),
+            "forcing": forcing.to_json(),
         });
         super::print(&format!("{v}\n"))?;
     } else {
@@ -190,7 +199,98 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 gph_la / gph,
             );
         }
+        text += &forcing.to_text();
         super::print(&text)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Random games whose turn starts the two-turn lookahead is timed on, and every how many
+/// turns a position is taken (about 100 positions).
+const FORCING_GAMES: u64 = 5;
+const FORCING_EVERY: u32 = 5;
+
+/// The two-turn lookahead's cost with the default play budget.
+struct ForcingCosts {
+    budget: u64,
+    start: ForcingCost,
+    midgame: ForcingCost,
+    random: ForcingCost,
+    win2: ForcingCost,
+}
+
+fn forcing_costs() -> anyhow::Result<ForcingCosts> {
+    use rand::SeedableRng;
+    let budget = SearchConfig::default().play_forcing_budget;
+    let start = crumble_core::Game::new(6, 8)?;
+    let midgame =
+        crumble_core::position::from_json(include_str!("../../../core/data/midgame-6x6.json"))?;
+    let mut random = Vec::new();
+    for seed in 0..FORCING_GAMES {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut g = start.clone();
+        g.set_max_turns(200);
+        while !g.is_over() {
+            if g.turns_played() % FORCING_EVERY == 0 {
+                random.push(g.clone());
+            }
+            crumble_core::random::play_random_turn(&mut g, &mut rng);
+        }
+    }
+    let win2: Vec<_> = Suite::builtin()?
+        .tactics
+        .into_iter()
+        .filter(|t| t.kind == Kind::Win2)
+        .map(|t| t.position)
+        .collect();
+    Ok(ForcingCosts {
+        budget,
+        start: forcing_micros(&[start], budget),
+        midgame: forcing_micros(&[midgame], budget),
+        random: forcing_micros(&random, budget),
+        win2: forcing_micros(&win2, budget),
+    })
+}
+
+impl ForcingCosts {
+    fn parts(&self) -> [(&'static str, &ForcingCost); 4] {
+        [
+            ("start", &self.start),
+            ("midgame", &self.midgame),
+            ("random", &self.random),
+            ("win2", &self.win2),
+        ]
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({ "budget": self.budget });
+        for (name, c) in self.parts() {
+            v[name] = serde_json::json!({
+                "checks": c.checks,
+                "found": c.found,
+                "mean_ms": c.mean_us / 1e3,
+                "max_ms": c.max_us / 1e3,
+            });
+        }
+        v
+    }
+
+    fn to_text(&self) -> String {
+        let mut text = format!(
+            "two-turn lookahead (play_forcing_budget = {} states), ms per check:
+",
+            self.budget
+        );
+        for (name, c) in self.parts() {
+            text += &format!(
+                "  {name:<8} {:>4} positions, mean {:>8.2}, max {:>8.2}, forcing move found in {}
+",
+                c.checks,
+                c.mean_us / 1e3,
+                c.max_us / 1e3,
+                c.found,
+            );
+        }
+        text
+    }
 }

@@ -121,6 +121,9 @@ impl<G: TrainGame> Run<G> {
         let loader = NetLoader::for_encoder(G::Encoder::default());
         let mut search = self.cfg.search.for_play();
         search.lookahead = e.lookahead;
+        // Evaluation looks two turns ahead only as far as self-play does (off by default): it
+        // measures the nets, at the cost of the generation's time.
+        search.forcing_budget = self.cfg.search.forcing_budget;
         let pool = Pool::<G>::new(&specs, &search, &loader)?;
         let pairs = games.div_ceil(2);
         let seed = self.cfg.selfplay.seed ^ (u64::from(g) << 20) ^ name.len() as u64;
