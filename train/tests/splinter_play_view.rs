@@ -237,3 +237,43 @@ fn match_out_writes_splinter_records_beside_the_record_files() {
     assert!(text(&o.stdout).starts_with("index\tgame\tmoves\tresult\tblack\twhite\n0\t0\t"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tournament --run-dir` rates a Splinter run's checkpoints in Splinter, reading the run's
+/// own config (no --config): its nets cannot play Crumble.
+#[test]
+fn tournament_rates_a_splinter_runs_checkpoints_from_its_own_config() {
+    let dir = temp_dir("tournament");
+    let run = dir.join("run");
+    let o = crumble(&[
+        "train",
+        "--config",
+        &config("splinter-tiny.toml"),
+        "--run-dir",
+        s(&run),
+        "--generations",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = crumble(&[
+        "tournament",
+        "--run-dir",
+        s(&run),
+        "--sims",
+        "2",
+        "--rollout-sims",
+        "0",
+        "--games-per-pair",
+        "2",
+        "--max-turns",
+        "30",
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let table = text(&o.stdout);
+    assert!(
+        table.contains("gen-0001") && table.contains("random"),
+        "{table}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

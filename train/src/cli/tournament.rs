@@ -47,7 +47,8 @@ pub struct Args {
     #[arg(long, value_name = "AGENT", num_args = 1.., required_unless_present = "run_dir")]
     agents: Vec<String>,
     /// Rate a training run's checkpoints (DIR/checkpoints/gen-NNNN/net.crnet) with the
-    /// baselines random and mcts:rollout:SIMS.
+    /// baselines random and mcts:rollout:SIMS, in the run's game with its search settings
+    /// (DIR/config.toml, unless --config names another).
     #[arg(long, value_name = "DIR", conflicts_with = "agents")]
     run_dir: Option<PathBuf>,
     /// With --run-dir: every K-th checkpoint (from the first), and always the last.
@@ -144,7 +145,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .position(|e| e.spec == AgentSpec::Random)
             .unwrap_or(0),
     };
-    let full = a.game.full_config()?;
+    let full = match (&a.game.config, &a.run_dir) {
+        // A run's checkpoints play the run's game: a Splinter run's nets cannot play Crumble.
+        (None, Some(dir)) => TrainConfig::load(&dir.join("config.toml"))?,
+        _ => a.game.full_config()?,
+    };
     let cfg = full.play_config();
     let pairs = a.games_per_pair.div_ceil(2);
     let settings = PairSettings {
