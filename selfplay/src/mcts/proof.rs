@@ -91,10 +91,11 @@ impl<G: GameState> Search<G> {
                 .all(|e| !(e.child != NONE && self.nodes[e.child as usize].proof == nd.proof))
     }
 
-    /// With `lookahead` on, once per search: if the root's decider can win within the current
-    /// turn (or, with a `forcing_budget`, force a win by their next turn), proves the first
-    /// decision of a winning path (creating its child if needed) and so the root. A root already proven won without a proving child gets one the same way, so
-    /// the decision played and the policy target follow the win. The simulation game must
+    /// With `lookahead` on or a `forcing_budget`, once per search: if the root's decider can
+    /// win within the current turn (or force a win by their next turn), proves the first
+    /// decision of a winning path (creating its child if needed) and so the root. A root
+    /// already proven won without a proving child gets one the same way, so the decision
+    /// played and the policy target follow the win. The simulation game must
     /// hold the root's state; returns whether it planted
     /// (the simulation game is then changed).
     pub(super) fn plant_root_win(&mut self) -> bool {
