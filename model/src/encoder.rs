@@ -33,6 +33,12 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
     fn policy_planes(&self) -> usize;
     /// Policy logits after the planes, computed from pooled features (Crumble's `Stop`).
     fn policy_extra(&self) -> usize;
+    /// The input plane that marks the board's cells when the board does not fill the grid
+    /// and the network should ignore the rest ([`crate::NetConfig::mask_plane`]); `None`
+    /// when every cell counts.
+    fn board_mask_plane(&self) -> Option<usize> {
+        None
+    }
     /// Grid side `G` of `state`.
     fn grid(&self, state: &G) -> usize;
     /// Grid cells per board cell of `state` (Crumble's resolution `R`; 1 for a game whose

@@ -74,6 +74,11 @@ pub struct NetConfig {
     /// Extra policy logits from pooled features (the encoder's; default: Crumble's `Stop`).
     #[config(default = 1)]
     pub policy_extra: usize,
+    /// The input plane that marks the board's cells, for a game whose board does not fill
+    /// its square grid (Crumo's hexagon): cells off the board are zeroed after the stem and
+    /// every convolution, and global pooling reads only the board. `None` (Crumble, Splinter):
+    /// every cell counts.
+    pub mask_plane: Option<usize>,
 }
 
 /// Why a configuration cannot build a network.
@@ -92,6 +97,7 @@ impl NetConfig {
         self.with_input_planes(encoder.input_planes())
             .with_policy_planes(encoder.policy_planes())
             .with_policy_extra(encoder.policy_extra())
+            .with_mask_plane(encoder.board_mask_plane())
     }
 
     /// Does this net read and write the encoder's shapes?
@@ -105,7 +111,13 @@ impl NetConfig {
             encoder.policy_extra(),
         );
         let have = (self.input_planes, self.policy_planes, self.policy_extra);
-        if want == have {
+        if want == have && self.mask_plane != encoder.board_mask_plane() {
+            Err(format!(
+                "the network masks the board with input plane {:?}; this game's encoder with {:?}",
+                self.mask_plane,
+                encoder.board_mask_plane()
+            ))
+        } else if want == have {
             Ok(())
         } else {
             Err(format!(
@@ -155,6 +167,14 @@ impl NetConfig {
             return bad(format!(
                 "policy_extra {} is more than 64",
                 self.policy_extra
+            ));
+        }
+        if let Some(m) = self.mask_plane
+            && m >= self.input_planes
+        {
+            return bad(format!(
+                "mask_plane {m} is not one of the {} input planes",
+                self.input_planes
             ));
         }
         if self.value_hidden == 0 || self.value_hidden > 4096 {
@@ -345,13 +365,56 @@ impl Dense {
     }
 }
 
-/// `[B, H, W, C]` -> `[B, 2C]`: channel means then channel maxima.
-fn pool(x: Tensor<4>) -> Tensor<2> {
+/// `[B, H, W, C]` -> `[B, 2C]`: channel means then channel maxima. The callers pool
+/// activations after a ReLU, so with a board mask (off-board cells already zero) the maxima
+/// are the board's and only the means need the board's cell count.
+fn pool(x: Tensor<4>, mask: Option<&BoardMask>) -> Tensor<2> {
     let [b, h, w, c] = x.dims();
     let x = x.reshape([b, h * w, c]); // one reduced dimension: flex reduces it much faster
-    let mean = x.clone().mean_dim(1).reshape([b, c]);
+    let mean = match mask {
+        None => x.clone().mean_dim(1).reshape([b, c]),
+        Some(m) => x.clone().sum_dim(1).reshape([b, c]) / m.cells.clone(),
+    };
     let max = x.max_dim(1).reshape([b, c]);
     Tensor::cat(vec![mean, max], 1)
+}
+
+/// The board cells of a batch at the tower's grid, for a net with a mask plane.
+struct BoardMask {
+    /// `[B, n, n, 1]`: 1 on the board, 0 off it.
+    on_board: Tensor<4>,
+    /// `[B, 1]`: board cells per position (at least 1, so an empty mask cannot divide by 0).
+    cells: Tensor<2>,
+}
+
+impl BoardMask {
+    /// From plane `plane` of the cell-layout input `[B, n, n, s, s, I]`: a tower cell is on
+    /// the board when its first fine cell is.
+    fn new(input: &Tensor<6>, plane: usize) -> BoardMask {
+        let [b, n, _, _, _, _] = input.dims();
+        let on_board = input
+            .clone()
+            .slice([0..b, 0..n, 0..n, 0..1, 0..1, plane..plane + 1])
+            .reshape([b, n, n, 1]);
+        let cells = on_board
+            .clone()
+            .reshape([b, n * n])
+            .sum_dim(1)
+            .clamp_min(1.0);
+        BoardMask { on_board, cells }
+    }
+
+    fn apply(&self, x: Tensor<4>) -> Tensor<4> {
+        x * self.on_board.clone()
+    }
+}
+
+/// `x` masked to the board, or `x` itself without a mask.
+fn masked(x: Tensor<4>, mask: Option<&BoardMask>) -> Tensor<4> {
+    match mask {
+        Some(m) => m.apply(x),
+        None => x,
+    }
 }
 
 /// A pre-activation residual block, optionally with global pooling.
@@ -369,16 +432,21 @@ impl ResBlock {
     /// # Shapes
     /// `[B, n, n, C]` -> `[B, n, n, C]` (channels-last)
     pub fn forward(&self, x: Tensor<4>) -> Tensor<4> {
-        let h = self.conv1.forward_3x3(x.clone(), true, true); // relu(conv(relu x))
+        self.forward_on(x, None)
+    }
+
+    /// [`ResBlock::forward`] with the activations kept to the board.
+    fn forward_on(&self, x: Tensor<4>, mask: Option<&BoardMask>) -> Tensor<4> {
+        let h = masked(self.conv1.forward_3x3(x.clone(), true, true), mask); // relu(conv(relu x))
         let h = match &self.gpool {
             Some(d) => {
                 let [b, _, _, c] = h.dims();
-                let bias = d.forward(pool(h.clone())).reshape([b, 1, 1, c]);
-                h + bias
+                let bias = d.forward(pool(h.clone(), mask)).reshape([b, 1, 1, c]);
+                masked(h + bias, mask)
             }
             None => h,
         };
-        let h = self.conv2.forward_3x3(h, false, false);
+        let h = masked(self.conv2.forward_3x3(h, false, false), mask);
         x + h * self.alpha.val().reshape([1, 1, 1, 1])
     }
 }
@@ -397,6 +465,8 @@ pub struct CrumbleNet {
     pub value1: Dense,
     pub value2: Dense,
     stride: usize,
+    /// The input plane of the board mask ([`NetConfig::mask_plane`]).
+    mask_plane: Option<usize>,
 }
 
 /// What one forward pass returns.
@@ -437,6 +507,7 @@ impl NetConfig {
             value1: Dense::new(2 * c, self.value_hidden, 1.0, &mut rng, device),
             value2: Dense::new(self.value_hidden, 1, 0.1, &mut rng, device),
             stride: s,
+            mask_plane: self.mask_plane,
         };
         Ok(net.map(&mut NumberParams(0)))
     }
@@ -509,14 +580,17 @@ impl CrumbleNet {
         let q = self.policy_planes();
         let c = self.stem.weight.dims()[0];
         // Stem: each cell's s·s·I values, in (iy, ix, I) order, times the convolution.
+        let mask = self.mask_plane.map(|m| BoardMask::new(&input, m));
+        let mask = mask.as_ref();
         let rows = input.clone().reshape([b * n * n, s * s * p]);
         let w = self.stem.weight.val();
-        let mut x = patch_dense(rows, w, self.stem.bias.val(), true).reshape([b, n, n, c]);
+        let stem = patch_dense(rows, w, self.stem.bias.val(), true).reshape([b, n, n, c]);
+        let mut x = masked(stem, mask);
         for block in &self.blocks {
-            x = block.forward(x);
+            x = block.forward_on(x, mask);
         }
         let h = relu(x); // [B, n, n, C]
-        let pooled = pool(h.clone()); // [B, 2C]
+        let pooled = pool(h.clone(), mask); // [B, 2C]
 
         // Policy in the cell layout [B, n, n, s, s, P]: the coarse 1×1 convolution's output
         // channel `k·s² + iy·s + ix` goes to fine cell (iy, ix), plane k.
