@@ -24,6 +24,7 @@
 pub mod board;
 pub mod conformance;
 pub mod crumble;
+pub mod crumo;
 pub mod decision;
 pub mod ends;
 pub mod error;

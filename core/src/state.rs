@@ -45,9 +45,12 @@
 //!    turn the decider stays the same.
 //! 7. **Turn limit.** With [`set_turn_limit`](GameState::set_turn_limit)`(L)`, `L > 0`, a
 //!    game still live when its `L`-th turn is complete (or when the limit is set at a turn
-//!    start with `L` turns already played) ends in a draw, so `turns_played() <= L` always. The
-//!    limit ends the game only then: the same decisions without a limit give the same game up
-//!    to that point. `0` means no limit.
+//!    start with `L` turns already played) ends with [`turn_limit_result`] (a draw, unless
+//!    the game's rules score the position at the limit, as Crumo's do), so
+//!    `turns_played() <= L` always. The limit ends the game only then: the same decisions
+//!    without a limit give the same game up to that point. `0` means no limit.
+//!
+//! [`turn_limit_result`]: GameState::turn_limit_result
 //! 8. **Random play** ([`play_random_turn`](GameState::play_random_turn)) plays the rest of
 //!    the current turn the way the game defines random play, and returns the number of
 //!    decisions it made (at least one on a live state). The recorded variant makes the same
@@ -251,6 +254,12 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// Sets the turn limit (`0`: none); see rule 7 of the contract.
     fn set_turn_limit(&mut self, limit: u32);
+
+    /// The result the turn limit gives when it ends the game in this state (rule 7 of the
+    /// contract): a draw (the default), or the game's own scoring of the position.
+    fn turn_limit_result(&self) -> GameResult {
+        GameResult::Draw
+    }
 
     /// Plays the rest of the current turn at random, as the game defines random play (the
     /// `random` agent, rollouts and benchmarks all use this one definition). Returns the

@@ -135,12 +135,13 @@ impl<G: GameState, E: ExtraChecks<G>> Run<'_, G, E> {
                 free.game_result()
             );
         } else {
+            let expected = end.turn_limit_result();
             ensure!(
                 self,
-                result == GameResult::Draw,
+                result == expected,
                 Rule::TurnLimit,
                 end,
-                "the turn limit ended the game as {result:?}, not a draw"
+                "the turn limit ended the game as {result:?}, not {expected:?}"
             );
             self.report.limit_draws += 1;
         }

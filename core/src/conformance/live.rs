@@ -130,7 +130,8 @@ impl<G: GameState, E: ExtraChecks<G>> Run<'_, G, E> {
             copies.other.set_turn_limit(turns);
             ensure!(
                 self,
-                copies.other.game_result() == Some(GameResult::Draw) && copies.other.is_over(),
+                copies.other.game_result() == Some(state.turn_limit_result())
+                    && copies.other.is_over(),
                 Rule::TurnLimit,
                 state,
                 "set_turn_limit({turns}) at a turn start after {turns} turns gives {:?}",

@@ -25,7 +25,7 @@
 use crate::decision::Decision;
 use crate::error::DecisionError;
 use crate::geom::mix64;
-use crate::state::{GameResult, GameState, Player};
+use crate::state::{GameState, Player};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
@@ -94,7 +94,8 @@ pub enum Rule {
     Clone,
     /// Contract 6: turn starts, the turn count or the decider's alternation are wrong.
     Turns,
-    /// Contract 7: the turn limit was passed, or ended the game other than as a draw, or
+    /// Contract 7: the turn limit was passed, or ended the game other than with the game's
+    /// `turn_limit_result` (a draw for most games), or
     /// changed the game before it was reached.
     TurnLimit,
     /// Contract 8: random play did not play exactly the rest of one turn, or its recorded and
@@ -129,7 +130,8 @@ pub struct ConformanceReport {
     /// Wins of the first and the second player.
     pub wins: [u32; 2],
     pub draws: u32,
-    /// Draws that the turn limit made (the same decisions without a limit go on).
+    /// Games that the turn limit ended (the same decisions without a limit go on): draws for
+    /// most games, scored results for a game whose `turn_limit_result` scores.
     pub limit_draws: u32,
     /// Illegal decisions tried with checked apply (all refused).
     pub illegal_tried: u64,

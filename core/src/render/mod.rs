@@ -9,9 +9,10 @@
 //! the left edge the counts `b` of the positions `0,b` (walking up). At the standard start they
 //! are the cell numbers 0 to N.
 //!
-//! [`splinter`] draws Splinter positions the same two ways, with the shared colours and
-//! helpers.
+//! [`splinter`] and [`crumo`] draw Splinter and Crumo positions the same two ways, with the
+//! shared colours and helpers.
 
+pub mod crumo;
 pub mod html;
 mod page;
 pub mod splinter;

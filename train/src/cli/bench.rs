@@ -10,9 +10,13 @@
 //! play, turn limit 300, on the default 15 × 18 board or `--width`/`--height`), complete
 //! moves and decisions per second, mean turns per game; the loop is
 //! `crumble_selfplay::bench::random_games`.
+//!
+//! With `--game crumo`: the same figures for Crumo (rule 10.4's random play, turn limit 200,
+//! on size 5 or `--size N`).
 
 use super::game_args::GameArgs;
 use anyhow::{Context as _, bail};
+use crumble_core::crumo::Crumo;
 use crumble_core::splinter::Splinter;
 use crumble_core::{Game, position, random};
 use rand::SeedableRng;
@@ -39,7 +43,8 @@ pub struct RulesArgs {
     /// Print one JSON object with the keys cores, games_per_sec_per_core, mean_turns,
     /// decisions_per_sec, legal_start_us, legal_mid_us, capture_us. With --game splinter:
     /// game, width, height, turn_limit, cores, games, games_per_sec_per_core,
-    /// moves_per_sec_per_core (complete moves), decisions_per_sec_per_core, mean_turns.
+    /// moves_per_sec_per_core (complete moves), decisions_per_sec_per_core, mean_turns. With
+    /// --game crumo: the same with size in place of width and height.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -83,6 +88,9 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
     let budget = Duration::from_secs_f64(a.seconds);
     if a.game.is_splinter() {
         return splinter_rules(&a, budget);
+    }
+    if a.game.is_crumo() {
+        return crumo_rules(&a, budget);
     }
     a.game.check_crumble(&[])?;
     warn_if_unoptimised();
@@ -148,6 +156,46 @@ fn splinter_rules(a: &RulesArgs, budget: Duration) -> anyhow::Result<ExitCode> {
              random games        {:>12.1} games/s per core ({} games, mean {:.1} turns, turn limit {SPLINTER_TURN_LIMIT})\n\
              complete moves      {:>12.0} moves/s per core\n\
              decisions           {:>12.0} decisions/s per core\n",
+            build_kind(),
+            m.games_per_sec(),
+            m.games,
+            m.mean_turns(),
+            m.moves_per_sec(),
+            m.decisions_per_sec()
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Crumo's turn limit in the benchmark (rule 10.4's default for random games).
+const CRUMO_TURN_LIMIT: u32 = 200;
+
+fn crumo_rules(a: &RulesArgs, budget: Duration) -> anyhow::Result<ExitCode> {
+    let size = a.game.crumo_size()?;
+    warn_if_unoptimised();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let start = Crumo::standard(size).context("the size was checked")?;
+    let m = crumble_selfplay::bench::random_games(&start, CRUMO_TURN_LIMIT, budget, 0);
+    if a.json {
+        let json = serde_json::json!({
+            "game": "crumo",
+            "size": size,
+            "turn_limit": CRUMO_TURN_LIMIT,
+            "cores": cores,
+            "games": m.games,
+            "games_per_sec_per_core": m.games_per_sec(),
+            "moves_per_sec_per_core": m.moves_per_sec(),
+            "decisions_per_sec_per_core": m.decisions_per_sec(),
+            "mean_turns": m.mean_turns(),
+        });
+        super::print(&format!("{json}\n"))?;
+    } else {
+        super::print(&format!(
+            "crumble bench rules --game crumo: size {size} ({} points), one thread, {}, machine with {cores} cores\n\
+             random games        {:>12.1} games/s per core ({} games, mean {:.1} turns, turn limit {CRUMO_TURN_LIMIT})\n\
+             complete moves      {:>12.0} moves/s per core\n\
+             decisions           {:>12.0} decisions/s per core\n",
+            start.points(),
             build_kind(),
             m.games_per_sec(),
             m.games,

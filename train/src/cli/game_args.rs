@@ -1,7 +1,7 @@
-//! `--game crumble|splinter` and Splinter's board flags, shared by `replay`, `moves`,
-//! `random-game`, `show` and `bench rules`. Crumble stays the default and keeps its own flags
-//! (`--frame`, `--board`, `--resolution`); each game refuses the other's flags instead of
-//! ignoring them.
+//! `--game crumble|splinter|crumo` with Splinter's board flags and Crumo's `--size`, shared
+//! by `replay`, `moves`, `random-game`, `show` and `bench rules`. Crumble stays the default and
+//! keeps its own flags (`--frame`, `--board`, `--resolution`); each game refuses the others'
+//! flags instead of ignoring them.
 
 use super::PositionArgs;
 use anyhow::{Context as _, bail};
@@ -17,6 +17,8 @@ pub enum GameArg {
     Crumble,
     /// Splinter (RULES-splinter.md).
     Splinter,
+    /// Crumo (RULES-crumo.md).
+    Crumo,
 }
 
 /// Splinter's default board (rule 2.1).
@@ -34,6 +36,9 @@ pub struct GameArgs {
     /// Splinter: ranks H of the standard start, 6 to 26 [default: 18].
     #[arg(long, value_name = "H")]
     pub height: Option<u32>,
+    /// Crumo: points per side of the standard start, 2 to 13 [default: 5].
+    #[arg(long, value_name = "N")]
+    pub size: Option<u32>,
 }
 
 /// A Splinter start as the flags name it, validated: the standard start of a size, or a
@@ -51,6 +56,10 @@ impl GameArgs {
         self.game == GameArg::Splinter
     }
 
+    pub fn is_crumo(&self) -> bool {
+        self.game == GameArg::Crumo
+    }
+
     /// For a Crumble command: refuses Splinter's flags, and `others` (flag, given) that the
     /// command takes only for Splinter.
     pub fn check_crumble(&self, others: &[(&str, bool)]) -> anyhow::Result<()> {
@@ -64,6 +73,9 @@ impl GameArgs {
             .find(|(_, given)| *given)
         {
             bail!("{flag} is a Splinter flag: use it with --game splinter");
+        }
+        if self.size.is_some() {
+            bail!("--size is a Crumo flag: use it with --game crumo");
         }
         Ok(())
     }
@@ -117,6 +129,9 @@ impl GameArgs {
             bail!(
                 "{flag} is a Crumble flag: Splinter does not take it (its board is --width/--height)"
             );
+        }
+        if self.size.is_some() {
+            bail!("--size is a Crumo flag: Splinter's board is --width/--height");
         }
         if pos.position.is_some() && (self.width.is_some() || self.height.is_some()) {
             bail!("--width/--height name the standard start: a --position file has its own size");

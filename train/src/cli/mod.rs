@@ -4,6 +4,8 @@ mod bench;
 mod bench_mcts;
 mod bench_net;
 mod bench_selfplay;
+mod crumo;
+mod crumo_args;
 mod eval_args;
 mod game_args;
 mod match_;
@@ -43,7 +45,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Play moves from a position and print the final position as JSON (Crumble, or Splinter
-    /// with --game splinter).
+    /// or Crumo with --game).
     Replay(replay::Args),
     /// List every legal move of the player to move (Crumble: splits and joins), one per
     /// line, sorted.

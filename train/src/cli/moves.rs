@@ -1,6 +1,7 @@
 //! `crumble moves [POSITION FLAGS] [MOVE...]`: every legal split and join of the player to
 //! move (no swaps), one canonical notation string per line, in byte-wise order. With
-//! `--game splinter`, every legal complete move of rule 9.5 (`cli::splinter`).
+//! `--game splinter`, every legal complete move of rule 9.5 (`cli::splinter`); with `--game
+//! crumo`, every legal move of Crumo's rule 11.6 (`cli::crumo`).
 
 use super::PositionArgs;
 use super::game_args::GameArgs;
@@ -14,8 +15,8 @@ pub struct Args {
     game: GameArgs,
     #[command(flatten)]
     pos: PositionArgs,
-    /// Splinter: turn limit (rule 8.4), counted from the start position; 0 means none
-    /// [default: 0].
+    /// Splinter and Crumo: turn limit (Splinter rule 8.4, Crumo rule 10.1), counted from the
+    /// start position; 0 means none [default: 0].
     #[arg(long, value_name = "T")]
     max_turns: Option<u32>,
     /// Moves to play first, in the chosen frame.
@@ -27,6 +28,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.game.is_splinter() {
         let setup = a.game.splinter(&a.pos, a.max_turns.unwrap_or(0), &[])?;
         return super::splinter::moves(&setup, &a.moves);
+    }
+    if a.game.is_crumo() {
+        let setup = a.game.crumo(&a.pos, a.max_turns.unwrap_or(0), &[])?;
+        return super::crumo::moves(&setup, &a.moves);
     }
     a.game
         .check_crumble(&[("--max-turns", a.max_turns.is_some())])?;

@@ -1,6 +1,7 @@
 //! `crumble random-game [POSITION FLAGS] [--seed S] [--max-turns T]`: random play (DESIGN.md,
 //! `crumble_core::random`), one move per line in canonical notation, then `# result: <json>`.
-//! With `--game splinter`, Splinter's random play (rule 8.8, `cli::splinter`).
+//! With `--game splinter`, Splinter's random play (rule 8.8, `cli::splinter`); with `--game
+//! crumo`, Crumo's (rule 10.4, `cli::crumo`).
 
 use super::PositionArgs;
 use super::game_args::GameArgs;
@@ -18,8 +19,8 @@ pub struct Args {
     /// Seed of the random choices (ChaCha8); the same seed gives the same game.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Turn limit (Crumble rule 5.4, Splinter rule 8.4), counted from the start position; 0
-    /// means none [default: 200 for Crumble, 300 for Splinter].
+    /// Turn limit (Crumble rule 5.4, Splinter rule 8.4, Crumo rule 10.1), counted from the
+    /// start position; 0 means none [default: 200 for Crumble and Crumo, 300 for Splinter].
     #[arg(long, value_name = "T")]
     max_turns: Option<u32>,
     /// Moves to play before the random game starts, in the chosen frame.
@@ -32,6 +33,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let turns = a.max_turns.unwrap_or(super::splinter::RANDOM_GAME_TURNS);
         let setup = a.game.splinter(&a.pos, turns, &[])?;
         return super::splinter::random_game(&setup, &a.moves, a.seed);
+    }
+    if a.game.is_crumo() {
+        let turns = a.max_turns.unwrap_or(super::crumo::RANDOM_GAME_TURNS);
+        let setup = a.game.crumo(&a.pos, turns, &[])?;
+        return super::crumo::random_game(&setup, &a.moves, a.seed);
     }
     a.game.check_crumble(&[])?;
     let mut game = a.pos.replay(&a.moves)?;

@@ -1,7 +1,8 @@
 //! `crumble show [POSITION FLAGS] [MOVE...] [--record FILE [--ply K]] [--svg FILE]`: draws the
 //! position in the terminal (colour when stdout is a terminal and `NO_COLOR` is not set), or
 //! writes it as an SVG image; with a record, the position after its move K (default: all).
-//! The last move is highlighted. With `--game splinter`, a Splinter board (`cli::splinter`).
+//! The last move is highlighted. With `--game splinter`, a Splinter board (`cli::splinter`);
+//! with `--game crumo`, a Crumo board (`cli::crumo`).
 
 use super::PositionArgs;
 use super::game_args::GameArgs;
@@ -34,8 +35,8 @@ pub struct Args {
     game: GameArgs,
     #[command(flatten)]
     pos: PositionArgs,
-    /// Splinter: turn limit (rule 8.4), counted from the start position; 0 means none
-    /// [default: 0].
+    /// Splinter and Crumo: turn limit (Splinter rule 8.4, Crumo rule 10.1), counted from the
+    /// start position; 0 means none [default: 0].
     #[arg(long, value_name = "T")]
     max_turns: Option<u32>,
     /// Moves to play first, in the chosen frame (the last one is highlighted).
@@ -165,6 +166,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             force: a.force,
         };
         return super::splinter::show(&setup, &a.moves, &opts);
+    }
+    if a.game.is_crumo() {
+        let crumble_only = [
+            ("--record", a.record.is_some()),
+            ("--ply", a.ply.is_some()),
+            ("--view", a.view.is_some()),
+        ];
+        let setup = a.game.crumo(&a.pos, a.max_turns.unwrap_or(0), &crumble_only)?;
+        let opts = super::crumo::ShowOptions {
+            color: use_color(a.color),
+            coords: !a.no_coords,
+            svg: a.svg.as_deref(),
+            force: a.force,
+        };
+        return super::crumo::show(&setup, &a.moves, &opts);
     }
     a.game
         .check_crumble(&[("--max-turns", a.max_turns.is_some())])?;
