@@ -40,6 +40,7 @@ pub mod layout;
 pub mod net;
 pub mod planes;
 pub mod selfplay_bench;
+pub mod crumo_encoder;
 pub mod splinter_encoder;
 pub mod symmetry;
 pub mod train;
@@ -49,6 +50,7 @@ pub use encoder::{CrumbleEncoder, Encoder, TicTacToeEncoder};
 pub use evaluator::{NetEvaluator, NetLoader};
 pub use layout::Layout;
 pub use net::{CrumbleNet, NetConfig, NetOutput};
+pub use crumo_encoder::CrumoEncoder;
 pub use splinter_encoder::SplinterEncoder;
 pub use symmetry::Sym;
 

@@ -4,6 +4,7 @@ mod model {
     pub mod action;
     pub mod common;
     pub mod cpu_ops;
+    pub mod crumo_encoder;
     pub mod mask;
     pub mod net;
     pub mod planes;

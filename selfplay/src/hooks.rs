@@ -55,6 +55,10 @@ impl GameHooks for crumble_core::splinter::Splinter {
     }
 }
 
+/// Crumo's records keep the generic form (decisions as integers) until it has a record
+/// format of its own.
+impl GameHooks for crumble_core::crumo::Crumo {}
+
 impl GameHooks for TicTacToe {
     const SOLVABLE: bool = true;
 }

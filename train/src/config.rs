@@ -44,6 +44,9 @@ pub struct GameSection {
     /// Splinter's board height `H` (default 18); only for Splinter.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub height: Option<u8>,
+    /// Crumo's board size `n`, points per side (default 5); only for Crumo.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u8>,
 }
 
 impl Default for GameSection {
@@ -52,6 +55,7 @@ impl Default for GameSection {
             name: "crumble".into(),
             width: None,
             height: None,
+            size: None,
         }
     }
 }
@@ -60,6 +64,11 @@ impl GameSection {
     /// Splinter's board, `W × H` (rule 2.1's default 15 × 18 where not set).
     pub fn splinter_size(&self) -> (u8, u8) {
         (self.width.unwrap_or(15), self.height.unwrap_or(18))
+    }
+
+    /// Crumo's board size (rule 1.1's default 5 where not set).
+    pub fn crumo_size(&self) -> u8 {
+        self.size.unwrap_or(crumble_core::crumo::DEFAULT_SIZE)
     }
 }
 
@@ -387,6 +396,25 @@ impl TrainConfig {
                 "game.width",
                 format!("{:?} (height {:?})", self.game.width, self.game.height),
                 "only Splinter's board has a width and height ([selfplay] board is Crumble's)",
+            ));
+        }
+        if self.game.name == "crumo" {
+            let n = self.game.crumo_size();
+            if !crumble_model::CrumoEncoder::fits_size(n) {
+                return Err(bad(
+                    "game.size",
+                    n.to_string(),
+                    &format!(
+                        "a Crumo board for training has 2 to {} points per side",
+                        crumble_model::crumo_encoder::MAX_ENCODED_SIZE
+                    ),
+                ));
+            }
+        } else if self.game.size.is_some() {
+            return Err(bad(
+                "game.size",
+                format!("{:?}", self.game.size),
+                "only Crumo's board has a size ([selfplay] board is Crumble's)",
             ));
         }
         self.search.validate().map_err(|e| e.in_path(path))?;

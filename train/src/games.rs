@@ -4,11 +4,14 @@
 
 use crate::config::TrainConfig;
 use crumble_core::notation::{self, Frame};
+use crumble_core::crumo::{Crumo, CrumoStartError};
 use crumble_core::splinter::{Splinter, SplinterStartError};
 use crumble_core::testgames::TicTacToe;
 use crumble_core::testgames::TicTacToeStartError;
 use crumble_core::{CrumbleStartError, Game, GameState, position};
-use crumble_model::{CrumbleEncoder, Encoder, NetConfig, SplinterEncoder, TicTacToeEncoder};
+use crumble_model::{
+    CrumbleEncoder, CrumoEncoder, Encoder, NetConfig, SplinterEncoder, TicTacToeEncoder,
+};
 use crumble_selfplay::GameHooks;
 use std::path::Path;
 
@@ -34,7 +37,12 @@ pub enum OpeningsError {
 }
 
 /// The names `[game] name` accepts.
-pub const GAMES: &[&str] = &[<Game as GameState>::NAME, Splinter::NAME, TicTacToe::NAME];
+pub const GAMES: &[&str] = &[
+    <Game as GameState>::NAME,
+    Splinter::NAME,
+    Crumo::NAME,
+    TicTacToe::NAME,
+];
 
 /// Runs `$body` with the type `$G` set to the game named `$name` (one of [`GAMES`]; an unknown
 /// name is Crumble, which config validation makes unreachable): the one place that maps a
@@ -49,6 +57,10 @@ macro_rules! for_game {
             }
             "splinter" => {
                 type $G = crumble_core::splinter::Splinter;
+                $body
+            }
+            "crumo" => {
+                type $G = crumble_core::crumo::Crumo;
                 $body
             }
             _ => {
@@ -172,5 +184,24 @@ impl TrainGame for Splinter {
             .with_resolution(1)
             .with_cell_pixels(1)
             .with_encoder(&SplinterEncoder)
+    }
+}
+
+impl TrainGame for Crumo {
+    type Encoder = CrumoEncoder;
+
+    /// The standard start on a board of `[game] size` (default 5).
+    fn standard_start(cfg: &TrainConfig) -> Result<Crumo, CrumoStartError> {
+        let size = cfg.game.crumo_size();
+        Crumo::standard(size).ok_or(CrumoStartError::Size(size))
+    }
+
+    /// One grid cell per point: `[selfplay] resolution` and `[net] cell_pixels` are
+    /// Crumble's and do not apply.
+    fn net_config(cfg: &TrainConfig) -> NetConfig {
+        cfg.net_config()
+            .with_resolution(1)
+            .with_cell_pixels(1)
+            .with_encoder(&CrumoEncoder)
     }
 }
