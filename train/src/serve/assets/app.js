@@ -13,6 +13,7 @@ const CrumbleBoard = (() => {
   let state = null;
   let search = null; // the running EventSource
   let busy = false;
+  let renders = 0; // state updates drawn, for scripts that drive the page
   const $ = (sel) => document.querySelector(sel);
 
   function registerGame(name, hooks) { games[name] = hooks; }
@@ -62,6 +63,7 @@ const CrumbleBoard = (() => {
 
   function setState(s) {
     state = s;
+    renders += 1;
     render();
     refreshValues();
   }
@@ -349,5 +351,10 @@ const CrumbleBoard = (() => {
     setState(s.state);
   }
 
-  return { registerGame, start, get state() { return state; }, get sessionId() { return id; } };
+  return {
+    registerGame, start,
+    get state() { return state; },
+    get renders() { return renders; },
+    get busy() { return busy; },
+  };
 })();
