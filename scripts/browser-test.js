@@ -49,7 +49,8 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
 
   // A move by clicks: a split, its end, a swap step, then stop when the turn goes on.
   let n = await renders(page);
-  await page.locator('.target[data-kind="split-h"]').first().click();
+  // The split's bar near its left end: its middle crosses the vertical split's bar.
+  await page.locator('.target[data-kind="split-h"]').first().click({ position: { x: 6, y: 6 } });
   await settled(page, n);
   check((await st(page)).phase === "extent", "the split is chosen: its ends are offered");
   await page.locator('.target[data-kind="end"]').first().hover();

@@ -19,7 +19,12 @@ fn app(agent: &str) -> axum::Router {
 }
 
 /// One request; the answer's status and body (JSON when it parses, else a string).
-async fn call(app: &axum::Router, method: &str, uri: &str, body: Option<Body>) -> (StatusCode, Value) {
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Body>,
+) -> (StatusCode, Value) {
     let req = Request::builder()
         .method(method)
         .uri(uri)
@@ -30,7 +35,10 @@ async fn call(app: &axum::Router, method: &str, uri: &str, body: Option<Body>) -
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     let text = String::from_utf8_lossy(&bytes).to_string();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
 }
 
 async fn post(app: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
@@ -77,7 +85,11 @@ async fn a_move_by_clicks_the_agent_answers_and_the_analysis_follows() {
     let (st, s) = post(&app, &api("decide"), json!({ "d": first(&s, "split-h") })).await;
     assert_eq!(st, StatusCode::OK, "{s}");
     assert_eq!(s["phase"], "extent");
-    assert!(s["building"].as_str().unwrap().ends_with("H…"), "{}", s["building"]);
+    assert!(
+        s["building"].as_str().unwrap().ends_with("H…"),
+        "{}",
+        s["building"]
+    );
     let (_, s) = post(&app, &api("decide"), json!({ "d": first(&s, "end") })).await;
     assert_eq!(s["phase"], "swap");
     assert_eq!(s["fresh"].as_array().unwrap().len(), 2);
@@ -85,16 +97,27 @@ async fn a_move_by_clicks_the_agent_answers_and_the_analysis_follows() {
     // The step may end the turn by itself (no target left); else the notation so far shows it.
     let done = if s["phase"] == "swap" {
         let building = s["building"].as_str().unwrap().to_string();
-        assert!(building.contains('H') && building.ends_with('…'), "{building}");
-        post(&app, &api("decide"), json!({ "d": first(&s, "stop") })).await.1
+        assert!(
+            building.contains('H') && building.ends_with('…'),
+            "{building}"
+        );
+        post(&app, &api("decide"), json!({ "d": first(&s, "stop") }))
+            .await
+            .1
     } else {
         s
     };
     assert_eq!(done["moves"].as_array().unwrap().len(), 1, "{done}");
     let text = done["moves"][0]["text"].as_str().unwrap();
-    assert!(text.contains('H') && text.ends_with(['N', 'E', 'S', 'W']), "{text}");
+    assert!(
+        text.contains('H') && text.ends_with(['N', 'E', 'S', 'W']),
+        "{text}"
+    );
     assert_eq!(done["to_move"], "white");
-    assert!(done["last"]["path"].as_array().unwrap().len() >= 2, "the swap is highlighted");
+    assert!(
+        done["last"]["path"].as_array().unwrap().len() >= 2,
+        "the swap is highlighted"
+    );
 
     // The agent answers; then a move typed in notation is refused when illegal, then undone.
     let (st, s) = post(&app, &api("agent"), json!({})).await;
@@ -131,7 +154,12 @@ async fn a_move_by_clicks_the_agent_answers_and_the_analysis_follows() {
     assert_eq!(st, StatusCode::OK, "{s2}");
     assert_eq!(s2["ply"], 0);
     let texts = |s: &Value| -> Vec<Value> {
-        s["moves"].as_array().unwrap().iter().map(|m| m["text"].clone()).collect()
+        s["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].clone())
+            .collect()
     };
     assert_eq!(texts(&s2), texts(&s));
     let (_, s3) = post(&app, &api("goto"), json!({ "ply": 2 })).await;
@@ -150,7 +178,10 @@ async fn the_built_in_network_answers_and_typed_moves_play() {
     let (st, s) = post(&app, &api("agent"), json!({})).await;
     assert_eq!(st, StatusCode::OK, "{s}");
     assert_eq!(s["moves"].as_array().unwrap().len(), 2);
-    assert!(s["moves"][1]["value"].is_number(), "the bot's value is kept");
+    assert!(
+        s["moves"][1]["value"].is_number(),
+        "the bot's value is kept"
+    );
     // Undo takes back the agent's reply and the person's move.
     let (_, s) = post(&app, &api("undo"), json!({})).await;
     assert_eq!(s["moves"].as_array().unwrap().len(), 0);
@@ -162,7 +193,10 @@ async fn the_built_in_network_answers_and_typed_moves_play() {
     )
     .await;
     assert_eq!(st, StatusCode::OK, "{s}");
-    assert_eq!((s["human"].as_str(), s["agent"].as_str()), (Some("white"), Some("mcts:rollout:8")));
+    assert_eq!(
+        (s["human"].as_str(), s["agent"].as_str()),
+        (Some("white"), Some("mcts:rollout:8"))
+    );
     assert_eq!(s["board"]["size"], 4);
 }
 
@@ -173,23 +207,108 @@ async fn bad_input_is_refused_with_a_reason() {
     let api = |p: &str| format!("/api/s/{id}/{p}");
     // (request, expected status, a word of the message)
     let cases: Vec<(&str, Value, StatusCode, &str)> = vec![
-        ("new", json!({ "position": "{not json" }), StatusCode::BAD_REQUEST, "bad position"),
-        ("new", json!({ "position": { "board": 6 } }), StatusCode::BAD_REQUEST, "bad position"),
-        ("new", json!({ "position": 7 }), StatusCode::BAD_REQUEST, "position JSON"),
-        ("new", json!({ "board": 40 }), StatusCode::BAD_REQUEST, "2 to 16"),
-        ("new", json!({ "game": "chess" }), StatusCode::BAD_REQUEST, "unknown game"),
-        ("new", json!({ "human": "red" }), StatusCode::BAD_REQUEST, "black or white"),
-        ("new", json!({ "agent": "ckpt:/etc/passwd" }), StatusCode::BAD_REQUEST, "cannot load network files"),
-        ("new", json!({ "agent": "mcts:rollout:999999" }), StatusCode::BAD_REQUEST, "at most"),
-        ("new", json!({ "agent": "alphazero" }), StatusCode::BAD_REQUEST, "unknown kind"),
-        ("new", json!({ "colour": "black" }), StatusCode::UNPROCESSABLE_ENTITY, "unknown field"),
-        ("decide", json!({ "d": 99999 }), StatusCode::BAD_REQUEST, "outside the action space"),
-        ("decide", json!({ "d": 0 }), StatusCode::BAD_REQUEST, "bad move"),
-        ("decide", json!({ "d": "x" }), StatusCode::UNPROCESSABLE_ENTITY, "invalid type"),
-        ("move", json!({ "text": "1H9" }), StatusCode::BAD_REQUEST, "bad move"),
-        ("move", json!({ "text": "zz" }), StatusCode::BAD_REQUEST, "bad move"),
-        ("undo", json!({}), StatusCode::BAD_REQUEST, "nothing to undo"),
-        ("goto", json!({ "ply": 3 }), StatusCode::BAD_REQUEST, "0 moves"),
+        (
+            "new",
+            json!({ "position": "{not json" }),
+            StatusCode::BAD_REQUEST,
+            "bad position",
+        ),
+        (
+            "new",
+            json!({ "position": { "board": 6 } }),
+            StatusCode::BAD_REQUEST,
+            "bad position",
+        ),
+        (
+            "new",
+            json!({ "position": 7 }),
+            StatusCode::BAD_REQUEST,
+            "position JSON",
+        ),
+        (
+            "new",
+            json!({ "board": 40 }),
+            StatusCode::BAD_REQUEST,
+            "2 to 16",
+        ),
+        (
+            "new",
+            json!({ "game": "chess" }),
+            StatusCode::BAD_REQUEST,
+            "unknown game",
+        ),
+        (
+            "new",
+            json!({ "human": "red" }),
+            StatusCode::BAD_REQUEST,
+            "black or white",
+        ),
+        (
+            "new",
+            json!({ "agent": "ckpt:/etc/passwd" }),
+            StatusCode::BAD_REQUEST,
+            "cannot load network files",
+        ),
+        (
+            "new",
+            json!({ "agent": "mcts:rollout:999999" }),
+            StatusCode::BAD_REQUEST,
+            "at most",
+        ),
+        (
+            "new",
+            json!({ "agent": "alphazero" }),
+            StatusCode::BAD_REQUEST,
+            "unknown kind",
+        ),
+        (
+            "new",
+            json!({ "colour": "black" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown field",
+        ),
+        (
+            "decide",
+            json!({ "d": 99999 }),
+            StatusCode::BAD_REQUEST,
+            "outside the action space",
+        ),
+        (
+            "decide",
+            json!({ "d": 0 }),
+            StatusCode::BAD_REQUEST,
+            "bad move",
+        ),
+        (
+            "decide",
+            json!({ "d": "x" }),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid type",
+        ),
+        (
+            "move",
+            json!({ "text": "1H9" }),
+            StatusCode::BAD_REQUEST,
+            "bad move",
+        ),
+        (
+            "move",
+            json!({ "text": "zz" }),
+            StatusCode::BAD_REQUEST,
+            "bad move",
+        ),
+        (
+            "undo",
+            json!({}),
+            StatusCode::BAD_REQUEST,
+            "nothing to undo",
+        ),
+        (
+            "goto",
+            json!({ "ply": 3 }),
+            StatusCode::BAD_REQUEST,
+            "0 moves",
+        ),
     ];
     for (path, body, status, word) in cases {
         let (st, v) = post(&app, &api(path), body.clone()).await;
@@ -200,10 +319,22 @@ async fn bad_input_is_refused_with_a_reason() {
     let (st, v) = call(&app, "POST", &api("decide"), Some(Body::from("{\"d\":"))).await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     assert!(!error_of(&v).is_empty());
-    let (st, v) = call(&app, "POST", &api("load"), Some(Body::from("[Board \"6\"]\n\n1. 9Q *\n"))).await;
+    let (st, v) = call(
+        &app,
+        "POST",
+        &api("load"),
+        Some(Body::from("[Board \"6\"]\n\n1. 9Q *\n")),
+    )
+    .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     assert!(error_of(&v).contains("bad record"), "{v}");
-    let (st, v) = call(&app, "POST", &api("load"), Some(Body::from(vec![0xffu8, 0xfe, 0x00]))).await;
+    let (st, v) = call(
+        &app,
+        "POST",
+        &api("load"),
+        Some(Body::from(vec![0xffu8, 0xfe, 0x00])),
+    )
+    .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{v}");
     // Analysis budgets are bounded.
     let (st, v) = call(&app, "GET", &api("search?sims=999999999"), None).await;
@@ -237,10 +368,22 @@ async fn records_load_from_text_and_self_play_files() {
     assert_eq!(s["moves"].as_array().unwrap().len(), 5);
     assert_eq!(s["moves"][0]["text"], "1HN");
     let crsp = include_bytes!("../../selfplay/tests/data/records-v1.crsp");
-    let (st, s) = call(&app, "POST", &api("load?index=1"), Some(Body::from(&crsp[..]))).await;
+    let (st, s) = call(
+        &app,
+        "POST",
+        &api("load?index=1"),
+        Some(Body::from(&crsp[..])),
+    )
+    .await;
     assert_eq!(st, StatusCode::OK, "{s}");
     assert!(!s["moves"].as_array().unwrap().is_empty());
-    let (st, v) = call(&app, "POST", &api("load?index=999"), Some(Body::from(&crsp[..]))).await;
+    let (st, v) = call(
+        &app,
+        "POST",
+        &api("load?index=999"),
+        Some(Body::from(&crsp[..])),
+    )
+    .await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("game index 999"), "{v}");
 }

@@ -228,10 +228,14 @@ impl Engine {
                 "the game is over: nothing to analyse".into(),
             ));
         }
-        let mut evaluator =
-            crumble_selfplay::agent::build_evaluator(&self.analysis, &self.config, 0, &NetLoader::new())
-                .map_err(|e| ServeError::BadAgent(e.to_string()))?
-                .ok_or_else(|| ServeError::Internal("the analysis agent does not search".into()))?;
+        let mut evaluator = crumble_selfplay::agent::build_evaluator(
+            &self.analysis,
+            &self.config,
+            0,
+            &NetLoader::new(),
+        )
+        .map_err(|e| ServeError::BadAgent(e.to_string()))?
+        .ok_or_else(|| ServeError::Internal("the analysis agent does not search".into()))?;
         let mut search: Search<Game> = Search::new(self.config.for_play(), 0);
         let budget = simulations.clamp(1, MAX_ANALYSIS_SIMULATIONS);
         search.begin(&game, budget, false);
@@ -280,9 +284,10 @@ fn snapshot(
     let visits = search.root_visits();
     let decider = game.decider().unwrap_or(Color::Black);
     let lines = search.candidate_lines(CANDIDATES);
-    let root_value = search
-        .node_stats(&[])
-        .map_or(0.0, |(v, _, _)| if decider == Color::Black { v } else { -v } as f32);
+    let root_value = search.node_stats(&[]).map_or(
+        0.0,
+        |(v, _, _)| if decider == Color::Black { v } else { -v } as f32,
+    );
     let candidates: Vec<Value> = lines
         .iter()
         .map(|l| {

@@ -71,9 +71,7 @@ impl ServeError {
         match self {
             ServeError::NoSession(_) => StatusCode::NOT_FOUND,
             ServeError::Conflict(_) => StatusCode::CONFLICT,
-            ServeError::Analysis(_) | ServeError::Internal(_) => {
-                StatusCode::INTERNAL_SERVER_ERROR
-            }
+            ServeError::Analysis(_) | ServeError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         }
     }

@@ -28,10 +28,22 @@ type Answer = Result<Json<Value>, ServeError>;
 
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
-        .route("/", get(|| async { page(assets::INDEX, "text/html; charset=utf-8") }))
-        .route("/app.js", get(|| async { page(assets::APP_JS, "text/javascript") }))
-        .route("/crumble.js", get(|| async { page(assets::CRUMBLE_JS, "text/javascript") }))
-        .route("/style.css", get(|| async { page(assets::STYLE, "text/css") }))
+        .route(
+            "/",
+            get(|| async { page(assets::INDEX, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(assets::APP_JS, "text/javascript") }),
+        )
+        .route(
+            "/crumble.js",
+            get(|| async { page(assets::CRUMBLE_JS, "text/javascript") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(assets::STYLE, "text/css") }),
+        )
         .route("/api/session", post(open_session))
         .route("/api/s/{id}/state", get(get_state))
         .route("/api/s/{id}/new", post(new_game))
@@ -151,8 +163,9 @@ fn parse_new(st: &AppState, a: NewArgs, old_agent: Option<&str>) -> Result<NewGa
     let start = session::start_from(a.board, position.as_deref())?;
     let human = match a.human.as_deref() {
         None => Color::Black,
-        Some(h) => Color::from_name(h)
-            .ok_or_else(|| ServeError::BadRequest(format!("`human` is black or white, not `{h}`")))?,
+        Some(h) => Color::from_name(h).ok_or_else(|| {
+            ServeError::BadRequest(format!("`human` is black or white, not `{h}`"))
+        })?,
     };
     let agent = match a.agent.as_deref().or(old_agent) {
         Some(t) => st.engine.page_agent(t)?,
@@ -225,7 +238,9 @@ struct MoveArgs {
 
 async fn play_move(State(st): Shared, Path(id): Path<String>, Input(a): Input<MoveArgs>) -> Answer {
     if a.text.len() > 200 {
-        return Err(ServeError::BadMove("a move is at most 200 characters".into()));
+        return Err(ServeError::BadMove(
+            "a move is at most 200 characters".into(),
+        ));
     }
     let s = session_of(&st, &id)?;
     let mut s = lock(&s);
@@ -341,7 +356,11 @@ async fn search(
             tx.blocking_send(ev).is_ok()
         };
         let result = st2.engine.analyse(&start, &partial, sims, &flag, |v| {
-            let name = if v["done"] == json!(true) { "done" } else { "update" };
+            let name = if v["done"] == json!(true) {
+                "done"
+            } else {
+                "update"
+            };
             send(name, &v)
         });
         if let Err(e) = result {
@@ -389,7 +408,10 @@ async fn values(State(st): Shared, Path(id): Path<String>) -> Answer {
                 break;
             }
         }
-        let batch: Vec<_> = items.iter().map(|(_, g, l)| (g.clone(), l.clone())).collect();
+        let batch: Vec<_> = items
+            .iter()
+            .map(|(_, g, l)| (g.clone(), l.clone()))
+            .collect();
         let evals = st2.engine.evaluate_many(&batch)?;
         let mut out: Vec<Value> = finals.iter().map(|v| json!(v)).collect();
         for ((i, g, _), e) in items.iter().zip(evals) {

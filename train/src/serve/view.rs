@@ -178,7 +178,9 @@ pub fn state_json(s: &Session) -> Value {
     let moves: Vec<Value> = s
         .moves
         .iter()
-        .map(|p| json!({ "text": p.text, "by": p.by.name(), "value": p.value, "agent": p.by_agent }))
+        .map(
+            |p| json!({ "text": p.text, "by": p.by.name(), "value": p.value, "agent": p.by_agent }),
+        )
         .collect();
     json!({
         "game": "crumble",

@@ -100,7 +100,8 @@
         });
         if (e.p >= 0.02 && e.p / max > 0.2) {
           const t = el(hg, "text", {
-            x: r.cx, y: r.cy + Math.min(r.w, r.h) * 0.32, "text-anchor": "middle",
+            // Above the middle: the join dots sit in the lower corner, the split bars across.
+            x: r.cx, y: r.y + Math.min(r.w, r.h) * 0.3, "text-anchor": "middle",
             "font-size": Math.max(G / 40, Math.min(r.w, r.h) * 0.22), fill: "#c0392b",
             "font-family": "sans-serif", "font-weight": "bold",
           });
@@ -167,6 +168,11 @@
         const wide = arrow(g, a, b, "transparent", 14 * lw);
         wide.removeAttribute("marker-end");
         arrow(g, a, b, "#d7301f", 4 * lw);
+        // A disc at the arrow's head: a grip that is never a line of zero width.
+        el(g, "circle", {
+          cx: a.cx + (b.cx - a.cx) * 0.7, cy: a.cy + (b.cy - a.cy) * 0.7, r: 7 * lw,
+          fill: "#d7301f", "fill-opacity": 0.25,
+        });
         hook(g, d);
       }
     }
