@@ -676,7 +676,6 @@ fn evaluator_priors_and_values_match_burns_forward_pass() {
 /// refused for Splinter, and its search plays a legal move from the standard start.
 #[test]
 fn builtin_network_loads_and_plays_a_move() {
-    use crumble_core::GameState;
     use crumble_model::SplinterEncoder;
     use crumble_selfplay::agent::{AgentSpec, build_evaluator};
     use crumble_selfplay::{Search, SearchConfig};

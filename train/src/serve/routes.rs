@@ -395,9 +395,9 @@ async fn values(State(st): Shared, Path(id): Path<String>) -> Answer {
         let mut g = start;
         let mut items = Vec::new();
         let mut finals = vec![None; moves.len() + 1];
-        for i in 0..=moves.len() {
+        for (i, fin) in finals.iter_mut().enumerate() {
             if let Some(r) = g.game_result() {
-                finals[i] = Some(r.value_for(crumble_core::Player::First));
+                *fin = Some(r.value_for(crumble_core::Player::First));
             } else {
                 let legal = g.legal_decisions();
                 items.push((i, g.clone(), legal));
