@@ -64,6 +64,7 @@ const CrumbleBoard = (() => {
   function setState(s) {
     state = s;
     renders += 1;
+    if (!search) clearAnalysis(); // the last search was of another position
     render();
     refreshValues();
   }
@@ -225,6 +226,12 @@ const CrumbleBoard = (() => {
       $("#an-stop").disabled = true;
       $("#an-start").disabled = false;
     });
+  }
+
+  function clearAnalysis() {
+    $("#candidates tbody").innerHTML = "";
+    $("#pv").textContent = "";
+    $("#an-info").textContent = "";
   }
 
   function showAnalysis(a) {
