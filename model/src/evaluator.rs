@@ -149,6 +149,31 @@ impl<E> NetEvaluator<E> {
         ))
     }
 
+    /// The built-in network ([`crate::builtin`]) for the game of `encoder` onto `device`;
+    /// refused for a game whose shapes it does not fit (it is a Crumble network).
+    pub fn builtin_for<G: GameState>(
+        encoder: E,
+        device: Device,
+    ) -> Result<NetEvaluator<E>, CheckpointError>
+    where
+        E: Encoder<G>,
+    {
+        let (config, net) = crate::builtin::load(&device)?;
+        config
+            .fits(&encoder)
+            .map_err(|message| CheckpointError::Config {
+                path: crate::builtin::NAME.into(),
+                message,
+            })?;
+        Ok(NetEvaluator::with_encoder(
+            crate::builtin::NAME,
+            encoder,
+            config,
+            net,
+            device,
+        ))
+    }
+
     pub fn config(&self) -> &NetConfig {
         &self.config
     }
@@ -358,6 +383,16 @@ impl<G: GameState, E: Encoder<G> + Clone> CheckpointLoader<G> for NetLoader<E> {
         let device = self.device.clone().unwrap_or_else(crate::default_device);
         Ok(Box::new(NetEvaluator::load_for(
             path,
+            self.encoder.clone(),
+            device,
+        )?))
+    }
+
+    fn load_builtin(
+        &self,
+    ) -> Result<Box<dyn Evaluator<G>>, Box<dyn std::error::Error + Send + Sync>> {
+        let device = self.device.clone().unwrap_or_else(crate::default_device);
+        Ok(Box::new(NetEvaluator::builtin_for(
             self.encoder.clone(),
             device,
         )?))

@@ -30,6 +30,7 @@
 
 pub mod action;
 pub mod bench;
+pub mod builtin;
 pub mod checkpoint;
 pub mod cpu_ops;
 pub mod encoder;

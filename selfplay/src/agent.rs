@@ -6,6 +6,7 @@
 //! | `mcts:uniform:SIMS` | search with uniform priors and value 0, `SIMS` simulations per decision |
 //! | `mcts:rollout:SIMS` | search with random-playout values ([`crate::RolloutEvaluator`]) |
 //! | `ckpt:PATH[:SIMS]` | search with a network checkpoint (built by the network crate) |
+//! | `bot[:SIMS]` | search with the network built into the program (default [`BOT_SIMULATIONS`]) |
 //! | `solver` | perfect play by exhaustive search, a uniform choice among the best decisions; only for games small enough ([`crate::GameHooks::SOLVABLE`], the test games) |
 //!
 //! Parsing is typed ([`AgentSpec::parse`]); building an agent's evaluator goes through
@@ -25,7 +26,13 @@ pub enum EvaluatorSpec {
     Uniform,
     Rollout,
     Checkpoint(PathBuf),
+    /// The network compiled into the program ([`CheckpointLoader::load_builtin`]).
+    Builtin,
 }
+
+/// Simulations per decision of `bot` without a count: strong enough to beat
+/// `mcts:rollout:800`, and a fraction of a second a move on a small CPU.
+pub const BOT_SIMULATIONS: u32 = 64;
 
 /// A parsed agent string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +51,7 @@ pub enum AgentSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {
     #[error(
-        "agent `{spec}`: unknown kind `{kind}` (expected random, solver, mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS])"
+        "agent `{spec}`: unknown kind `{kind}` (expected random, solver, bot[:SIMS], mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS])"
     )]
     UnknownKind { spec: String, kind: String },
     #[error("agent `{spec}`: unknown evaluator `{evaluator}` (expected uniform or rollout)")]
@@ -86,6 +93,16 @@ impl AgentSpec {
         }
         if s == "solver" {
             return Ok(AgentSpec::Solver);
+        }
+        if s == "bot" || s.starts_with("bot:") {
+            let simulations = match s.strip_prefix("bot:") {
+                Some(n) => sims(spec, n)?,
+                None => BOT_SIMULATIONS,
+            };
+            return Ok(AgentSpec::Mcts {
+                evaluator: EvaluatorSpec::Builtin,
+                simulations: Some(simulations),
+            });
         }
         if let Some(rest) = s.strip_prefix("ckpt:") {
             // PATH may itself contain ':'; a last segment made of digits is SIMS.
@@ -184,6 +201,10 @@ impl fmt::Display for AgentSpec {
                 Ok(())
             }
             AgentSpec::Mcts {
+                evaluator: EvaluatorSpec::Builtin,
+                simulations,
+            } => write!(f, "bot:{}", simulations.unwrap_or(BOT_SIMULATIONS)),
+            AgentSpec::Mcts {
                 evaluator,
                 simulations,
             } => {
@@ -205,6 +226,14 @@ pub trait CheckpointLoader<G: GameState> {
         &self,
         path: &Path,
     ) -> Result<Box<dyn Evaluator<G>>, Box<dyn std::error::Error + Send + Sync>>;
+
+    /// The evaluator of the network built into the program (`bot` agents); a loader without
+    /// one refuses.
+    fn load_builtin(
+        &self,
+    ) -> Result<Box<dyn Evaluator<G>>, Box<dyn std::error::Error + Send + Sync>> {
+        Err("this program has no built-in network".into())
+    }
 }
 
 /// The loader of a build without the network: every checkpoint is refused with a clear error.
@@ -243,6 +272,17 @@ pub fn build_evaluator<G: GameState>(
             cfg.rollout.clone(),
             seed,
         )))),
+        AgentSpec::Mcts {
+            evaluator: EvaluatorSpec::Builtin,
+            ..
+        } => loader
+            .load_builtin()
+            .map(Some)
+            .map_err(|e| AgentError::Checkpoint {
+                spec: spec.to_string(),
+                path: "<built-in network>".into(),
+                message: e.to_string(),
+            }),
         AgentSpec::Mcts {
             evaluator: EvaluatorSpec::Checkpoint(p),
             ..

@@ -62,5 +62,5 @@ pub use evaluator::{
     UniformEvaluator,
 };
 pub use hooks::GameHooks;
-pub use mcts::{Search, SearchOutput, Step};
+pub use mcts::{Line, Search, SearchOutput, Step};
 pub use record::{Ending, GameRecord, RecordError, SearchRecord, StepKind, StepRecord};

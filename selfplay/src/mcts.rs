@@ -34,7 +34,10 @@
 //!   [`SearchOutput::proven`] holds the exact value; at a root proven lost the normal target
 //!   (visits, pruned visits or Gumbel's completed Q) is kept.
 
+mod inspect;
 mod proof;
+
+pub use inspect::Line;
 
 use crate::config::SearchConfig;
 use crate::evaluator::{Evaluation, Leaf};

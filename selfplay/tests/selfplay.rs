@@ -280,6 +280,26 @@ fn agent_strings_parse_strictly() {
             simulations: None
         }
     );
+    // The built-in network: 64 simulations unless told, written back with its count.
+    for (text, sims, back) in [("bot", 64, "bot:64"), ("bot:200", 200, "bot:200")] {
+        let spec = AgentSpec::parse(text).unwrap();
+        assert_eq!(
+            spec,
+            AgentSpec::Mcts {
+                evaluator: EvaluatorSpec::Builtin,
+                simulations: Some(sims)
+            }
+        );
+        assert_eq!(spec.to_string(), back);
+    }
+    assert!(matches!(
+        AgentSpec::parse("bot:0"),
+        Err(AgentError::BadSimulations { .. })
+    ));
+    assert!(matches!(
+        AgentSpec::parse("bot:x"),
+        Err(AgentError::BadSimulations { .. })
+    ));
     assert_eq!(
         AgentSpec::parse("mcts:uniform:25").unwrap().to_string(),
         "mcts:uniform:25"
@@ -314,6 +334,11 @@ fn agent_strings_parse_strictly() {
         selfplay::make_agent::<Game>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
             .unwrap_err();
     assert!(err.to_string().contains("x.ckpt"), "{err}");
+    let spec = AgentSpec::parse("bot").unwrap();
+    let err =
+        selfplay::make_agent::<Game>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
+            .unwrap_err();
+    assert!(err.to_string().contains("no built-in network"), "{err}");
 }
 
 #[test]

@@ -9,6 +9,7 @@
 //!   (targets, symmetry augmentation).
 //! - [`run`]: the run directory and the generation loop (self-play -> replay -> train ->
 //!   checkpoint -> evaluate -> log), resumable after a kill at any moment.
+//! - [`serve`]: `crumble serve`, the board in the browser (HTTP API, page, analysis).
 //! - [`tb`]: TensorBoard scalars and a strict reader of event files.
 
 pub mod clock;
@@ -17,4 +18,5 @@ pub mod games;
 pub mod ledger;
 pub mod replay;
 pub mod run;
+pub mod serve;
 pub mod tb;

@@ -671,3 +671,30 @@ fn evaluator_priors_and_values_match_burns_forward_pass() {
         }
     }
 }
+
+/// The network compiled into the program loads through the `bot` agent, fits Crumble, is
+/// refused for Splinter, and its search plays a legal move from the standard start.
+#[test]
+fn builtin_network_loads_and_plays_a_move() {
+    use crumble_model::SplinterEncoder;
+    use crumble_selfplay::agent::{AgentSpec, build_evaluator};
+    use crumble_selfplay::{Search, SearchConfig};
+    let spec = AgentSpec::parse("bot:16").unwrap();
+    let cfg = SearchConfig::default();
+    let mut ev = build_evaluator::<Game>(&spec, &cfg, 0, &NetLoader::new())
+        .unwrap()
+        .unwrap();
+    let mut game = Game::new(6, 8).unwrap();
+    let mut search = Search::new(cfg.for_play(), 0);
+    let out = search.search_with(&game, 16, false, ev.as_mut()).unwrap();
+    assert!(out.value.is_finite() && out.value.abs() <= 1.0);
+    let d = search.pick(0.0);
+    assert!(game.legal_decisions().contains(&d));
+    game.apply(d).unwrap();
+    // A Crumble network is not a Splinter one: refused with the reason, not a panic.
+    let loader = NetLoader::for_encoder(SplinterEncoder);
+    let err = build_evaluator::<crumble_core::splinter::Splinter>(&spec, &cfg, 0, &loader)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("built-in"), "{err}");
+}

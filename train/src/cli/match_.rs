@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Agent A (random, mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS]; solver for
+    /// Agent A (random, bot[:SIMS], mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS]; solver for
     /// the test games).
     a: String,
     /// Agent B.

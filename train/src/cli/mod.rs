@@ -18,6 +18,7 @@ mod position_args;
 mod random_game;
 mod replay;
 mod selfplay;
+mod serve;
 mod show;
 mod solve;
 mod splinter;
@@ -77,6 +78,8 @@ enum Command {
     Play(play::Args),
     /// Write one game (text record or .crsp) as a self-contained HTML page to step through.
     View(view::Args),
+    /// The board in the browser: play and analyse with the bot (a local web server).
+    Serve(serve::Args),
 }
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -96,6 +99,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Train(a) => train::run(a),
         Command::Play(a) => play::run(a),
         Command::View(a) => view::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 

@@ -33,20 +33,26 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The agent used when none is named: about a second a move on a small CPU.
-const DEFAULT_AGENT: &str = "mcts:rollout:200";
+/// The agent used when none is named: the built-in network at 64 simulations, a fraction of
+/// a second a move on a small CPU.
+pub const DEFAULT_AGENT: &str = "bot";
+/// Splinter's default and every game's hint agent behind `random`: the built-in network
+/// plays only Crumble.
+const ROLLOUT_AGENT: &str = "mcts:rollout:200";
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     pos: PositionArgs,
-    /// The opponent: random, mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS].
-    #[arg(long, value_name = "AGENT", default_value = DEFAULT_AGENT)]
-    agent: String,
+    /// The opponent: bot[:SIMS] (the built-in network), random, mcts:uniform:SIMS,
+    /// mcts:rollout:SIMS or ckpt:PATH[:SIMS]. Default: bot for Crumble, mcts:rollout:200 for
+    /// Splinter.
+    #[arg(long, value_name = "AGENT")]
+    agent: Option<String>,
     /// Your colour (Black moves first).
     #[arg(long = "as", value_enum, value_name = "COLOR", default_value_t = ViewArg::Black)]
     side: ViewArg,
-    /// The agent behind `hint` (default: --agent when it searches, else mcts:rollout:200).
+    /// The agent behind `hint` (default: --agent when it searches, else the default agent).
     #[arg(long, value_name = "AGENT")]
     hint_agent: Option<String>,
     /// Where to save the game (default: crumble-game-DATE-TIME.rec in the current directory).
@@ -471,7 +477,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             bail!("crumble play plays Crumble and Splinter, not {other} (the config's [game] name)")
         }
     }
-    let spec = AgentSpec::parse(&a.agent)?;
+    let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or(DEFAULT_AGENT))?;
     let hint_spec = match &a.hint_agent {
         Some(h) => AgentSpec::parse(h)?,
         None if !matches!(spec, AgentSpec::Random) => spec.clone(),

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent to test: random, mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS].
+    /// The agent to test: random, bot[:SIMS], mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS].
     #[arg(long, value_name = "AGENT", conflicts_with_all = ["run_dir", "generate"])]
     agent: Option<String>,
     /// Test every checkpoint of a training run (DIR/checkpoints/gen-NNNN/net.crnet).

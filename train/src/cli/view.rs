@@ -125,50 +125,6 @@ impl Games {
     }
 }
 
-/// Splits a text holding one or more game records: a record starts at a tag line that follows
-/// movetext (braces are tracked so that a comment line starting with `[` does not count).
-/// Returns each record with the 1-based line it starts on; blank chunks are left out.
-fn split_records(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut first = 1;
-    let (mut in_moves, mut in_comment) = (false, false);
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim_start();
-        if !in_comment && in_moves && t.starts_with('[') {
-            if !cur.trim().is_empty() {
-                out.push((first, std::mem::take(&mut cur)));
-            }
-            cur.clear();
-            first = i + 1;
-            in_moves = false;
-        }
-        if !in_moves && !t.is_empty() && !t.starts_with('[') {
-            in_moves = true;
-        }
-        if in_moves {
-            for c in line.chars() {
-                match c {
-                    '{' => in_comment = true,
-                    '}' => in_comment = false,
-                    _ => {}
-                }
-            }
-        }
-        if cur.is_empty() && t.is_empty() {
-            // Leading blank lines belong to no record; keep line numbers right.
-            first = i + 2;
-            continue;
-        }
-        cur.push_str(line);
-        cur.push('\n');
-    }
-    if !cur.trim().is_empty() {
-        out.push((first, cur));
-    }
-    out
-}
-
 /// The game to show: `--game`, checked against the `n` games of the file, or the first.
 fn pick_index(a: &Args, n: usize) -> anyhow::Result<usize> {
     Ok(match a.game {
@@ -231,7 +187,7 @@ fn load(path: &Path) -> anyhow::Result<Games> {
                 .with_context(|| format!("self-play record file {} refused", path.display()))?;
             let beside = std::fs::read_to_string(path.with_extension("txt"))
                 .ok()
-                .map(|t| split_records(&t))
+                .map(|t| record::split_records(&t))
                 .filter(|t| t.len() == games.len());
             return Ok(Games::Splinter(SplinterGames::Crsp(games, beside)));
         }
@@ -240,7 +196,7 @@ fn load(path: &Path) -> anyhow::Result<Games> {
         // Names are a nicety: a missing or different text file is simply not used.
         let beside = std::fs::read_to_string(path.with_extension("txt"))
             .ok()
-            .map(|t| split_records(&t))
+            .map(|t| record::split_records(&t))
             .filter(|t| t.len() == games.len());
         return Ok(Games::Crsp(games, beside));
     }
@@ -251,7 +207,7 @@ fn load(path: &Path) -> anyhow::Result<Games> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    let chunks = split_records(&text);
+    let chunks = record::split_records(&text);
     // A Splinter record says so in its `Game` tag (Crumble's records never do).
     if chunks
         .first()
@@ -337,20 +293,4 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         page.len().div_ceil(1024)
     );
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_records;
-
-    #[test]
-    fn records_split_at_tags_after_movetext_but_not_inside_comments() {
-        let text = "\n[Result \"*\"]\n\n1. 1HN {a comment\n[not a tag]} *\n\n[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. 1HN 1-0\n";
-        let v = split_records(text);
-        assert_eq!(v.len(), 2);
-        assert_eq!(v[0].0, 2);
-        assert!(v[0].1.contains("[not a tag]"));
-        assert_eq!(v[1].0, 7);
-        assert!(v[1].1.starts_with("[Result \"1-0\"]"));
-    }
 }

@@ -344,11 +344,11 @@ pub fn run(a: &Args, full: &TrainConfig) -> anyhow::Result<ExitCode> {
             "{flag} is a Crumble flag: Splinter does not take it (its board is the config's [game] width and height)"
         );
     }
-    let spec = AgentSpec::parse(&a.agent)?;
+    let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or(super::ROLLOUT_AGENT))?;
     let hint_spec = match &a.hint_agent {
         Some(h) => AgentSpec::parse(h)?,
         None if !matches!(spec, AgentSpec::Random) => spec.clone(),
-        None => AgentSpec::parse(super::DEFAULT_AGENT)?,
+        None => AgentSpec::parse(super::ROLLOUT_AGENT)?,
     };
     let cfg = full.play_config().search;
     let mut start = match &a.pos.position {

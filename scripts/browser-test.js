@@ -1,0 +1,152 @@
+// Drives the page of `crumble serve` in headless Chromium (playwright-core): a move by clicks
+// with a swap step, the agent's answer, the heatmap and the value, a live analysis, a whole
+// game against `random`, a record saved, loaded and stepped through; no script error.
+// Run by scripts/browser-test.sh, which starts the server:
+//   node scripts/browser-test.js URL CHROMIUM OUT_DIR
+"use strict";
+
+const { chromium } = require("playwright-core");
+const path = require("path");
+
+const [url, executablePath, out] = process.argv.slice(2);
+const shot = (page, name) => page.screenshot({ path: path.join(out, name), fullPage: true });
+
+function check(ok, what) {
+  if (!ok) throw new Error("check failed: " + what);
+  console.log("ok: " + what);
+}
+
+// Waits until the page has drawn a newer state than `before` and no agent is thinking.
+async function settled(page, before) {
+  await page.waitForFunction(
+    (b) => CrumbleBoard.renders > b && !CrumbleBoard.busy,
+    before,
+    { timeout: 120000 },
+  );
+}
+
+const renders = (page) => page.evaluate(() => CrumbleBoard.renders);
+const st = (page) => page.evaluate(() => CrumbleBoard.state);
+
+(async () => {
+  const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push("page error: " + e.message));
+  page.on("console", (m) => {
+    // A refused request is shown in the page on purpose; the browser also logs its status.
+    if (m.type() === "error" && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+
+  await page.goto(url);
+  await page.waitForSelector('.target[data-kind="split-h"]');
+  let s = await st(page);
+  check(s.phase === "choose" && s.to_move === "black", "a new game, Black to move");
+  check((await page.locator(".heat").count()) > 0, "the prior heatmap is drawn");
+  const value0 = await page.getAttribute("#value-num", "data-value");
+  check(value0 !== null, `the network's value is shown (${value0})`);
+  await shot(page, "01-start.png");
+
+  // A move by clicks: a split, its end, a swap step, then stop when the turn goes on.
+  let n = await renders(page);
+  // The split's bar near its left end: its middle crosses the vertical split's bar.
+  await page.locator('.target[data-kind="split-h"]').first().click({ position: { x: 6, y: 6 } });
+  await settled(page, n);
+  check((await st(page)).phase === "extent", "the split is chosen: its ends are offered");
+  await page.locator('.target[data-kind="end"]').first().hover();
+  await shot(page, "02-extent.png");
+  n = await renders(page);
+  await page.locator('.target[data-kind="end"]').first().click();
+  await settled(page, n);
+  s = await st(page);
+  check(s.phase === "swap" && s.fresh.length === 2, "the cut is made: two fresh pieces to swap");
+  await shot(page, "03-swap.png");
+  n = await renders(page);
+  await page.locator('.target[data-kind="step"]').first().click();
+  await settled(page, n);
+  s = await st(page);
+  if (s.phase === "swap") {
+    const building = await page.textContent("#building");
+    check(/H.*[NESW]/.test(building), `the notation is built as the move goes: ${building}`);
+    n = await renders(page);
+    await page.click("#stop-btn");
+    await settled(page, n);
+  }
+  // The agent answers on its own.
+  await page.waitForFunction(() => CrumbleBoard.state.moves.length === 2 && !CrumbleBoard.busy, null, { timeout: 120000 });
+  s = await st(page);
+  check(/[NESW]/.test(s.moves[0].text), `the move by clicks has a swap step: ${s.moves[0].text}`);
+  check(s.moves[1].agent === true, `the agent answered: ${s.moves[1].text}`);
+  const value1 = await page.getAttribute("#value-num", "data-value");
+  check(value1 !== null && value1 !== value0, `the value follows the game (${value0} -> ${value1})`);
+  check((await page.locator(".heat").count()) > 0, "the heatmap is drawn for the new position");
+  await page.waitForSelector("#graph circle.graph-point");
+  await shot(page, "04-agent-answered.png");
+
+  // A live analysis, stopped by hand.
+  await page.fill("#an-sims", "100000");
+  await page.click("#an-start");
+  await page.waitForFunction(() => document.querySelectorAll("#candidates tbody tr").length > 0, null, { timeout: 60000 });
+  await page.waitForTimeout(1500);
+  await shot(page, "05-analysis.png");
+  await page.click("#an-stop");
+  check((await page.textContent("#pv")).length > 0, "the principal line is shown");
+  check((await page.locator("#candidates tbody tr").count()) > 0, "candidate moves are listed");
+
+  // A typed move that is not legal: refused, with the reason in the page.
+  await page.fill("#move-text", "zz");
+  await page.click('#move-form button[type="submit"]');
+  await page.waitForSelector("#error:not([hidden])");
+  check(/bad move/.test(await page.textContent("#error")), "a bad typed move is refused in the page");
+
+  // A whole game against random on a small board, clicking random legal targets.
+  await page.selectOption("#new-agent-kind", "random");
+  await page.fill("#new-board", "3");
+  n = await renders(page);
+  await page.click("#new-btn");
+  await settled(page, n);
+  for (let i = 0; i < 3000; i++) {
+    s = await st(page);
+    if (s.over) break;
+    n = await renders(page);
+    const stop = s.decisions.find((d) => d.kind === "stop");
+    const targets = page.locator(".target");
+    const count = await targets.count();
+    if (stop && (count === 0 || Math.random() < 0.4)) {
+      await page.click("#stop-btn");
+    } else {
+      await targets.nth(Math.floor(Math.random() * count)).dispatchEvent("click");
+    }
+    await settled(page, n);
+    await page.waitForFunction(() => !CrumbleBoard.busy);
+  }
+  s = await st(page);
+  check(s.over, `the game against random ended: ${s.status}`);
+  await shot(page, "06-game-over.png");
+
+  // Save it, load it back from the file, step through it.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save-btn")]);
+  const rec = path.join(out, "game.rec");
+  await download.saveAs(rec);
+  const moves = s.moves.length;
+  n = await renders(page);
+  await page.setInputFiles("#file-input", rec);
+  await settled(page, n);
+  s = await st(page);
+  check(s.moves.length === moves && s.ply === 0, `the saved record loads back (${moves} moves)`);
+  for (let i = 0; i < Math.min(3, moves); i++) {
+    n = await renders(page);
+    await page.click("#nav-next");
+    await settled(page, n);
+  }
+  check((await st(page)).ply === Math.min(3, moves), "stepping through the record");
+  await page.waitForSelector("#graph circle.graph-point");
+  await shot(page, "07-record.png");
+
+  check(errors.length === 0, "no script error in the console" + (errors.length ? ": " + errors.join("; ") : ""));
+  await browser.close();
+  console.log("browser test passed");
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The board of `crumble serve` in a real browser: starts the server on a free loopback port
+# and drives the page with scripts/browser-test.js (headless Chromium through
+# playwright-core): a move by clicks with a swap step, the agent's answer, the heatmap and
+# the value, a live analysis, a game against `random` to its end, a record saved, loaded and
+# stepped through, and no script error. Screenshots go to OUT_DIR.
+#
+#   scripts/browser-test.sh [OUT_DIR]        (default: target/browser-test)
+#
+# Installs Debian's chromium (apt-get) and playwright-core (npm, into OUT_DIR/node) when
+# missing. Builds the release binary unless CRUMBLE names one. Not part of `cargo test`.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/target/browser-test}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+
+find_chromium() {
+    for c in chromium chromium-browser google-chrome google-chrome-stable; do
+        if command -v "$c" >/dev/null 2>&1; then
+            command -v "$c"
+            return 0
+        fi
+    done
+    return 1
+}
+
+chromium="$(find_chromium || true)"
+if [[ -z "$chromium" ]]; then
+    echo "installing Debian's chromium with apt-get" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends chromium >/dev/null \
+        || { apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium >/dev/null; }
+    chromium="$(find_chromium)"
+fi
+command -v node >/dev/null || { echo "node is needed (apt-get install nodejs npm)" >&2; exit 1; }
+
+node_dir="$out/node"
+if [[ ! -d "$node_dir/node_modules/playwright-core" ]]; then
+    echo "installing playwright-core from npm into $node_dir" >&2
+    mkdir -p "$node_dir"
+    (cd "$node_dir" && npm install --silent --no-audit --no-fund playwright-core@1 >/dev/null)
+fi
+
+if [[ -z "${CRUMBLE:-}" ]]; then
+    (cd "$root" && nice -n 10 cargo build --release -q -p crumble-train)
+    CRUMBLE="${CARGO_TARGET_DIR:-$root/target}/release/crumble"
+fi
+
+# A free loopback port: the server takes port 0 and prints the one it got.
+log="$out/serve.log"
+"$CRUMBLE" serve --addr 127.0.0.1:0 >"$log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+url=""
+for _ in $(seq 1 100); do
+    url="$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$log" || true)"
+    [[ -n "$url" ]] && break
+    kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
+    sleep 0.1
+done
+[[ -n "$url" ]] || { echo "the server did not start" >&2; cat "$log" >&2; exit 1; }
+echo "server: $url ($("$chromium" --version 2>/dev/null || echo "$chromium"))"
+
+NODE_PATH="$node_dir/node_modules" node "$root/scripts/browser-test.js" "$url" "$chromium" "$out"
+echo "screenshots: $out/*.png"
