@@ -38,10 +38,8 @@ fn numbers_as_floats(v: &Value) -> Value {
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!(
-        "crumble-crumo-test-{}-{name}",
-        std::process::id()
-    ));
+    let path =
+        std::env::temp_dir().join(format!("crumble-crumo-test-{}-{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
     path
 }
@@ -125,20 +123,37 @@ fn bad_moves_exit_2_naming_index_text_and_why() {
     let s = ["replay", "--game", "crumo"];
     let with =
         |moves: &[&'static str]| -> Vec<&'static str> { s.iter().chain(moves).copied().collect() };
-    refused(&with(&["pass"]), &["move 1 (\"pass\")", "must place", "rule 8.1"]);
+    refused(
+        &with(&["pass"]),
+        &["move 1 (\"pass\")", "must place", "rule 8.1"],
+    );
     refused(&with(&["3e5", "3E5"]), &["move 2 (\"3E5\")", "upper case"]);
     refused(&with(&["3e5 "]), &["move 1", "white space"]);
     refused(&with(&["5e5"]), &["move 1", "rule 5.2 a"]);
     refused(&with(&["3e5", "3e2"]), &["move 2", "enemy stack on e5"]);
-    refused(&with(&["1a99999999999999999999"]), &["move 1", "not on the size-5 board"]);
-    refused(&with(&["99999999999999999999999e5"]), &["move 1", "rule 5.2 a"]);
+    refused(
+        &with(&["1a99999999999999999999"]),
+        &["move 1", "not on the size-5 board"],
+    );
+    refused(
+        &with(&["99999999999999999999999e5"]),
+        &["move 1", "rule 5.2 a"],
+    );
     refused(&with(&["3e5", "1a9", "e5-f7"]), &["move 3", "12 lines"]);
     refused(
         &with(&["3e5", "pass", "pass", "1a9"]),
         &["move 4 (\"1a9\")", "the game is over"],
     );
     refused(
-        &["replay", "--game", "crumo", "--max-turns", "1", "3e5", "1a9"],
+        &[
+            "replay",
+            "--game",
+            "crumo",
+            "--max-turns",
+            "1",
+            "3e5",
+            "1a9",
+        ],
         &["move 2", "the game is over"],
     );
 }
@@ -150,23 +165,38 @@ fn bad_sizes_positions_and_flags_are_refused() {
         all.extend(args);
         refused(&all, parts);
     };
-    r(&["--game", "crumo", "--size", "1"], &["--size 1", "2 to 13", "rule 1.1"]);
+    r(
+        &["--game", "crumo", "--size", "1"],
+        &["--size 1", "2 to 13", "rule 1.1"],
+    );
     r(&["--game", "crumo", "--size", "14"], &["--size 14"]);
     r(&["--game", "crumo", "--size=-1"], &["--size"]);
     r(&["--game", "crumo", "--width", "9"], &["--width"]);
-    r(&["--game", "crumo", "--board", "6"], &["--board is not a Crumo flag"]);
+    r(
+        &["--game", "crumo", "--board", "6"],
+        &["--board is not a Crumo flag"],
+    );
     r(&["--game", "crumo", "--frame", "absolute"], &["--frame"]);
     r(&["--size", "5"], &["--size is a Crumo flag"]);
-    r(&["--game", "splinter", "--size", "5"], &["--size is a Crumo flag"]);
+    r(
+        &["--game", "splinter", "--size", "5"],
+        &["--size is a Crumo flag"],
+    );
     let bad = temp_file("dup.json", r#"{"size":5,"size":7}"#);
     let p = bad.to_str().unwrap();
-    r(&["--game", "crumo", "--position", p], &["refused", "duplicate key"]);
+    r(
+        &["--game", "crumo", "--position", p],
+        &["refused", "duplicate key"],
+    );
     let good = temp_file(
         "start.json",
         &position::to_json(&Crumo::standard(4).unwrap()),
     );
     let g = good.to_str().unwrap();
-    r(&["--game", "crumo", "--position", g, "--size", "4"], &["--size"]);
+    r(
+        &["--game", "crumo", "--position", g, "--size", "4"],
+        &["--size"],
+    );
     let out = ok(&["replay", "--game", "crumo", "--position", g, "1d4"]);
     assert_eq!(parse(&out)["size"], json!(4));
     refused(
@@ -212,48 +242,78 @@ fn random_game_is_seeded_and_replays_to_its_result() {
     let end = parse(&ok(&replay_args));
     assert_eq!(end["result"], result);
     // A turn limit of its own.
-    let out = ok(&["random-game", "--game", "crumo", "--size", "3", "--max-turns", "4"]);
+    let out = ok(&[
+        "random-game",
+        "--game",
+        "crumo",
+        "--size",
+        "3",
+        "--max-turns",
+        "4",
+    ]);
     assert!(out.lines().count() <= 5);
 }
 
 #[test]
 fn show_draws_stacks_in_the_terminal_and_as_svg() {
-    let out = ok(&["show", "--game", "crumo", "--color", "never", "3e5", "2e2", "e5-e7"]);
-    assert!(out.contains("[B2]") && out.contains("[B1]") && out.contains("W2"), "{out}");
+    let out = ok(&[
+        "show", "--game", "crumo", "--color", "never", "3e5", "2e2", "e5-e7",
+    ]);
+    assert!(
+        out.contains("[B2]") && out.contains("[B1]") && out.contains("W2"),
+        "{out}"
+    );
     assert!(out.contains("last move e5-e7 (black)"), "{out}");
     // Nine rows, rank 9 at the top, each labelled with its rank and files.
     let rows: Vec<&str> = out.lines().take(9).collect();
-    assert!(rows[0].starts_with(" 9") && rows[0].ends_with("a-e"), "{out}");
-    assert!(rows[8].starts_with(" 1") && rows[8].ends_with("e-i"), "{out}");
+    assert!(
+        rows[0].starts_with(" 9") && rows[0].ends_with("a-e"),
+        "{out}"
+    );
+    assert!(
+        rows[8].starts_with(" 1") && rows[8].ends_with("e-i"),
+        "{out}"
+    );
     let coloured = ok(&["show", "--game", "crumo", "--color", "always", "3e5"]);
     assert!(coloured.contains("\x1b["));
     let path = std::env::temp_dir().join(format!("crumble-crumo-{}.svg", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let p = path.to_str().unwrap();
-    ok(&["show", "--game", "crumo", "--size", "7", "3g7", "2g4", "--svg", p]);
+    ok(&[
+        "show", "--game", "crumo", "--size", "7", "3g7", "2g4", "--svg", p,
+    ]);
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert_eq!(svg.matches("class=\"stack black\"").count(), 1);
     assert_eq!(svg.matches("class=\"stack white\"").count(), 1);
     assert_eq!(svg.matches("class=\"last-move\"").count(), 1);
     assert!(svg.contains("last move 2g4 (white)"));
-    refused(
-        &["show", "--game", "crumo", "1e5", "--svg", p],
-        &["exists"],
-    );
+    refused(&["show", "--game", "crumo", "1e5", "--svg", p], &["exists"]);
     let _ = std::fs::remove_file(&path);
 }
 
 #[test]
 fn bench_rules_measures_crumo() {
     let out = ok(&[
-        "bench", "rules", "--game", "crumo", "--size", "3", "--json", "--seconds", "0.2",
+        "bench",
+        "rules",
+        "--game",
+        "crumo",
+        "--size",
+        "3",
+        "--json",
+        "--seconds",
+        "0.2",
     ]);
     let v = parse(&out);
     assert_eq!(v["game"], "crumo");
     assert_eq!(v["size"], 3);
     assert!(v["games"].as_u64().unwrap() >= 1);
-    for key in ["games_per_sec_per_core", "moves_per_sec_per_core", "decisions_per_sec_per_core"] {
+    for key in [
+        "games_per_sec_per_core",
+        "moves_per_sec_per_core",
+        "decisions_per_sec_per_core",
+    ] {
         assert!(v[key].as_f64().unwrap() > 0.0, "{key}");
     }
     let text = ok(&["bench", "rules", "--game", "crumo", "--seconds", "0.1"]);

@@ -18,7 +18,7 @@
 //! ```
 //!
 //! Files: `board` points, directions and guarding; `game` the state, its decisions (the
-//! action space is documented there), removal and the end; `score` rule 9; `moves` complete
+//! action space is documented there), removal and the end; `score` rule 9; `status` the pie state, the previous turn and the result; `moves` complete
 //! moves, checked play and random play; `notation` and `position` the text forms; `symmetry` the maps of rule 13; this file the [`GameState`] glue.
 
 pub mod board;
@@ -27,6 +27,7 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod score;
+pub mod status;
 pub mod symmetry;
 
 pub use board::{DIRECTIONS, Geometry, MAX_POINTS, MAX_SIZE, MIN_SIZE, Point, Stack, geometry};
