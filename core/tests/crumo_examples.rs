@@ -24,7 +24,14 @@ fn expected_refusal(file: &str, e: &MoveError) -> bool {
         }
         "06-1-enemy-landing-refused.json" => matches!(e, MoveError::LandsOnEnemy { .. }),
         "06-1-too-few-pieces-refused.json" => {
-            matches!(e, MoveError::TooFewPieces { pieces: 3, height: 2, .. })
+            matches!(
+                e,
+                MoveError::TooFewPieces {
+                    pieces: 3,
+                    height: 2,
+                    ..
+                }
+            )
         }
         "06-5-complete-after-complete-refused.json" | "06-5-own-loss-is-not-capturing.json" => {
             matches!(e, MoveError::CompleteAfterComplete)
@@ -54,7 +61,10 @@ fn check(file: &str) -> Result<(), String> {
             Err(r) => r,
         };
         if refusal.index != index || refusal.text != moves[index - 1] {
-            return Err(format!("refused move {}, not {index}: {refusal}", refusal.index));
+            return Err(format!(
+                "refused move {}, not {index}: {refusal}",
+                refusal.index
+            ));
         }
         if !expected_refusal(file, &refusal.error) {
             return Err(format!("refused for the wrong reason: {refusal}"));
@@ -66,7 +76,8 @@ fn check(file: &str) -> Result<(), String> {
         if !game.legal_move_texts().contains(text) {
             return Err(format!("move {} ({text}) is not in the legal list", i + 1));
         }
-        game.play_text(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        game.play_text(text)
+            .map_err(|e| format!("move {}: {e}", i + 1))?;
     }
     same_position(&position::to_value(&game), &case["expected"])
 }

@@ -75,8 +75,14 @@ fn model_placements(g: &Crumo, c: Color) -> BTreeSet<(u16, u32)> {
 
 /// Rule 9 recounted from the model: `[black, white]` in half points.
 fn model_score(g: &Crumo, half_for: Option<Color>) -> [u64; 2] {
-    let black: BTreeSet<u16> = model_placements(g, Color::Black).iter().map(|x| x.0).collect();
-    let white: BTreeSet<u16> = model_placements(g, Color::White).iter().map(|x| x.0).collect();
+    let black: BTreeSet<u16> = model_placements(g, Color::Black)
+        .iter()
+        .map(|x| x.0)
+        .collect();
+    let white: BTreeSet<u16> = model_placements(g, Color::White)
+        .iter()
+        .map(|x| x.0)
+        .collect();
     let mut pts = [0u64; 2];
     for p in 0..g.points() as u16 {
         match g.stack(p) {
@@ -86,9 +92,8 @@ fn model_score(g: &Crumo, half_for: Option<Color>) -> [u64; 2] {
             None => {}
         }
     }
-    [Color::Black, Color::White].map(|c| {
-        2 * (pts[c as usize] + g.captures(c)) + u64::from(half_for == Some(c))
-    })
+    [Color::Black, Color::White]
+        .map(|c| 2 * (pts[c as usize] + g.captures(c)) + u64::from(half_for == Some(c)))
 }
 
 fn check_between_turns(g: &Crumo, placed: [u64; 2]) {
@@ -170,7 +175,10 @@ fn random_games_keep_the_invariants_of_appendix_b() {
         }
     }
     assert!(positions > 2_000, "{positions}");
-    assert!(two_pass_ends > 10, "{two_pass_ends} games ended by two passes");
+    assert!(
+        two_pass_ends > 10,
+        "{two_pass_ends} games ended by two passes"
+    );
     assert!(removals > 10, "{removals} turns removed stacks");
 }
 

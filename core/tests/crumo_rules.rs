@@ -3,8 +3,8 @@
 //! `crumo_rules_formats.rs`.
 
 mod crumo_common;
-use crumo_common::*;
 use Color::{Black, White};
+use crumo_common::*;
 
 fn names(g: &Crumo, points: impl IntoIterator<Item = u16>) -> Vec<String> {
     points.into_iter().map(|p| g.geometry().name(p)).collect()
@@ -12,7 +12,15 @@ fn names(g: &Crumo, points: impl IntoIterator<Item = u16>) -> Vec<String> {
 
 #[test]
 fn rule_1_1_sizes_count_points_per_side_and_others_are_refused() {
-    for (n, points) in [(3u8, 19usize), (4, 37), (5, 61), (6, 91), (7, 127), (2, 7), (13, 469)] {
+    for (n, points) in [
+        (3u8, 19usize),
+        (4, 37),
+        (5, 61),
+        (6, 91),
+        (7, 127),
+        (2, 7),
+        (13, 469),
+    ] {
         assert_eq!(Crumo::standard(n).unwrap().points(), points, "size {n}");
     }
     for n in [0u8, 1, 14, 255] {
@@ -99,18 +107,29 @@ fn rule_2_1_supplies_are_unlimited() {
 
 #[test]
 fn rule_2_2_stacks_have_one_colour_and_no_height_limit() {
-    let mut g = position_with(Black, Previous::Other, &[("e5", Black, 9), ("g5", Black, 9)]);
+    let mut g = position_with(
+        Black,
+        Previous::Other,
+        &[("e5", Black, 9), ("g5", Black, 9)],
+    );
     g.play_text("e5-g5").unwrap();
     assert_eq!(at(&g, "g5"), Some((Black, 11)), "merging exceeds D = 8");
     assert_eq!(at(&g, "e5"), Some((Black, 7)));
     // Never a mixed stack: a move may not end on an enemy.
     let mut g = after(5, &["2e5", "1g5"]);
-    assert!(matches!(g.play_text("e5-g5"), Err(MoveError::LandsOnEnemy { .. })));
+    assert!(matches!(
+        g.play_text("e5-g5"),
+        Err(MoveError::LandsOnEnemy { .. })
+    ));
 }
 
 #[test]
 fn rule_3_1_a_stack_guards_its_point_and_distance_h_unblocked() {
-    let g = position_with(Black, Previous::Other, &[("e5", Black, 2), ("e6", White, 1)]);
+    let g = position_with(
+        Black,
+        Previous::Other,
+        &[("e5", Black, 2), ("e6", White, 1)],
+    );
     assert_eq!(g.guards(pt(&g, "e7"))[0], 1, "e6 between does not block");
     assert_eq!(g.guards(pt(&g, "e5"))[0], 1, "its own point");
     assert_eq!(g.guards(pt(&g, "e6"))[0], 0, "distance 1 is not 2");
@@ -140,7 +159,11 @@ fn rule_3_2_guard_counts_are_stacks_not_pieces() {
 
 #[test]
 fn rule_4_1_a_lone_stack_needs_two_attackers_to_die() {
-    let g = position_with(White, Previous::Other, &[("e5", White, 1), ("f5", Black, 1)]);
+    let g = position_with(
+        White,
+        Previous::Other,
+        &[("e5", White, 1), ("f5", Black, 1)],
+    );
     assert_eq!(g.guards(pt(&g, "e5")), [1, 1]);
     let two = json!({"size": 5, "to_move": "white", "pie": "over", "swapped": false,
         "previous": "other", "captures": {"black": 0, "white": 0},
@@ -149,7 +172,11 @@ fn rule_4_1_a_lone_stack_needs_two_attackers_to_die() {
                    {"point": "f5", "color": "black", "height": 1}], "result": null});
     assert!(matches!(
         position::from_value(&two),
-        Err(PositionError::Dead { attack: 2, defence: 1, .. })
+        Err(PositionError::Dead {
+            attack: 2,
+            defence: 1,
+            ..
+        })
     ));
 }
 
@@ -179,7 +206,10 @@ fn rule_5_1_placing_puts_a_new_stack_of_the_chosen_height() {
     assert_eq!(at(&g, "e5"), Some((Black, 3)));
     assert_eq!(at(&g, "e2"), Some((White, 2)));
     let mut g = after(5, &["3e5"]);
-    assert!(matches!(g.play_text("1e5"), Err(MoveError::Occupied { .. })));
+    assert!(matches!(
+        g.play_text("1e5"),
+        Err(MoveError::Occupied { .. })
+    ));
 }
 
 #[test]
@@ -216,7 +246,11 @@ fn rule_5_2_c_the_new_stack_is_not_dead() {
     let mut g = after(5, &["1a5", "1f5", "1i1", "1e6"]);
     assert!(matches!(
         g.play_text("3e5"),
-        Err(MoveError::DeadOnArrival { attack: 2, defence: 1, .. })
+        Err(MoveError::DeadOnArrival {
+            attack: 2,
+            defence: 1,
+            ..
+        })
     ));
     // Every height is refused there, not just 3.
     assert_eq!(g.placement_heights(Black, pt(&g, "e5")), 0);
@@ -240,7 +274,10 @@ fn rule_5_3_a_placement_changes_nothing_but_its_point() {
 fn rule_6_1_moves_take_k_pieces_k_steps_and_jump() {
     // Partial: 2 of 3 pieces, 2 steps.
     let g = after(5, &["3e5", "1a9", "e5-e7"]);
-    assert_eq!((at(&g, "e5"), at(&g, "e7")), (Some((Black, 1)), Some((Black, 2))));
+    assert_eq!(
+        (at(&g, "e5"), at(&g, "e7")),
+        (Some((Black, 1)), Some((Black, 2)))
+    );
     assert_eq!(g.previous(), Previous::Other);
     // Complete, two diagonal steps over an enemy stack.
     let g = after(5, &["2e5", "2f6", "e5-g7"]);
@@ -249,16 +286,26 @@ fn rule_6_1_moves_take_k_pieces_k_steps_and_jump() {
     let mut g = after(5, &["2e5", "1a9"]);
     assert!(matches!(
         g.play_text("e5-e8"),
-        Err(MoveError::TooFewPieces { pieces: 3, height: 2, .. })
+        Err(MoveError::TooFewPieces {
+            pieces: 3,
+            height: 2,
+            ..
+        })
     ));
     assert!(matches!(g.play_text("e5-f7"), Err(MoveError::Notation(_))));
-    assert!(matches!(g.play_text("a9-a8"), Err(MoveError::NotOwnStack { .. })));
+    assert!(matches!(
+        g.play_text("a9-a8"),
+        Err(MoveError::NotOwnStack { .. })
+    ));
 }
 
 #[test]
 fn rule_6_2_a_move_onto_a_friendly_stack_merges() {
     let g = after(5, &["3e5", "1a9", "1g5", "1i1", "e5-g5"]);
-    assert_eq!((at(&g, "e5"), at(&g, "g5")), (Some((Black, 1)), Some((Black, 3))));
+    assert_eq!(
+        (at(&g, "e5"), at(&g, "g5")),
+        (Some((Black, 1)), Some((Black, 3)))
+    );
 }
 
 #[test]
@@ -292,7 +339,10 @@ fn rule_6_4_captures_count_pieces_for_the_other_colour() {
 fn rule_6_5_a_complete_move_after_one_must_capture() {
     let mut g = after(5, &["1e5", "1a9", "e5-f5"]);
     assert_eq!(g.previous(), Previous::CompleteMove);
-    assert!(matches!(g.play_text("a9-a8"), Err(MoveError::CompleteAfterComplete)));
+    assert!(matches!(
+        g.play_text("a9-a8"),
+        Err(MoveError::CompleteAfterComplete)
+    ));
     assert!(!g.legal_move_texts().contains(&"a9-a8".to_string()));
     // Placements and passes stay legal.
     assert!(g.clone().play_text("pass").is_ok() && g.play_text("1a1").is_err());
@@ -304,5 +354,8 @@ fn rule_6_5_a_complete_move_after_one_must_capture() {
     g.play_text("g7-f7").unwrap();
     assert_eq!(g.captures(Black), 1);
     let mut g = example_start("06-5-own-loss-is-not-capturing.json");
-    assert!(matches!(g.play_text("f3-f5"), Err(MoveError::CompleteAfterComplete)));
+    assert!(matches!(
+        g.play_text("f3-f5"),
+        Err(MoveError::CompleteAfterComplete)
+    ));
 }

@@ -2,8 +2,8 @@
 //! end, the start, the pie rule and seats, scoring, the turn limit and random play.
 
 mod crumo_common;
-use crumo_common::*;
 use Color::{Black, White};
+use crumo_common::*;
 
 fn texts(g: &Crumo) -> Vec<String> {
     g.legal_move_texts()
@@ -13,7 +13,10 @@ fn texts(g: &Crumo) -> Vec<String> {
 fn rule_7_1_pass_is_legal_except_on_the_first_turn() {
     let mut g = Crumo::standard(5).unwrap();
     assert!(!texts(&g).contains(&"pass".to_string()));
-    assert!(matches!(g.play_text("pass"), Err(MoveError::FirstTurnPlaces { .. })));
+    assert!(matches!(
+        g.play_text("pass"),
+        Err(MoveError::FirstTurnPlaces { .. })
+    ));
     g.play_text("3e5").unwrap();
     assert!(texts(&g).contains(&"pass".to_string()));
     // A loaded position with pie "over" allows pass on its first turn.
@@ -60,10 +63,16 @@ fn rule_8_1_the_first_turn_is_a_black_placement() {
     // Every point takes some height: 61 points, heights up to each one's longest line.
     let points: std::collections::BTreeSet<String> = list
         .iter()
-        .map(|m| m.trim_start_matches(|c: char| c.is_ascii_digit()).to_string())
+        .map(|m| {
+            m.trim_start_matches(|c: char| c.is_ascii_digit())
+                .to_string()
+        })
         .collect();
     assert_eq!(points.len(), 61);
-    assert!(matches!(g.play_text("swap"), Err(MoveError::FirstTurnPlaces { .. })));
+    assert!(matches!(
+        g.play_text("swap"),
+        Err(MoveError::FirstTurnPlaces { .. })
+    ));
     g.play_text("1e5").unwrap();
     assert_eq!((g.to_move(), g.pie()), (White, Pie::Choice));
 }
@@ -84,7 +93,10 @@ fn rule_8_2_swap_only_on_the_second_turn_keeps_the_board_and_white_to_move() {
     let mut late = after(5, &["3e5", "1e3"]);
     assert!(matches!(late.play_text("swap"), Err(MoveError::SwapNotNow)));
     let mut twice = after(5, &["3e5", "swap"]);
-    assert!(matches!(twice.play_text("swap"), Err(MoveError::SwapNotNow)));
+    assert!(matches!(
+        twice.play_text("swap"),
+        Err(MoveError::SwapNotNow)
+    ));
 }
 
 #[test]
@@ -92,10 +104,18 @@ fn rule_8_3_seats_follow_the_swap() {
     let mut g = Crumo::standard(5).unwrap();
     assert_eq!(g.decider(), Some(Player::First));
     g.play_text("3e5").unwrap();
-    assert_eq!(g.decider(), Some(Player::Second), "the second seat decides the swap");
+    assert_eq!(
+        g.decider(),
+        Some(Player::Second),
+        "the second seat decides the swap"
+    );
     let mut swapped = g.clone();
     swapped.play_text("swap").unwrap();
-    assert_eq!(swapped.decider(), Some(Player::First), "the first seat now plays White");
+    assert_eq!(
+        swapped.decider(),
+        Some(Player::First),
+        "the first seat now plays White"
+    );
     assert_eq!(swapped.seat_of(Black), Player::Second);
     // Black wins 3e5 pass pass; the seat playing Black wins.
     swapped.play_text("pass").unwrap();
@@ -163,7 +183,10 @@ fn rule_10_1_the_turn_limit_scores_without_the_half_point() {
     g.set_turn_limit(2);
     g.play_texts(&["3e5", "3e3"]).unwrap();
     let o = g.outcome().unwrap();
-    assert_eq!((o.reason, o.winner, o.score_halves), (Reason::TurnLimit, None, Some([2, 2])));
+    assert_eq!(
+        (o.reason, o.winner, o.score_halves),
+        (Reason::TurnLimit, None, Some([2, 2]))
+    );
     assert_eq!(g.game_result(), Some(crumble_core::GameResult::Draw));
     assert!(matches!(g.play_text("pass"), Err(MoveError::GameOver)));
     // A swap is a turn; a two-pass end on the limit turn is a two-pass end.
@@ -195,14 +218,21 @@ fn rule_10_2_resignation_and_agreement_carry_no_score() {
         score_halves: None,
     }));
     let v = position::to_value(&g);
-    assert_eq!(v["result"], json!({"winner": "white", "reason": "resignation", "score": null}));
+    assert_eq!(
+        v["result"],
+        json!({"winner": "white", "reason": "resignation", "score": null})
+    );
     assert_eq!(position::to_value(&position::from_value(&v).unwrap()), v);
     assert!(g.legal_move_texts().is_empty());
 }
 
 #[test]
 fn rule_10_3_positions_may_repeat() {
-    let mut g = position_with(Black, Previous::Other, &[("e5", Black, 3), ("a9", White, 3)]);
+    let mut g = position_with(
+        Black,
+        Previous::Other,
+        &[("e5", Black, 3), ("a9", White, 3)],
+    );
     let cycle = ["e5-e6", "pass", "e6-e5", "pass"];
     g.play_texts(&cycle).unwrap();
     let once = position::to_value(&g);
@@ -231,7 +261,10 @@ fn rule_10_4_random_play_swaps_half_the_time_and_passes_a_tenth() {
         }
     }
     assert!((160..=240).contains(&swaps), "{swaps} swaps in 400");
-    assert!(passes * 100 > turns * 6 && passes * 100 < turns * 15, "{passes}/{turns}");
+    assert!(
+        passes * 100 > turns * 6 && passes * 100 < turns * 15,
+        "{passes}/{turns}"
+    );
     // One seed, one game.
     let play = |seed| {
         let mut g = Crumo::standard(5).unwrap();

@@ -2,8 +2,8 @@
 //! the position JSON with its strict loading, and the symmetries.
 
 mod crumo_common;
-use crumo_common::*;
 use Color::{Black, White};
+use crumo_common::*;
 
 #[test]
 fn rule_11_1_points_are_a_file_letter_and_a_rank() {
@@ -25,7 +25,10 @@ fn rule_11_2_placements_write_the_height_then_the_point() {
     let mut g = Crumo::standard(7).unwrap();
     assert_eq!(
         notation::parse_move(g.geometry(), "12g1").unwrap(),
-        CrumoMove::Place { point: pt(&g, "g1"), height: 12 }
+        CrumoMove::Place {
+            point: pt(&g, "g1"),
+            height: 12
+        }
     );
     g.play_text("12g1").unwrap();
     assert_eq!(at(&g, "g1"), Some((Black, 12)));
@@ -37,7 +40,13 @@ fn rule_11_3_moves_write_source_and_target() {
     let g = Crumo::standard(5).unwrap();
     let geo = g.geometry();
     let mv = notation::parse_move(geo, "e5-c9").unwrap();
-    assert_eq!(mv, CrumoMove::Move { from: pt(&g, "e5"), to: pt(&g, "c9") });
+    assert_eq!(
+        mv,
+        CrumoMove::Move {
+            from: pt(&g, "e5"),
+            to: pt(&g, "c9")
+        }
+    );
     assert_eq!(geo.line_between(pt(&g, "e5"), pt(&g, "c9")), Some((7, 2)));
     assert!(matches!(
         notation::parse_move(geo, "e5-f7"),
@@ -87,7 +96,10 @@ fn rule_11_6_lists_are_sorted_byte_wise() {
     sorted.sort();
     assert_eq!(list, sorted);
     let pos = |m: &str| list.iter().position(|x| x == m).unwrap();
-    assert!(pos("12g1") < pos("1a13"), "\"12g1\" < \"1a13\": bytes, not numbers");
+    assert!(
+        pos("12g1") < pos("1a13"),
+        "\"12g1\" < \"1a13\": bytes, not numbers"
+    );
     assert!(pos("a7-b7") < pos("pass"));
     assert!(list.last().unwrap() == "pass");
     let g = after(7, &["1a7"]);
@@ -115,7 +127,10 @@ fn rule_11_8_a_list_stops_at_its_first_refused_move() {
     let r = g.play_texts(&["3e5", "1a9", "3E5", "1i1"]).unwrap_err();
     assert_eq!((r.index, r.text.as_str()), (3, "3E5"));
     assert_eq!(g, after(5, &["3e5", "1a9"]));
-    assert!(r.to_string().starts_with("move 3 (\"3E5\") refused:"), "{r}");
+    assert!(
+        r.to_string().starts_with("move 3 (\"3E5\") refused:"),
+        "{r}"
+    );
     let mut over = after(5, &["3e5", "pass", "pass"]);
     let r = over.play_texts(&["pass"]).unwrap_err();
     assert_eq!((r.index, r.error), (1, MoveError::GameOver));
@@ -158,8 +173,12 @@ const START: &str = r#""to_move":"black","pie":"over","swapped":false,"previous"
 
 #[test]
 fn rule_12_3_loading_is_strict() {
-    let ok = format!(r#"{{"size":5,{START},"stacks":[{{"point":"e5","color":"black","height":3}}]}}"#);
-    assert!(position::from_json(&ok).is_ok(), "a missing result means null");
+    let ok =
+        format!(r#"{{"size":5,{START},"stacks":[{{"point":"e5","color":"black","height":3}}]}}"#);
+    assert!(
+        position::from_json(&ok).is_ok(),
+        "a missing result means null"
+    );
     let cases = [
         format!(r#"{{"size":5,"size":7,{START},"stacks":[]}}"#),
         format!(r#"{{"size":NaN,{START},"stacks":[]}}"#),
@@ -196,7 +215,10 @@ fn rule_12_3_loading_is_strict() {
         assert!(!e.to_string().is_empty());
     }
     assert!(matches!(refused(&cases[0]), PositionError::Json(_)));
-    assert!(matches!(refused(cases.last().unwrap()), PositionError::Dead { .. }));
+    assert!(matches!(
+        refused(cases.last().unwrap()),
+        PositionError::Dead { .. }
+    ));
 }
 
 #[test]
@@ -205,7 +227,10 @@ fn rule_12_3_a_result_must_agree_with_its_position() {
     let good = position::to_value(&g);
     let mut int_scores = good.clone();
     int_scores["result"]["score"]["black"] = json!(1);
-    assert!(position::from_value(&int_scores).is_ok(), "1 and 1.0 are the same number");
+    assert!(
+        position::from_value(&int_scores).is_ok(),
+        "1 and 1.0 are the same number"
+    );
     let mut bad = Vec::new();
     for (path, value) in [
         ("score.black", json!(2.0)),
@@ -247,7 +272,16 @@ fn rule_12_3_a_result_must_agree_with_its_position() {
 fn rule_12_4_output_uses_the_schema_order() {
     let g = after(5, &["1i1", "1e1", "1e9"]);
     let text = position::to_json(&g);
-    let keys = ["\"size\"", "\"to_move\"", "\"pie\"", "\"swapped\"", "\"previous\"", "\"captures\"", "\"stacks\"", "\"result\""];
+    let keys = [
+        "\"size\"",
+        "\"to_move\"",
+        "\"pie\"",
+        "\"swapped\"",
+        "\"previous\"",
+        "\"captures\"",
+        "\"stacks\"",
+        "\"result\"",
+    ];
     let at: Vec<usize> = keys.iter().map(|k| text.find(k).unwrap()).collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
     // Stacks by rank, then file.
@@ -299,7 +333,9 @@ fn rule_13_3_everything_but_point_names_is_preserved() {
     for s in Symmetry::ALL {
         let image = position::to_value(&s.apply(&g));
         let orig = position::to_value(&g);
-        for key in ["to_move", "pie", "swapped", "previous", "captures", "result"] {
+        for key in [
+            "to_move", "pie", "swapped", "previous", "captures", "result",
+        ] {
             assert_eq!(image[key], orig[key], "{key}");
         }
         // The stacks come out sorted again after mapping.

@@ -143,8 +143,7 @@ impl Geometry {
     #[inline]
     pub fn point_at(&self, q: i32, r: i32) -> Option<Point> {
         let n = i32::from(self.size);
-        if q < 0 || r < 0 || q > 2 * n - 2 || r > 2 * n - 2 || q + r < n - 1 || q + r > 3 * n - 3
-        {
+        if q < 0 || r < 0 || q > 2 * n - 2 || r > 2 * n - 2 || q + r < n - 1 || q + r > 3 * n - 3 {
             return None;
         }
         Some(self.row_start[r as usize] + (q - q_min(n, r)) as u16)
@@ -172,10 +171,7 @@ impl Geometry {
     pub fn line_between(&self, s: Point, t: Point) -> Option<(usize, u32)> {
         let (sq, sr) = self.coords(s);
         let (tq, tr) = self.coords(t);
-        let (dq, dr) = (
-            i32::from(tq) - i32::from(sq),
-            i32::from(tr) - i32::from(sr),
-        );
+        let (dq, dr) = (i32::from(tq) - i32::from(sq), i32::from(tr) - i32::from(sr));
         if (dq, dr) == (0, 0) {
             return None;
         }

@@ -24,19 +24,25 @@ pub enum MoveError {
     SwapNotNow,
     #[error("{point} is not empty (rule 5.1)")]
     Occupied { point: String },
-    #[error("no point is {height} steps from {point}: the longest line from it has {longest} (rule 5.2 a)")]
+    #[error(
+        "no point is {height} steps from {point}: the longest line from it has {longest} (rule 5.2 a)"
+    )]
     NoPointAtDistance {
         point: String,
         height: u32,
         longest: u32,
     },
-    #[error("a stack of height {height} on {point} would guard the enemy stack on {enemy} (rule 5.2 b)")]
+    #[error(
+        "a stack of height {height} on {point} would guard the enemy stack on {enemy} (rule 5.2 b)"
+    )]
     GuardsEnemy {
         point: String,
         height: u32,
         enemy: String,
     },
-    #[error("a new stack on {point} would be dead: attack {attack} > defence {defence} (rule 5.2 c)")]
+    #[error(
+        "a new stack on {point} would be dead: attack {attack} > defence {defence} (rule 5.2 c)"
+    )]
     DeadOnArrival {
         point: String,
         attack: u32,

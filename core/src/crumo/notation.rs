@@ -10,9 +10,15 @@ use thiserror::Error;
 pub enum CrumoMove {
     /// A new stack of `height` pieces on `point` (rule 5). A height too large for any number
     /// type is kept as `u32::MAX`, which no board allows.
-    Place { point: Point, height: u32 },
+    Place {
+        point: Point,
+        height: u32,
+    },
     /// `k = dist(from, to)` pieces from `from` to `to` (rule 6).
-    Move { from: Point, to: Point },
+    Move {
+        from: Point,
+        to: Point,
+    },
     Pass,
     Swap,
 }

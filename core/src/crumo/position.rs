@@ -201,9 +201,12 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
         Pie::from_name,
         "\"first\", \"choice\" or \"over\"",
     )?;
-    let swapped = obj["swapped"]
-        .as_bool()
-        .ok_or_else(|| key_err("swapped", format!("expected a boolean, found {}", obj["swapped"])))?;
+    let swapped = obj["swapped"].as_bool().ok_or_else(|| {
+        key_err(
+            "swapped",
+            format!("expected a boolean, found {}", obj["swapped"]),
+        )
+    })?;
     let previous = named(
         &obj["previous"],
         "previous",
@@ -225,19 +228,25 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
         let so = object(s, &key)?;
         only_keys(so, &["point", "color", "height"], &[], &key)?;
         let point_key = format!("{key}.point");
-        let name = so["point"]
-            .as_str()
-            .ok_or_else(|| key_err(&point_key, format!("expected a string, found {}", so["point"])))?;
+        let name = so["point"].as_str().ok_or_else(|| {
+            key_err(
+                &point_key,
+                format!("expected a string, found {}", so["point"]),
+            )
+        })?;
         let p: Point = notation::parse_point(geo, name).map_err(|source| PositionError::Point {
             key: point_key.clone(),
             source,
         })?;
-        let color = named(&so["color"], &format!("{key}.color"), Color::from_name, word)?;
+        let color = named(
+            &so["color"],
+            &format!("{key}.color"),
+            Color::from_name,
+            word,
+        )?;
         let height = count(&so["height"], &format!("{key}.height"), 1)?;
         if game.cells[usize::from(p)] != 0 {
-            return Err(PositionError::Occupied {
-                point: geo.name(p),
-            });
+            return Err(PositionError::Occupied { point: geo.name(p) });
         }
         game.cells[usize::from(p)] = cell_of(Some(Stack { color, height }));
     }
@@ -290,8 +299,7 @@ fn score_halves(v: &Value, key: &str) -> Result<u64, PositionError> {
     };
     let x = v.as_f64().filter(|_| v.is_number()).ok_or_else(bad)?;
     let halves = x * 2.0;
-    if !x.is_finite() || x < 0.0 || halves.fract() != 0.0 || halves > 2.0 * MAX_COUNT as f64 * 1e3
-    {
+    if !x.is_finite() || x < 0.0 || halves.fract() != 0.0 || halves > 2.0 * MAX_COUNT as f64 * 1e3 {
         return Err(bad());
     }
     Ok(halves as u64)

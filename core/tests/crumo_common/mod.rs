@@ -65,11 +65,7 @@ pub fn after(size: u8, moves: &[&str]) -> Crumo {
 
 /// A size-5 position between turns with these stacks (`("e5", Color::Black, 3)`), pie over,
 /// `previous` as given, no captures: `to_move` moves next.
-pub fn position_with(
-    to_move: Color,
-    previous: Previous,
-    stacks: &[(&str, Color, u64)],
-) -> Crumo {
+pub fn position_with(to_move: Color, previous: Previous, stacks: &[(&str, Color, u64)]) -> Crumo {
     let list: Vec<Value> = stacks
         .iter()
         .map(|(p, c, h)| json!({"point": p, "color": c.name(), "height": h}))
@@ -102,7 +98,9 @@ pub fn same_position(got: &Value, want: &Value) -> Result<(), String> {
                 items.sort_by_key(|x| x.to_string());
                 Value::Array(items)
             }
-            Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
+            Value::Object(o) => {
+                Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect())
+            }
             other => other.clone(),
         }
     }

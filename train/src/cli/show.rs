@@ -173,7 +173,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             ("--ply", a.ply.is_some()),
             ("--view", a.view.is_some()),
         ];
-        let setup = a.game.crumo(&a.pos, a.max_turns.unwrap_or(0), &crumble_only)?;
+        let setup = a
+            .game
+            .crumo(&a.pos, a.max_turns.unwrap_or(0), &crumble_only)?;
         let opts = super::crumo::ShowOptions {
             color: use_color(a.color),
             coords: !a.no_coords,

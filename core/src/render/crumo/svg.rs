@@ -151,9 +151,9 @@ pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
         status += &format!("; last move {m}");
     }
     let y0 = board_h + LINE * 0.5;
-    let disc = game.outcome().map_or(game.to_move(), |o| {
-        o.winner.unwrap_or(game.to_move())
-    });
+    let disc = game
+        .outcome()
+        .map_or(game.to_move(), |o| o.winner.unwrap_or(game.to_move()));
     s.push_str(&status_disc(PAD, y0, disc));
     let _ = write!(
         s,

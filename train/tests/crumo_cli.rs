@@ -1,0 +1,321 @@
+//! End-to-end tests of the `crumble` binary with `--game crumo`: `replay` on every worked
+//! example of RULES-crumo.md, `moves`, `random-game`, `show` (terminal and SVG), `bench
+//! rules`, and the refusals of bad moves, sizes and flags.
+
+mod common;
+use common::{crumble, refused, stderr, stdout};
+
+use crumble_core::crumo::{Crumo, position};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+fn example_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/crumo-examples")
+}
+
+fn example(name: &str) -> Value {
+    let path = example_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+/// Numbers as floats, so that `6.0` and `6` compare equal (rule 12.2).
+fn numbers_as_floats(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => json!(n.as_f64().unwrap()),
+        Value::Array(a) => Value::Array(a.iter().map(numbers_as_floats).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), numbers_as_floats(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("crumble-crumo-test-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = crumble(args);
+    assert!(o.status.success(), "args {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The start flags of a worked example: `--size`, or `--position` with its start written
+/// to a file; and `--max-turns` when it has one.
+fn start_args(name: &str, case: &Value) -> Vec<String> {
+    let mut args = vec!["--game".to_string(), "crumo".to_string()];
+    if case["start"] == "standard" {
+        args.extend(["--size".into(), case["size"].to_string()]);
+    } else {
+        let path = temp_file(name, &case["start"].to_string());
+        args.extend(["--position".into(), path.to_string_lossy().into_owned()]);
+    }
+    if let Some(t) = case.get("max_turns") {
+        args.extend(["--max-turns".into(), t.to_string()]);
+    }
+    args
+}
+
+fn run(cmd: &str, args: &[String], moves: &[String]) -> std::process::Output {
+    let mut all: Vec<&str> = vec![cmd];
+    all.extend(args.iter().map(String::as_str));
+    all.extend(moves.iter().map(String::as_str));
+    crumble(&all)
+}
+
+#[test]
+fn replay_plays_every_worked_example() {
+    let mut names: Vec<String> = std::fs::read_dir(example_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 30);
+    for name in &names {
+        let case = example(name);
+        let args = start_args(name, &case);
+        let moves = strings(&case["moves"]);
+        let o = run("replay", &args, &moves);
+        if let Some(want) = case.get("expected") {
+            assert!(o.status.success(), "{name}: {}", stderr(&o));
+            assert_eq!(
+                numbers_as_floats(&parse(&stdout(&o))),
+                numbers_as_floats(want),
+                "{name}"
+            );
+            assert!(stdout(&o).ends_with("}\n"), "{name}: one line of JSON");
+        } else {
+            let k = case["error_move_index"].as_u64().unwrap() as usize;
+            assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+            assert!(o.stdout.is_empty(), "{name}");
+            let err = stderr(&o);
+            assert!(
+                err.contains(&format!("move {k} ({:?}) refused: ", moves[k - 1])),
+                "{name}: {err}"
+            );
+            let o = run("replay", &args, &moves[..k - 1]);
+            assert!(o.status.success(), "{name}: {}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn bad_moves_exit_2_naming_index_text_and_why() {
+    let s = ["replay", "--game", "crumo"];
+    let with =
+        |moves: &[&'static str]| -> Vec<&'static str> { s.iter().chain(moves).copied().collect() };
+    refused(
+        &with(&["pass"]),
+        &["move 1 (\"pass\")", "must place", "rule 8.1"],
+    );
+    refused(&with(&["3e5", "3E5"]), &["move 2 (\"3E5\")", "upper case"]);
+    refused(&with(&["3e5 "]), &["move 1", "white space"]);
+    refused(&with(&["5e5"]), &["move 1", "rule 5.2 a"]);
+    refused(&with(&["3e5", "3e2"]), &["move 2", "enemy stack on e5"]);
+    refused(
+        &with(&["1a99999999999999999999"]),
+        &["move 1", "not on the size-5 board"],
+    );
+    refused(
+        &with(&["99999999999999999999999e5"]),
+        &["move 1", "rule 5.2 a"],
+    );
+    refused(&with(&["3e5", "1a9", "e5-f7"]), &["move 3", "12 lines"]);
+    refused(
+        &with(&["3e5", "pass", "pass", "1a9"]),
+        &["move 4 (\"1a9\")", "the game is over"],
+    );
+    refused(
+        &[
+            "replay",
+            "--game",
+            "crumo",
+            "--max-turns",
+            "1",
+            "3e5",
+            "1a9",
+        ],
+        &["move 2", "the game is over"],
+    );
+}
+
+#[test]
+fn bad_sizes_positions_and_flags_are_refused() {
+    let r = |args: &[&str], parts: &[&str]| {
+        let mut all = vec!["replay"];
+        all.extend(args);
+        refused(&all, parts);
+    };
+    r(
+        &["--game", "crumo", "--size", "1"],
+        &["--size 1", "2 to 13", "rule 1.1"],
+    );
+    r(&["--game", "crumo", "--size", "14"], &["--size 14"]);
+    r(&["--game", "crumo", "--size=-1"], &["--size"]);
+    r(&["--game", "crumo", "--width", "9"], &["--width"]);
+    r(
+        &["--game", "crumo", "--board", "6"],
+        &["--board is not a Crumo flag"],
+    );
+    r(&["--game", "crumo", "--frame", "absolute"], &["--frame"]);
+    r(&["--size", "5"], &["--size is a Crumo flag"]);
+    r(
+        &["--game", "splinter", "--size", "5"],
+        &["--size is a Crumo flag"],
+    );
+    let bad = temp_file("dup.json", r#"{"size":5,"size":7}"#);
+    let p = bad.to_str().unwrap();
+    r(
+        &["--game", "crumo", "--position", p],
+        &["refused", "duplicate key"],
+    );
+    let good = temp_file(
+        "start.json",
+        &position::to_json(&Crumo::standard(4).unwrap()),
+    );
+    let g = good.to_str().unwrap();
+    r(
+        &["--game", "crumo", "--position", g, "--size", "4"],
+        &["--size"],
+    );
+    let out = ok(&["replay", "--game", "crumo", "--position", g, "1d4"]);
+    assert_eq!(parse(&out)["size"], json!(4));
+    refused(
+        &["show", "--game", "crumo", "--view", "white"],
+        &["--view is not a Crumo flag"],
+    );
+}
+
+#[test]
+fn moves_lists_every_legal_move_sorted_then_nothing_after_the_end() {
+    let out = ok(&["moves", "--game", "crumo", "3e5", "2e2", "e5-e7"]);
+    let lines: Vec<&str> = out.lines().collect();
+    let mut sorted = lines.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(lines, sorted, "sorted byte-wise, no duplicates");
+    let mut game = Crumo::standard(5).unwrap();
+    game.play_texts(&["3e5", "2e2", "e5-e7"]).unwrap();
+    assert_eq!(lines, game.legal_move_texts());
+    assert_eq!(*lines.last().unwrap(), "pass");
+    // The first turn: placements only, every point of size 3 at heights 1 to its line.
+    let out = ok(&["moves", "--game", "crumo", "--size", "3"]);
+    assert!(out.lines().all(|m| m.as_bytes()[0].is_ascii_digit()));
+    assert!(ok(&["moves", "--game", "crumo", "1e5"]).ends_with("pass\nswap\n"));
+    let o = crumble(&["moves", "--game", "crumo", "3e5", "pass", "pass"]);
+    assert!(o.status.success() && o.stdout.is_empty());
+    assert!(stderr(&o).contains("the game is over"), "{}", stderr(&o));
+}
+
+#[test]
+fn random_game_is_seeded_and_replays_to_its_result() {
+    let args = ["random-game", "--game", "crumo", "--seed", "7"];
+    let out = ok(&args);
+    assert_eq!(ok(&args), out, "the same seed gives the same game");
+    assert_ne!(ok(&["random-game", "--game", "crumo", "--seed", "8"]), out);
+    let (moves, result) = out.trim_end().rsplit_once('\n').unwrap();
+    let result = parse(result.strip_prefix("# result: ").unwrap());
+    assert!(result["score"]["black"].is_number() && result["score"]["white"].is_number());
+    let moves: Vec<String> = moves.lines().map(String::from).collect();
+    assert!(moves.len() <= 200);
+    let mut replay_args = vec!["replay", "--game", "crumo", "--max-turns", "200"];
+    replay_args.extend(moves.iter().map(String::as_str));
+    let end = parse(&ok(&replay_args));
+    assert_eq!(end["result"], result);
+    // A turn limit of its own.
+    let out = ok(&[
+        "random-game",
+        "--game",
+        "crumo",
+        "--size",
+        "3",
+        "--max-turns",
+        "4",
+    ]);
+    assert!(out.lines().count() <= 5);
+}
+
+#[test]
+fn show_draws_stacks_in_the_terminal_and_as_svg() {
+    let out = ok(&[
+        "show", "--game", "crumo", "--color", "never", "3e5", "2e2", "e5-e7",
+    ]);
+    assert!(
+        out.contains("[B2]") && out.contains("[B1]") && out.contains("W2"),
+        "{out}"
+    );
+    assert!(out.contains("last move e5-e7 (black)"), "{out}");
+    // Nine rows, rank 9 at the top, each labelled with its rank and files.
+    let rows: Vec<&str> = out.lines().take(9).collect();
+    assert!(
+        rows[0].starts_with(" 9") && rows[0].ends_with("a-e"),
+        "{out}"
+    );
+    assert!(
+        rows[8].starts_with(" 1") && rows[8].ends_with("e-i"),
+        "{out}"
+    );
+    let coloured = ok(&["show", "--game", "crumo", "--color", "always", "3e5"]);
+    assert!(coloured.contains("\x1b["));
+    let path = std::env::temp_dir().join(format!("crumble-crumo-{}.svg", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let p = path.to_str().unwrap();
+    ok(&[
+        "show", "--game", "crumo", "--size", "7", "3g7", "2g4", "--svg", p,
+    ]);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("class=\"stack black\"").count(), 1);
+    assert_eq!(svg.matches("class=\"stack white\"").count(), 1);
+    assert_eq!(svg.matches("class=\"last-move\"").count(), 1);
+    assert!(svg.contains("last move 2g4 (white)"));
+    refused(&["show", "--game", "crumo", "1e5", "--svg", p], &["exists"]);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn bench_rules_measures_crumo() {
+    let out = ok(&[
+        "bench",
+        "rules",
+        "--game",
+        "crumo",
+        "--size",
+        "3",
+        "--json",
+        "--seconds",
+        "0.2",
+    ]);
+    let v = parse(&out);
+    assert_eq!(v["game"], "crumo");
+    assert_eq!(v["size"], 3);
+    assert!(v["games"].as_u64().unwrap() >= 1);
+    for key in [
+        "games_per_sec_per_core",
+        "moves_per_sec_per_core",
+        "decisions_per_sec_per_core",
+    ] {
+        assert!(v[key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    let text = ok(&["bench", "rules", "--game", "crumo", "--seconds", "0.1"]);
+    assert!(text.contains("--game crumo: size 5 (61 points)"), "{text}");
+}
