@@ -55,9 +55,13 @@ impl GameHooks for crumble_core::splinter::Splinter {
     }
 }
 
-/// Crumo's records keep the generic form (decisions as integers) until it has a record
-/// format of its own.
-impl GameHooks for crumble_core::crumo::Crumo {}
+impl GameHooks for crumble_core::crumo::Crumo {
+    /// A Crumo game record (`crumble_core::crumo::record`): moves in canonical notation
+    /// numbered by turn, the agents as `Black` and `White` after any swap.
+    fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
+        Ok(crate::crumo::to_record(rec, agents)?.write())
+    }
+}
 
 impl GameHooks for TicTacToe {
     const SOLVABLE: bool = true;

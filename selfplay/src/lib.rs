@@ -49,6 +49,7 @@ pub mod plot;
 pub mod ratings;
 pub mod record;
 pub mod selfplay;
+pub mod crumo;
 pub mod splinter;
 pub mod stats;
 pub mod tactics;
