@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn a_recorded_game_becomes_a_text_record_that_reads_back() {
-        let mut checked = 0;
+        let (mut swapped, mut with_moves) = (0, 0);
         for seed in 0..30 {
             let rec = random_record(seed, 60);
             let record = to_record(&rec, Some(["ada", "bo"])).unwrap();
@@ -152,14 +152,15 @@ mod tests {
             // Names follow the colours: after a swap the second seat plays Black.
             let black = if end.swapped() { "bo" } else { "ada" };
             assert!(text.contains(&format!("[Black \"{black}\"]")), "{text}");
-            assert!(moves.iter().any(|m| matches!(m, CrumoMove::Move { .. })));
+            with_moves += usize::from(moves.iter().any(|m| matches!(m, CrumoMove::Move { .. })));
             assert_eq!(
                 <Crumo as crate::GameHooks>::record_text(&rec, Some(["ada", "bo"])).unwrap(),
                 text
             );
-            checked += usize::from(end.swapped());
+            swapped += usize::from(end.swapped());
         }
-        assert!(checked > 3, "{checked} games with a swap");
+        assert!(swapped > 3, "{swapped} games with a swap");
+        assert!(with_moves > 10, "{with_moves} games with a stack move");
     }
 
     #[test]
