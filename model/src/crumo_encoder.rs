@@ -36,8 +36,8 @@
 //! `Swap`. A symmetry permutes the points of every plane alike.
 
 use crate::encoder::Encoder;
-use crumble_core::crumo::{Action, Crumo, Geometry, Pie, Previous, Symmetry, geometry};
 use crumble_core::Decision;
+use crumble_core::crumo::{Action, Crumo, Geometry, Pie, Previous, Symmetry, geometry};
 use crumble_selfplay::SearchRecord;
 
 /// Input planes of the encoding (see the module docs).

@@ -33,6 +33,7 @@ pub mod bench;
 pub mod builtin;
 pub mod checkpoint;
 pub mod cpu_ops;
+pub mod crumo_encoder;
 pub mod encoder;
 pub mod evaluator;
 pub mod infer;
@@ -41,17 +42,16 @@ pub mod layout;
 pub mod net;
 pub mod planes;
 pub mod selfplay_bench;
-pub mod crumo_encoder;
 pub mod splinter_encoder;
 pub mod symmetry;
 pub mod train;
 
 pub use checkpoint::CheckpointError;
+pub use crumo_encoder::CrumoEncoder;
 pub use encoder::{CrumbleEncoder, Encoder, TicTacToeEncoder};
 pub use evaluator::{NetEvaluator, NetLoader};
 pub use layout::Layout;
 pub use net::{CrumbleNet, NetConfig, NetOutput};
-pub use crumo_encoder::CrumoEncoder;
 pub use splinter_encoder::SplinterEncoder;
 pub use symmetry::Sym;
 

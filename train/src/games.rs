@@ -3,8 +3,8 @@
 //! resolution. A program picks the game at its edge (`[game] name`) and runs generic code.
 
 use crate::config::TrainConfig;
-use crumble_core::notation::{self, Frame};
 use crumble_core::crumo::{Crumo, CrumoStartError};
+use crumble_core::notation::{self, Frame};
 use crumble_core::splinter::{Splinter, SplinterStartError};
 use crumble_core::testgames::TicTacToe;
 use crumble_core::testgames::TicTacToeStartError;

@@ -143,7 +143,10 @@ fn planes_show_stacks_guards_control_and_the_board_from_the_mover_s_view() {
             }
         }
     }
-    assert!(stacks > 100 && guarded > 100, "{stacks} stacks, {guarded} guarded");
+    assert!(
+        stacks > 100 && guarded > 100,
+        "{stacks} stacks, {guarded} guarded"
+    );
 }
 
 /// A network built from Crumo's shapes (with its board mask) evaluates Crumo positions: a
