@@ -51,7 +51,8 @@ pub struct Args {
     /// Splinter and Crumo.
     #[arg(long, value_name = "AGENT")]
     agent: Option<String>,
-    /// Your colour (Black moves first).
+    /// Your colour (Black moves first). In Crumo your seat: white is the second seat, which
+    /// may swap on turn 2 and then plays Black.
     #[arg(long = "as", value_enum, value_name = "COLOR", default_value_t = ViewArg::Black)]
     side: ViewArg,
     /// The agent behind `hint` (default: --agent when it searches, else the default agent).
