@@ -349,9 +349,6 @@ pub fn run(a: &Args, full: &TrainConfig) -> anyhow::Result<ExitCode> {
         }
         None => Crumo::standard_start(full)?,
     };
-    if start.is_pending() {
-        bail!("the position is in the middle of a turn: play starts at a turn's beginning");
-    }
     start.set_turn_limit(a.max_turns);
     let (date, stamp) = crumble_train::clock::now_stamps();
     let path = out_path(a, "crumo-game", &stamp)?;
