@@ -373,6 +373,35 @@ impl Crumo {
     }
 }
 
+impl Crumo {
+    /// The complete move that the decisions of one turn make, played from this position (a
+    /// turn start): one `Place`, `Pass` or `Swap`, or `From` then `To`. `None` when they are
+    /// not exactly one legal turn: an agent's turn is read back as notation, so a search that
+    /// broke the turn structure is caught here rather than recorded.
+    pub fn move_of_turn(&self, decisions: &[Decision]) -> Option<CrumoMove> {
+        if self.is_over() || self.is_pending() {
+            return None;
+        }
+        let mv = match *decisions {
+            [d] => match self.decode(d)? {
+                Action::Place { point, height } => CrumoMove::Place { point, height },
+                Action::Pass => CrumoMove::Pass,
+                Action::Swap => CrumoMove::Swap,
+                Action::From { .. } | Action::To { .. } => return None,
+            },
+            [f, t] => match (self.decode(f)?, self.decode(t)?) {
+                (Action::From { point: from }, Action::To { point: to }) => {
+                    CrumoMove::Move { from, to }
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        // The decisions must also be legal, which `resolve` checks for the whole move.
+        (self.resolve(&mv).ok()? == (decisions[0], decisions.get(1).copied())).then_some(mv)
+    }
+}
+
 /// A move refused while playing a list (rule 11.8): its 1-based index, its text and why.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("move {index} ({text:?}) refused: {error}")]
@@ -394,5 +423,32 @@ impl Crumo {
             })?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn a_turns_decisions_read_back_as_its_move() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut game = Crumo::standard(4).unwrap();
+        let mut moved = false;
+        while !game.is_over() {
+            let before = game.clone();
+            let mv = game.play_random_move(&mut rng).unwrap();
+            let (first, second) = before.resolve(&mv).unwrap();
+            let path: Vec<Decision> = std::iter::once(first).chain(second).collect();
+            assert_eq!(before.move_of_turn(&path), Some(mv), "{mv:?}");
+            if let [f, t] = path[..] {
+                moved = true;
+                assert_eq!(before.move_of_turn(&[t, f]), None);
+                assert_eq!(before.move_of_turn(&[f]), None);
+            }
+        }
+        assert!(moved, "the game moved no pieces: try another seed");
+        assert_eq!(game.move_of_turn(&[game.encode(Action::Pass)]), None);
     }
 }

@@ -337,6 +337,22 @@ fn settle(
 }
 
 impl CrumoRecord {
+    /// The value of tag `name` (one of [`CrumoRecord::tags`]), if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name`, replacing its value when present, else adding it at the end.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some((_, v)) => *v = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
     /// The record as text (see the module documentation); [`parse`] reads it back.
     pub fn write(&self) -> String {
         let mut out = String::new();

@@ -3,8 +3,9 @@
 //! I/O), draw the hexagon as rule 1.3's diagram does (rank 1 at the bottom, each row half a
 //! point to the right of the one above it below the middle), show every stack's colour and
 //! height, label ranks and files with the notation's names, and can highlight the last move's
-//! points.
+//! points; [`html`] puts a whole game's pictures on one page.
 
+pub mod html;
 pub mod svg;
 pub mod term;
 

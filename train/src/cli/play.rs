@@ -13,9 +13,11 @@
 //! readable.
 //!
 //! The game is the one `--config` names (`[game] name`, as for `crumble match`): Crumble by
-//! default, Splinter with a Splinter config ([`splinter`]).
+//! default, Splinter with a Splinter config ([`splinter`]), Crumo with a Crumo config
+//! ([`crumo`]).
 
 mod bot;
+mod crumo;
 mod splinter;
 
 use super::PositionArgs;
@@ -36,7 +38,7 @@ use std::time::Instant;
 /// The agent used when none is named: the built-in network at 64 simulations, a fraction of
 /// a second a move on a small CPU.
 pub const DEFAULT_AGENT: &str = "bot";
-/// Splinter's default and every game's hint agent behind `random`: the built-in network
+/// Splinter's and Crumo's default and every game's hint agent behind `random`: the built-in network
 /// plays only Crumble.
 const ROLLOUT_AGENT: &str = "mcts:rollout:200";
 
@@ -46,10 +48,11 @@ pub struct Args {
     pos: PositionArgs,
     /// The opponent: bot[:SIMS] (the built-in network), random, mcts:uniform:SIMS,
     /// mcts:rollout:SIMS or ckpt:PATH[:SIMS]. Default: bot for Crumble, mcts:rollout:200 for
-    /// Splinter.
+    /// Splinter and Crumo.
     #[arg(long, value_name = "AGENT")]
     agent: Option<String>,
-    /// Your colour (Black moves first).
+    /// Your colour (Black moves first). In Crumo your seat: white is the second seat, which
+    /// may swap on turn 2 and then plays Black.
     #[arg(long = "as", value_enum, value_name = "COLOR", default_value_t = ViewArg::Black)]
     side: ViewArg,
     /// The agent behind `hint` (default: --agent when it searches, else the default agent).
@@ -473,8 +476,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     match full.as_ref().map_or("crumble", |f| f.game.name.as_str()) {
         "crumble" => {}
         "splinter" => return splinter::run(&a, full.as_ref().expect("a Splinter config")),
+        "crumo" => return crumo::run(&a, full.as_ref().expect("a Crumo config")),
         other => {
-            bail!("crumble play plays Crumble and Splinter, not {other} (the config's [game] name)")
+            bail!(
+                "crumble play plays Crumble, Splinter and Crumo, not {other} (the config's [game] name)"
+            )
         }
     }
     let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or(DEFAULT_AGENT))?;

@@ -11,20 +11,24 @@
 //! agent's moves.
 //!
 //! Splinter games (a text record with `[Game "splinter"]`, or a `.crsp` file of Splinter
-//! games) are drawn on the same page by [`splinter`].
+//! games) are drawn on the same page by [`splinter`], Crumo games (`[Game "crumo"]`, or a
+//! `.crsp` file of Crumo games) by [`crumo`].
 
 use super::output::{check_output, write_output};
 use super::position_args::FrameArg;
 use super::show::ViewArg;
 use anyhow::{Context as _, bail};
+use crumble_core::crumo::Crumo;
 use crumble_core::render::html::{self, HtmlOptions};
 use crumble_core::splinter::Splinter;
 use crumble_core::{Color, Game, GameState, record};
 use crumble_selfplay::record as sp;
+use crumo::CrumoGames;
 use splinter::SplinterGames;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod crumo;
 mod splinter;
 
 #[derive(Debug, clap::Args)]
@@ -67,6 +71,8 @@ struct Loaded {
 enum Games {
     /// Splinter games: text records, or a `.crsp` file with the text beside it.
     Splinter(SplinterGames),
+    /// Crumo games: text records, or a `.crsp` file with the text beside it.
+    Crumo(CrumoGames),
     Text(Vec<(usize, String)>),
     /// The games, and the `.txt` beside the file when it holds the same games as text
     /// records (self-play and match files): the players' names are only there.
@@ -77,6 +83,7 @@ impl Games {
     fn len(&self) -> usize {
         match self {
             Games::Splinter(g) => g.len(),
+            Games::Crumo(g) => g.len(),
             Games::Text(v) => v.len(),
             Games::Crsp(v, _) => v.len(),
         }
@@ -85,6 +92,7 @@ impl Games {
     fn get(&self, i: usize, path: &Path) -> anyhow::Result<Loaded> {
         match self {
             Games::Splinter(_) => unreachable!("Splinter games are drawn by view::splinter"),
+            Games::Crumo(_) => unreachable!("Crumo games are drawn by view::crumo"),
             Games::Text(chunks) => {
                 let (first_line, text) = &chunks[i];
                 let rec = record::parse(text).map_err(|e| {
@@ -154,11 +162,20 @@ fn pick_index(a: &Args, n: usize) -> anyhow::Result<usize> {
 /// The search value at the start of every turn of a self-play game, Black's view, indexed by
 /// the number of moves played before it (the positions of the game record).
 fn crsp_values<G: GameState>(g: &sp::GameRecord) -> anyhow::Result<Vec<Option<f32>>> {
+    crsp_values_by::<G>(g, |game| game.decider().map(Color::from))
+}
+
+/// [`crsp_values`] for a game whose seats do not always play the same colours (Crumo after a
+/// swap): `mover` names the colour whose view the search value takes.
+fn crsp_values_by<G: GameState>(
+    g: &sp::GameRecord,
+    mover: impl Fn(&G) -> Option<Color>,
+) -> anyhow::Result<Vec<Option<f32>>> {
     let mut game: G = g.start_state()?;
     let mut values: Vec<Option<f32>> = vec![None];
     let mut moves = 0usize;
     for (i, s) in g.steps.iter().enumerate() {
-        let decider = game.decider().map(Color::from);
+        let decider = mover(&game);
         if let (Some(r), Some(c), None) = (&s.search, decider, values[moves]) {
             // The first search of the turn judges the position the turn starts from.
             values[moves] = Some(if c == Color::Black { r.value } else { -r.value });
@@ -178,11 +195,19 @@ fn load(path: &Path) -> anyhow::Result<Games> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read record {}", path.display()))?;
     if bytes.starts_with(&sp::MAGIC) {
-        let is_splinter = sp::decode_file(&bytes)
+        let game_name = sp::decode_file(&bytes)
             .ok()
-            .and_then(|g| g.first().map(|g| g.game == Splinter::NAME))
-            .unwrap_or(false);
-        if is_splinter {
+            .and_then(|g| g.first().map(|g| g.game.clone()));
+        if game_name.as_deref() == Some(Crumo::NAME) {
+            let games = sp::decode_file_checked::<Crumo>(&bytes)
+                .with_context(|| format!("self-play record file {} refused", path.display()))?;
+            let beside = std::fs::read_to_string(path.with_extension("txt"))
+                .ok()
+                .map(|t| record::split_records(&t))
+                .filter(|t| t.len() == games.len());
+            return Ok(Games::Crumo(CrumoGames::Crsp(games, beside)));
+        }
+        if game_name.as_deref() == Some(Splinter::NAME) {
             let games = sp::decode_file_checked::<Splinter>(&bytes)
                 .with_context(|| format!("self-play record file {} refused", path.display()))?;
             let beside = std::fs::read_to_string(path.with_extension("txt"))
@@ -208,12 +233,18 @@ fn load(path: &Path) -> anyhow::Result<Games> {
         )
     })?;
     let chunks = record::split_records(&text);
-    // A Splinter record says so in its `Game` tag (Crumble's records never do).
-    if chunks
-        .first()
-        .is_some_and(|(_, t)| t.lines().any(|l| l.trim() == "[Game \"splinter\"]"))
-    {
+    // Splinter and Crumo records say so in their `Game` tag (Crumble's records never do).
+    let tagged = |name: &str| {
+        let tag = format!("[Game \"{name}\"]");
+        chunks
+            .first()
+            .is_some_and(|(_, t)| t.lines().any(|l| l.trim() == tag))
+    };
+    if tagged(Splinter::NAME) {
         return Ok(Games::Splinter(SplinterGames::Text(chunks)));
+    }
+    if tagged(Crumo::NAME) {
+        return Ok(Games::Crumo(CrumoGames::Text(chunks)));
     }
     Ok(Games::Text(chunks))
 }
@@ -243,8 +274,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // The text file beside a .crsp file is read too (for the players' names).
     let beside = a.record.with_extension("txt");
     let inputs: Vec<&Path> = match games {
-        Games::Crsp(..) | Games::Splinter(SplinterGames::Crsp(..)) => vec![&a.record, &beside],
-        Games::Text(_) | Games::Splinter(SplinterGames::Text(_)) => vec![&a.record],
+        Games::Crsp(..)
+        | Games::Splinter(SplinterGames::Crsp(..))
+        | Games::Crumo(CrumoGames::Crsp(..)) => vec![&a.record, &beside],
+        Games::Text(_)
+        | Games::Splinter(SplinterGames::Text(_))
+        | Games::Crumo(CrumoGames::Text(_)) => vec![&a.record],
     };
     if let Some(out) = &a.out {
         check_output("-o", out, &inputs, a.force)?;
@@ -255,6 +290,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     if let Games::Splinter(g) = &games {
         return splinter::run(&a, g);
+    }
+    if let Games::Crumo(g) = &games {
+        return crumo::run(&a, g);
     }
     if a.list {
         super::print(&list(&games, &a.record)?)?;

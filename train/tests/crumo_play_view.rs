@@ -1,0 +1,311 @@
+//! Crumo in `crumble play` (driven through its standard input) and in `crumble view` pages of
+//! its records and self-play files.
+
+mod common;
+use common::{crumble, refused};
+
+use crumble_core::crumo::{CrumoMove, Reason, record};
+use crumble_core::geom::Color;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn crumble_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the crumble binary runs");
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("crumble-crumo-play-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn config(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../configs")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// `crumble play` of Crumo on the tiny config's size-3 board against `random`.
+fn play(out: &Path, extra: &[&str], script: &str) -> String {
+    let tiny = config("crumo-tiny.toml");
+    let mut args = vec![
+        "play",
+        "--config",
+        &tiny,
+        "--agent",
+        "random",
+        "--name",
+        "Tester",
+        "--color",
+        "never",
+        "-o",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    let o = crumble_with_input(&args, script);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
+    stdout
+}
+
+/// A self-contained page with one hexagon picture and one frame per position, one entry per
+/// move, the placed and moved-to points ringed, and a slider over the positions.
+fn check_page(page: &str, moves: &[CrumoMove]) {
+    let n = moves.len();
+    assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
+    for external in ["https://", "<link", "src=", "@import"] {
+        assert!(!page.contains(external), "the page refers to {external}");
+    }
+    assert_eq!(page.matches("<svg xmlns").count(), n + 1);
+    assert_eq!(page.matches("<div class=\"ply").count(), n + 1);
+    assert_eq!(page.matches("<div class=\"ply on\"").count(), 1);
+    for k in 0..=n {
+        assert!(page.contains(&format!("id=\"ply-{k}\"")), "frame {k}");
+    }
+    assert_eq!(page.matches("class=\"mv\"").count(), n);
+    // A placement rings one point, a move two, a pass or a swap none.
+    let rings: usize = moves
+        .iter()
+        .map(|m| match m {
+            CrumoMove::Place { .. } => 1,
+            CrumoMove::Move { .. } => 2,
+            CrumoMove::Pass | CrumoMove::Swap => 0,
+        })
+        .sum();
+    assert_eq!(page.matches("class=\"last-move\"").count(), rings);
+    assert!(page.contains("Crumo size 3"));
+    assert!(page.contains(&format!("max=\"{n}\"")));
+    assert_eq!(page.matches("</script>").count(), 2);
+}
+
+#[test]
+fn a_scripted_crumo_game_with_refusals_undo_the_agents_swap_and_resign() {
+    let dir = temp_dir("scripted");
+    let out = dir.join("game.rec");
+    let script = "3c3\nswap\nhello\n2e3\nmoves\nundo\n2e3\nresign\n";
+    let stdout = play(&out, &["--seed", "1"], script);
+    assert!(
+        stdout.starts_with(
+            "Crumo size 3 (19 points): you (Tester) play Black (the first seat) against random."
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("3c3\nnot a legal move: no point is 3 steps from c3"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("swap\nnot a legal move: on the first turn Black must place a stack"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("hello\nunknown command \"hello\""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("you play 1. 2e3\n"), "{stdout}");
+    // The agent (second seat) takes Black: the person now plays White, and the list of
+    // moves offers a pass.
+    assert!(stdout.contains("White (random) plays 2. swap"), "{stdout}");
+    assert!(stdout.contains("you play White from now on"), "{stdout}");
+    assert!(stdout.contains("[turn 3] White (you)> moves\n"), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("  ") && l.split_whitespace().any(|w| w == "pass")),
+        "the list of moves: {stdout}"
+    );
+    assert!(stdout.contains("took back your move 2e3 and the reply swap"));
+    assert!(stdout.contains("White resigns"), "{stdout}");
+    assert!(
+        stdout.contains("1-0: Black wins (resignation); the game is saved in "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("B2") && !stdout.contains('\x1b'));
+
+    let saved = std::fs::read_to_string(&out).unwrap();
+    let rec = record::parse(&saved).unwrap();
+    // The players by the colours they ended with.
+    assert_eq!(rec.tag("Black"), Some("random"));
+    assert_eq!(rec.tag("White"), Some("Tester"));
+    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    assert!(saved.contains("\n1. 2e3 2. swap 1-0\n"), "{saved}");
+    let result = rec.result.unwrap();
+    assert_eq!(
+        (result.winner, result.reason),
+        (Some(Color::Black), Reason::Resignation)
+    );
+
+    let page = dir.join("game.html");
+    let o = crumble(&["view", "--record", s(&out), "-o", s(&page)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    check_page(&html, &rec.moves);
+    assert!(html.contains("data-ply=\"2\">swap</span>"), "{html}");
+    assert!(html.contains("Tester") && html.contains("1-0: Black wins (resignation)"));
+    refused(
+        &[
+            "view",
+            "--record",
+            s(&out),
+            "--frame",
+            "absolute",
+            "-o",
+            s(&dir.join("x.html")),
+        ],
+        &["--frame is a Crumble flag"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_second_seat_swaps_and_then_plays_black() {
+    let dir = temp_dir("swap");
+    let out = dir.join("game.rec");
+    let stdout = play(&out, &["--as", "white", "--seed", "4"], "swap\nresign\n");
+    assert!(stdout.contains("play White (the second seat, which may swap on turn 2)"));
+    assert!(stdout.contains("Black (random) plays 1. "), "{stdout}");
+    assert!(stdout.contains("[turn 2] White (you) (or swap)> swap\n"));
+    assert!(stdout.contains("you play 2. swap\nthe seats swap colours: you play Black"));
+    assert!(stdout.contains("White (random) plays 3. "), "{stdout}");
+    assert!(stdout.contains("Black resigns"), "{stdout}");
+    let rec = record::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(rec.tag("Black"), Some("Tester"));
+    assert_eq!(rec.tag("White"), Some("random"));
+    assert_eq!(rec.moves.len(), 3);
+    assert_eq!(rec.result.unwrap().winner, Some(Color::White));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn passing_plays_a_game_to_its_scored_end() {
+    let dir = temp_dir("end");
+    let out = dir.join("game.rec");
+    let script = format!("2e3\n{}", "pass\n".repeat(20));
+    let stdout = play(&out, &["--seed", "2", "--max-turns", "12"], &script);
+    let saved = std::fs::read_to_string(&out).unwrap();
+    let rec = record::parse(&saved).unwrap();
+    let result = rec.result.unwrap_or_else(|| panic!("unfinished: {stdout}"));
+    assert!(
+        matches!(result.reason, Reason::TwoPasses | Reason::TurnLimit),
+        "{saved}"
+    );
+    assert!(result.score_halves.is_some(), "a scored end: {saved}");
+    assert!(stdout.contains("score: Black "), "{stdout}");
+    assert_eq!(rec.tag("TurnLimit"), Some("12"));
+    assert_eq!(rec.replay().unwrap().outcome(), Some(result));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_refuses_crumble_flags_with_a_crumo_config() {
+    refused(
+        &[
+            "play",
+            "--config",
+            &config("crumo-tiny.toml"),
+            "--board",
+            "6",
+        ],
+        &["--board is a Crumble flag: Crumo does not take it"],
+    );
+}
+
+/// A Crumo self-play file and a match file as pages: the search values charted, the
+/// players' names from the text beside a match file.
+#[test]
+fn view_draws_crumo_self_play_and_match_files() {
+    let dir = temp_dir("files");
+    let tiny = config("crumo-tiny.toml");
+    let sp = dir.join("sp");
+    let o = crumble(&[
+        "selfplay",
+        "--config",
+        &tiny,
+        "--agent",
+        "mcts:uniform:4",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        s(&sp),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let crsp = sp.join("selfplay-000000.crsp");
+    let txt = std::fs::read_to_string(sp.join("selfplay-000000.txt")).unwrap();
+    let first = record::parse(txt.split("\n\n[Game").next().unwrap()).unwrap();
+    let page = dir.join("sp.html");
+    let o = crumble(&["view", "--record", s(&crsp), "--game", "0", "-o", s(&page)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    check_page(&html, &first.moves);
+    assert!(html.contains("id=\"chart\""), "the search values");
+    assert!(html.contains("class=\"stack "));
+
+    let o = crumble(&[
+        "match",
+        "random",
+        "random",
+        "--config",
+        &tiny,
+        "--games",
+        "2",
+        "--max-turns",
+        "20",
+        "--out",
+        s(&dir),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let crsp = dir.join("match-000000.crsp");
+    let o = crumble(&["view", "--record", s(&crsp), "--list"]);
+    let list = text(&o.stdout);
+    assert!(
+        list.starts_with("index\tgame\tmoves\tresult\tblack\twhite\n0\t0\t"),
+        "{list}"
+    );
+    assert_eq!(list.matches("\trandom\trandom\n").count(), 2, "{list}");
+    let page = dir.join("match.html");
+    let o = crumble(&["view", "--record", s(&crsp), "--game", "1", "-o", s(&page)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("random <span class=\"sub\">vs</span>"),
+        "names"
+    );
+    assert!(html.contains("<div class=\"ply on\" id=\"ply-0\"><svg xmlns"));
+    refused(
+        &[
+            "view",
+            "--record",
+            s(&crsp),
+            "--view",
+            "white",
+            "-o",
+            s(&dir.join("x.html")),
+        ],
+        &["--view white is a Crumble flag"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
