@@ -79,6 +79,13 @@ pub struct NetConfig {
     /// every convolution, and global pooling reads only the board. `None` (Crumble, Splinter):
     /// every cell counts.
     pub mask_plane: Option<usize>,
+    /// The output layers of the policy and value heads start at zero, so an untrained net
+    /// gives uniform priors and value 0 everywhere and the first generation's search is the
+    /// uniform search. With random outputs the first self-play follows the random net's
+    /// arbitrary preferences, which Crumo's training never unlearned (its policy collapsed
+    /// on one stack height). Only the initial weights change.
+    #[config(default = false)]
+    pub zero_init_outputs: bool,
 }
 
 /// Why a configuration cannot build a network.
@@ -487,6 +494,7 @@ impl NetConfig {
         let c = self.channels;
         let s = self.stride();
         let (p, q) = (self.input_planes, self.policy_planes);
+        let out_gain = if self.zero_init_outputs { 0.0 } else { 0.1 };
         let stem = Conv::new(ConvShape::new(p, c, s, s, 0), 1.0, &mut rng, device);
         let blocks = (0..self.blocks)
             .map(|b| ResBlock {
@@ -500,12 +508,17 @@ impl NetConfig {
         let net = CrumbleNet {
             stem,
             blocks,
-            policy: Conv::new(ConvShape::new(c, q * s * s, 1, 1, 0), 0.1, &mut rng, device),
-            policy_fine: Conv::new(ConvShape::new(p, q, 1, 1, 0), 0.1, &mut rng, device),
+            policy: Conv::new(
+                ConvShape::new(c, q * s * s, 1, 1, 0),
+                out_gain,
+                &mut rng,
+                device,
+            ),
+            policy_fine: Conv::new(ConvShape::new(p, q, 1, 1, 0), out_gain, &mut rng, device),
             stop: (self.policy_extra > 0)
-                .then(|| Dense::new(2 * c, self.policy_extra, 0.1, &mut rng, device)),
+                .then(|| Dense::new(2 * c, self.policy_extra, out_gain, &mut rng, device)),
             value1: Dense::new(2 * c, self.value_hidden, 1.0, &mut rng, device),
-            value2: Dense::new(self.value_hidden, 1, 0.1, &mut rng, device),
+            value2: Dense::new(self.value_hidden, 1, out_gain, &mut rng, device),
             stride: s,
             mask_plane: self.mask_plane,
         };

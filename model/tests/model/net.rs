@@ -103,6 +103,28 @@ fn same_batch_twice_gives_the_same_numbers() {
 }
 
 #[test]
+fn zero_init_outputs_start_flat_and_still_learn() {
+    let games = positions(6, 8, 4, 5);
+    let config = tiny().with_zero_init_outputs(true);
+    let net = config.init(&default_device()).unwrap();
+    let (logits, values) = outputs(&net, &games);
+    assert!(logits.iter().all(|&v| v == 0.0), "uniform priors");
+    assert!(values.iter().all(|&v| v == 0.0), "value 0");
+    // Only the output layers differ: the tower is the random-output net's.
+    let random = tiny().init(&default_device()).unwrap();
+    assert_eq!(
+        net.stem.weight.val().into_data(),
+        random.stem.weight.val().into_data()
+    );
+    assert_ne!(outputs(&random, &games).1, values);
+    // Training moves both heads away from zero.
+    let trained = trained(&config, &games, 20);
+    let (logits, values) = outputs(&trained, &games);
+    assert!(logits.iter().any(|&v| v != 0.0));
+    assert!(values.iter().any(|&v| v != 0.0));
+}
+
+#[test]
 fn checkpoint_round_trip_is_bit_identical() {
     let games = positions(6, 8, 4, 3);
     let cfg = tiny();
