@@ -195,9 +195,9 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
   check((await page.locator(".heat").count()) > 0, "Splinter: the prior heatmap is drawn");
   const sv0 = await page.getAttribute("#value-num", "data-value");
   check(sv0 !== null, `Splinter: the value is shown (${sv0})`);
-  n = await renders(page);
+  // Selecting a piece is the page's own choice: it redraws without asking the server.
   await page.locator(".piece-select").nth(4).click();
-  await page.waitForFunction((b) => CrumbleBoard.renders > b, n);
+  await page.waitForSelector('.target[data-kind="move"]');
   const arrows = page.locator('.target[data-kind="move"]');
   check((await arrows.count()) > 0, `Splinter: the selected piece shows ${await arrows.count()} moves`);
   await arrows.first().hover();
@@ -217,9 +217,8 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
   // Crumo: a point, then a height; the agent answers; then a move of pieces if one is legal.
   await newGame(page, "crumo", "5", "mcts:rollout", "32");
   check((await page.locator(".heat").count()) > 0, "Crumo: the prior heatmap is drawn");
-  n = await renders(page);
   await page.locator(".point-select").nth(20).click();
-  await page.waitForFunction((b) => CrumbleBoard.renders > b, n);
+  await page.waitForSelector('.target[data-kind="place"]');
   const heights = page.locator('.target[data-kind="place"]');
   check((await heights.count()) > 0, `Crumo: the point offers ${await heights.count()} heights`);
   await heights.last().click();
@@ -235,6 +234,7 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
     await page.locator('.target[data-kind="to"]').first().click();
   } else {
     await page.locator(".point-select").nth(30).click();
+    await page.waitForSelector('.target[data-kind="place"]');
     await page.locator('.target[data-kind="place"]').first().click();
   }
   await page.waitForFunction(() => CrumbleBoard.state.moves.length === 4 && !CrumbleBoard.busy, null, { timeout: 120000 });

@@ -24,7 +24,9 @@ fn texts(s: &Value) -> Vec<String> {
 
 /// Every decision has a prior, and they sum to one.
 fn check_priors(s: &Value) {
-    let priors = s["eval"]["priors"].as_array().unwrap_or_else(|| panic!("{s}"));
+    let priors = s["eval"]["priors"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{s}"));
     assert_eq!(priors.len(), s["decisions"].as_array().unwrap().len());
     let sum: f64 = priors.iter().map(|p| p.as_f64().unwrap()).sum();
     assert!((sum - 1.0).abs() < 1e-3, "{sum}");
@@ -43,8 +45,14 @@ async fn splinter_plays_by_clicks_and_notation() {
     let app = app_for("splinter", "random");
     let (id, s) = session(&app).await;
     let api = |p: &str| format!("/api/s/{id}/{p}");
-    assert_eq!((s["game"].as_str(), s["to_move"].as_str()), (Some("splinter"), Some("black")));
-    assert!(s["svg"].as_str().unwrap().starts_with("<svg"), "the game's picture");
+    assert_eq!(
+        (s["game"].as_str(), s["to_move"].as_str()),
+        (Some("splinter"), Some("black"))
+    );
+    assert!(
+        s["svg"].as_str().unwrap().starts_with("<svg"),
+        "the game's picture"
+    );
     check_priors(&s);
     // A small board: one move by a click (a move is one decision), placed on the picture.
     let (st, s) = post(&app, &api("new"), json!({ "board": "9x10" })).await;
@@ -66,11 +74,17 @@ async fn splinter_plays_by_clicks_and_notation() {
 
     // Typed moves on the standard board: rule 9's notation, and the no-return rule refused.
     let (_, s) = post(&app, &api("new"), json!({})).await;
-    assert_eq!(s["svg"].as_str().unwrap().contains("15x18"), true);
+    assert!(s["svg"].as_str().unwrap().contains("15x18"));
     let (st, s) = post(&app, &api("move"), json!({ "text": "h9-h10" })).await;
     assert_eq!(st, StatusCode::OK, "{s}");
     assert_eq!(texts(&s), ["h9-h10"]);
-    refused(&app, &api("move"), json!({ "text": "h11-h10" }), "no-return").await;
+    refused(
+        &app,
+        &api("move"),
+        json!({ "text": "h11-h10" }),
+        "no-return",
+    )
+    .await;
     refused(&app, &api("move"), json!({ "text": "zz" }), "bad move").await;
     refused(&app, &api("decide"), json!({ "d": 0 }), "bad move").await;
     // An analysis of the position shown.
@@ -93,8 +107,20 @@ async fn splinter_plays_by_clicks_and_notation() {
     refused(&app, &api("new"), json!({ "board": 15 }), "WxH").await;
     let bad = json!({ "position": { "width": 9, "height": 10 } });
     refused(&app, &api("new"), bad, "bad position").await;
-    refused(&app, &api("new"), json!({ "agent": "bot" }), "plays only crumble").await;
-    refused(&app, &api("new"), json!({ "game": "go" }), "unknown game `go`").await;
+    refused(
+        &app,
+        &api("new"),
+        json!({ "agent": "bot" }),
+        "plays only crumble",
+    )
+    .await;
+    refused(
+        &app,
+        &api("new"),
+        json!({ "game": "go" }),
+        "unknown game `go`",
+    )
+    .await;
     // A position in rule 10's JSON starts a game.
     let pos = include_str!("../../core/tests/data/splinter-examples/02-slide-corner-contact.json");
     let pos: Value = serde_json::from_str(pos).unwrap();
@@ -112,25 +138,46 @@ async fn crumo_places_moves_swaps_and_passes() {
     // Size 3 against the page's random agent; Black's first turn places (rule 8.1).
     let (st, s) = post(&app, &api("new"), json!({ "board": 3, "agent": "random" })).await;
     assert_eq!(st, StatusCode::OK, "{s}");
-    assert!(s["decisions"].as_array().unwrap().iter().all(|d| d["kind"] == "place"));
+    assert!(
+        s["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["kind"] == "place")
+    );
     let (st, s) = post(&app, &api("move"), json!({ "text": "2c3" })).await;
     assert_eq!(st, StatusCode::OK, "{s}");
     // White may swap: a button; after it the person's first seat plays White.
-    let swap = s["decisions"].as_array().unwrap().iter().find(|d| d["kind"] == "swap");
+    let swap = s["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["kind"] == "swap");
     assert!(swap.unwrap()["button"].is_string(), "{}", s["decisions"]);
     let (_, s) = post(&app, &api("decide"), json!({ "d": first(&s, "swap") })).await;
     assert_eq!(texts(&s), ["2c3", "swap"]);
-    assert_eq!((s["human"].as_str(), s["to_move"].as_str()), (Some("white"), Some("white")));
+    assert_eq!(
+        (s["human"].as_str(), s["to_move"].as_str()),
+        (Some("white"), Some("white"))
+    );
     // A move by clicks: the stack, then the target; the notation is built on the way.
     let (st, s) = post(&app, &api("decide"), json!({ "d": first(&s, "place") })).await;
     assert_eq!(st, StatusCode::OK, "{s}");
     let (_, s) = post(&app, &api("agent"), json!({})).await;
     assert_eq!(s["moves"].as_array().unwrap().len(), 4, "{s}");
-    let has_from = s["decisions"].as_array().unwrap().iter().any(|d| d["kind"] == "from");
+    let has_from = s["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["kind"] == "from");
     if has_from {
         let (_, s) = post(&app, &api("decide"), json!({ "d": first(&s, "from") })).await;
         assert_eq!(s["phase"], "to");
-        assert!(s["building"].as_str().unwrap().ends_with("-…"), "{}", s["building"]);
+        assert!(
+            s["building"].as_str().unwrap().ends_with("-…"),
+            "{}",
+            s["building"]
+        );
         assert!(s["pending"].is_array());
         let (_, s) = post(&app, &api("decide"), json!({ "d": first(&s, "to") })).await;
         assert!(texts(&s)[4].contains('-'), "{:?}", texts(&s));
@@ -145,14 +192,29 @@ async fn crumo_places_moves_swaps_and_passes() {
     // The record names the game and loads back to the same moves.
     let (_, rec) = call(&app, "GET", &api("record"), None).await;
     let rec = rec.as_str().unwrap().to_string();
-    assert!(rec.contains("[Game \"crumo\"]") && rec.contains("swap"), "{rec}");
+    assert!(
+        rec.contains("[Game \"crumo\"]") && rec.contains("swap"),
+        "{rec}"
+    );
     let (st, s2) = call(&app, "POST", &api("load"), Some(Body::from(rec))).await;
     assert_eq!(st, StatusCode::OK, "{s2}");
     assert_eq!(texts(&s2), texts(&s));
 
     refused(&app, &api("new"), json!({ "board": 1 }), "2 to 13").await;
-    refused(&app, &api("new"), json!({ "position": "{\"size\": 5}" }), "bad position").await;
-    refused(&app, &api("agent"), json!({ "agent": "bot:8" }), "plays only crumble").await;
+    refused(
+        &app,
+        &api("new"),
+        json!({ "position": "{\"size\": 5}" }),
+        "bad position",
+    )
+    .await;
+    refused(
+        &app,
+        &api("agent"),
+        json!({ "agent": "bot:8" }),
+        "plays only crumble",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -163,12 +225,18 @@ async fn a_session_changes_game_and_records_pick_theirs() {
     assert_eq!(s["game"], "crumble");
     let (st, s) = post(&app, &api("new"), json!({ "game": "crumo", "board": "4" })).await;
     assert_eq!(st, StatusCode::OK, "{s}");
-    assert_eq!((s["game"].as_str(), s["agent"].as_str()), (Some("crumo"), Some("mcts:rollout:200")));
+    assert_eq!(
+        (s["game"].as_str(), s["agent"].as_str()),
+        (Some("crumo"), Some("mcts:rollout:200"))
+    );
     // A Splinter record dropped on the Crumo page starts a Splinter game.
     let rec = "[Game \"splinter\"]\n[Board \"9x10\"]\n[Result \"*\"]\n\n1. f4-e4 *\n";
     let (st, s) = call(&app, "POST", &api("load"), Some(Body::from(rec))).await;
     assert_eq!(st, StatusCode::OK, "{s}");
-    assert_eq!((s["game"].as_str(), texts(&s)), (Some("splinter"), vec!["f4-e4".to_string()]));
+    assert_eq!(
+        (s["game"].as_str(), texts(&s)),
+        (Some("splinter"), vec!["f4-e4".to_string()])
+    );
     // A Crumble record switches back; a broken one of another game is refused with its reason.
     let text = include_str!("../../core/tests/data/records/opening-with-comments.rec");
     let (_, s) = call(&app, "POST", &api("load"), Some(Body::from(text))).await;
@@ -178,5 +246,8 @@ async fn a_session_changes_game_and_records_pick_theirs() {
     assert_eq!(st, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("bad record"), "{v}");
     let (_, s) = call(&app, "GET", &api("state"), None).await;
-    assert_eq!(s["game"], "crumble", "a refused load leaves the session as it was");
+    assert_eq!(
+        s["game"], "crumble",
+        "a refused load leaves the session as it was"
+    );
 }

@@ -44,10 +44,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         (None, None) => "crumble".to_string(),
     };
     if !GAMES.contains(&game.as_str()) {
-        bail!(
-            "crumble serve plays {}, not {game}",
-            GAMES.join(", ")
-        );
+        bail!("crumble serve plays {}, not {game}", GAMES.join(", "));
     }
     let cfg = match &full {
         Some(f) => f.play_config().search,

@@ -191,14 +191,9 @@ impl<G: ServeGame> Engine<G> {
         game: &G,
         seed: u64,
     ) -> Result<(Vec<Decision>, Option<f32>), ServeError> {
-        let agent = crumble_selfplay::selfplay::make_agent(
-            spec,
-            &self.config,
-            seed,
-            &Self::loader(),
-            true,
-        )
-        .map_err(|e| ServeError::BadAgent(e.to_string()))?;
+        let agent =
+            crumble_selfplay::selfplay::make_agent(spec, &self.config, seed, &Self::loader(), true)
+                .map_err(|e| ServeError::BadAgent(e.to_string()))?;
         let mut g = game.clone();
         let mut path = Vec::new();
         match agent.kind {

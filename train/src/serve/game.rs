@@ -52,8 +52,11 @@ pub trait ServeGame: TrainGame {
 
     /// The line as the game's text record: the start, the moves with the agent's values where
     /// the format keeps comments, the tags, the result the moves reach.
-    fn write_record(start: &Self, moves: &[(Vec<Decision>, Option<f32>)], tags: &[(String, String)])
-    -> Result<String, ServeError>;
+    fn write_record(
+        start: &Self,
+        moves: &[(Vec<Decision>, Option<f32>)],
+        tags: &[(String, String)],
+    ) -> Result<String, ServeError>;
 
     /// One text record of the game (one chunk of a file).
     fn read_record(text: &str) -> Result<Loaded<Self>, ServeError>;
@@ -203,7 +206,11 @@ fn shift_line(message: &str, by: usize) -> String {
 }
 
 /// A size text of the form `N`, refused outside `range`.
-pub fn size_in(text: &str, range: std::ops::RangeInclusive<u32>, what: &str) -> Result<u32, ServeError> {
+pub fn size_in(
+    text: &str,
+    range: std::ops::RangeInclusive<u32>,
+    what: &str,
+) -> Result<u32, ServeError> {
     let n = text.trim().parse::<u32>().map_err(|_| {
         ServeError::BadPosition(format!("board `{text}`: {what} is a whole number"))
     })?;

@@ -207,7 +207,12 @@ fn live<G: ServeGame>(engine: &Arc<Engine<G>>, g: &NewGame) -> Result<Box<dyn Bo
         Some(t) => engine.page_agent(t)?,
         None => engine.default_agent.clone(),
     };
-    Ok(Box::new(Live::new(start, g.human, agent, Arc::clone(engine))))
+    Ok(Box::new(Live::new(
+        start,
+        g.human,
+        agent,
+        Arc::clone(engine),
+    )))
 }
 
 /// The server's routes, with the body limit: `crumble serve` runs it, tests call it directly.

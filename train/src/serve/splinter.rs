@@ -121,7 +121,10 @@ impl ServeGame for Splinter {
         let b = game.board();
         let last = v.last.and_then(|(before, path)| {
             let mv = move_of(before, path)?;
-            Some((SplinterHighlight::of(before, &mv)?, notation::move_text(before.board(), &mv)))
+            Some((
+                SplinterHighlight::of(before, &mv)?,
+                notation::move_text(before.board(), &mv),
+            ))
         });
         let (highlight, last_move) = match last {
             Some((h, t)) => (Some(h), Some(t)),

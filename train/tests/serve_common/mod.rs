@@ -70,4 +70,3 @@ pub fn first(state: &Value, kind: &str) -> u64 {
 pub fn error_of(v: &Value) -> String {
     v["error"].as_str().unwrap_or_default().to_string()
 }
-

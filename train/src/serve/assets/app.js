@@ -22,6 +22,21 @@ const CrumbleBoard = (() => {
 
   function registerGame(name, hooks) { games[name] = hooks; }
 
+  // Puts a picture the server drew (a whole <svg> document) into the board's SVG, for the
+  // games whose pictures are the program's own. Its style sheet is scoped to the board: a
+  // <style> inside inline SVG applies to the whole page.
+  function picture(svg, text) {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = doc.documentElement;
+    svg.setAttribute("viewBox", root.getAttribute("viewBox"));
+    svg.innerHTML = "";
+    for (const child of [...root.childNodes]) svg.appendChild(document.importNode(child, true));
+    for (const style of svg.querySelectorAll("style")) {
+      style.textContent = style.textContent.replace(/([^{}]+)\{/g, (m, sel) =>
+        sel.split(",").map((x) => `#${svg.id} ${x.trim()}`).join(", ") + " {");
+    }
+  }
+
   function showError(msg) {
     const e = $("#error");
     e.textContent = msg;
@@ -379,7 +394,7 @@ const CrumbleBoard = (() => {
   }
 
   return {
-    registerGame, start,
+    registerGame, start, picture,
     get state() { return state; },
     get renders() { return renders; },
     get busy() { return busy; },

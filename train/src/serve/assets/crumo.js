@@ -18,14 +18,6 @@
     return e;
   }
 
-  function picture(svg, text) {
-    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
-    const root = doc.documentElement;
-    svg.setAttribute("viewBox", root.getAttribute("viewBox"));
-    svg.innerHTML = "";
-    for (const child of [...root.childNodes]) svg.appendChild(document.importNode(child, true));
-  }
-
   function hook(node, d, ui) {
     node.classList.add("target");
     node.setAttribute("data-d", d.d);
@@ -38,7 +30,7 @@
   }
 
   function draw(svg, s, ui) {
-    picture(svg, s.svg);
+    CrumbleBoard.picture(svg, s.svg);
     const S = s.step;
     const key = `${s.ply}/${s.building}/${s.moves.length}`;
     if (selectedFor !== key) { selected = null; selectedFor = key; }

@@ -18,15 +18,6 @@
     return e;
   }
 
-  // Puts the server's picture into the board's SVG.
-  function picture(svg, text) {
-    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
-    const root = doc.documentElement;
-    svg.setAttribute("viewBox", root.getAttribute("viewBox"));
-    svg.innerHTML = "";
-    for (const child of [...root.childNodes]) svg.appendChild(document.importNode(child, true));
-  }
-
   function hook(node, d, ui) {
     node.classList.add("target");
     node.setAttribute("data-d", d.d);
@@ -38,7 +29,7 @@
   }
 
   function draw(svg, s, ui) {
-    picture(svg, s.svg);
+    CrumbleBoard.picture(svg, s.svg);
     const C = s.cell;
     const key = `${s.ply}/${s.building}/${s.moves.length}`;
     if (selectedFor !== key) { selected = null; selectedFor = key; }
