@@ -126,6 +126,36 @@ async fn splinter_plays_by_clicks_and_notation() {
     let pos: Value = serde_json::from_str(pos).unwrap();
     let (st, s) = post(&app, &api("new"), json!({ "position": pos["expected"] })).await;
     assert_eq!(st, StatusCode::OK, "{s}");
+
+    // A move that leaves equal largest groups: the move, then a click on the group that stays.
+    let tie = include_str!("../../core/tests/data/splinter-examples/15-tie-mover-keeps-first.json");
+    let tie: Value = serde_json::from_str(tie).unwrap();
+    let (st, s) = post(&app, &api("new"), json!({ "position": tie["start"] })).await;
+    assert_eq!(st, StatusCode::OK, "{s}");
+    // The decision of `kind` at `square` (a move's: south-west).
+    let find = |s: &Value, kind: &str, square: &str| -> u64 {
+        let ds = s["decisions"].as_array().unwrap();
+        let d = ds.iter().find(|d| {
+            d["kind"] == kind && d["square"] == square && (kind != "move" || d["dir"] == "sw")
+        });
+        d.unwrap_or_else(|| panic!("no {kind} at {square} in {ds:?}"))["d"]
+            .as_u64()
+            .unwrap()
+    };
+    let (_, s) = post(&app, &api("decide"), json!({ "d": find(&s, "move", "e4") })).await;
+    assert_eq!(
+        (s["phase"].as_str(), s["building"].as_str()),
+        (Some("keep"), Some("e4-d3/…"))
+    );
+    let keeps: Vec<&Value> = s["decisions"].as_array().unwrap().iter().collect();
+    assert_eq!(keeps.len(), 2, "two groups of 7 may stay");
+    assert!(
+        keeps
+            .iter()
+            .all(|k| k["kind"] == "keep" && k["squares"].as_array().unwrap().len() == 7)
+    );
+    let (_, s) = post(&app, &api("decide"), json!({ "d": find(&s, "keep", "d3") })).await;
+    assert_eq!(texts(&s)[0], "e4-d3/d3");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
