@@ -20,8 +20,8 @@ pub struct Args {
     /// one may name a checkpoint file.
     #[arg(long, value_name = "AGENT")]
     agent: Option<String>,
-    /// TOML config whose [search] section the agents and the analysis use (its [game] name
-    /// is the game unless --game says it).
+    /// TOML config whose [search] section the agents and the analysis use; its [game] name
+    /// is the game when --game is not given (a different --game is refused).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// The game a new page starts with: crumble, splinter or crumo (the page can switch).
