@@ -1,11 +1,14 @@
 // Drives the page of `crumble serve` in headless Chromium (playwright-core): a move by clicks
-// with a swap step, the agent's answer, the heatmap and the value, a live analysis, a whole
-// game against `random`, a record saved, loaded and stepped through; no script error.
+// with a swap step, the agent's answer, the heatmap and the value, a live analysis, a turn
+// stopped in the middle of its swap, a whole game against `random`, a record saved, loaded
+// from the file button and by drag and drop, and stepped through; then a Splinter and a Crumo
+// game, each a move by clicks answered by the agent; no script error.
 // Run by scripts/browser-test.sh, which starts the server:
 //   node scripts/browser-test.js URL CHROMIUM OUT_DIR
 "use strict";
 
 const { chromium } = require("playwright-core");
+const fs = require("fs");
 const path = require("path");
 
 const [url, executablePath, out] = process.argv.slice(2);
@@ -26,6 +29,27 @@ async function settled(page, before) {
 }
 
 const renders = (page) => page.evaluate(() => CrumbleBoard.renders);
+const STOP = 'button.decision-btn[data-kind="stop"]';
+
+// Clicks `selector` and waits for the state it brings.
+async function clickAndSettle(page, selector) {
+  const n = await renders(page);
+  await page.locator(selector).first().click();
+  await settled(page, n);
+}
+
+// A new game from the form: game, board, agent kind and simulations.
+async function newGame(page, game, board, kind, sims) {
+  await page.selectOption("#new-game", game);
+  await page.fill("#new-board", board);
+  await page.selectOption("#new-agent-kind", kind);
+  if (sims) await page.fill("#new-sims", sims);
+  const n = await renders(page);
+  await page.click("#new-btn");
+  await settled(page, n);
+  const s = await st(page);
+  check(s.game === game && s.moves.length === 0, `a new ${game} game (${board})`);
+}
 const st = (page) => page.evaluate(() => CrumbleBoard.state);
 
 (async () => {
@@ -69,7 +93,7 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
     const building = await page.textContent("#building");
     check(/H.*[NESW]/.test(building), `the notation is built as the move goes: ${building}`);
     n = await renders(page);
-    await page.click("#stop-btn");
+    await page.click(STOP);
     await settled(page, n);
   }
   // The agent answers on its own.
@@ -99,12 +123,21 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
   await page.waitForSelector("#error:not([hidden])");
   check(/bad move/.test(await page.textContent("#error")), "a bad typed move is refused in the page");
 
-  // A whole game against random on a small board, clicking random legal targets.
-  await page.selectOption("#new-agent-kind", "random");
-  await page.fill("#new-board", "3");
+  // A turn stopped in the middle of its swap: a split, its end, then Stop at once.
+  await newGame(page, "crumble", "6", "random");
   n = await renders(page);
-  await page.click("#new-btn");
+  await page.locator('.target[data-kind="split-v"]').first().click({ position: { x: 6, y: 6 } });
   await settled(page, n);
+  await clickAndSettle(page, '.target[data-kind="end"]');
+  s = await st(page);
+  check(s.phase === "swap" && (await page.locator(STOP).count()) === 1, "the swap offers Stop");
+  await clickAndSettle(page, STOP);
+  await page.waitForFunction(() => CrumbleBoard.state.moves.length === 2 && !CrumbleBoard.busy, null, { timeout: 120000 });
+  s = await st(page);
+  check(/V$/.test(s.moves[0].text), `Stop ended the turn before any swap step: ${s.moves[0].text}`);
+
+  // A whole game against random on a small board, clicking random legal targets.
+  await newGame(page, "crumble", "3", "random");
   for (let i = 0; i < 3000; i++) {
     s = await st(page);
     if (s.over) break;
@@ -113,7 +146,7 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
     const targets = page.locator(".target");
     const count = await targets.count();
     if (stop && (count === 0 || Math.random() < 0.4)) {
-      await page.click("#stop-btn");
+      await page.click(STOP);
     } else {
       await targets.nth(Math.floor(Math.random() * count)).dispatchEvent("click");
     }
@@ -142,6 +175,75 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
   check((await st(page)).ply === Math.min(3, moves), "stepping through the record");
   await page.waitForSelector("#graph circle.graph-point");
   await shot(page, "07-record.png");
+
+  // The same record dropped on the page: a drop event carrying the file.
+  await newGame(page, "crumble", "4", "random");
+  const text = fs.readFileSync(rec, "utf8");
+  const transfer = await page.evaluateHandle((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], "game.rec", { type: "text/plain" }));
+    return dt;
+  }, text);
+  n = await renders(page);
+  await page.dispatchEvent("#drop", "drop", { dataTransfer: transfer });
+  await settled(page, n);
+  s = await st(page);
+  check(s.moves.length === moves && s.ply === 0, `the record dropped on the page loads (${moves} moves)`);
+
+  // Splinter: select a piece, click one of its arrows; the agent answers.
+  await newGame(page, "splinter", "9x10", "mcts:rollout", "32");
+  check((await page.locator(".heat").count()) > 0, "Splinter: the prior heatmap is drawn");
+  const sv0 = await page.getAttribute("#value-num", "data-value");
+  check(sv0 !== null, `Splinter: the value is shown (${sv0})`);
+  // Selecting a piece is the page's own choice: it redraws without asking the server.
+  await page.locator(".piece-select").nth(4).click();
+  await page.waitForSelector('.target[data-kind="move"]');
+  const arrows = page.locator('.target[data-kind="move"]');
+  check((await arrows.count()) > 0, `Splinter: the selected piece shows ${await arrows.count()} moves`);
+  await arrows.first().hover();
+  const hover = await page.textContent("#hover-text");
+  check(/^[a-z]+\d+-[a-z]+\d+/.test(hover), `Splinter: hovering an arrow shows its move: ${hover}`);
+  n = await renders(page);
+  await arrows.first().click();
+  await page.waitForFunction(() => CrumbleBoard.state.moves.length === 2 && !CrumbleBoard.busy, null, { timeout: 120000 });
+  s = await st(page);
+  check(s.moves[0].text === hover && s.moves[1].agent, `Splinter: ${s.moves[0].text}, the agent answers ${s.moves[1].text}`);
+  const sv1 = await page.getAttribute("#value-num", "data-value");
+  check(sv1 !== null && (await page.locator(".heat").count()) > 0, `Splinter: value ${sv1} and heatmap after the answer`);
+  await page.waitForSelector("#graph circle.graph-point");
+  await page.locator(".piece-select").first().click();
+  await shot(page, "serve-splinter.png");
+
+  // Crumo: a point, then a height; the agent answers; then a move of pieces if one is legal.
+  await newGame(page, "crumo", "5", "mcts:rollout", "32");
+  check((await page.locator(".heat").count()) > 0, "Crumo: the prior heatmap is drawn");
+  await page.locator(".point-select").nth(20).click();
+  await page.waitForSelector('.target[data-kind="place"]');
+  const heights = page.locator('.target[data-kind="place"]');
+  check((await heights.count()) > 0, `Crumo: the point offers ${await heights.count()} heights`);
+  await heights.last().click();
+  await page.waitForFunction(() => CrumbleBoard.state.moves.length === 2 && !CrumbleBoard.busy, null, { timeout: 120000 });
+  s = await st(page);
+  check(/^\d+[a-z]\d+$/.test(s.moves[0].text) && s.moves[1].agent, `Crumo: ${s.moves[0].text}, the agent answers ${s.moves[1].text}`);
+  if ((await page.locator('.target[data-kind="from"]').count()) > 0) {
+    await clickAndSettle(page, '.target[data-kind="from"]');
+    const building = await page.textContent("#building");
+    check(/-…$/.test(building), `Crumo: the move is written as it is built: ${building}`);
+    await page.locator('.target[data-kind="to"]').first().hover();
+    await shot(page, "serve-crumo-to.png");
+    await page.locator('.target[data-kind="to"]').first().click();
+  } else {
+    await page.locator(".point-select").nth(30).click();
+    await page.waitForSelector('.target[data-kind="place"]');
+    await page.locator('.target[data-kind="place"]').first().click();
+  }
+  await page.waitForFunction(() => CrumbleBoard.state.moves.length === 4 && !CrumbleBoard.busy, null, { timeout: 120000 });
+  s = await st(page);
+  check(s.moves[3].agent, `Crumo: ${s.moves[2].text}, the agent answers ${s.moves[3].text}`);
+  check((await page.locator(".heat").count()) > 0 && (await page.getAttribute("#value-num", "data-value")) !== null, "Crumo: heatmap and value after the answer");
+  await page.waitForSelector("#graph circle.graph-point");
+  await page.locator(".point-select").nth(10).click();
+  await shot(page, "serve-crumo.png");
 
   check(errors.length === 0, "no script error in the console" + (errors.length ? ": " + errors.join("; ") : ""));
   await browser.close();

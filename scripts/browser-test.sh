@@ -2,8 +2,9 @@
 # The board of `crumble serve` in a real browser: starts the server on a free loopback port
 # and drives the page with scripts/browser-test.js (headless Chromium through
 # playwright-core): a move by clicks with a swap step, the agent's answer, the heatmap and
-# the value, a live analysis, a game against `random` to its end, a record saved, loaded and
-# stepped through, and no script error. Screenshots go to OUT_DIR.
+# the value, a live analysis, a turn stopped mid-swap, a game against `random` to its end, a
+# record saved, loaded (file button, drag and drop) and stepped through, a Splinter and a
+# Crumo move by clicks answered by the agent, and no script error. Screenshots go to OUT_DIR.
 #
 #   scripts/browser-test.sh [OUT_DIR]        (default: target/browser-test)
 #

@@ -4,68 +4,13 @@
 //! loaded back) and the refusals (bad positions, bad moves, oversized bodies, unknown games,
 //! sessions and keys, agents that would read a file). Searches are tiny, so this is fast.
 
+mod serve_common;
+
 use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use crumble_selfplay::{AgentSpec, SearchConfig};
-use crumble_train::serve::{self, AppState, Engine, MAX_BODY};
-use http_body_util::BodyExt as _;
+use axum::http::StatusCode;
+use crumble_train::serve::MAX_BODY;
 use serde_json::{Value, json};
-use std::sync::Arc;
-use tower::ServiceExt as _;
-
-fn app(agent: &str) -> axum::Router {
-    let engine = Engine::new(SearchConfig::default(), AgentSpec::parse(agent).unwrap());
-    serve::router(Arc::new(AppState::new(engine)))
-}
-
-/// One request; the answer's status and body (JSON when it parses, else a string).
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    body: Option<Body>,
-) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(body.unwrap_or_else(Body::empty))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8_lossy(&bytes).to_string();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
-
-async fn post(app: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
-    call(app, "POST", uri, Some(Body::from(body.to_string()))).await
-}
-
-/// A new session: its id and first state.
-async fn session(app: &axum::Router) -> (String, Value) {
-    let (st, v) = post(app, "/api/session", json!({})).await;
-    assert_eq!(st, StatusCode::OK, "{v}");
-    (v["id"].as_str().unwrap().to_string(), v["state"].clone())
-}
-
-fn first(state: &Value, kind: &str) -> u64 {
-    state["decisions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["kind"] == kind)
-        .unwrap_or_else(|| panic!("no {kind} decision in {}", state["decisions"]))["d"]
-        .as_u64()
-        .unwrap()
-}
-
-fn error_of(v: &Value) -> String {
-    v["error"].as_str().unwrap_or_default().to_string()
-}
+use serve_common::{app, call, error_of, first, post, session};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_by_clicks_the_agent_answers_and_the_analysis_follows() {
@@ -235,7 +180,7 @@ async fn bad_input_is_refused_with_a_reason() {
             "new",
             json!({ "game": "chess" }),
             StatusCode::BAD_REQUEST,
-            "unknown game",
+            "unknown game `chess`: the board plays crumble, splinter and crumo",
         ),
         (
             "new",
@@ -395,6 +340,8 @@ async fn the_page_and_its_scripts_are_served() {
         ("/", "crumble.js"),
         ("/app.js", "registerGame"),
         ("/crumble.js", "registerGame(\"crumble\""),
+        ("/splinter.js", "registerGame(\"splinter\""),
+        ("/crumo.js", "registerGame(\"crumo\""),
         ("/style.css", "#board"),
     ] {
         let (st, v) = call(&app, "GET", path, None).await;

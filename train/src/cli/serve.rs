@@ -1,10 +1,10 @@
 //! `crumble serve [--addr 127.0.0.1:8080] [--agent A] [--config FILE] [--game G]`: the board
-//! in the browser (`crumble_train::serve`). Binds to loopback unless told otherwise, and warns
-//! when told.
+//! in the browser (`crumble_train::serve`) for Crumble, Splinter and Crumo. Binds to loopback
+//! unless told otherwise, and warns when told.
 
 use anyhow::{Context as _, bail};
-use crumble_selfplay::{AgentSpec, ConfigFile};
-use crumble_train::serve::{AppState, Engine};
+use crumble_selfplay::ConfigFile;
+use crumble_train::serve::{AppState, GAMES};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,41 +15,46 @@ pub struct Args {
     /// Address to listen on (port 0: any free port, printed at start).
     #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// The default opponent; the page may pick another kind, but only this one may name a
-    /// checkpoint file.
-    #[arg(long, value_name = "AGENT", default_value = super::play::DEFAULT_AGENT)]
-    agent: String,
-    /// TOML config whose [search] section the agents and the analysis use.
+    /// The default opponent of the game: bot (the built-in network) for crumble,
+    /// mcts:rollout:200 for splinter and crumo. The page may pick another kind, but only this
+    /// one may name a checkpoint file.
+    #[arg(long, value_name = "AGENT")]
+    agent: Option<String>,
+    /// TOML config whose [search] section the agents and the analysis use; its [game] name
+    /// is the game when --game is not given (a different --game is refused).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// The game the board plays (crumble).
-    #[arg(long, value_name = "GAME", default_value = "crumble")]
-    game: String,
+    /// The game a new page starts with: crumble, splinter or crumo (the page can switch).
+    #[arg(long, value_name = "GAME")]
+    game: Option<String>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    if a.game != "crumble" {
-        bail!("crumble serve plays crumble, not {} (--game)", a.game);
+    let full = match &a.config {
+        Some(p) => Some(crumble_train::config::TrainConfig::load(p)?),
+        None => None,
+    };
+    let game = match (&a.game, &full) {
+        (Some(g), Some(f)) if *g != f.game.name => bail!(
+            "--game {g} but the config's [game] name is {}: name one game",
+            f.game.name
+        ),
+        (Some(g), _) => g.clone(),
+        (None, Some(f)) => f.game.name.clone(),
+        (None, None) => "crumble".to_string(),
+    };
+    if !GAMES.contains(&game.as_str()) {
+        bail!("crumble serve plays {}, not {game}", GAMES.join(", "));
     }
-    let spec = AgentSpec::parse(&a.agent)?;
-    let cfg = match &a.config {
-        Some(p) => {
-            let full = crumble_train::config::TrainConfig::load(p)?;
-            if full.game.name != "crumble" {
-                bail!(
-                    "crumble serve plays crumble, not {} (the config's [game] name)",
-                    full.game.name
-                );
-            }
-            full.play_config().search
-        }
+    let cfg = match &full {
+        Some(f) => f.play_config().search,
         None => ConfigFile::default().search,
     };
-    let engine = Engine::new(cfg, spec);
+    let state = AppState::new(&game, cfg, a.agent.as_deref())?;
     // A wrong --agent is refused now, not at the first click.
-    engine
-        .check_default()
-        .context("the --agent cannot play the standard start")?;
+    state
+        .check()
+        .with_context(|| format!("the agent cannot play the standard start of {game}"))?;
     if !crumble_train::serve::is_loopback(&a.addr) {
         eprintln!(
             "warning: listening on {}, which is not loopback: anyone who can reach this \
@@ -67,7 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot listen on {}", a.addr))?;
         let addr = listener.local_addr()?;
         println!("crumble serve: open http://{addr}/ (Ctrl-C stops)");
-        crumble_train::serve::serve(listener, Arc::new(AppState::new(engine)))
+        crumble_train::serve::serve(listener, Arc::new(state))
             .await
             .context("the server stopped")
     })?;

@@ -5,9 +5,9 @@
 //! [`MAX_ANALYSIS_SECONDS`].
 
 use super::ServeError;
-use super::view::building_text;
-use crumble_core::notation::{self, Frame};
-use crumble_core::{Color, Decision, Game, GameState};
+use super::game::ServeGame;
+use crate::games::TrainGame;
+use crumble_core::{Color, Decision, Player};
 use crumble_model::NetLoader;
 use crumble_selfplay::evaluator::{Evaluation, Evaluator, Leaf};
 use crumble_selfplay::{AgentKind, AgentSpec, EvaluatorSpec, Search, SearchConfig, Step};
@@ -28,33 +28,35 @@ const CANDIDATES: usize = 8;
 /// How often a running analysis reports.
 const REPORT_EVERY: Duration = Duration::from_millis(250);
 
-/// The agents, the search settings and the analysis network, shared by all sessions.
+/// The agents, the search settings and the analysis network of one game, shared by all
+/// sessions of that game.
 #[derive(Debug)]
-pub struct Engine {
+pub struct Engine<G: ServeGame> {
     /// The `[search]` section agents play with (match settings are applied per agent).
     pub config: SearchConfig,
     /// The agent given on the command line: the only one that may name a file.
     pub default_agent: AgentSpec,
-    /// The network behind the prior heatmap, the value and the analysis search: the default
-    /// agent's when it has one, else the built-in network.
+    /// The evaluator behind the prior heatmap, the value and the analysis search: the default
+    /// agent's network when it has one, else the built-in network where it plays the game,
+    /// else the default agent's evaluator (random playouts for `random`).
     pub analysis: AgentSpec,
-    net: Mutex<Option<Box<dyn Evaluator<Game>>>>,
+    net: Mutex<Option<Box<dyn Evaluator<G>>>>,
 }
 
-impl Engine {
-    pub fn new(config: SearchConfig, default_agent: AgentSpec) -> Engine {
-        let analysis = match &default_agent {
+impl<G: ServeGame> Engine<G> {
+    pub fn new(config: SearchConfig, default_agent: AgentSpec) -> Engine<G> {
+        let evaluator = match &default_agent {
             AgentSpec::Mcts {
                 evaluator: e @ (EvaluatorSpec::Checkpoint(_) | EvaluatorSpec::Builtin),
                 ..
-            } => AgentSpec::Mcts {
-                evaluator: e.clone(),
-                simulations: None,
-            },
-            _ => AgentSpec::Mcts {
-                evaluator: EvaluatorSpec::Builtin,
-                simulations: None,
-            },
+            } => e.clone(),
+            _ if G::BUILTIN => EvaluatorSpec::Builtin,
+            AgentSpec::Mcts { evaluator, .. } => evaluator.clone(),
+            _ => EvaluatorSpec::Rollout,
+        };
+        let analysis = AgentSpec::Mcts {
+            evaluator,
+            simulations: None,
         };
         Engine {
             config,
@@ -64,19 +66,49 @@ impl Engine {
         }
     }
 
+    /// The game with the engine for the command line's agent: the game's default agent when
+    /// none is named.
+    pub fn for_game(config: SearchConfig, agent: Option<&str>) -> Result<Engine<G>, ServeError> {
+        let text = agent.unwrap_or(G::DEFAULT_AGENT);
+        let spec = AgentSpec::parse(text).map_err(|e| ServeError::BadAgent(e.to_string()))?;
+        Ok(Engine::new(config, spec))
+    }
+
+    /// What the heatmap and the value come from, as the page says it.
+    pub fn evaluator_label(&self) -> &'static str {
+        match &self.analysis {
+            AgentSpec::Mcts {
+                evaluator: EvaluatorSpec::Rollout,
+                ..
+            } => "playouts",
+            AgentSpec::Mcts {
+                evaluator: EvaluatorSpec::Uniform,
+                ..
+            } => "uniform",
+            _ => "net",
+        }
+    }
+
+    /// The loader of the game's networks.
+    fn loader() -> NetLoader<<G as TrainGame>::Encoder> {
+        NetLoader::for_encoder(<G as TrainGame>::Encoder::default())
+    }
+
     /// Builds the command line's agent and evaluates the standard start with the analysis
     /// network, so that a bad `--agent` or a damaged network is refused at start.
     pub fn check_default(&self) -> Result<(), ServeError> {
-        crumble_selfplay::selfplay::make_agent::<Game>(
+        no_bot::<G>(&self.default_agent)?;
+        crumble_selfplay::selfplay::make_agent::<G>(
             &self.default_agent,
             &self.config,
             0,
-            &NetLoader::new(),
+            &Self::loader(),
             true,
         )
         .map_err(|e| ServeError::BadAgent(e.to_string()))?;
-        let mut g = Game::new(6, 8).map_err(|e| ServeError::Internal(e.to_string()))?;
-        let legal = g.legal_decisions();
+        let mut g = G::start(None, None)?;
+        let mut legal = Vec::new();
+        g.legal_decisions_into(&mut legal);
         self.evaluate(&g, &legal).map(|_| ())
     }
 
@@ -97,6 +129,7 @@ impl Engine {
                     .into(),
             ));
         }
+        no_bot::<G>(&spec)?;
         if spec == AgentSpec::Solver {
             return Err(ServeError::BadAgent(
                 "the solver plays only the test games".into(),
@@ -111,7 +144,7 @@ impl Engine {
     }
 
     /// The analysis network's value (the decider's view) and priors over `legal` for `game`.
-    pub fn evaluate(&self, game: &Game, legal: &[Decision]) -> Result<Evaluation, ServeError> {
+    pub fn evaluate(&self, game: &G, legal: &[Decision]) -> Result<Evaluation, ServeError> {
         let mut out = self.evaluate_many(&[(game.clone(), legal.to_vec())])?;
         Ok(out.pop().unwrap_or_default())
     }
@@ -119,7 +152,7 @@ impl Engine {
     /// [`Engine::evaluate`] of many live positions in one batch.
     pub fn evaluate_many(
         &self,
-        items: &[(Game, Vec<Decision>)],
+        items: &[(G, Vec<Decision>)],
     ) -> Result<Vec<Evaluation>, ServeError> {
         let mut net = self
             .net
@@ -130,14 +163,14 @@ impl Engine {
                 &self.analysis,
                 &self.config,
                 0,
-                &NetLoader::new(),
+                &Self::loader(),
             )
             .map_err(|e| ServeError::BadAgent(e.to_string()))?;
         }
         let ev = net
             .as_mut()
             .ok_or_else(|| ServeError::Internal("no analysis network".into()))?;
-        let leaves: Vec<Leaf<'_, Game>> = items
+        let leaves: Vec<Leaf<'_, G>> = items
             .iter()
             .map(|(game, legal)| Leaf { game, legal })
             .collect();
@@ -155,17 +188,12 @@ impl Engine {
     pub fn agent_turn(
         &self,
         spec: &AgentSpec,
-        game: &Game,
+        game: &G,
         seed: u64,
     ) -> Result<(Vec<Decision>, Option<f32>), ServeError> {
-        let agent = crumble_selfplay::selfplay::make_agent(
-            spec,
-            &self.config,
-            seed,
-            &NetLoader::new(),
-            true,
-        )
-        .map_err(|e| ServeError::BadAgent(e.to_string()))?;
+        let agent =
+            crumble_selfplay::selfplay::make_agent(spec, &self.config, seed, &Self::loader(), true)
+                .map_err(|e| ServeError::BadAgent(e.to_string()))?;
         let mut g = game.clone();
         let mut path = Vec::new();
         match agent.kind {
@@ -212,7 +240,7 @@ impl Engine {
     /// page went away).
     pub fn analyse(
         &self,
-        start: &Game,
+        start: &G,
         partial: &[Decision],
         simulations: u32,
         stop: &AtomicBool,
@@ -232,11 +260,11 @@ impl Engine {
             &self.analysis,
             &self.config,
             0,
-            &NetLoader::new(),
+            &Self::loader(),
         )
         .map_err(|e| ServeError::BadAgent(e.to_string()))?
         .ok_or_else(|| ServeError::Internal("the analysis agent does not search".into()))?;
-        let mut search: Search<Game> = Search::new(self.config.for_play(), 0);
+        let mut search: Search<G> = Search::new(self.config.for_play(), 0);
         let budget = simulations.clamp(1, MAX_ANALYSIS_SIMULATIONS);
         search.begin(&game, budget, false);
         let t0 = Instant::now();
@@ -273,28 +301,29 @@ impl Engine {
 
 /// One analysis update: visits, the root value (decider's view and Black's), the candidate
 /// moves in notation and the principal line.
-fn snapshot(
-    search: &Search<Game>,
-    start: &Game,
+fn snapshot<G: ServeGame>(
+    search: &Search<G>,
+    start: &G,
     partial: &[Decision],
-    game: &Game,
+    game: &G,
     t0: Instant,
     done: bool,
 ) -> Value {
     let visits = search.root_visits();
-    let decider = game.decider().unwrap_or(Color::Black);
+    let decider = game.colour_to_move().unwrap_or(Color::Black);
     let lines = search.candidate_lines(CANDIDATES);
-    let root_value = search.node_stats(&[]).map_or(
-        0.0,
-        |(v, _, _)| if decider == Color::Black { v } else { -v } as f32,
-    );
+    // The tree keeps the first seat's view; in Crumo a swap gives that seat White.
+    let first = game.decider() != Some(Player::Second);
+    let root_value = search
+        .node_stats(&[])
+        .map_or(0.0, |(v, _, _)| if first { v } else { -v } as f32);
     let candidates: Vec<Value> = lines
         .iter()
         .map(|l| {
             let mut path = partial.to_vec();
             path.extend_from_slice(&l.decisions);
             json!({
-                "move": building_text(start, &path),
+                "move": G::building_text(start, &path),
                 "visits": l.visits,
                 "value": l.value,
                 "prior": l.prior,
@@ -319,9 +348,9 @@ fn snapshot(
     })
 }
 
-/// The principal variation as moves in notation, each in its mover's per-player frame; the
+/// The principal variation as moves in notation (Crumble's each in its mover's frame); the
 /// first completes the turn in progress, a last unfinished one ends with `…`.
-fn principal_line(start: &Game, partial: &[Decision], pv: &[Decision]) -> Vec<String> {
+fn principal_line<G: ServeGame>(start: &G, partial: &[Decision], pv: &[Decision]) -> Vec<String> {
     let mut out = Vec::new();
     let mut turn_start = start.clone();
     let mut g = start.clone();
@@ -332,12 +361,9 @@ fn principal_line(start: &Game, partial: &[Decision], pv: &[Decision]) -> Vec<St
         }
         path.push(d);
         if g.at_turn_start() || g.is_over() {
-            match turn_start.move_from_decisions(&path) {
-                Ok(mv) => out.push(
-                    notation::format_move(&turn_start, &mv, Frame::PerPlayer)
-                        .unwrap_or_else(|| "?".into()),
-                ),
-                Err(_) => break,
+            match G::move_text(&turn_start, &path) {
+                Some(t) => out.push(t),
+                None => break,
             }
             turn_start.clone_from(&g);
             path.clear();
@@ -347,7 +373,27 @@ fn principal_line(start: &Game, partial: &[Decision], pv: &[Decision]) -> Vec<St
         }
     }
     if !path.is_empty() {
-        out.push(building_text(&turn_start, &path));
+        out.push(G::building_text(&turn_start, &path));
     }
     out
+}
+
+/// Refuses the built-in network for a game it does not play, with what to pick instead.
+fn no_bot<G: ServeGame>(spec: &AgentSpec) -> Result<(), ServeError> {
+    if !G::BUILTIN
+        && matches!(
+            spec,
+            AgentSpec::Mcts {
+                evaluator: EvaluatorSpec::Builtin,
+                ..
+            }
+        )
+    {
+        return Err(ServeError::BadAgent(format!(
+            "the built-in network (bot) plays only crumble; for {} choose mcts:rollout, \
+             mcts:uniform or random (or start the server with --agent ckpt:PATH)",
+            G::NAME
+        )));
+    }
+    Ok(())
 }

@@ -1,19 +1,22 @@
-//! `crumble serve`: a board in the browser to play and analyse with the bot.
+//! `crumble serve`: a board in the browser to play and analyse Crumble, Splinter and Crumo
+//! with an agent.
 //!
 //! A small HTTP server (axum) hands out one page (its HTML, script and styles compiled into
 //! the program: [`assets`]) and a JSON API under `/api/`. Each browser tab opens a session
-//! (`POST /api/session`) and then works on its own game at `/api/s/ID/...`:
+//! (`POST /api/session`) and then works on its own game at `/api/s/ID/...`. The sessions,
+//! the engine and the routes are written once against [`ServeGame`]; a session of any game
+//! is a [`board::Board`], so a new game or a loaded file may change the session's game.
 //!
 //! | request | what it does |
 //! | --- | --- |
-//! | `GET state` | the position shown, its legal decisions and where each is drawn, the moves, the network's prior and value |
-//! | `POST new` `{game, board, position, human, agent}` | a new game (`position`: position JSON) |
+//! | `GET state` | the position shown, its legal decisions and where each is drawn, the moves, the evaluator's prior and value |
+//! | `POST new` `{game, board, position, human, agent}` | a new game (`board`: the game's size, `6`, `15x18`, `5`; `position`: the game's position JSON) |
 //! | `POST decide` `{d}` | one decision of the turn (a click) |
 //! | `POST move` `{text}` | a move in notation |
 //! | `POST undo`, `POST goto` `{ply}` | take back; show another position of the line |
 //! | `POST agent` | the agent plays the turn |
 //! | `GET search?sims=N` | the analysis search, as server-sent events; `POST stop` ends it |
-//! | `GET values` | the network's value of every position of the line (Black's view) |
+//! | `GET values` | the evaluator's value of every position of the line (Black's view) |
 //! | `POST load?index=K` (body: a `.rec` text or a `.crsp` file) | load a game; `GET record` saves it |
 //!
 //! Safety: the server binds to loopback unless told otherwise, bodies are capped at
@@ -22,19 +25,29 @@
 //! names: agents from the page cannot load networks, records come in the request body.
 
 mod assets;
+mod board;
+mod crumble;
+mod crumo;
 mod engine;
+mod game;
 mod routes;
 mod session;
-mod view;
+mod splinter;
 
 pub use engine::{Engine, MAX_AGENT_SIMULATIONS, MAX_ANALYSIS_SIMULATIONS};
+pub use game::ServeGame;
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use session::Session;
+use board::{Board, Live};
+use crumble_core::crumo::Crumo;
+use crumble_core::splinter::Splinter;
+use crumble_core::{Game, GameState, Player};
+use crumble_selfplay::SearchConfig;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// Largest request body: a self-play file of a few dozen games fits.
 pub const MAX_BODY: usize = 16 * 1024 * 1024;
@@ -54,7 +67,7 @@ pub enum ServeError {
     BadAgent(String),
     #[error("bad record: {0}")]
     BadRecord(String),
-    #[error("unknown game `{0}`: the board plays crumble")]
+    #[error("unknown game `{0}`: the board plays crumble, splinter and crumo")]
     UnknownGame(String),
     #[error("no session `{0}` (it may have expired: reload the page)")]
     NoSession(String),
@@ -84,21 +97,100 @@ impl IntoResponse for ServeError {
     }
 }
 
-/// Everything the handlers share.
+/// The games the board plays, by name.
+pub const GAMES: &[&str] = &[<Game as GameState>::NAME, Splinter::NAME, Crumo::NAME];
+
+/// The engine of each game.
 #[derive(Debug)]
+struct Engines {
+    crumble: Arc<Engine<Game>>,
+    splinter: Arc<Engine<Splinter>>,
+    crumo: Arc<Engine<Crumo>>,
+}
+
+/// What a new game starts from, as the page asked.
+#[derive(Debug)]
+pub struct NewGame {
+    /// `None`: the server's game.
+    pub game: Option<String>,
+    /// The size text of the game's standard start (`6`, `15x18`, `5`).
+    pub board: Option<String>,
+    /// A start in the game's position JSON.
+    pub position: Option<String>,
+    pub human: Player,
+    /// `None`: the game's default agent.
+    pub agent: Option<String>,
+}
+
+/// One session and when it was last used (the least recently used goes first).
+struct Entry {
+    board: Box<dyn Board>,
+    last_used: Instant,
+}
+
+/// Everything the handlers share.
 pub struct AppState {
-    pub engine: Engine,
-    sessions: Mutex<HashMap<String, Arc<Mutex<Session>>>>,
+    engines: Engines,
+    /// The game of a new session.
+    game: &'static str,
+    sessions: Mutex<HashMap<String, Arc<Mutex<Entry>>>>,
     /// Seeds session ids and agents' random streams.
     counter: Mutex<u64>,
 }
 
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("game", &self.game)
+            .field("engines", &self.engines)
+            .finish_non_exhaustive()
+    }
+}
+
 impl AppState {
-    pub fn new(engine: Engine) -> AppState {
-        AppState {
-            engine,
+    /// The server of `game` (one of [`GAMES`]) whose default opponent is `agent` (`None`: the
+    /// game's own default); the other games get their own defaults. Every game's agents and
+    /// analysis use `config`.
+    pub fn new(
+        game: &str,
+        config: SearchConfig,
+        agent: Option<&str>,
+    ) -> Result<AppState, ServeError> {
+        let game = GAMES
+            .iter()
+            .copied()
+            .find(|g| *g == game)
+            .ok_or_else(|| ServeError::UnknownGame(game.chars().take(40).collect()))?;
+        let pick = |name: &str| agent.filter(|_| name == game);
+        Ok(AppState {
+            engines: Engines {
+                crumble: Arc::new(Engine::for_game(config.clone(), pick(Game::NAME))?),
+                splinter: Arc::new(Engine::for_game(config.clone(), pick(Splinter::NAME))?),
+                crumo: Arc::new(Engine::for_game(config, pick(Crumo::NAME))?),
+            },
+            game,
             sessions: Mutex::new(HashMap::new()),
             counter: Mutex::new(0),
+        })
+    }
+
+    /// Builds the server game's default agent and evaluates its standard start, so that a
+    /// bad `--agent` or a damaged network is refused at start.
+    pub fn check(&self) -> Result<(), ServeError> {
+        match self.game {
+            "splinter" => self.engines.splinter.check_default(),
+            "crumo" => self.engines.crumo.check_default(),
+            _ => self.engines.crumble.check_default(),
+        }
+    }
+
+    /// A new session's game: the one place that maps a game's name to its code.
+    fn new_board(&self, g: &NewGame) -> Result<Box<dyn Board>, ServeError> {
+        match g.game.as_deref().unwrap_or(self.game) {
+            "crumble" => live(&self.engines.crumble, g),
+            "splinter" => live(&self.engines.splinter, g),
+            "crumo" => live(&self.engines.crumo, g),
+            other => Err(ServeError::UnknownGame(other.chars().take(40).collect())),
         }
     }
 
@@ -107,6 +199,20 @@ impl AppState {
         *c += 1;
         *c
     }
+}
+
+fn live<G: ServeGame>(engine: &Arc<Engine<G>>, g: &NewGame) -> Result<Box<dyn Board>, ServeError> {
+    let start = G::start(g.board.as_deref(), g.position.as_deref())?;
+    let agent = match g.agent.as_deref() {
+        Some(t) => engine.page_agent(t)?,
+        None => engine.default_agent.clone(),
+    };
+    Ok(Box::new(Live::new(
+        start,
+        g.human,
+        agent,
+        Arc::clone(engine),
+    )))
 }
 
 /// The server's routes, with the body limit: `crumble serve` runs it, tests call it directly.

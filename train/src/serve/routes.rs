@@ -4,9 +4,7 @@
 //! they think.
 
 use super::engine::MAX_ANALYSIS_SIMULATIONS;
-use super::session::{self, NewGame, Session};
-use super::view::state_json;
-use super::{AppState, MAX_BODY, MAX_SESSIONS, ServeError, assets};
+use super::{AppState, Entry, MAX_BODY, MAX_SESSIONS, NewGame, ServeError, assets};
 use axum::body::Bytes;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
@@ -15,11 +13,10 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use crumble_core::{Color, GameState};
+use crumble_core::Player;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -39,6 +36,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route(
             "/crumble.js",
             get(|| async { page(assets::CRUMBLE_JS, "text/javascript") }),
+        )
+        .route(
+            "/splinter.js",
+            get(|| async { page(assets::SPLINTER_JS, "text/javascript") }),
+        )
+        .route(
+            "/crumo.js",
+            get(|| async { page(assets::CRUMO_JS, "text/javascript") }),
         )
         .route(
             "/style.css",
@@ -92,64 +97,31 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Input<T>
     }
 }
 
-fn session_of(st: &AppState, id: &str) -> Result<Arc<Mutex<Session>>, ServeError> {
+fn session_of(st: &AppState, id: &str) -> Result<Arc<Mutex<Entry>>, ServeError> {
     let map = st.sessions.lock().unwrap_or_else(|e| e.into_inner());
     map.get(id)
         .cloned()
         .ok_or_else(|| ServeError::NoSession(id.chars().take(40).collect()))
 }
 
-fn lock(s: &Mutex<Session>) -> std::sync::MutexGuard<'_, Session> {
+fn lock(s: &Mutex<Entry>) -> std::sync::MutexGuard<'_, Entry> {
     let mut g = s.lock().unwrap_or_else(|e| e.into_inner());
     g.last_used = Instant::now();
     g
-}
-
-/// The state of `s` with the network's prior and value for the position shown.
-fn full_state(st: &AppState, s: &Session) -> Value {
-    let mut v = state_json(s);
-    let mut game = s.current();
-    if game.is_over() {
-        return v;
-    }
-    let legal = game.legal_decisions();
-    match st.engine.evaluate(&game, &legal) {
-        Ok(e) => {
-            let black = if game.to_move() == Color::Black {
-                e.value
-            } else {
-                -e.value
-            };
-            v["eval"] = json!({ "value": e.value, "black": black, "priors": e.priors });
-        }
-        Err(e) => v["eval_error"] = json!(e.to_string()),
-    }
-    v
-}
-
-/// Stops the session's running analysis, if any.
-fn stop_search(s: &mut Session) {
-    if let Some(flag) = s.search.take() {
-        flag.store(true, Ordering::Relaxed);
-    }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewArgs {
     game: Option<String>,
-    board: Option<u32>,
+    /// A number, or a size text such as `15x18`.
+    board: Option<Value>,
     position: Option<Value>,
     human: Option<String>,
     agent: Option<String>,
 }
 
-fn parse_new(st: &AppState, a: NewArgs, old_agent: Option<&str>) -> Result<NewGame, ServeError> {
-    if let Some(g) = a.game.as_deref()
-        && g != "crumble"
-    {
-        return Err(ServeError::UnknownGame(g.chars().take(40).collect()));
-    }
+fn parse_new(a: NewArgs) -> Result<NewGame, ServeError> {
     let position = match &a.position {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -160,21 +132,32 @@ fn parse_new(st: &AppState, a: NewArgs, old_agent: Option<&str>) -> Result<NewGa
             ));
         }
     };
-    let start = session::start_from(a.board, position.as_deref())?;
-    let human = match a.human.as_deref() {
-        None => Color::Black,
-        Some(h) => Color::from_name(h).ok_or_else(|| {
-            ServeError::BadRequest(format!("`human` is black or white, not `{h}`"))
-        })?,
+    let board = match &a.board {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(Value::String(s)) => Some(s.chars().take(40).collect()),
+        Some(_) => {
+            return Err(ServeError::BadPosition(
+                "`board` is a size: a number, or WxH for splinter".into(),
+            ));
+        }
     };
-    let agent = match a.agent.as_deref().or(old_agent) {
-        Some(t) => st.engine.page_agent(t)?,
-        None => st.engine.default_agent.clone(),
+    let human = match a.human.as_deref() {
+        None | Some("black") => Player::First,
+        Some("white") => Player::Second,
+        Some(h) => {
+            return Err(ServeError::BadRequest(format!(
+                "`human` is black or white, not `{}`",
+                h.chars().take(40).collect::<String>()
+            )));
+        }
     };
     Ok(NewGame {
-        start,
+        game: a.game,
+        board,
+        position: position.filter(|p| !p.trim().is_empty()),
         human,
-        agent,
+        agent: a.agent,
     })
 }
 
@@ -182,9 +165,14 @@ async fn open_session(State(st): Shared) -> Answer {
     let n = st.next();
     // Not a secret: ids only keep the tabs of one person apart.
     let id = format!("{:016x}", crumble_core::hash::mix64(n ^ 0x5e55_1011));
-    let start = session::start_from(None, None)?;
-    let s = Session::new(start, Color::Black, st.engine.default_agent.clone());
-    let v = full_state(&st, &s);
+    let board = st.new_board(&NewGame {
+        game: None,
+        board: None,
+        position: None,
+        human: Player::First,
+        agent: None,
+    })?;
+    let v = board.state();
     let mut map = st.sessions.lock().unwrap_or_else(|e| e.into_inner());
     if map.len() >= MAX_SESSIONS {
         let oldest = map
@@ -194,26 +182,33 @@ async fn open_session(State(st): Shared) -> Answer {
         if let Some(k) = oldest
             && let Some(s) = map.remove(&k)
         {
-            stop_search(&mut lock(&s));
+            lock(&s).board.stop_search();
         }
     }
-    map.insert(id.clone(), Arc::new(Mutex::new(s)));
+    let entry = Entry {
+        board,
+        last_used: Instant::now(),
+    };
+    map.insert(id.clone(), Arc::new(Mutex::new(entry)));
     Ok(Json(json!({ "id": id, "state": v })))
 }
 
 async fn get_state(State(st): Shared, Path(id): Path<String>) -> Answer {
     let s = session_of(&st, &id)?;
     let s = lock(&s);
-    Ok(Json(full_state(&st, &s)))
+    Ok(Json(s.board.state()))
 }
 
+/// A new game, of the session's game or another.
 async fn new_game(State(st): Shared, Path(id): Path<String>, Input(a): Input<NewArgs>) -> Answer {
     let s = session_of(&st, &id)?;
     let mut s = lock(&s);
-    let g = parse_new(&st, a, None)?;
-    stop_search(&mut s);
-    s.reset(g);
-    Ok(Json(full_state(&st, &s)))
+    let mut g = parse_new(a)?;
+    g.game.get_or_insert_with(|| s.board.game().to_string());
+    let board = st.new_board(&g)?;
+    s.board.stop_search();
+    s.board = board;
+    Ok(Json(s.board.state()))
 }
 
 #[derive(Deserialize)]
@@ -225,9 +220,9 @@ struct DecideArgs {
 async fn decide(State(st): Shared, Path(id): Path<String>, Input(a): Input<DecideArgs>) -> Answer {
     let s = session_of(&st, &id)?;
     let mut s = lock(&s);
-    s.decide(a.d)?;
-    stop_search(&mut s);
-    Ok(Json(full_state(&st, &s)))
+    s.board.decide(a.d)?;
+    s.board.stop_search();
+    Ok(Json(s.board.state()))
 }
 
 #[derive(Deserialize)]
@@ -244,17 +239,17 @@ async fn play_move(State(st): Shared, Path(id): Path<String>, Input(a): Input<Mo
     }
     let s = session_of(&st, &id)?;
     let mut s = lock(&s);
-    s.play_text(&a.text)?;
-    stop_search(&mut s);
-    Ok(Json(full_state(&st, &s)))
+    s.board.play_text(&a.text)?;
+    s.board.stop_search();
+    Ok(Json(s.board.state()))
 }
 
 async fn undo(State(st): Shared, Path(id): Path<String>) -> Answer {
     let s = session_of(&st, &id)?;
     let mut s = lock(&s);
-    s.undo()?;
-    stop_search(&mut s);
-    Ok(Json(full_state(&st, &s)))
+    s.board.undo()?;
+    s.board.stop_search();
+    Ok(Json(s.board.state()))
 }
 
 #[derive(Deserialize)]
@@ -266,9 +261,9 @@ struct GotoArgs {
 async fn goto(State(st): Shared, Path(id): Path<String>, Input(a): Input<GotoArgs>) -> Answer {
     let s = session_of(&st, &id)?;
     let mut s = lock(&s);
-    s.goto(a.ply)?;
-    stop_search(&mut s);
-    Ok(Json(full_state(&st, &s)))
+    s.board.goto(a.ply)?;
+    s.board.stop_search();
+    Ok(Json(s.board.state()))
 }
 
 #[derive(Deserialize)]
@@ -285,35 +280,26 @@ async fn agent_move(
     Input(a): Input<AgentArgs>,
 ) -> Answer {
     let sess = session_of(&st, &id)?;
-    let (spec, game, version, seed) = {
+    let (job, version) = {
         let mut s = lock(&sess);
-        if s.thinking {
-            return Err(ServeError::Conflict("the agent is already thinking".into()));
-        }
         if let Some(t) = a.agent.as_deref() {
-            s.agent = st.engine.page_agent(t)?;
+            let spec = s.board.page_agent(t)?;
+            s.board.set_agent(spec);
         }
-        if !s.partial.is_empty() {
-            s.partial.clear();
-            s.version += 1;
-        }
-        let game = s.position();
-        if game.is_over() {
-            return Err(ServeError::BadMove("the game is over".into()));
-        }
-        s.thinking = true;
-        (s.agent.clone(), game, s.version, st.next())
+        let seed = st.next();
+        let job = s.board.agent_job(seed)?;
+        s.board.set_thinking(true);
+        job
     };
-    let st2 = Arc::clone(&st);
-    let result = tokio::task::spawn_blocking(move || st2.engine.agent_turn(&spec, &game, seed))
+    let result = tokio::task::spawn_blocking(job)
         .await
         .map_err(|e| ServeError::Internal(format!("the agent's thread: {e}")));
     let mut s = lock(&sess);
-    s.thinking = false;
+    s.board.set_thinking(false);
     let (path, value) = result??;
-    s.play_agent(version, &path, value)?;
-    stop_search(&mut s);
-    Ok(Json(full_state(&st, &s)))
+    s.board.play_agent(version, path, value)?;
+    s.board.stop_search();
+    Ok(Json(s.board.state()))
 }
 
 #[derive(Deserialize)]
@@ -336,26 +322,14 @@ async fn search(
         )));
     }
     let sess = session_of(&st, &id)?;
-    let (start, partial, flag) = {
-        let mut s = lock(&sess);
-        stop_search(&mut s);
-        if s.current().is_over() {
-            return Err(ServeError::BadRequest(
-                "the game is over: nothing to analyse".into(),
-            ));
-        }
-        let flag = Arc::new(AtomicBool::new(false));
-        s.search = Some(Arc::clone(&flag));
-        (s.position(), s.partial.clone(), flag)
-    };
+    let job = lock(&sess).board.analysis_job(sims)?;
     let (tx, rx) = tokio::sync::mpsc::channel::<Event>(4);
-    let st2 = Arc::clone(&st);
     tokio::task::spawn_blocking(move || {
         let send = |name: &str, v: &Value| {
             let ev = Event::default().event(name).data(v.to_string());
             tx.blocking_send(ev).is_ok()
         };
-        let result = st2.engine.analyse(&start, &partial, sims, &flag, |v| {
+        let result = job(&mut |v| {
             let name = if v["done"] == json!(true) {
                 "done"
             } else {
@@ -377,55 +351,17 @@ async fn search(
 
 async fn stop(State(st): Shared, Path(id): Path<String>) -> Answer {
     let s = session_of(&st, &id)?;
-    let mut s = lock(&s);
-    let running = s.search.is_some();
-    stop_search(&mut s);
+    let running = lock(&s).board.stop_search();
     Ok(Json(json!({ "stopped": running })))
 }
 
-/// The network's value (Black's view) of every turn start of the line and of its end.
+/// The evaluator's value (Black's view) of every turn start of the line and of its end.
 async fn values(State(st): Shared, Path(id): Path<String>) -> Answer {
     let s = session_of(&st, &id)?;
-    let (start, moves) = {
-        let s = lock(&s);
-        (s.start.clone(), s.moves.clone())
-    };
-    let st2 = Arc::clone(&st);
-    let out = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, ServeError> {
-        let mut g = start;
-        let mut items = Vec::new();
-        let mut finals = vec![None; moves.len() + 1];
-        for (i, fin) in finals.iter_mut().enumerate() {
-            if let Some(r) = g.game_result() {
-                *fin = Some(r.value_for(crumble_core::Player::First));
-            } else {
-                let legal = g.legal_decisions();
-                items.push((i, g.clone(), legal));
-            }
-            if let Some(p) = moves.get(i)
-                && g.play_move(&p.mv).is_err()
-            {
-                break;
-            }
-        }
-        let batch: Vec<_> = items
-            .iter()
-            .map(|(_, g, l)| (g.clone(), l.clone()))
-            .collect();
-        let evals = st2.engine.evaluate_many(&batch)?;
-        let mut out: Vec<Value> = finals.iter().map(|v| json!(v)).collect();
-        for ((i, g, _), e) in items.iter().zip(evals) {
-            let black = if g.to_move() == Color::Black {
-                e.value
-            } else {
-                -e.value
-            };
-            out[*i] = json!(black);
-        }
-        Ok(out)
-    })
-    .await
-    .map_err(|e| ServeError::Internal(format!("the values' thread: {e}")))??;
+    let job = lock(&s).board.values_job();
+    let out = tokio::task::spawn_blocking(job)
+        .await
+        .map_err(|e| ServeError::Internal(format!("the values' thread: {e}")))??;
     Ok(Json(json!({ "values": out })))
 }
 
@@ -442,16 +378,33 @@ async fn load(
     body: Bytes,
 ) -> Answer {
     let sess = session_of(&st, &id)?;
-    let rec = session::parse_record(&body, q.index.unwrap_or(0))?;
     let mut s = lock(&sess);
-    s.load(&rec)?;
-    stop_search(&mut s);
-    Ok(Json(full_state(&st, &s)))
+    // A file of another game starts a session of that game, with its default agent.
+    let game = super::game::file_game(&body);
+    if game != s.board.game() {
+        let mut board = st.new_board(&NewGame {
+            game: Some(game),
+            board: None,
+            position: None,
+            human: Player::First,
+            agent: None,
+        })?;
+        board.load(&body, q.index.unwrap_or(0))?;
+        s.board.stop_search();
+        s.board = board;
+        return Ok(Json(s.board.state()));
+    }
+    s.board.load(&body, q.index.unwrap_or(0))?;
+    s.board.stop_search();
+    Ok(Json(s.board.state()))
 }
 
 async fn record(State(st): Shared, Path(id): Path<String>) -> Result<Response, ServeError> {
     let s = session_of(&st, &id)?;
-    let text = lock(&s).record().write();
+    let (text, game) = {
+        let s = lock(&s);
+        (s.board.record()?, s.board.game())
+    };
     let mut r = text.into_response();
     r.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -459,7 +412,8 @@ async fn record(State(st): Shared, Path(id): Path<String>) -> Result<Response, S
     );
     r.headers_mut().insert(
         header::CONTENT_DISPOSITION,
-        HeaderValue::from_static("attachment; filename=\"crumble-game.rec\""),
+        HeaderValue::from_str(&format!("attachment; filename=\"{game}-game.rec\""))
+            .map_err(|e| ServeError::Internal(e.to_string()))?,
     );
     Ok(r)
 }

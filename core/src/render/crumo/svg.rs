@@ -29,21 +29,31 @@ const PAD: f64 = 50.0;
 const LINE: f64 = 32.0;
 const STATUS: f64 = 2.0 * LINE + 16.0;
 
+/// The distance between neighbouring points in the picture's units.
+pub const POINT_STEP: f64 = STEP;
+
+/// Where point `p` of `game` is in the picture [`render`] draws (so that a page can place
+/// things on the picture).
+pub fn point_at(game: &Crumo, p: Point) -> (f64, f64) {
+    let n = f64::from(game.size());
+    let rows = 2.0 * n - 1.0;
+    let h3 = 3f64.sqrt() / 2.0;
+    // Rule 1.2: (q, r) at (q + r/2, r·√3/2) on paper, shifted so the board starts at PAD.
+    let (q, r) = game.geometry().coords(p);
+    let (q, r) = (f64::from(q), f64::from(r));
+    (
+        PAD + STEP * (q + r / 2.0 - (n - 1.0) / 2.0),
+        PAD + STEP * h3 * (rows - 1.0 - r),
+    )
+}
+
 /// Draws the position (see the module documentation).
 pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
     let geo = game.geometry();
     let n = f64::from(game.size());
     let rows = 2.0 * n - 1.0;
     let h3 = 3f64.sqrt() / 2.0;
-    // Rule 1.2: (q, r) at (q + r/2, r·√3/2) on paper, shifted so the board starts at PAD.
-    let at = |p: Point| {
-        let (q, r) = geo.coords(p);
-        let (q, r) = (f64::from(q), f64::from(r));
-        (
-            PAD + STEP * (q + r / 2.0 - (n - 1.0) / 2.0),
-            PAD + STEP * h3 * (rows - 1.0 - r),
-        )
-    };
+    let at = |p: Point| point_at(game, p);
     let width = 2.0 * PAD + STEP * (rows - 1.0);
     let board_h = 2.0 * PAD + STEP * h3 * (rows - 1.0);
     let height = board_h + STATUS;

@@ -13,7 +13,7 @@ use super::super::svg::{
     ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc,
 };
 use super::{SplinterHighlight, score_line, status_line};
-use crate::splinter::{PieceType, Splinter, Square};
+use crate::splinter::{Board, PieceType, Splinter, Square};
 use std::fmt::Write as _;
 
 /// How to draw.
@@ -97,6 +97,20 @@ fn piece_shape(kind: PieceType, class: &str, cx: f64, cy: f64) -> String {
     }
 }
 
+/// The side of a square in the picture's units.
+pub const SQUARE: f64 = CELL;
+
+/// The top-left corner of square `s` in the picture [`render`] draws of a game on `board`
+/// with `coords` as in its options (so that a page can place things on the picture).
+pub fn square_corner(board: &Board, s: Square, coords: bool) -> (f64, f64) {
+    let left = if coords { GUTTER } else { PAD };
+    let (x, y) = board.xy(s);
+    (
+        left + f64::from(x) * CELL,
+        PAD + f64::from(board.height() - 1 - y) * CELL,
+    )
+}
+
 /// Draws the position (see the module documentation).
 pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
     let b = game.board();
@@ -105,14 +119,7 @@ pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
     let bottom_gap = if opts.coords { GUTTER } else { PAD };
     let (bw, bh) = (CELL * f64::from(w), CELL * f64::from(h));
     let (width, height) = (left + bw + PAD, PAD + bh + bottom_gap + STATUS);
-    // The top-left corner and the centre of a square.
-    let corner = |s: Square| {
-        let (x, y) = b.xy(s);
-        (
-            left + f64::from(x) * CELL,
-            PAD + f64::from(h - 1 - y) * CELL,
-        )
-    };
+    let corner = |s: Square| square_corner(b, s, opts.coords);
     let centre = |s: Square| {
         let (x, y) = corner(s);
         (x + CELL / 2.0, y + CELL / 2.0)

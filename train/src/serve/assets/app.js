@@ -2,9 +2,13 @@
 // records. A game plugs in through CrumbleBoard.registerGame(name, hooks) with
 //   draw(svg, state, ui)  draws the position and its clickable decisions into the SVG;
 //                         ui.decide(d) plays a decision, ui.hover(text) previews one,
-//                         ui.heat tells whether to draw the prior heatmap;
-//   key(state, key, view) the decision a key press means (or null).
-// The server knows the rules; the page only draws what it is told and sends decisions back.
+//                         ui.heat tells whether to draw the prior heatmap, ui.redraw()
+//                         draws again (after a choice the page keeps, such as a selection);
+//   key(state, key)       the decision a key press means (or null);
+//   sizes: { board, placeholder, move }  the new-game form's default size and hints.
+// Decisions with a `button` label (Crumble's stop, Crumo's pass and swap) are buttons below
+// the board. The server knows the rules; the page only draws what it is told and sends
+// decisions back.
 "use strict";
 
 const CrumbleBoard = (() => {
@@ -17,6 +21,21 @@ const CrumbleBoard = (() => {
   const $ = (sel) => document.querySelector(sel);
 
   function registerGame(name, hooks) { games[name] = hooks; }
+
+  // Puts a picture the server drew (a whole <svg> document) into the board's SVG, for the
+  // games whose pictures are the program's own. Its style sheet is scoped to the board: a
+  // <style> inside inline SVG applies to the whole page.
+  function picture(svg, text) {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = doc.documentElement;
+    svg.setAttribute("viewBox", root.getAttribute("viewBox"));
+    svg.innerHTML = "";
+    for (const child of [...root.childNodes]) svg.appendChild(document.importNode(child, true));
+    for (const style of svg.querySelectorAll("style")) {
+      style.textContent = style.textContent.replace(/([^{}]+)\{/g, (m, sel) =>
+        sel.split(",").map((x) => `#${svg.id} ${x.trim()}`).join(", ") + " {");
+    }
+  }
 
   function showError(msg) {
     const e = $("#error");
@@ -74,6 +93,7 @@ const CrumbleBoard = (() => {
       decide: (d) => decide(d),
       hover: (text) => { $("#hover-text").textContent = text || ""; },
       heat: $("#heat-toggle").checked,
+      redraw: () => render(),
     };
   }
 
@@ -86,15 +106,19 @@ const CrumbleBoard = (() => {
     g.draw($("#board"), state, ui());
     $("#building").textContent = state.building || "";
     $("#hover-text").textContent = "";
-    const stop = state.decisions.find((d) => d.kind === "stop");
-    const stopBtn = $("#stop-btn");
-    stopBtn.hidden = !stop;
-    if (stop) {
-      const k = state.decisions.indexOf(stop);
+    const btns = $("#decision-btns");
+    btns.innerHTML = "";
+    state.decisions.forEach((dec, k) => {
+      if (!dec.button) return;
       const p = state.eval && state.eval.priors ? state.eval.priors[k] : null;
-      stopBtn.textContent = "Stop (end turn)" + (p != null ? ` ${(100 * p).toFixed(0)}%` : "");
-      stopBtn.onclick = () => decide(stop.d);
-    }
+      const b = document.createElement("button");
+      b.className = "decision-btn";
+      b.dataset.kind = dec.kind;
+      b.title = dec.text;
+      b.textContent = dec.button + (p != null ? ` ${(100 * p).toFixed(0)}%` : "");
+      b.onclick = () => decide(dec.d);
+      btns.appendChild(b);
+    });
     renderMoves();
     renderValue();
   }
@@ -110,7 +134,7 @@ const CrumbleBoard = (() => {
     }
     fill.style.width = `${(50 * (e.black + 1)).toFixed(1)}%`;
     const side = state.to_move;
-    num.textContent = `${e.value >= 0 ? "+" : ""}${e.value.toFixed(2)} for ${side} (net)`;
+    num.textContent = `${e.value >= 0 ? "+" : ""}${e.value.toFixed(2)} for ${side} (${state.evaluator})`;
     num.dataset.value = e.black.toFixed(4);
   }
 
@@ -143,7 +167,7 @@ const CrumbleBoard = (() => {
   // After the person's move the agent answers, when it is its turn and replies are on.
   async function maybeReply() {
     if (!state || state.over || !$("#auto-reply").checked) return;
-    if (state.phase !== "choose" || state.to_move === state.human) return;
+    if (!state.turn_start || state.to_move === state.human) return;
     if (state.ply !== state.moves.length) return; // looking back in the game: no reply
     await agentMove();
   }
@@ -168,18 +192,16 @@ const CrumbleBoard = (() => {
     const kind = $("#new-agent-kind").value;
     const sims = $("#new-sims").value;
     if (kind === "random") return "random";
-    if (kind === "default") return null;
+    if (kind === "default") return null; // the game's own default (or --agent)
     return `${kind}:${sims}`;
   }
 
   async function newGame(ev) {
     if (ev) ev.preventDefault();
     stopSearch();
-    const body = {
-      game: "crumble",
-      board: Number($("#new-board").value),
-      human: $("#new-human").value,
-    };
+    const body = { game: $("#new-game").value, human: $("#new-human").value };
+    const board = $("#new-board").value.trim();
+    if (board) body.board = board;
     const agent = agentString();
     if (agent) body.agent = agent;
     const pos = $("#new-position").value.trim();
@@ -307,7 +329,7 @@ const CrumbleBoard = (() => {
     const text = await r.text();
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-    a.download = "crumble-game.rec";
+    a.download = `${state ? state.game : "crumble"}-game.rec`;
     document.body.appendChild(a);
     a.click();
     a.remove();
@@ -320,12 +342,23 @@ const CrumbleBoard = (() => {
     if (d != null) { ev.preventDefault(); decide(d); return; }
     if (ev.key === "Home") goto(0);
     else if (ev.key === "End") goto(state.moves.length);
-    else if (ev.key === "ArrowLeft" && state.phase !== "swap") goto(state.ply - 1);
-    else if (ev.key === "ArrowRight" && state.phase !== "swap") goto(state.ply + 1);
+    // Within a turn the arrows belong to the game (Crumble's swap steps).
+    else if (ev.key === "ArrowLeft" && !state.building) goto(state.ply - 1);
+    else if (ev.key === "ArrowRight" && !state.building) goto(state.ply + 1);
+  }
+
+  // The form follows the game chosen: its size, the hint of a typed move.
+  function formFor(name) {
+    const g = games[name];
+    if (!g || !g.sizes) return;
+    $("#new-board").value = g.sizes.board;
+    $("#new-board").placeholder = g.sizes.placeholder;
+    $("#move-text").placeholder = `type a move, e.g. ${g.sizes.move}`;
   }
 
   async function start() {
     $("#new-form").addEventListener("submit", newGame);
+    $("#new-game").onchange = () => formFor($("#new-game").value);
     $("#move-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       stopSearch();
@@ -355,11 +388,13 @@ const CrumbleBoard = (() => {
     const s = await api("POST", "/api/session", {});
     if (!s) return;
     id = s.id;
+    $("#new-game").value = s.state.game;
+    formFor(s.state.game);
     setState(s.state);
   }
 
   return {
-    registerGame, start,
+    registerGame, start, picture,
     get state() { return state; },
     get renders() { return renders; },
     get busy() { return busy; },

@@ -1,16 +1,18 @@
-//! What the page draws, as JSON: the pieces, the last move or the turn in progress, and every
-//! legal decision of the position shown with the place it is drawn and clicked (its
-//! rectangle in grid units of the absolute frame, Black's view, `y` up). The page only
-//! draws and sends back decision numbers; every rule stays here.
+//! Crumble on the board: the pieces, the last move or the turn in progress, and every legal
+//! decision of the position shown with the place it is drawn and clicked (its rectangle in
+//! grid units of the absolute frame, Black's view, `y` up), drawn by `assets/crumble.js`.
+//! Moves are written in the per-player frame.
 
-use super::session::Session;
-use crumble_core::notation;
-use crumble_core::render::{self, BaseMark, Highlight};
-use crumble_core::{Decision, DecisionKind, Dir, Game, Phase, Rect};
+use super::ServeError;
+use super::game::{BoardView, Loaded, ServeGame, size_in};
+use crumble_core::notation::{self, Frame};
+use crumble_core::record::{self, GameRecord};
+use crumble_core::render::{self, BaseMark, Highlight, html};
+use crumble_core::{Color, Decision, DecisionKind, Dir, Game, Phase, Rect, position};
 use serde_json::{Value, json};
 
 /// `[x, y, w, h]`.
-pub fn rect(r: Rect) -> Value {
+fn rect(r: Rect) -> Value {
     json!([r.x, r.y, r.w, r.h])
 }
 
@@ -30,7 +32,7 @@ fn neighbour(game: &Game, from: Rect, dir: Dir) -> Option<Rect> {
 /// The notation of a turn begun with `path` from `start` (a turn start): the whole move when
 /// the path ends the turn or may stop here, else its position and letter (`3,1H…`); empty
 /// for an empty path.
-pub fn building_text(start: &Game, path: &[Decision]) -> String {
+fn building_text(start: &Game, path: &[Decision]) -> String {
     if path.is_empty() {
         return String::new();
     }
@@ -116,7 +118,10 @@ fn decision_json(game: &Game, start: &Game, partial: &[Decision], d: Decision) -
                 "rect": neighbour(game, from, dir).map(rect), "text": text,
             })
         }
-        Some(DecisionKind::Stop) | None => json!({ "d": d.0, "kind": "stop", "text": text }),
+        // Drawn by the page as a button beside the board.
+        Some(DecisionKind::Stop) | None => {
+            json!({ "d": d.0, "kind": "stop", "button": "Stop (end turn)", "text": text })
+        }
     }
 }
 
@@ -134,15 +139,93 @@ fn highlight_json(h: Option<Highlight>) -> Value {
     })
 }
 
-/// The session as the page draws it (the analysis is added by the caller).
-pub fn state_json(s: &Session) -> Value {
-    let start = s.position();
-    let mut game = s.current();
-    let legal = if game.is_over() {
-        Vec::new()
-    } else {
-        game.legal_decisions()
-    };
+impl ServeGame for Game {
+    const DEFAULT_AGENT: &'static str = "bot";
+    const BUILTIN: bool = true;
+
+    /// The standard start of a board of 2 to 16 cells a side at resolution 8 (the built-in
+    /// network's), or Crumble's position JSON.
+    fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Game, ServeError> {
+        if let Some(text) = position_json {
+            return position::from_json(text).map_err(|e| ServeError::BadPosition(e.to_string()));
+        }
+        let n = match board {
+            Some(b) => size_in(b, 2..=16, "boards of cells a side")?,
+            None => 6,
+        };
+        Game::new(n as u16, 8).map_err(|e| ServeError::BadPosition(e.to_string()))
+    }
+
+    fn colour_to_move(&self) -> Option<Color> {
+        self.decider()
+    }
+
+    fn move_text(before: &Game, path: &[Decision]) -> Option<String> {
+        let mv = before.move_from_decisions(path).ok()?;
+        notation::format_move(before, &mv, Frame::PerPlayer)
+    }
+
+    fn parse_move(before: &Game, text: &str) -> Result<Vec<Decision>, String> {
+        let mv = notation::parse_move(before, text, Frame::PerPlayer).map_err(|e| e.to_string())?;
+        before.move_decisions(&mv).map_err(|e| e.to_string())
+    }
+
+    fn building_text(start: &Game, path: &[Decision]) -> String {
+        building_text(start, path)
+    }
+
+    fn status(&self) -> String {
+        render::status_line(self)
+    }
+
+    fn board_json(v: &BoardView<'_, Game>) -> Value {
+        board_json(v)
+    }
+
+    fn write_record(
+        start: &Game,
+        moves: &[(Vec<Decision>, Option<f32>)],
+        tags: &[(String, String)],
+    ) -> Result<String, ServeError> {
+        let mut rec = GameRecord::new(start.clone(), Frame::PerPlayer);
+        rec.tags = tags.to_vec();
+        let mut end = start.clone();
+        for (path, value) in moves {
+            let mv = end
+                .move_from_decisions(path)
+                .map_err(|e| ServeError::Internal(format!("a move of the line: {e}")))?;
+            end.play_move(&mv)
+                .map_err(|e| ServeError::Internal(format!("a move of the line: {e}")))?;
+            rec.push_move(mv, value.map(html::value_comment));
+        }
+        rec.result = end.outcome();
+        Ok(rec.write())
+    }
+
+    fn read_record(text: &str) -> Result<Loaded<Game>, ServeError> {
+        let rec = record::parse(text).map_err(|e| ServeError::BadRecord(e.to_string()))?;
+        let mut g = rec.start.clone();
+        let mut moves = Vec::with_capacity(rec.moves.len());
+        for (i, mv) in rec.moves.iter().enumerate() {
+            let path = g
+                .play_move(mv)
+                .map_err(|e| ServeError::BadRecord(format!("move {}: {e}", i + 1)))?;
+            moves.push(path);
+        }
+        Ok(Loaded {
+            values: (0..moves.len())
+                .map(|i| rec.comment(i).and_then(html::parse_value_comment))
+                .collect(),
+            start: rec.start,
+            moves,
+            tags: rec.tags,
+        })
+    }
+}
+
+/// The position as `assets/crumble.js` draws it.
+fn board_json(v: &BoardView<'_, Game>) -> Value {
+    let game = v.game;
     let b = game.board();
     let pieces: Vec<Value> = b
         .sorted_pieces()
@@ -162,43 +245,25 @@ pub fn state_json(s: &Session) -> Value {
         Phase::Swap => ("swap", Value::Null),
         Phase::Over => ("over", Value::Null),
     };
-    let decisions: Vec<Value> = legal
+    let decisions: Vec<Value> = v
+        .legal
         .iter()
-        .map(|&d| decision_json(&game, &start, &s.partial, d))
+        .map(|&d| decision_json(game, v.start, v.partial, d))
         .collect();
-    let last = if s.partial.is_empty() && s.ply > 0 {
-        let mut before = s.start.clone();
-        for p in &s.moves[..s.ply - 1] {
-            let _ = before.play_move(&p.mv);
-        }
-        highlight_json(Highlight::of(&before, &s.moves[s.ply - 1].mv))
-    } else {
-        Value::Null
+    let last = match v.last {
+        Some((before, path)) => match before.move_from_decisions(path) {
+            Ok(mv) => highlight_json(Highlight::of(before, &mv)),
+            Err(_) => Value::Null,
+        },
+        None => Value::Null,
     };
-    let moves: Vec<Value> = s
-        .moves
-        .iter()
-        .map(
-            |p| json!({ "text": p.text, "by": p.by.name(), "value": p.value, "agent": p.by_agent }),
-        )
-        .collect();
     json!({
-        "game": "crumble",
         "board": { "size": b.board_size(), "resolution": b.resolution(), "grid": b.grid_size(), "pieces": pieces },
-        "to_move": game.decider().map(|c| c.name()),
-        "status": render::status_line(&game),
-        "over": game.is_over(),
-        "human": s.human.name(),
-        "agent": s.agent.to_string(),
         "phase": phase,
         "pending": pending,
         "fresh": game.fresh_pieces().into_iter().map(rect).collect::<Vec<_>>(),
         "swapper": game.swapper_piece().map(rect),
-        "building": s.building(),
         "decisions": decisions,
         "last": last,
-        "moves": moves,
-        "ply": s.ply,
-        "thinking": s.thinking,
     })
 }

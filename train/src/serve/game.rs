@@ -1,0 +1,225 @@
+//! What the board asks of a game beyond the training pipeline ([`TrainGame`]): its start from
+//! the page's form, its moves in notation, its picture with every legal decision placed on
+//! it, and its text records. The sessions, the engine and the routes are written once against
+//! this trait; Crumble, Splinter and Crumo implement it in their own files.
+
+use super::ServeError;
+use crate::games::TrainGame;
+use crumble_core::{Color, Decision, GameState, Player};
+use crumble_selfplay::record as sp;
+use serde_json::Value;
+
+/// A game the board plays.
+pub trait ServeGame: TrainGame {
+    /// The default opponent: the built-in network where there is one for the game, else a
+    /// search agent without a network (as `crumble play` chooses).
+    const DEFAULT_AGENT: &'static str;
+    /// Does the built-in network (`bot`) play this game?
+    const BUILTIN: bool;
+
+    /// The start the page asked for: the standard start of `board` (the game's size text:
+    /// `6`, `15x18`, `5`; `None` its default), or a position in the game's position JSON.
+    fn start(board: Option<&str>, position: Option<&str>) -> Result<Self, ServeError>;
+
+    /// The colour that makes the next decision (`None` once the game is over). A seat plays a
+    /// colour; in Crumo a swap changes which.
+    fn colour_to_move(&self) -> Option<Color>;
+
+    /// The colour `seat` plays here.
+    fn colour_of(&self, seat: Player) -> Color {
+        match seat {
+            Player::First => Color::Black,
+            Player::Second => Color::White,
+        }
+    }
+
+    /// The notation of the complete move `path` played from `before` (a turn start).
+    fn move_text(before: &Self, path: &[Decision]) -> Option<String>;
+
+    /// The decisions of a move typed in notation at `before` (a turn start), or why not.
+    fn parse_move(before: &Self, text: &str) -> Result<Vec<Decision>, String>;
+
+    /// The notation of a turn begun with `path` from `start`, as far as it goes (`e4-d3/…`);
+    /// the whole move once it is complete; empty for an empty path.
+    fn building_text(start: &Self, path: &[Decision]) -> String;
+
+    /// One line: whose turn it is, or how the game ended.
+    fn status(&self) -> String;
+
+    /// What the page draws of `view`: the game's picture and the legal decisions of the
+    /// position shown, each with the place it is clicked (see each game's file).
+    fn board_json(view: &BoardView<'_, Self>) -> Value;
+
+    /// The line as the game's text record: the start, the moves with the agent's values where
+    /// the format keeps comments, the tags, the result the moves reach.
+    fn write_record(
+        start: &Self,
+        moves: &[(Vec<Decision>, Option<f32>)],
+        tags: &[(String, String)],
+    ) -> Result<String, ServeError>;
+
+    /// One text record of the game (one chunk of a file).
+    fn read_record(text: &str) -> Result<Loaded<Self>, ServeError>;
+
+    /// One game of a self-play file.
+    fn read_selfplay(rec: &sp::GameRecord) -> Result<Loaded<Self>, ServeError> {
+        let mut game: Self = rec
+            .start_state()
+            .map_err(|e| ServeError::BadRecord(e.to_string()))?;
+        let mut moves = Vec::new();
+        let mut turn = Vec::new();
+        for (i, s) in rec.steps.iter().enumerate() {
+            game.apply(s.decision).map_err(|e| {
+                ServeError::BadRecord(format!("decision {i} ({}): {e}", s.decision.0))
+            })?;
+            turn.push(s.decision);
+            if game.at_turn_start() || game.is_over() {
+                moves.push(std::mem::take(&mut turn));
+            }
+        }
+        let start = rec
+            .start_state()
+            .map_err(|e| ServeError::BadRecord(e.to_string()))?;
+        Ok(Loaded {
+            start,
+            values: vec![None; moves.len()],
+            moves,
+            tags: vec![("Index".into(), rec.index.to_string())],
+        })
+    }
+}
+
+/// A game read from a file: its start, each move's decisions, the values its comments gave
+/// (the mover's view), its tags.
+#[derive(Debug)]
+pub struct Loaded<G> {
+    pub start: G,
+    pub moves: Vec<Vec<Decision>>,
+    pub values: Vec<Option<f32>>,
+    pub tags: Vec<(String, String)>,
+}
+
+/// The position the page shows, with how it was reached.
+#[derive(Debug)]
+pub struct BoardView<'a, G> {
+    /// The turn start the partial turn began at.
+    pub start: &'a G,
+    /// `start` with the decisions of the turn in progress.
+    pub game: &'a G,
+    pub partial: &'a [Decision],
+    /// The legal decisions of `game`, in the order the prior is given.
+    pub legal: &'a [Decision],
+    /// The position before the last move and the move's decisions, when the position shown
+    /// is a turn start after a move.
+    pub last: Option<(&'a G, &'a [Decision])>,
+    /// The colour at the bottom of the board (the person's).
+    pub viewer: Color,
+}
+
+impl<G: ServeGame> BoardView<'_, G> {
+    /// The notation of the turn in progress followed by `d`.
+    pub fn text_with(&self, d: Decision) -> String {
+        let mut path = self.partial.to_vec();
+        path.push(d);
+        G::building_text(self.start, &path)
+    }
+}
+
+/// Replays `moves` from `start`, each a whole turn, into the decisions the session keeps.
+pub fn check_moves<G: GameState>(start: &G, moves: &[Vec<Decision>]) -> Result<G, ServeError> {
+    let mut g = start.clone();
+    for (i, path) in moves.iter().enumerate() {
+        for &d in path {
+            g.apply(d)
+                .map_err(|e| ServeError::BadRecord(format!("move {}: {e}", i + 1)))?;
+        }
+        if !(g.at_turn_start() || g.is_over()) {
+            return Err(ServeError::BadRecord(format!(
+                "move {} stops in the middle of a turn",
+                i + 1
+            )));
+        }
+    }
+    Ok(g)
+}
+
+/// Reads an uploaded file of game `G`: text records (the file may hold several; `index` picks
+/// one, 0-based) or a self-play file (`.crsp`, recognised by its first bytes).
+pub fn parse_file<G: ServeGame>(bytes: &[u8], index: usize) -> Result<Loaded<G>, ServeError> {
+    let pick = |n: usize| -> Result<usize, ServeError> {
+        if index < n {
+            Ok(index)
+        } else {
+            Err(ServeError::BadRecord(format!(
+                "game index {index}: the file holds {n} game{}",
+                if n == 1 { "" } else { "s" }
+            )))
+        }
+    };
+    if bytes.starts_with(&sp::MAGIC) {
+        let games = sp::decode_file_checked::<G>(bytes)
+            .map_err(|e| ServeError::BadRecord(e.to_string()))?;
+        return G::read_selfplay(&games[pick(games.len())?]);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        ServeError::BadRecord("neither a text game record (UTF-8) nor a .crsp file".into())
+    })?;
+    let chunks = crumble_core::record::split_records(text);
+    if chunks.is_empty() {
+        return Err(ServeError::BadRecord("the file holds no game".into()));
+    }
+    let (line, chunk) = &chunks[pick(chunks.len())?];
+    G::read_record(chunk).map_err(|e| match e {
+        // Line numbers of a chunk count from the file's first line.
+        ServeError::BadRecord(m) => ServeError::BadRecord(shift_line(&m, line - 1)),
+        other => other,
+    })
+}
+
+/// The game of an uploaded file: a self-play file's first game's, a text record's `Game` tag,
+/// else Crumble (whose records have no such tag).
+pub fn file_game(bytes: &[u8]) -> String {
+    if bytes.starts_with(&sp::MAGIC) {
+        return match sp::decode_file(bytes) {
+            Ok(games) if !games.is_empty() => games[0].game.chars().take(40).collect(),
+            // The game's own reader says what is wrong.
+            _ => "crumble".into(),
+        };
+    }
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+    text.lines()
+        .map(str::trim)
+        .take_while(|l| l.starts_with('['))
+        .find_map(|l| l.strip_prefix("[Game \"")?.strip_suffix("\"]"))
+        .map_or_else(|| "crumble".into(), |g| g.chars().take(40).collect())
+}
+
+/// `line N: ...` → `line N+by: ...`.
+fn shift_line(message: &str, by: usize) -> String {
+    if let Some(rest) = message.strip_prefix("line ")
+        && let Some((n, tail)) = rest.split_once(':')
+        && let Ok(n) = n.parse::<usize>()
+    {
+        return format!("line {}:{tail}", n + by);
+    }
+    message.to_string()
+}
+
+/// A size text of the form `N`, refused outside `range`.
+pub fn size_in(
+    text: &str,
+    range: std::ops::RangeInclusive<u32>,
+    what: &str,
+) -> Result<u32, ServeError> {
+    let n = text.trim().parse::<u32>().map_err(|_| {
+        ServeError::BadPosition(format!("board `{text}`: {what} is a whole number"))
+    })?;
+    if !range.contains(&n) {
+        return Err(ServeError::BadPosition(format!(
+            "board size {n}: the page plays {what} of {} to {}",
+            range.start(),
+            range.end()
+        )));
+    }
+    Ok(n)
+}
