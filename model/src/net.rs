@@ -79,13 +79,6 @@ pub struct NetConfig {
     /// every convolution, and global pooling reads only the board. `None` (Crumble, Splinter):
     /// every cell counts.
     pub mask_plane: Option<usize>,
-    /// The output layers of the policy and value heads start at zero, so an untrained net
-    /// gives uniform priors and value 0 everywhere and the first generation's search is the
-    /// uniform search. With random outputs the first self-play follows the random net's
-    /// arbitrary preferences, which Crumo's training never unlearned (its policy collapsed
-    /// on one stack height). Only the initial weights change.
-    #[config(default = false)]
-    pub zero_init_outputs: bool,
 }
 
 /// Why a configuration cannot build a network.
@@ -489,12 +482,26 @@ impl NetConfig {
     /// Builds the network with weights drawn from `seed` (deterministic, independent of
     /// burn's global RNG).
     pub fn init(&self, device: &Device) -> Result<CrumbleNet, ConfigError> {
+        self.build(device, false)
+    }
+
+    /// [`NetConfig::init`] with the output layers of the policy and value heads at zero (the
+    /// rest drawn alike), so the untrained net gives uniform priors and value 0 everywhere
+    /// and a run's first search is the uniform search. With random outputs the first
+    /// self-play follows the random net's arbitrary preferences, which Crumo's training
+    /// never unlearned (its policy collapsed on one stack height). An initialisation, not
+    /// an architecture: checkpoints do not record it.
+    pub fn init_zero_outputs(&self, device: &Device) -> Result<CrumbleNet, ConfigError> {
+        self.build(device, true)
+    }
+
+    fn build(&self, device: &Device, zero_outputs: bool) -> Result<CrumbleNet, ConfigError> {
         self.validate()?;
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         let c = self.channels;
         let s = self.stride();
         let (p, q) = (self.input_planes, self.policy_planes);
-        let out_gain = if self.zero_init_outputs { 0.0 } else { 0.1 };
+        let out_gain = if zero_outputs { 0.0 } else { 0.1 };
         let stem = Conv::new(ConvShape::new(p, c, s, s, 0), 1.0, &mut rng, device);
         let blocks = (0..self.blocks)
             .map(|b| ResBlock {

@@ -83,6 +83,7 @@ pub struct NetSection {
     pub gpool_every: usize,
     pub value_hidden: usize,
     pub seed: u64,
+    /// The heads' output layers start at zero (`NetConfig::init_zero_outputs`).
     pub zero_init_outputs: bool,
 }
 
@@ -96,7 +97,7 @@ impl Default for NetSection {
             gpool_every: n.gpool_every,
             value_hidden: n.value_hidden,
             seed: n.seed,
-            zero_init_outputs: n.zero_init_outputs,
+            zero_init_outputs: false,
         }
     }
 }
@@ -364,7 +365,6 @@ impl TrainConfig {
             .with_gpool_every(n.gpool_every)
             .with_value_hidden(n.value_hidden)
             .with_seed(n.seed)
-            .with_zero_init_outputs(n.zero_init_outputs)
     }
 
     /// Checks every range; errors name the key.

@@ -82,7 +82,8 @@ impl<G: TrainGame> Run<G> {
         let history = settle_ledger(&dir, &cfg)?;
         let net_config = G::net_config(&cfg);
         let device = crumble_model::default_device().autodiff();
-        let net = load_net(&dir, history.done, &net_config, &device)?;
+        let zero_outputs = cfg.net.zero_init_outputs;
+        let net = load_net(&dir, history.done, &net_config, zero_outputs, &device)?;
         let optim = load_optimizer(&dir, history.done, &cfg)?;
         let window = window::load_window(&cfg, &standard, &dir, &history)?;
         let tb = TbLog::open(&dir.join("tb")).map_err(io_err(&dir.join("tb")))?;
@@ -122,16 +123,20 @@ fn load_net(
     dir: &Path,
     done: u32,
     net_config: &NetConfig,
+    zero_outputs: bool,
     device: &Device,
 ) -> Result<CrumbleNet, TrainError> {
     let ckpt0 = checkpoint_path(dir, 0);
     if done == 0 && !ckpt0.exists() {
-        let net = net_config
-            .init(device)
-            .map_err(|e| TrainError::Architecture {
-                path: ckpt0.display().to_string(),
-                what: e.to_string(),
-            })?;
+        let net = if zero_outputs {
+            net_config.init_zero_outputs(device)
+        } else {
+            net_config.init(device)
+        };
+        let net = net.map_err(|e| TrainError::Architecture {
+            path: ckpt0.display().to_string(),
+            what: e.to_string(),
+        })?;
         save_checkpoint(dir, 0, net_config, &net, None)?;
     }
     let path = checkpoint_path(dir, done);
