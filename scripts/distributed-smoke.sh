@@ -83,9 +83,9 @@ worker() {
     LAST=$!
     PIDS+=("$LAST")
 }
-# Starts the trainer in the background (its pid in $LAST).
+# Starts the trainer in the background: trainer RUN CACHE LOG CONFIG (its pid in $LAST).
 trainer() {
-    "$CRUMBLE" train --run-dir "$1" --cache-dir "$2" --config configs/tiny.toml --generations 3 \
+    "$CRUMBLE" train --run-dir "$1" --cache-dir "$2" --config "$4" --generations 3 \
         --selfplay external --poll 0.5 --heartbeat 2 >>"$3" 2>&1 &
     LAST=$!
     PIDS+=("$LAST")
@@ -108,7 +108,7 @@ check_uploaded() {
 say "2. clean run: trainer + 2 workers, 3 generations of configs/tiny.toml"
 RUN="s3://$BUCKET/runs/clean"
 t0=$(date +%s.%N)
-trainer "$RUN" "$WORK/cache-clean" "$WORK/trainer-clean.log"; T=$LAST
+trainer "$RUN" "$WORK/cache-clean" "$WORK/trainer-clean.log" configs/tiny.toml; T=$LAST
 worker a-clean "$RUN"; A=$LAST
 worker b-clean "$RUN"; B=$LAST
 ok $T trainer "$WORK/trainer-clean.log"
@@ -123,33 +123,34 @@ check_uploaded "$WORK/audit-clean.txt" "$WORK/worker-a-clean.log" "$WORK/worker-
 cp "$WORK/cache-clean/progress.csv" "$WORK/progress-clean.csv"
 
 say "3. fault run"
+# configs/tiny.toml with 64 games a generation: a generation gathers for a few seconds, long
+# enough to be killed in, and consumes what is waiting (so the files put in by hand below
+# are looked at).
+sed 's/^games = 4 /games = 64 /' configs/tiny.toml >"$WORK/fault.toml"
+grep -q '^games = 64 ' "$WORK/fault.toml" || fail "could not make the fault run's config"
 RUN="s3://$BUCKET/runs/fault"
 export RUN_PREFIX=runs/fault
-trainer "$RUN" "$WORK/cache-fault" "$WORK/trainer-fault.log"; T=$LAST
+trainer "$RUN" "$WORK/cache-fault" "$WORK/trainer-fault.log" "$WORK/fault.toml"; T=$LAST
 worker a-fault "$RUN"; A=$LAST
 worker b-fault "$RUN"; B=$LAST
 # Worker a: SIGKILL as soon as a batch is spooled, while its files are being uploaded.
-for _ in $(seq 1 600); do
-    grep -q 'files spooled' "$WORK/worker-a-fault.log" && break
+for _ in $(seq 1 1200); do
+    grep -q 'files spooled' "$WORK/worker-a-fault.log" 2>/dev/null && break
     sleep 0.05
 done
 kill -9 $A
 wait $A 2>/dev/null || true
-echo "worker a killed; files left in its spool: $(ls "$WORK/spool-a-fault/pending" | grep -c crsp || true)"
-# The trainer: SIGKILL one second into its second generation.
-for _ in $(seq 1 1200); do
-    S3PY <<'EOF' && break
-import boto3, os, sys
-s3 = boto3.client("s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"])
-r = s3.list_objects_v2(Bucket="crumble", Prefix=os.environ["RUN_PREFIX"] + "/commits/")
-sys.exit(0 if r.get("KeyCount", 0) >= 1 else 1)
-EOF
-    sleep 0.25
+echo "worker a killed after spooling a batch; files left in its spool: $(ls "$WORK/spool-a-fault/pending" | grep -c crsp || true)"
+# The trainer: SIGKILL as soon as generation 1 is in its ledger (generation 2 is gathering);
+# worker b too, so that what waits in the store stays less than a generation.
+for _ in $(seq 1 2400); do
+    [ "$(wc -l <"$WORK/cache-fault/progress.csv" 2>/dev/null || echo 0)" -ge 2 ] && break
+    sleep 0.05
 done
-sleep 1
-kill -9 $T
+kill -9 $T $B
 wait $T 2>/dev/null || true
-echo "trainer killed after generation 1's commit; the ledger had $(($(wc -l <"$WORK/cache-fault/progress.csv") - 1)) rows"
+wait $B 2>/dev/null || true
+echo "trainer and worker b killed in generation 2; the ledger had $(($(wc -l <"$WORK/cache-fault/progress.csv") - 1)) rows"
 # By hand: a duplicate of a used file under a new key, and a corrupt file.
 S3PY <<'EOF'
 import boto3, json, os
@@ -164,8 +165,9 @@ s3.put_object(Bucket="crumble", Key=p + "/incoming/byhand/n0001-000002-0.crsp", 
 print("uploaded by hand: incoming/byhand/n0001-000001-0.crsp (a copy of", c["used"][0]["key"] + ")",
       "and incoming/byhand/n0001-000002-0.crsp (corrupt)")
 EOF
-trainer "$RUN" "$WORK/cache-fault" "$WORK/trainer-fault.log"; T=$LAST
+trainer "$RUN" "$WORK/cache-fault" "$WORK/trainer-fault.log" "$WORK/fault.toml"; T=$LAST
 worker a-fault "$RUN"; A=$LAST
+worker b-fault "$RUN"; B=$LAST
 ok $T trainer "$WORK/trainer-fault.log"
 ok $A worker-a "$WORK/worker-a-fault.log"
 ok $B worker-b "$WORK/worker-b-fault.log"

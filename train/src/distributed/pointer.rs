@@ -121,3 +121,72 @@ impl Lock {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Location;
+
+    fn store(name: &str) -> (Store, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!(
+            "crumble-pointer-{}-{name}-{}",
+            std::process::id(),
+            crate::store::conformance::unique_id()
+        ));
+        (Store::open(&Location::Local(dir.clone())).unwrap(), dir)
+    }
+
+    #[test]
+    fn a_pointer_of_an_unknown_protocol_is_refused_by_name() {
+        let (s, dir) = store("protocol");
+        assert_eq!(Pointer::read(&s).unwrap(), None);
+        let p = Pointer {
+            protocol: PROTOCOL,
+            generation: 3,
+            net: 2,
+            checkpoint: "checkpoints/gen-0002/net.crnet".into(),
+            sha256: "00".into(),
+            config: String::new(),
+            heartbeat: now_unix(),
+            finished: false,
+        };
+        p.write(&s).unwrap();
+        assert_eq!(Pointer::read(&s).unwrap(), Some(p));
+        s.put(
+            POINTER_KEY,
+            br#"{"protocol": 2, "something": "new"}"#.to_vec(),
+        )
+        .unwrap();
+        let e = Pointer::read(&s).unwrap_err().to_string();
+        assert!(e.contains("speaks protocol 2"), "{e}");
+        s.put(POINTER_KEY, b"{not json".to_vec()).unwrap();
+        let e = Pointer::read(&s).unwrap_err().to_string();
+        assert!(e.contains("latest.json"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_lock_refuses_a_live_holder_and_takes_over_a_dead_one() {
+        let (s, dir) = store("lock");
+        let mine = Lock::acquire(&s, false).unwrap();
+        // Held by a live process of this machine (the test's parent): refused.
+        let live = Lock {
+            pid: std::os::unix::process::parent_id(),
+            ..mine.clone()
+        };
+        s.put(LOCK_KEY, serde_json::to_vec(&live).unwrap()).unwrap();
+        let e = Lock::acquire(&s, false).unwrap_err().to_string();
+        assert!(e.contains("another trainer holds this run"), "{e}");
+        assert!(Lock::acquire(&s, true).is_ok());
+        // Held by a process that is gone: taken over.
+        let dead = Lock {
+            pid: u32::MAX - 1,
+            ..mine.clone()
+        };
+        s.put(LOCK_KEY, serde_json::to_vec(&dead).unwrap()).unwrap();
+        let again = Lock::acquire(&s, false).unwrap();
+        again.release(&s);
+        assert_eq!(s.get(LOCK_KEY, 1 << 20).unwrap(), None);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
