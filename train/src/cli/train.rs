@@ -123,6 +123,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         runs_root: PathBuf::from("runs"),
         generations: a.generations,
     };
+    if shared.is_some() {
+        *RESUME.lock().unwrap_or_else(|p| p.into_inner()) = Some(resume_command(&a));
+    }
     ctrlc::set_handler(interrupted).map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let mut display = Display::new();
     let dir = run::train_shared(&opts, shared.as_ref(), &mut |e| {
@@ -139,6 +142,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 /// The run directory, once it is ready (for the interrupt handler).
 static RUN_DIR: Mutex<Option<PathBuf>> = Mutex::new(None);
 
+/// How to resume a shared run (its location and mode, not only the working copy).
+static RESUME: Mutex<Option<String>> = Mutex::new(None);
+
+fn resume_command(a: &Args) -> String {
+    let mut c = format!(
+        "crumble train --run-dir {} --selfplay {}",
+        a.run_dir.as_deref().unwrap_or(""),
+        a.selfplay
+    );
+    if let Some(d) = &a.cache_dir {
+        c.push_str(&format!(" --cache-dir {}", d.display()));
+    }
+    c
+}
+
 /// Ctrl-C: the run is safe at any moment (every file appears through a rename and the ledger
 /// commits a generation), so it stops at once and says what was kept and how to resume.
 fn interrupted() {
@@ -152,6 +170,14 @@ fn interrupt_message(dir: Option<&Path>) -> String {
         return "interrupted before the run directory was ready".into();
     };
     let done = crumble_train::ledger::read(&dir.join("progress.csv")).map_or(0, |r| r.len());
+    let shared = RESUME.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    if let Some(cmd) = shared {
+        return format!(
+            "interrupted: {done} finished generation(s) are kept in {d}; an uncommitted \
+             generation is gathered again from the files in the store. Resume with: {cmd}",
+            d = dir.display()
+        );
+    }
     format!(
         "interrupted: {done} finished generation(s) are kept in {d}; the generation in \
          progress keeps its finished self-play games and goes on from them. Resume with: \

@@ -22,7 +22,7 @@ pub struct Args {
     /// Self-play threads (0 = one per core).
     #[arg(long, default_value_t = 0, value_parser = crate::cli::threads_arg)]
     threads: usize,
-    /// Stop after this many games (default: when the run finishes).
+    /// Stop after this many games, in whole batches (default: when the run finishes).
     #[arg(long, value_name = "N", value_parser = crate::cli::positive::<u64>)]
     games: Option<u64>,
     /// Seconds between looks at the pointer.
