@@ -355,3 +355,49 @@ fn list_files(dir: &Path, rel: &Path) -> Result<Vec<PathBuf>, DistError> {
     out.sort();
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Location;
+
+    #[test]
+    fn an_empty_working_copy_is_filled_with_the_run_but_not_the_uploads() {
+        let base = std::env::temp_dir().join(format!(
+            "crumble-syncdown-{}-{}",
+            std::process::id(),
+            conformance::unique_id()
+        ));
+        let store = Store::open(&Location::Local(base.join("store"))).unwrap();
+        for (k, v) in [
+            ("config.toml", "cfg"),
+            ("progress.csv", "rows"),
+            ("checkpoints/gen-0000/net.crnet", "net"),
+            ("replay/gen-0001/selfplay-000000.crsp", "games"),
+            ("tb/events.out.tfevents.1", "tb"),
+            ("incoming/w1/n0000-000000-0.crsp", "upload"),
+            ("commits/gen-0001.json", "{}"),
+        ] {
+            store.put(k, v.as_bytes().to_vec()).unwrap();
+        }
+        let copy = base.join("copy");
+        sync_down(&store, &copy).unwrap();
+        let read = |k: &str| std::fs::read_to_string(copy.join(k)).ok();
+        assert_eq!(read("config.toml").as_deref(), Some("cfg"));
+        assert_eq!(
+            read("checkpoints/gen-0000/net.crnet").as_deref(),
+            Some("net")
+        );
+        assert_eq!(
+            read("replay/gen-0001/selfplay-000000.crsp").as_deref(),
+            Some("games")
+        );
+        assert_eq!(read("tb/events.out.tfevents.1").as_deref(), Some("tb"));
+        assert!(!copy.join("incoming").exists() && !copy.join("commits").exists());
+        // A working copy that holds a run is left as it is.
+        store.put("config.toml", b"changed".to_vec()).unwrap();
+        sync_down(&store, &copy).unwrap();
+        assert_eq!(read("config.toml").as_deref(), Some("cfg"));
+        std::fs::remove_dir_all(base).unwrap();
+    }
+}
