@@ -224,3 +224,84 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
         std::fs::remove_dir_all(d).unwrap();
     }
 }
+
+#[test]
+fn a_worker_pauses_on_a_stale_heartbeat_and_refuses_an_unknown_protocol() {
+    let dir = fresh_dir("stale-run");
+    let spool = fresh_dir("stale-spool");
+    let logs = fresh_dir("stale-logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let tiny = tiny();
+    let run = dir.to_str().unwrap();
+    // A trainer publishes its pointer, then dies: its heartbeat stops.
+    let tlog = logs.join("trainer.log");
+    let mut trainer = spawn(
+        &[
+            "train",
+            "--run-dir",
+            run,
+            "--config",
+            tiny.to_str().unwrap(),
+            "--selfplay",
+            "external",
+            "--poll",
+            "0.2",
+        ],
+        &tlog,
+    );
+    wait_for("the pointer", Duration::from_secs(120), || {
+        dir.join("latest.json").exists()
+    });
+    trainer.kill().unwrap();
+    trainer.wait().unwrap();
+    let pointer = dir.join("latest.json");
+    let mut p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&pointer).unwrap()).unwrap();
+    p["heartbeat"] = (p["heartbeat"].as_f64().unwrap() - 3600.0).into();
+    std::fs::write(&pointer, serde_json::to_vec(&p).unwrap()).unwrap();
+
+    let wlog = logs.join("worker.log");
+    let args = [
+        "worker",
+        "--run",
+        run,
+        "--spool",
+        spool.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--poll",
+        "0.2",
+        "--stale-after",
+        "60",
+    ];
+    let mut worker = spawn(&args, &wlog);
+    wait_for("the pause", Duration::from_secs(60), || {
+        std::fs::read_to_string(&wlog)
+            .is_ok_and(|l| l.contains("paused: the trainer's last heartbeat is"))
+    });
+    // Paused: it plays nothing while the heartbeat stays old.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        worker.try_wait().unwrap().is_none(),
+        "the paused worker exited"
+    );
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert!(
+        !dir.join("incoming").exists(),
+        "a paused worker uploaded games"
+    );
+
+    p["protocol"] = 7.into();
+    std::fs::write(&pointer, serde_json::to_vec(&p).unwrap()).unwrap();
+    let o = crumble(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("latest.json speaks protocol 7; this crumble knows protocol 1"),
+        "{}",
+        stderr(&o)
+    );
+    for d in [&dir, &spool, &logs] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
