@@ -400,4 +400,54 @@ mod tests {
         assert_eq!(read("config.toml").as_deref(), Some("cfg"));
         std::fs::remove_dir_all(base).unwrap();
     }
+
+    #[test]
+    fn a_commit_without_its_ledger_row_gives_the_row_on_resume() {
+        let dir = std::env::temp_dir().join(format!(
+            "crumble-recover-{}-{}",
+            std::process::id(),
+            conformance::unique_id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let csv = dir.join("progress.csv");
+        ledger::create(&csv).unwrap();
+        let store = Store::open(&Location::Local(dir.clone())).unwrap();
+        // Generation 1 committed in the store, killed before its row; generation 2's
+        // gathered games were on their way when the trainer died.
+        let mut row = Row::new(1);
+        row.games = 4.0;
+        row.best_net = 1.0;
+        let mut c = Commit {
+            protocol: PROTOCOL,
+            generation: 1,
+            used: Vec::new(),
+            stale: Vec::new(),
+            duplicates: Vec::new(),
+            quarantined: Vec::new(),
+            row: Vec::new(),
+        };
+        c.set_row(&row);
+        c.write(&store).unwrap();
+        let gen2 = crate::replay::generation_dir(&dir, 2);
+        std::fs::create_dir_all(&gen2).unwrap();
+        let shared = Shared {
+            store: store.clone(),
+            external: true,
+            max_lag: 1,
+            poll: Duration::from_millis(10),
+            heartbeat: Duration::from_secs(1),
+            take_over: false,
+        };
+        let side = TrainerSide::start(shared, &dir).unwrap();
+        let rows = ledger::read(&csv).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!((rows[0].generation, rows[0].games), (1.0, 4.0));
+        assert!(!gen2.exists());
+        // The generation is committed: a second commit of it is refused.
+        let e = c.write(&store).unwrap_err().to_string();
+        assert!(e.contains("another trainer committed generation 1"), "{e}");
+        drop(side);
+        assert!(!dir.join(super::super::LOCK_KEY).exists());
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }
