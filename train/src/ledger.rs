@@ -43,7 +43,7 @@ macro_rules! ledger_columns {
             }
 
             /// A row from values in column order (`None` if the count is wrong).
-            fn from_values(v: &[f64]) -> Option<Row> {
+            pub fn from_values(v: &[f64]) -> Option<Row> {
                 let mut it = v.iter().copied();
                 let row = Row { $( $field: it.next()?, )* };
                 it.next().is_none().then_some(row)

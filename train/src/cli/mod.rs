@@ -22,11 +22,13 @@ mod serve;
 mod show;
 mod solve;
 mod splinter;
+mod store_check;
 mod tactics;
 pub mod text;
 mod tournament;
 mod train;
 mod view;
+mod worker;
 
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -80,6 +82,10 @@ enum Command {
     View(view::Args),
     /// The board in the browser: play and analyse with the bot (a local web server).
     Serve(serve::Args),
+    /// A self-play worker of a shared run: follows the trainer's network, uploads games.
+    Worker(worker::Args),
+    /// Check that a run location's store does what shared runs need (create-only, listing).
+    StoreCheck(store_check::Args),
 }
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -100,6 +106,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Play(a) => play::run(a),
         Command::View(a) => view::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Worker(a) => worker::run(a),
+        Command::StoreCheck(a) => store_check::run(a),
     }
 }
 

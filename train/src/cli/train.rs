@@ -1,8 +1,14 @@
-//! `crumble train [--config FILE] [--run-dir DIR] [--generations N]`: the training loop
-//! (`crumble_train::run`) with a progress display: a bar per phase on a terminal, a line
-//! every few seconds otherwise (logs, CI).
+//! `crumble train [--config FILE] [--run-dir LOCATION] [--generations N] [--selfplay
+//! local|external] ...`: the training loop (`crumble_train::run`) with a progress display: a
+//! bar per phase on a terminal, a line every few seconds otherwise (logs, CI).
+//!
+//! A location that is a URL (`s3://bucket/prefix`) keeps the run in object storage, with a
+//! local working copy in `--cache-dir`; `--selfplay external` trains on games uploaded by
+//! `crumble worker` processes instead of playing them (`crumble_train::distributed`).
 
+use crumble_train::distributed::trainer::Shared;
 use crumble_train::run::{self, Event, TrainOptions};
+use crumble_train::store::{Location, Store};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -16,34 +22,113 @@ pub struct Args {
     /// config saved in its directory, and a --config that differs from it is refused.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Run directory: resumed when it holds a run, created otherwise. Default: a new
-    /// directory under runs/ named by the date and time (UTC).
-    #[arg(long, value_name = "DIR")]
-    run_dir: Option<PathBuf>,
+    /// Run location: a directory, or s3://BUCKET/PREFIX (built with --features s3); resumed
+    /// when it holds a run, created otherwise. Default: a new directory under runs/ named by
+    /// the date and time (UTC).
+    #[arg(long, value_name = "LOCATION")]
+    run_dir: Option<String>,
     /// Generations the run should have in total (default: the config's generation.total).
     #[arg(long, value_name = "N")]
     generations: Option<u32>,
+    /// Where self-play games come from: `local` (this process plays them) or `external`
+    /// (`crumble worker` processes upload them to the run's location).
+    #[arg(long, value_name = "MODE", default_value = "local", value_parser = ["local", "external"])]
+    selfplay: String,
+    /// Local working copy of a run kept in object storage (default:
+    /// runs/cache/<location with / and : as ->).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// External self-play: files played with a network more than N generations older than
+    /// the current self-play network are dropped.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    max_lag: u32,
+    /// External self-play: seconds between looks for new files while waiting.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = crate::cli::seconds_arg)]
+    poll: f64,
+    /// Seconds between the pointer's heartbeats (workers pause when they stop).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = crate::cli::seconds_arg)]
+    heartbeat: f64,
+    /// Take the run's trainer lock from another holder (one that is gone for good).
+    #[arg(long)]
+    take_over: bool,
+}
+
+/// The run directory, and the store of a shared run (`None`: a local run as always).
+fn settle_location(a: &Args) -> anyhow::Result<(Option<PathBuf>, Option<Store>)> {
+    let external = a.selfplay == "external";
+    let location = match &a.run_dir {
+        Some(s) => Location::parse(s)?,
+        None if external => {
+            anyhow::bail!("--selfplay external needs --run-dir: workers join a run by its location")
+        }
+        None => return Ok((None, None)),
+    };
+    match location {
+        Location::Local(dir) => {
+            if a.cache_dir.is_some() {
+                anyhow::bail!(
+                    "--cache-dir is for a run in object storage; {} is a directory",
+                    dir.display()
+                );
+            }
+            let store = if external {
+                Some(Store::open(&Location::Local(dir.clone()))?)
+            } else {
+                None
+            };
+            Ok((Some(dir), store))
+        }
+        Location::Url(url) => {
+            let cache = a.cache_dir.clone().unwrap_or_else(|| {
+                let name: String = url
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                    .collect();
+                PathBuf::from("runs").join("cache").join(name)
+            });
+            let store = Store::open(&Location::Url(url))?;
+            Ok((Some(cache), Some(store)))
+        }
+    }
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let resuming = a
-        .run_dir
-        .as_ref()
-        .is_some_and(|d| d.join("config.toml").exists());
-    let config = match (a.config, resuming) {
+    let (run_dir, store) = settle_location(&a)?;
+    let in_store = match &store {
+        Some(s) if a.run_dir.as_deref().is_some_and(|r| r.contains("://")) => {
+            s.get("config.toml", 16 << 20)?.is_some()
+        }
+        _ => false,
+    };
+    let resuming = in_store
+        || run_dir
+            .as_ref()
+            .is_some_and(|d| d.join("config.toml").exists());
+    let config = match (a.config.clone(), resuming) {
         (Some(c), _) => Some(c),
         (None, true) => None,
         (None, false) => Some(PathBuf::from("configs/default.toml")),
     };
+    let shared = store.map(|store| Shared {
+        store,
+        external: a.selfplay == "external",
+        max_lag: a.max_lag,
+        poll: Duration::from_secs_f64(a.poll),
+        heartbeat: Duration::from_secs_f64(a.heartbeat),
+        take_over: a.take_over,
+    });
     let opts = TrainOptions {
         config,
-        run_dir: a.run_dir,
+        run_dir,
         runs_root: PathBuf::from("runs"),
         generations: a.generations,
     };
+    if shared.is_some() {
+        *RESUME.lock().unwrap_or_else(|p| p.into_inner()) = Some(resume_command(&a));
+    }
     ctrlc::set_handler(interrupted).map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let mut display = Display::new();
-    let dir = run::train(&opts, &mut |e| {
+    let dir = run::train_shared(&opts, shared.as_ref(), &mut |e| {
         if let Event::Started { dir, .. } = &e {
             *RUN_DIR.lock().unwrap_or_else(|p| p.into_inner()) = Some(dir.to_path_buf());
         }
@@ -56,6 +141,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
 
 /// The run directory, once it is ready (for the interrupt handler).
 static RUN_DIR: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// How to resume a shared run (its location and mode, not only the working copy).
+static RESUME: Mutex<Option<String>> = Mutex::new(None);
+
+fn resume_command(a: &Args) -> String {
+    let mut c = format!(
+        "crumble train --run-dir {} --selfplay {}",
+        a.run_dir.as_deref().unwrap_or(""),
+        a.selfplay
+    );
+    if let Some(d) = &a.cache_dir {
+        c.push_str(&format!(" --cache-dir {}", d.display()));
+    }
+    c
+}
 
 /// Ctrl-C: the run is safe at any moment (every file appears through a rename and the ledger
 /// commits a generation), so it stops at once and says what was kept and how to resume.
@@ -70,6 +170,14 @@ fn interrupt_message(dir: Option<&Path>) -> String {
         return "interrupted before the run directory was ready".into();
     };
     let done = crumble_train::ledger::read(&dir.join("progress.csv")).map_or(0, |r| r.len());
+    let shared = RESUME.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    if let Some(cmd) = shared {
+        return format!(
+            "interrupted: {done} finished generation(s) are kept in {d}; an uncommitted \
+             generation is gathered again from the files in the store. Resume with: {cmd}",
+            d = dir.display()
+        );
+    }
     format!(
         "interrupted: {done} finished generation(s) are kept in {d}; the generation in \
          progress keeps its finished self-play games and goes on from them. Resume with: \
@@ -177,6 +285,20 @@ impl Display {
                     progress.games_done,
                     progress.games_total,
                     format!("games, {per_hour:.0} games/h, {sims:.0} sims/s"),
+                );
+            }
+            Event::Gather {
+                generation,
+                games,
+                wanted,
+                files,
+                seconds,
+            } => {
+                self.show(
+                    format!("gen {generation}/{} gather", self.target),
+                    games.min(wanted),
+                    wanted,
+                    format!("games from workers ({files} files, {seconds:.0} s waiting)"),
                 );
             }
             Event::Train {

@@ -3,6 +3,7 @@
 
 use super::layout::{checkpoint_path, save_checkpoint};
 use super::{Event, Run, TrainError, io_err};
+use crate::config::TrainConfig;
 use crate::games::TrainGame;
 use crate::ledger::{self, COLUMNS, Row};
 use crate::replay::{ReplayError, generation_dir};
@@ -12,6 +13,7 @@ use crumble_model::NetEvaluator;
 use crumble_selfplay::driver::with_threads;
 use crumble_selfplay::selfplay;
 use crumble_selfplay::{Agent, AgentKind, Evaluator, GameRecord, MixedEvaluator};
+use std::path::Path;
 use std::time::Instant;
 
 impl<G: TrainGame> Run<G> {
@@ -27,7 +29,11 @@ impl<G: TrainGame> Run<G> {
         let selfplay_net = self.history.last.as_ref().map_or(0, |r| r.best_net as u32);
         let mut row = Row::new(g);
         row.selfplay_net = f64::from(selfplay_net);
-        let new_positions = self.selfplay(g, selfplay_net, &mut row, on_event)?;
+        let new_positions = if self.dist.as_ref().is_some_and(|d| d.external()) {
+            self.gather(g, selfplay_net, &mut row, on_event)?
+        } else {
+            self.selfplay(g, selfplay_net, &mut row, on_event)?
+        };
         self.slide_window(g, new_positions, &mut row)?;
         self.train_generation(g, new_positions, &mut row, on_event)?;
         let net = self.net.as_ref().expect("the training net is always there");
@@ -36,7 +42,7 @@ impl<G: TrainGame> Run<G> {
         row.promoted = if promoted { 1.0 } else { 0.0 };
         // The net the next generation plays self-play with.
         row.best_net = f64::from(if promoted { g } else { selfplay_net });
-        self.commit(g, row, on_event)
+        self.commit(g, row, last, on_event)
     }
 
     /// Step 1 of generation `g`: self-play with net `selfplay_net` into `replay/gen-g` (going
@@ -57,7 +63,8 @@ impl<G: TrainGame> Run<G> {
             .selfplay
             .seed
             .wrapping_add(u64::from(g).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let agent = self.selfplay_agent(g, selfplay_net, sp.seed)?;
+        let ckpt = checkpoint_path(&self.dir, selfplay_net);
+        let agent = selfplay_agent::<G>(&self.cfg, &ckpt, selfplay_net, g, sp.seed)?;
         let games_wanted = self.cfg.generation.games;
         let standard = self.standard.clone();
         let (_, progress) = with_threads(self.cfg.generation.threads, || {
@@ -82,41 +89,13 @@ impl<G: TrainGame> Run<G> {
         Ok(new_positions)
     }
 
-    /// The self-play agent of generation `g`: a search on net `selfplay_net`, its leaf
-    /// values mixed with playouts in the generations `[generation] rollout_mix` asks for.
-    fn selfplay_agent(&self, g: u32, selfplay_net: u32, seed: u64) -> Result<Agent<G>, TrainError> {
-        let net = NetEvaluator::load_for(
-            &checkpoint_path(&self.dir, selfplay_net),
-            G::Encoder::default(),
-            crumble_model::default_device(),
-        )?;
-        let mix = self.cfg.generation.rollout_mix_at(g);
-        let evaluator: Box<dyn Evaluator<G>> = if mix > 0.0 {
-            Box::new(MixedEvaluator::new(
-                net,
-                self.cfg.search.rollout.clone(),
-                mix as f32,
-                seed ^ 0x5E_ED0F_7011_0075,
-            ))
-        } else {
-            Box::new(net)
-        };
-        Ok(Agent {
-            name: format!("gen-{selfplay_net:04}"),
-            kind: AgentKind::Mcts {
-                evaluator,
-                simulations: self.cfg.search.simulations,
-                config: self.cfg.search.clone(),
-            },
-        })
-    }
-
     /// Step 6 of generation `g`: the times, TensorBoard, then the ledger row, which
     /// finishes the generation.
     fn commit(
         &mut self,
         g: u32,
         mut row: Row,
+        last: bool,
         on_event: &mut (dyn FnMut(Event) + Send),
     ) -> Result<(), TrainError> {
         let now = std::time::SystemTime::now()
@@ -128,8 +107,15 @@ impl<G: TrainGame> Run<G> {
         // generation and logs its step twice, rather than never.
         let tb_dir = self.dir.join("tb");
         log_row(&mut self.tb, &row, g).map_err(io_err(&tb_dir))?;
+        if let Some(d) = &mut self.dist {
+            d.before_row(&self.dir, g, &row)?;
+        }
         ledger::append(&self.dir.join("progress.csv"), &row)?;
         self.history.push(row.clone(), self.cfg.replay.window_max);
+        if let Some(d) = &mut self.dist {
+            let config = self.cfg.to_toml_string();
+            d.after_row(&self.dir, &config, g, row.best_net as u32, last)?;
+        }
         on_event(Event::Finished {
             generation: g,
             row: &row,
@@ -138,8 +124,47 @@ impl<G: TrainGame> Run<G> {
     }
 }
 
+/// The self-play agent of generation `g`: a search on the net of generation `net` (its file
+/// `checkpoint`), its leaf values mixed with playouts in the generations `[generation]
+/// rollout_mix` asks for. Workers of a shared run build theirs with it too.
+pub fn selfplay_agent<G: TrainGame>(
+    cfg: &TrainConfig,
+    checkpoint: &Path,
+    net: u32,
+    g: u32,
+    seed: u64,
+) -> Result<Agent<G>, TrainError> {
+    let evaluator = NetEvaluator::load_for(
+        checkpoint,
+        G::Encoder::default(),
+        crumble_model::default_device(),
+    )?;
+    let mix = cfg.generation.rollout_mix_at(g);
+    let evaluator: Box<dyn Evaluator<G>> = if mix > 0.0 {
+        Box::new(MixedEvaluator::new(
+            evaluator,
+            cfg.search.rollout.clone(),
+            mix as f32,
+            seed ^ 0x5E_ED0F_7011_0075,
+        ))
+    } else {
+        Box::new(evaluator)
+    };
+    Ok(Agent {
+        name: format!("gen-{net:04}"),
+        kind: AgentKind::Mcts {
+            evaluator,
+            simulations: cfg.search.simulations,
+            config: cfg.search.clone(),
+        },
+    })
+}
+
 /// Fills the self-play columns from the generation's games.
-fn selfplay_stats<G: GameState>(games: &[GameRecord], row: &mut Row) -> Result<(), TrainError> {
+pub(super) fn selfplay_stats<G: GameState>(
+    games: &[GameRecord],
+    row: &mut Row,
+) -> Result<(), TrainError> {
     let n = games.len() as f64;
     row.games = n;
     if games.is_empty() {

@@ -30,12 +30,21 @@
 //!
 //! # Files of this module
 //!
+//! # Shared runs
+//!
+//! With [`train_shared`] the run also lives in a store ([`crate::distributed`]):
+//! its files are mirrored there after each generation, a pointer tells workers which
+//! network to play, and with external self-play the generation's games are gathered from
+//! workers' uploads (`external`) instead of played here, and committed with a commit object
+//! before the ledger row. Without it nothing of this runs.
+//!
 //! `layout` the paths of the run directory and what is on disk (cleaning, checks against the
 //! ledger, writing a checkpoint); `open` a new or resumed run; `generation` one generation as
 //! its steps, with self-play and the ledger row; `window` the replay window; `training` the
 //! training steps; `eval` the evaluation matches.
 
 mod eval;
+mod external;
 mod generation;
 mod layout;
 mod open;
@@ -43,9 +52,11 @@ mod training;
 mod window;
 
 pub use eval::elo_from_score;
+pub use generation::selfplay_agent;
 pub use layout::{checkpoint_dir, checkpoint_path};
 
 use crate::config::{ConfigError, TrainConfig};
+use crate::distributed::trainer::{Shared, TrainerSide};
 use crate::games::TrainGame;
 use crate::ledger::{History, Row};
 use crate::replay::{ReplayError, ReplayWindow};
@@ -95,6 +106,8 @@ pub enum TrainError {
          nothing was saved or promoted, and the finished generations are untouched"
     )]
     NonFinite { generation: u32, what: String },
+    #[error("shared run: {0}")]
+    Dist(#[from] crate::distributed::DistError),
 }
 
 pub(crate) fn io_err(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
@@ -136,6 +149,14 @@ pub enum Event<'a> {
         progress: &'a Progress,
         seconds: f64,
     },
+    /// Waiting for workers' files (external self-play): games and files taken so far.
+    Gather {
+        generation: u32,
+        games: u64,
+        wanted: u64,
+        files: usize,
+        seconds: f64,
+    },
     Train {
         generation: u32,
         step: u64,
@@ -160,25 +181,46 @@ pub fn train(
     opts: &TrainOptions,
     on_event: &mut (dyn FnMut(Event) + Send),
 ) -> Result<PathBuf, TrainError> {
+    train_shared(opts, None, on_event)
+}
+
+/// [`train`], the run shared through a store when `shared` is given (`None`: a local run,
+/// exactly as [`train`]).
+pub fn train_shared(
+    opts: &TrainOptions,
+    shared: Option<&Shared>,
+    on_event: &mut (dyn FnMut(Event) + Send),
+) -> Result<PathBuf, TrainError> {
+    if let (Some(sh), Some(dir)) = (shared, &opts.run_dir) {
+        crate::distributed::trainer::sync_down(&sh.store, dir)?;
+    }
     let (dir, cfg) = open::open_run(opts)?;
     let name = cfg.game.name.clone();
-    crate::for_game!(name.as_str(), G => train_game::<G>(opts, dir, cfg, on_event))
+    crate::for_game!(name.as_str(), G => train_game::<G>(opts, shared, dir, cfg, on_event))
 }
 
 /// [`train`] for the run's game `G` (its directory open and its config settled).
 fn train_game<G: TrainGame>(
     opts: &TrainOptions,
+    shared: Option<&Shared>,
     dir: PathBuf,
     cfg: TrainConfig,
     on_event: &mut (dyn FnMut(Event) + Send),
 ) -> Result<PathBuf, TrainError> {
     let target = opts.generations.unwrap_or(cfg.generation.total);
+    // Before the run opens: a shared run settles a half-committed generation first.
+    let side = match shared {
+        Some(sh) => Some(TrainerSide::start(sh.clone(), &dir)?),
+        None => None,
+    };
     let mut run = Run::<G>::open(dir.clone(), cfg)?;
+    run.dist = side;
     on_event(Event::Started {
         dir: &dir,
         resumed_from: run.history.done,
         target,
     });
+    run.publish(run.history.done >= target)?;
     while run.history.done < target {
         let last = run.history.done + 1 == target;
         run.generation(last, on_event)?;
@@ -204,4 +246,6 @@ struct Run<G: TrainGame> {
     tb: TbLog,
     started: Instant,
     elapsed_before: f64,
+    /// The trainer's side of a shared run.
+    dist: Option<TrainerSide>,
 }

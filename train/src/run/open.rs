@@ -101,6 +101,7 @@ impl<G: TrainGame> Run<G> {
             tb,
             started: Instant::now(),
             elapsed_before,
+            dist: None,
         })
     }
 }

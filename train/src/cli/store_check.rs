@@ -1,0 +1,44 @@
+//! `crumble store-check [--audit] LOCATION`: runs the store conformance checks a shared run
+//! relies on (`crumble_train::store::conformance`) against a location, or with `--audit`
+//! checks the invariants of the shared run there (`crumble_train::distributed::audit`) and
+//! lists every record file with what became of it.
+
+use crumble_train::distributed::audit::audit;
+use crumble_train::store::{Location, Store, conformance};
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A directory or s3://BUCKET/PREFIX. The conformance checks write and remove keys under
+    /// probe/ and conformance/ there; the audit only reads.
+    #[arg(value_name = "LOCATION")]
+    location: String,
+    /// Audit the shared run at LOCATION instead: each file used at most once, committed
+    /// files present, quarantined files in quarantine/ and named in quarantine.csv.
+    #[arg(long)]
+    audit: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<ExitCode> {
+    let store = Store::open(&Location::parse(&a.location)?)?;
+    let mut out = String::new();
+    if a.audit {
+        let r = audit(&store)?;
+        for (key, what) in &r.keys {
+            out.push_str(&format!("{key} {what}\n"));
+        }
+        out.push_str(&format!(
+            "audit ok: {} committed generations, {} files ({} games) used once each, {} \
+             duplicates, {} stale, {} quarantined\n",
+            r.generations, r.used_files, r.used_games, r.duplicates, r.stale, r.quarantined
+        ));
+    } else {
+        conformance::run_all(&store, &mut |line| out.push_str(&format!("ok: {line}\n")))?;
+        out.push_str(&format!(
+            "store {} passes the conformance checks\n",
+            store.name()
+        ));
+    }
+    crate::cli::print(&out)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,307 @@
+//! A shared run end to end on `configs/tiny.toml` through a local directory: one trainer
+//! with `--selfplay external`, one `crumble worker`, a corrupt file and a duplicate put in
+//! by hand, a second trainer refused. (The same against a real S3 server:
+//! `scripts/distributed-smoke.sh`.)
+
+mod common;
+use common::{crumble, stderr};
+
+use crumble_train::distributed::commit::Commit;
+use crumble_train::ledger;
+use crumble_train::store::{Location, Store};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn tiny() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml")
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("crumble-dist-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn spawn(args: &[&str], log: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_for(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
+    let t0 = Instant::now();
+    while !f() {
+        assert!(t0.elapsed() < timeout, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn wait_ok(child: &mut Child, log: &Path, what: &str) {
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let text = std::fs::read_to_string(log).unwrap_or_default();
+            assert!(status.success(), "{what}: {status:?}\n{text}");
+            return;
+        }
+        if t0.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!(
+                "{what} did not finish:\n{}",
+                std::fs::read_to_string(log).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
+    let dir = fresh_dir("run");
+    let spool = fresh_dir("spool");
+    let made = fresh_dir("made");
+    let logs = fresh_dir("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let tiny = tiny();
+    let cfg = tiny.to_str().unwrap();
+    let run = dir.to_str().unwrap();
+
+    let tlog = logs.join("trainer.log");
+    let mut trainer = spawn(
+        &[
+            "train",
+            "--run-dir",
+            run,
+            "--config",
+            cfg,
+            "--generations",
+            "2",
+            "--selfplay",
+            "external",
+            "--poll",
+            "0.2",
+            "--heartbeat",
+            "1",
+        ],
+        &tlog,
+    );
+    wait_for("the pointer", Duration::from_secs(120), || {
+        if let Some(status) = trainer.try_wait().unwrap() {
+            panic!(
+                "the trainer stopped: {status:?}\n{}",
+                std::fs::read_to_string(&tlog).unwrap_or_default()
+            );
+        }
+        dir.join("latest.json").exists()
+    });
+    // By hand, before any worker runs: a valid record file uploaded twice under two keys
+    // (the second is a duplicate), and a corrupt one.
+    let o = crumble(&[
+        "selfplay",
+        "--agent",
+        "mcts:uniform:8",
+        "--games",
+        "2",
+        "--out",
+        made.to_str().unwrap(),
+        "--config",
+        cfg,
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let good = std::fs::read(made.join("selfplay-000000.crsp")).unwrap();
+    let store = Store::open(&Location::Local(dir.clone())).unwrap();
+    store
+        .put("incoming/byhand/n0000-000001-0.crsp", good.clone())
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    store
+        .put("incoming/byhand/n0000-000002-0.crsp", good.clone())
+        .unwrap();
+    let mut corrupt = good.clone();
+    let mid = corrupt.len() / 2;
+    corrupt[mid] ^= 0x55;
+    store
+        .put("incoming/byhand/n0000-000003-0.crsp", corrupt)
+        .unwrap();
+
+    // A second trainer on the same run is refused while the first holds it.
+    let o = crumble(&["train", "--run-dir", run, "--selfplay", "external"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("another trainer holds this run"),
+        "{}",
+        stderr(&o)
+    );
+
+    let wlog = logs.join("worker.log");
+    let mut worker = spawn(
+        &[
+            "worker",
+            "--run",
+            run,
+            "--spool",
+            spool.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--poll",
+            "0.2",
+        ],
+        &wlog,
+    );
+    wait_ok(&mut trainer, &tlog, "the trainer");
+    // The worker stops on its own once the pointer says the run finished.
+    wait_ok(&mut worker, &wlog, "the worker");
+
+    let rows = ledger::read(&dir.join("progress.csv")).unwrap();
+    assert_eq!(rows.len(), 2);
+    let commits: Vec<Commit> = (1..=2)
+        .map(|g| {
+            Commit::read(&store, g)
+                .unwrap()
+                .expect("a commit per generation")
+        })
+        .collect();
+    // Every file used at most once, by key and by content; every used file is there.
+    let mut keys = BTreeSet::new();
+    let mut hashes = BTreeSet::new();
+    for (c, row) in commits.iter().zip(&rows) {
+        let games: u64 = c.used.iter().map(|u| u.games).sum();
+        assert!(games >= 4, "generation {} used {games} games", c.generation);
+        assert_eq!(row.games, games as f64);
+        let committed = c.row().expect("the commit holds the ledger's row");
+        assert_eq!(
+            (committed.generation, committed.games),
+            (row.generation, row.games)
+        );
+        for u in &c.used {
+            assert!(keys.insert(u.key.clone()), "{} used twice", u.key);
+            assert!(
+                hashes.insert(u.sha256.clone()),
+                "{} bytes used twice",
+                u.key
+            );
+            assert!(
+                store.get(&u.key, 1 << 30).unwrap().is_some(),
+                "{} gone",
+                u.key
+            );
+        }
+    }
+    // The hand-made file was used once; its copy was set aside as a duplicate.
+    let c1 = &commits[0];
+    assert_eq!(c1.used[0].key, "incoming/byhand/n0000-000001-0.crsp");
+    assert!(
+        c1.duplicates
+            .iter()
+            .any(|d| d.key == "incoming/byhand/n0000-000002-0.crsp"),
+        "{c1:?}"
+    );
+    // The corrupt file is in quarantine, out of incoming/, and named in the ledger.
+    assert!(
+        c1.quarantined
+            .iter()
+            .any(|q| q.key == "incoming/byhand/n0000-000003-0.crsp"),
+        "{c1:?}"
+    );
+    assert!(dir.join("quarantine/byhand/n0000-000003-0.crsp").exists());
+    assert!(!dir.join("incoming/byhand/n0000-000003-0.crsp").exists());
+    let q = std::fs::read_to_string(dir.join("quarantine.csv")).unwrap();
+    assert!(q.contains("1,incoming/byhand/n0000-000003-0.crsp,"), "{q}");
+    // Nothing the worker finished is left behind, and the lock was released.
+    let pending: Vec<_> = std::fs::read_dir(spool.join("pending")).unwrap().collect();
+    assert!(pending.is_empty(), "{pending:?}");
+    assert!(!dir.join("trainer.lock").exists());
+    let pointer = std::fs::read_to_string(dir.join("latest.json")).unwrap();
+    assert!(pointer.contains("\"finished\": true"), "{pointer}");
+    for d in [&dir, &spool, &made, &logs] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
+fn a_worker_pauses_on_a_stale_heartbeat_and_refuses_an_unknown_protocol() {
+    let dir = fresh_dir("stale-run");
+    let spool = fresh_dir("stale-spool");
+    let logs = fresh_dir("stale-logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let tiny = tiny();
+    let run = dir.to_str().unwrap();
+    // A trainer publishes its pointer, then dies: its heartbeat stops.
+    let tlog = logs.join("trainer.log");
+    let mut trainer = spawn(
+        &[
+            "train",
+            "--run-dir",
+            run,
+            "--config",
+            tiny.to_str().unwrap(),
+            "--selfplay",
+            "external",
+            "--poll",
+            "0.2",
+        ],
+        &tlog,
+    );
+    wait_for("the pointer", Duration::from_secs(120), || {
+        dir.join("latest.json").exists()
+    });
+    trainer.kill().unwrap();
+    trainer.wait().unwrap();
+    let pointer = dir.join("latest.json");
+    let mut p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&pointer).unwrap()).unwrap();
+    p["heartbeat"] = (p["heartbeat"].as_f64().unwrap() - 3600.0).into();
+    std::fs::write(&pointer, serde_json::to_vec(&p).unwrap()).unwrap();
+
+    let wlog = logs.join("worker.log");
+    let args = [
+        "worker",
+        "--run",
+        run,
+        "--spool",
+        spool.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--poll",
+        "0.2",
+        "--stale-after",
+        "60",
+    ];
+    let mut worker = spawn(&args, &wlog);
+    wait_for("the pause", Duration::from_secs(60), || {
+        std::fs::read_to_string(&wlog)
+            .is_ok_and(|l| l.contains("paused: the trainer's last heartbeat is"))
+    });
+    // Paused: it plays nothing while the heartbeat stays old.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        worker.try_wait().unwrap().is_none(),
+        "the paused worker exited"
+    );
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert!(
+        !dir.join("incoming").exists(),
+        "a paused worker uploaded games"
+    );
+
+    p["protocol"] = 7.into();
+    std::fs::write(&pointer, serde_json::to_vec(&p).unwrap()).unwrap();
+    let o = crumble(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("latest.json speaks protocol 7; this crumble knows protocol 1"),
+        "{}",
+        stderr(&o)
+    );
+    for d in [&dir, &spool, &logs] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
