@@ -7,8 +7,8 @@
 #   2. a clean run: one trainer (--selfplay external) and two workers on configs/tiny.toml
 #      for 3 generations, then the run's invariants (crumble store-check --audit);
 #   3. a fault run: a worker SIGKILLed right after a batch (during its uploads), the trainer
-#      SIGKILLed in its second generation, a corrupt file and a duplicate of a used file
-#      uploaded by hand, trainer and worker restarted; then the invariants again, the
+#      SIGKILLed in its second generation, a record file uploaded twice under two keys and a
+#      corrupt one, by hand, trainer and worker restarted; then the invariants again, the
 #      corrupt file in quarantine and named in quarantine.csv, the duplicate set aside, and
 #      every file the workers reported uploaded present in the store.
 # Everything it starts is stopped on exit.
@@ -61,7 +61,7 @@ mkdir -p "$WORK/weed"
 "$VENV/bin/weed" mini -dir="$WORK/weed" -ip=127.0.0.1 -ip.bind=127.0.0.1 -bucket=$BUCKET \
     -s3.config="$WORK/s3.json" -s3.port="$PORT" -admin.ui=false >"$WORK/weed.log" 2>&1 &
 PIDS+=($!)
-S3PY() { "$VENV/bin/python" - "$@"; }
+S3PY() { "$VENV/bin/python" -; }
 ready=0
 for _ in $(seq 1 120); do
     if S3PY <<'EOF' 2>/dev/null; then ready=1; break; fi
@@ -97,12 +97,12 @@ check_uploaded() {
     local audit=$1; shift
     local n=0
     for log in "$@"; do
-        for key in $(sed -n 's/^worker: uploaded \(.*\.crsp\)$/\1/p' "$log"); do
-            grep -q "^$key " "$audit" || fail "$key (uploaded, $log) is not in the store"
+        while read -r key; do
+            grep -q "^$key " "$audit" || fail "$key (uploaded, $log) is neither committed nor waiting"
             n=$((n + 1))
-        done
+        done < <(sed -n 's/^worker: uploaded \(.*\.crsp\)$/\1/p' "$log")
     done
-    echo "all $n record files the workers reported uploaded are in the store"
+    echo "all $n record files the workers reported uploaded are named by a commit or waiting"
 }
 
 say "2. clean run: trainer + 2 workers, 3 generations of configs/tiny.toml"
@@ -140,7 +140,8 @@ for _ in $(seq 1 1200); do
 done
 kill -9 $A
 wait $A 2>/dev/null || true
-echo "worker a killed after spooling a batch; files left in its spool: $(ls "$WORK/spool-a-fault/pending" | grep -c crsp || true)"
+left=$(find "$WORK/spool-a-fault/pending" -name '*.crsp' | wc -l)
+echo "worker a killed after spooling a batch; files left in its spool: $left"
 # The trainer: SIGKILL as soon as generation 1 is in its ledger (generation 2 is gathering);
 # worker b too, so that what waits in the store stays less than a generation.
 for _ in $(seq 1 2400); do
@@ -151,20 +152,27 @@ kill -9 $T $B
 wait $T 2>/dev/null || true
 wait $B 2>/dev/null || true
 echo "trainer and worker b killed in generation 2; the ledger had $(($(wc -l <"$WORK/cache-fault/progress.csv") - 1)) rows"
-# By hand: a duplicate of a used file under a new key, and a corrupt file.
-S3PY <<'EOF'
+# By hand: one record file uploaded under two keys (one is used, the other set aside as a
+# duplicate), and a corrupt copy of it.
+"$CRUMBLE" selfplay --agent mcts:uniform:8 --games 2 --out "$WORK/made" \
+    --config "$WORK/fault.toml" --threads 1 >/dev/null 2>&1 || fail "could not make a record file"
+export MADE="$WORK/made/selfplay-000000.crsp"
+S3PY <<'EOF' >"$WORK/byhand.txt"
 import boto3, json, os
 s3 = boto3.client("s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"])
 p = os.environ["RUN_PREFIX"]
-c = json.loads(s3.get_object(Bucket="crumble", Key=p + "/commits/gen-0001.json")["Body"].read())
-used = s3.get_object(Bucket="crumble", Key=p + "/" + c["used"][0]["key"])["Body"].read()
-s3.put_object(Bucket="crumble", Key=p + "/incoming/byhand/n0001-000001-0.crsp", Body=used)
-bad = bytearray(used)
+net = json.loads(s3.get_object(Bucket="crumble", Key=p + "/latest.json")["Body"].read())["net"]
+body = open(os.environ["MADE"], "rb").read()
+keys = [f"incoming/n{net:04}/byhand/{i:06}-000000.crsp" for i in (1, 2, 3)]
+s3.put_object(Bucket="crumble", Key=p + "/" + keys[0], Body=body)
+s3.put_object(Bucket="crumble", Key=p + "/" + keys[1], Body=body)
+bad = bytearray(body)
 bad[len(bad) // 2] ^= 0x55
-s3.put_object(Bucket="crumble", Key=p + "/incoming/byhand/n0001-000002-0.crsp", Body=bytes(bad))
-print("uploaded by hand: incoming/byhand/n0001-000001-0.crsp (a copy of", c["used"][0]["key"] + ")",
-      "and incoming/byhand/n0001-000002-0.crsp (corrupt)")
+s3.put_object(Bucket="crumble", Key=p + "/" + keys[2], Body=bytes(bad))
+print(*keys)
 EOF
+read -r ORIG COPY CORRUPT <"$WORK/byhand.txt"
+echo "uploaded by hand: $ORIG and $COPY (the same bytes) and $CORRUPT (corrupt)"
 trainer "$RUN" "$WORK/cache-fault" "$WORK/trainer-fault.log" "$WORK/fault.toml"; T=$LAST
 worker a-fault "$RUN"; A=$LAST
 worker b-fault "$RUN"; B=$LAST
@@ -173,12 +181,12 @@ ok $A worker-a "$WORK/worker-a-fault.log"
 ok $B worker-b "$WORK/worker-b-fault.log"
 "$CRUMBLE" store-check --audit "$RUN" >"$WORK/audit-fault.txt"
 tail -1 "$WORK/audit-fault.txt"
-grep -q '^incoming/byhand/n0001-000002-0.crsp quarantined' "$WORK/audit-fault.txt" ||
+grep -q "^$CORRUPT quarantined" "$WORK/audit-fault.txt" ||
     fail "the corrupt file is not quarantined"
-grep -q 'byhand/n0001-000002-0.crsp' "$WORK/cache-fault/quarantine.csv" ||
+grep -q "$CORRUPT" "$WORK/cache-fault/quarantine.csv" ||
     fail "quarantine.csv does not name the corrupt file"
-grep -q '^incoming/byhand/n0001-000001-0.crsp duplicate' "$WORK/audit-fault.txt" ||
-    fail "the duplicate was not set aside"
+pair=$(grep -E "^($ORIG|$COPY) " "$WORK/audit-fault.txt" | awk '{print $2}' | sort | tr '\n' ' ')
+[ "$pair" = "duplicate used " ] || fail "of $ORIG and its copy $COPY: $pair (want one used, one duplicate)"
 [ -z "$(ls "$WORK/spool-a-fault/pending")" ] || fail "worker a's spool still holds files"
 check_uploaded "$WORK/audit-fault.txt" "$WORK/worker-a-fault.log" "$WORK/worker-b-fault.log"
 rows=$(($(wc -l <"$WORK/cache-fault/progress.csv") - 1))

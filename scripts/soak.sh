@@ -37,7 +37,7 @@ while [ "$(date +%s)" -lt "$end" ] && kill -0 "$pid" 2>/dev/null; do
   now=$(($(date +%s) - start))
   rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo "")
   threads=$(awk '/^Threads:/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo "")
-  fds=$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)
+  fds=$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
   gens=0
   if [ -f "$out/run/progress.csv" ]; then
     gens=$(($(wc -l <"$out/run/progress.csv") - 1))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # configs/deploy/slurm-workers.sh: self-play workers of a shared run as a Slurm job array.
 #
-# NOT RUN: no Slurm cluster was available where this was written. Check before use.
+# NOT RUN on a Slurm cluster (none was available; shellcheck'd in .ci/run). Check before
+# use.
 #
 # The trainer runs elsewhere (a login or service node, or its own job):
 #   crumble train --run-dir s3://crumble/runs/main --config configs/default.toml --selfplay external
@@ -9,8 +10,11 @@
 #   sbatch --array=0-31 configs/deploy/slurm-workers.sh s3://crumble/runs/main
 # On a cluster with a shared filesystem instead of S3, give its run directory as the
 # location (the trainer then runs with --run-dir on that filesystem) and no AWS_* variables.
-# Each array task has its own spool on the shared filesystem, so a task requeued after a
-# node failure uploads what the failed one finished.
+# Each job, array task and attempt has its own spool (and so its own worker id): two jobs
+# of the same array index never share one, and a spool records its host, run and worker
+# and refuses any other (a task requeued onto another node would be refused its old
+# spool, so each attempt starts a new one; what a failed attempt had not uploaded is not
+# trained on, at most one record file per self-play thread).
 #SBATCH --job-name=crumble-worker
 #SBATCH --cpus-per-task=8
 #SBATCH --mem=4G
@@ -19,5 +23,7 @@
 #SBATCH --output=crumble-worker-%A_%a.log
 set -euo pipefail
 RUN=${1:?usage: sbatch --array=0-N slurm-workers.sh LOCATION}
-SPOOL=${CRUMBLE_SPOOL_ROOT:-$HOME/crumble-spools}/task-${SLURM_ARRAY_TASK_ID:-0}
+JOB=${SLURM_ARRAY_JOB_ID:-${SLURM_JOB_ID:-local}}
+TASK=${SLURM_ARRAY_TASK_ID:-0}
+SPOOL=${CRUMBLE_SPOOL_ROOT:-$HOME/crumble-spools}/job-$JOB/task-$TASK-try-${SLURM_RESTART_COUNT:-0}
 exec crumble worker --run "$RUN" --spool "$SPOOL" --threads "${SLURM_CPUS_PER_TASK:-0}"

@@ -2,13 +2,14 @@
 //! `crumble bench rules`, measured by criterion with confidence intervals).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use crumble_core::{Game, position, random};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::{position, random};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 
 fn rules(c: &mut Criterion) {
-    let mut game = Game::new(6, 8).unwrap();
+    let mut game = Crumble::new(6, 8).unwrap();
     game.set_max_turns(200);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     c.bench_function("random game 6x6 R=8 (turn limit 200)", |b| {
@@ -18,7 +19,7 @@ fn rules(c: &mut Criterion) {
         })
     });
 
-    let mut start = Game::new(6, 8).unwrap();
+    let mut start = Crumble::new(6, 8).unwrap();
     let mut mid = position::from_json(position::MIDGAME_6X6_JSON).unwrap();
     let mut buf = Vec::with_capacity(4096);
     c.bench_function("legal decisions, start", |b| {

@@ -1,10 +1,12 @@
-//! The generic conformance test (`crumble_core::conformance`) on every game core holds:
+//! The generic conformance test (`crumble_core::game::conformance`) on every game core holds:
 //! Crumble on small boards and from a mid-game position, and the test games.
 
-use crumble_core::conformance::{ConformanceConfig, ConformanceReport, Rule, check_game};
-use crumble_core::position::{self, MIDGAME_6X6_JSON};
-use crumble_core::testgames::{Nim, NimStart, TicTacToe, TicTacToeStart, TicTacToeStartError};
-use crumble_core::{CrumbleStart, Decision, DecisionError, Game, GameResult, GameState, Player};
+use crumble_core::game::conformance::{ConformanceConfig, ConformanceReport, Rule, check_game};
+use crumble_core::games::crumble::position::{self, MIDGAME_6X6_JSON};
+use crumble_core::games::crumble::{Crumble, CrumbleStart};
+use crumble_core::games::nim::{Nim, NimStart};
+use crumble_core::games::tictactoe::{TicTacToe, TicTacToeStart, TicTacToeStartError};
+use crumble_core::{Decision, DecisionError, GameResult, GameState, Player};
 use rand::Rng;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -39,7 +41,8 @@ fn crumble_passes_the_conformance_test() {
         max_turn_limit: 40,
         ..ConformanceConfig::default()
     };
-    let report = check_game::<Game>(&crumble_starts(), &config).unwrap_or_else(|v| panic!("{v}"));
+    let report =
+        check_game::<Crumble>(&crumble_starts(), &config).unwrap_or_else(|v| panic!("{v}"));
     eprintln!("{report:?}");
     assert_explored(&report, 1_000);
 }

@@ -1,9 +1,9 @@
-//! The generic conformance test of the game interface (`crumble_core::conformance`) on
+//! The generic conformance test of the game interface (`crumble_core::game::conformance`) on
 //! Crumo: standard starts of several sizes, and constructed positions from the worked
 //! examples (a pending complete-stack rule, removals close, a loaded choice turn).
 
 mod crumo_common;
-use crumble_core::conformance::{ConformanceConfig, check_game};
+use crumble_core::game::conformance::{ConformanceConfig, check_game};
 use crumo_common::*;
 
 fn start_from(file: &str) -> CrumoStart {

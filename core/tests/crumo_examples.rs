@@ -1,4 +1,4 @@
-//! Every worked Crumo example of `RULES-crumo.md` section 14 (copied from the project's
+//! Every worked Crumo example of `games/crumo/RULES.md` section 14 (copied from the project's
 //! shared `examples-crumo/`, format in its README.md) through one harness; refused moves
 //! must be refused for the rule the example is about.
 

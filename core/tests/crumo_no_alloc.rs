@@ -3,7 +3,7 @@
 //! allocations over thousands of decisions. (Its own test binary: the counter is
 //! process-wide.)
 
-use crumble_core::crumo::Crumo;
+use crumble_core::games::crumo::Crumo;
 use crumble_core::{Decision, GameState};
 use rand::{Rng, SeedableRng};
 

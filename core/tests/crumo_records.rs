@@ -1,8 +1,8 @@
-//! Crumo game records (`crumble_core::crumo::record`): random games round-trip through the
+//! Crumo game records (`crumble_core::games::crumo::record`): random games round-trip through the
 //! text, every kind of result is kept, and malformed records are refused with their line.
 
 mod crumo_common;
-use crumble_core::crumo::record::{self, CrumoRecord, RecordErrorKind};
+use crumble_core::games::crumo::record::{self, CrumoRecord, RecordErrorKind};
 use crumo_common::*;
 
 fn record_of(mut g: Crumo, rng: &mut ChaCha8Rng, limit: u32) -> CrumoRecord {

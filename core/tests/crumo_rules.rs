@@ -1,4 +1,4 @@
-//! One test (at least) per numbered rule of `RULES-crumo.md` sections 1–6: the board, stacks,
+//! One test (at least) per numbered rule of `games/crumo/RULES.md` sections 1–6: the board, stacks,
 //! guarding, death, placing and moving. Sections 7–10 are in `crumo_rules_end.rs`, 11–13 in
 //! `crumo_rules_formats.rs`.
 
@@ -27,7 +27,7 @@ fn rule_1_1_sizes_count_points_per_side_and_others_are_refused() {
         assert!(Crumo::standard(n).is_none(), "size {n}");
         assert!(matches!(
             Crumo::from_start(&CrumoStart::standard(n)),
-            Err(crumble_core::crumo::CrumoStartError::Size(_))
+            Err(crumble_core::games::crumo::CrumoStartError::Size(_))
         ));
     }
     assert_eq!(CrumoStart::default(), CrumoStart::standard(5));

@@ -1,4 +1,4 @@
-//! One test (at least) per numbered rule of `RULES-crumo.md` sections 7–10: passing and the
+//! One test (at least) per numbered rule of `games/crumo/RULES.md` sections 7–10: passing and the
 //! end, the start, the pie rule and seats, scoring, the turn limit and random play.
 
 mod crumo_common;

@@ -1,4 +1,4 @@
-//! One test (at least) per numbered rule of `RULES-crumo.md` sections 11–13: the notation,
+//! One test (at least) per numbered rule of `games/crumo/RULES.md` sections 11–13: the notation,
 //! the position JSON with its strict loading, and the symmetries.
 
 mod crumo_common;

@@ -1,13 +1,14 @@
-//! One data-driven harness for every worked example: the files RULES.md section 7 ships
+//! One data-driven harness for every worked example: the files games/crumble/RULES.md section 7 ships
 //! (copied from the project's shared examples) and our own cases, all in `tests/data/examples`
 //! (see its README.md for the format).
 
-use crumble_core::notation::{self, Frame};
-use crumble_core::{Game, position};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::position;
 use serde_json::Value;
 use std::path::Path;
 
-fn start_of(case: &Value, name: &str) -> Game {
+fn start_of(case: &Value, name: &str) -> Crumble {
     match &case["start"] {
         Value::String(s) if s == "standard" => {
             let n = case["board"]
@@ -16,7 +17,7 @@ fn start_of(case: &Value, name: &str) -> Game {
             let r = case["resolution"]
                 .as_u64()
                 .unwrap_or_else(|| panic!("{name}: resolution")) as u16;
-            Game::new(n, r).unwrap()
+            Crumble::new(n, r).unwrap()
         }
         pos @ Value::Object(_) => {
             position::from_json(&pos.to_string()).unwrap_or_else(|e| panic!("{name}: start: {e}"))

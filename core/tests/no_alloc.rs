@@ -2,7 +2,9 @@
 //! heap once its buffers are warm: a counting global allocator shows zero allocations over
 //! thousands of decisions.
 
-use crumble_core::{Decision, Game, random};
+use crumble_core::Decision;
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::random;
 use rand::{Rng, SeedableRng};
 
 #[path = "common/counting_alloc.rs"]
@@ -12,7 +14,7 @@ use counting_alloc::{allocations, assert_counting};
 #[test]
 fn random_games_and_decisions_do_not_allocate_once_warm() {
     assert_counting();
-    let mut game = Game::new(6, 8).unwrap();
+    let mut game = Crumble::new(6, 8).unwrap();
     game.set_max_turns(200);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let mut legal: Vec<Decision> = Vec::with_capacity(4096);
@@ -22,7 +24,7 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
         random::play_random_game(&mut game, &mut rng);
     }
     // Search's pattern: reset a simulation state from the root with `clone_from`, then play.
-    let mut root = Game::new(6, 8).unwrap();
+    let mut root = Crumble::new(6, 8).unwrap();
     for _ in 0..30 {
         random::play_random_turn(&mut root, &mut rng);
     }

@@ -1,14 +1,15 @@
-//! The exact refusals of the two text parsers: for each way a move (RULES.md section 6) or a
+//! The exact refusals of the two text parsers: for each way a move (games/crumble/RULES.md section 6) or a
 //! game record can be malformed, the message and where it points (characters of the move,
 //! line of the record). Pinned so that reworking a parser cannot quietly change what a
 //! player is told.
 
-use crumble_core::notation::{self, Frame};
-use crumble_core::record::{self, RecordErrorKind};
-use crumble_core::{Game, Outcome, Reason, position};
+use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::position;
+use crumble_core::games::crumble::record::{self, RecordErrorKind};
+use crumble_core::games::crumble::{Crumble, Outcome, Reason};
 
 /// A board of unit-cell squares coloured by `rows` (top row first, 'b'/'w').
-fn cells(rows: &[&str], to_move: &str) -> Game {
+fn cells(rows: &[&str], to_move: &str) -> Crumble {
     let n = rows.len();
     let mut pieces = Vec::new();
     for (j, row) in rows.iter().rev().enumerate() {
@@ -32,7 +33,7 @@ fn cells(rows: &[&str], to_move: &str) -> Game {
 type Refusal<'a> = (&'a str, &'a str, Option<(usize, usize)>);
 
 /// Each case is refused in `game` (per-player frame) with exactly that message and span.
-fn refusals(game: &Game, cases: &[Refusal<'_>]) {
+fn refusals(game: &Crumble, cases: &[Refusal<'_>]) {
     for &(input, message, span) in cases {
         match notation::parse_move(game, input, Frame::PerPlayer) {
             Ok(mv) => panic!("{input:?} accepted as {mv:?}"),
@@ -47,7 +48,7 @@ fn refusals(game: &Game, cases: &[Refusal<'_>]) {
 
 #[test]
 fn move_refusals_before_the_position() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     refusals(
         &g,
         &[
@@ -81,7 +82,7 @@ fn move_refusals_before_the_position() {
 
 #[test]
 fn move_refusals_of_the_position() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     refusals(
         &g,
         &[
@@ -145,7 +146,7 @@ fn move_refusals_of_the_position() {
 
 #[test]
 fn move_refusals_of_the_split_or_join() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     refusals(
         &g,
         &[
@@ -221,7 +222,7 @@ fn move_refusals_of_the_split_or_join() {
 
 #[test]
 fn move_refusals_of_the_swap() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     refusals(
         &g,
         &[
@@ -326,7 +327,7 @@ fn move_refusals_of_the_swap() {
 /// Spans count characters, and the message says where in a person's counting (from 1).
 #[test]
 fn move_refusals_say_where_in_characters() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     let e = notation::parse_move(&g, "\u{e9}1H", Frame::PerPlayer).unwrap_err();
     assert_eq!(
         e.to_string(),

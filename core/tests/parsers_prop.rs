@@ -3,16 +3,17 @@
 //! flip, splice with another valid input) makes a parser panic. The fuzz targets
 //! (scripts/fuzz.sh) search the same properties for much longer.
 
-use crumble_core::record::{self, GameRecord};
-use crumble_core::{Frame, Game, Move, notation, position, random};
+use crumble_core::games::crumble::record::{self, GameRecord};
+use crumble_core::games::crumble::{Crumble, Frame, Move};
+use crumble_core::games::crumble::{notation, position, random};
 use proptest::prelude::*;
 use rand::SeedableRng;
 
 /// A game after `turns` random turns from the standard start of one of a few sizes, and
 /// the moves that led there.
-fn random_game(size: usize, turns: usize, seed: u64) -> (Game, Game, Vec<Move>) {
+fn random_game(size: usize, turns: usize, seed: u64) -> (Crumble, Crumble, Vec<Move>) {
     let (n, r) = [(6, 8), (4, 2), (3, 4), (5, 1), (2, 2)][size % 5];
-    let start = Game::new(n, r).unwrap();
+    let start = Crumble::new(n, r).unwrap();
     let mut g = start.clone();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut moves = Vec::new();

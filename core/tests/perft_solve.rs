@@ -1,9 +1,10 @@
 //! Turn-level perft against an independent slow enumeration, and the solver against brute
 //! force, on the start position, the example positions and hand-made ones.
 
-use crumble_core::perft::{self, divide, perft};
-use crumble_core::solve::{ForcedWin, Mark, Solver};
-use crumble_core::{Base, Dir, Frame, Game, Move, Swap, notation, position, random, record};
+use crumble_core::games::crumble::perft::{self, divide, perft};
+use crumble_core::games::crumble::solve::{ForcedWin, Mark, Solver};
+use crumble_core::games::crumble::{Base, Crumble, Dir, Frame, Move, Swap};
+use crumble_core::games::crumble::{notation, position, random, record};
 use rand::SeedableRng;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -12,8 +13,8 @@ fn manifest(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// The start positions of every example file (RULES.md section 7 and more).
-fn example_starts() -> Vec<(String, Game)> {
+/// The start positions of every example file (games/crumble/RULES.md section 7 and more).
+fn example_starts() -> Vec<(String, Crumble)> {
     let mut out = Vec::new();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(manifest("tests/data/examples"))
         .unwrap()
@@ -26,7 +27,7 @@ fn example_starts() -> Vec<(String, Game)> {
             serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
         let game = if v["start"] == "standard" {
             let size = |k: &str| v[k].as_u64().unwrap() as u16;
-            Game::new(size("board"), size("resolution")).unwrap()
+            Crumble::new(size("board"), size("resolution")).unwrap()
         } else {
             position::from_json(&v["start"].to_string()).unwrap()
         };
@@ -36,7 +37,7 @@ fn example_starts() -> Vec<(String, Game)> {
 }
 
 /// The fresh pieces of a base, from the geometry alone.
-fn fresh_of(game: &Game, base: &Base) -> Vec<crumble_core::Rect> {
+fn fresh_of(game: &Crumble, base: &Base) -> Vec<crumble_core::games::crumble::Rect> {
     match *base {
         Base::Split { cut, first, count } => game
             .split_pieces(cut, first, count)
@@ -54,8 +55,8 @@ fn fresh_of(game: &Game, base: &Base) -> Vec<crumble_core::Rect> {
 /// Independent slow enumeration of the complete moves: every split and join from
 /// `base_moves`, then swap paths grown one step at a time in all four directions, each
 /// candidate checked by playing the whole move on a copy.
-fn slow_moves(game: &Game) -> Vec<Move> {
-    fn grow(game: &Game, mv: Move, out: &mut Vec<Move>) {
+fn slow_moves(game: &Crumble) -> Vec<Move> {
+    fn grow(game: &Crumble, mv: Move, out: &mut Vec<Move>) {
         if game.clone().play_move(&mv).is_err() {
             return;
         }
@@ -95,7 +96,7 @@ fn slow_moves(game: &Game) -> Vec<Move> {
     out
 }
 
-fn slow_perft(game: &Game, turns: u32) -> u64 {
+fn slow_perft(game: &Crumble, turns: u32) -> u64 {
     if turns == 0 {
         return 1;
     }
@@ -116,7 +117,7 @@ fn slow_perft(game: &Game, turns: u32) -> u64 {
 }
 
 /// perft and the walk agree with the slow enumeration, move by move.
-fn check(name: &str, game: &Game, turns: u32) -> u64 {
+fn check(name: &str, game: &Crumble, turns: u32) -> u64 {
     let fast: BTreeSet<Move> = perft::all_moves(game).into_iter().collect();
     let slow_list = slow_moves(game);
     let slow: BTreeSet<Move> = slow_list.iter().cloned().collect();
@@ -136,7 +137,7 @@ fn check(name: &str, game: &Game, turns: u32) -> u64 {
 
 #[test]
 fn perft_of_the_standard_start() {
-    let game = Game::new(6, 8).unwrap();
+    let game = Crumble::new(6, 8).unwrap();
     assert_eq!(check("6x6 start", &game, 1), 96);
     assert_eq!(check("6x6 start", &game, 2), 10_980);
     assert_eq!(perft(&game, 0), 1);
@@ -145,7 +146,7 @@ fn perft_of_the_standard_start() {
 #[test]
 fn perft_of_small_boards_over_two_turns() {
     for (n, r) in [(2, 2), (3, 2), (4, 1), (4, 2), (3, 4)] {
-        let game = Game::new(n, r).unwrap();
+        let game = Crumble::new(n, r).unwrap();
         check(&format!("{n}x{n} R={r}"), &game, 2);
     }
 }
@@ -164,7 +165,7 @@ fn perft_of_hand_made_positions() {
     // Positions along random games, where swap paths get long.
     for seed in 0..4u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut game = Game::new(if seed % 2 == 0 { 4 } else { 6 }, 4).unwrap();
+        let mut game = Crumble::new(if seed % 2 == 0 { 4 } else { 6 }, 4).unwrap();
         for _ in 0..(8 + 3 * seed) {
             if game.is_over() {
                 break;
@@ -179,7 +180,7 @@ fn perft_of_hand_made_positions() {
 
 #[test]
 fn divide_adds_up_and_its_notation_reads_back() {
-    let game = Game::new(4, 2).unwrap();
+    let game = Crumble::new(4, 2).unwrap();
     for frame in [Frame::PerPlayer, Frame::Absolute] {
         let lines = divide(&game, 2, frame);
         assert_eq!(lines.len() as u64, perft(&game, 1));
@@ -199,7 +200,7 @@ fn divide_adds_up_and_its_notation_reads_back() {
         }
     }
     // White's divide in the per-player frame is written in White's view.
-    let mut game = Game::new(6, 8).unwrap();
+    let mut game = Crumble::new(6, 8).unwrap();
     game.play_move(&notation::parse_move(&game, "1HN", Frame::PerPlayer).unwrap())
         .unwrap();
     let lines = divide(&game, 1, Frame::PerPlayer);
@@ -208,14 +209,14 @@ fn divide_adds_up_and_its_notation_reads_back() {
 
 // ------------------------------------------------------------------------------ solver
 
-fn wins_for_mover(game: &Game, mv: &Move) -> bool {
+fn wins_for_mover(game: &Crumble, mv: &Move) -> bool {
     let mut g = game.clone();
     g.play_move(mv).unwrap();
     g.outcome()
         .is_some_and(|o| o.winner == Some(game.to_move()))
 }
 
-fn example(name: &str) -> Game {
+fn example(name: &str) -> Crumble {
     example_starts()
         .into_iter()
         .find(|(n, _)| n == name)
@@ -223,12 +224,12 @@ fn example(name: &str) -> Game {
         .1
 }
 
-fn record_position(name: &str) -> Game {
+fn record_position(name: &str) -> Crumble {
     let text = std::fs::read_to_string(manifest("tests/data/records").join(name)).unwrap();
     record::parse(&text).unwrap().replay(None).unwrap()
 }
 
-fn texts(game: &Game, moves: &[Move]) -> BTreeSet<String> {
+fn texts(game: &Crumble, moves: &[Move]) -> BTreeSet<String> {
     moves
         .iter()
         .map(|m| notation::format_move(game, m, Frame::PerPlayer).unwrap())
@@ -257,7 +258,7 @@ fn depth_one_lists_exactly_the_winning_moves() {
 #[test]
 fn no_win_is_reported_where_there_is_none() {
     let mut solver = Solver::new();
-    let start = Game::new(6, 8).unwrap();
+    let start = Crumble::new(6, 8).unwrap();
     assert!(solver.winning_moves(&start).is_empty());
     assert!(solver.find_win(&start).is_none());
     assert!(solver.forced_wins(&start).is_empty());
@@ -304,9 +305,9 @@ fn depth_two_finds_the_forced_wins() {
 }
 
 /// Brute force of depth 2 with no pruning at all, for small positions.
-fn brute_forced(game: &Game) -> BTreeSet<Move> {
+fn brute_forced(game: &Crumble) -> BTreeSet<Move> {
     let mover = game.to_move();
-    let wins = |g: &Game| perft::all_moves(g).iter().any(|m| wins_for_mover(g, m));
+    let wins = |g: &Crumble| perft::all_moves(g).iter().any(|m| wins_for_mover(g, m));
     perft::all_moves(game)
         .into_iter()
         .filter(|mv| {
@@ -333,7 +334,7 @@ fn solver_agrees_with_brute_force_on_small_boards() {
     let mut checked_marks = 0;
     for seed in 0..40u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut game = Game::new(3, 2).unwrap();
+        let mut game = Crumble::new(3, 2).unwrap();
         for _ in 0..(seed % 6) {
             if game.is_over() {
                 break;
@@ -363,7 +364,7 @@ fn solver_agrees_with_brute_force_on_small_boards() {
                 assert_eq!(solver.mark(&game, &mv), None);
                 continue;
             }
-            let again = Game::from_board(after.board().clone(), game.to_move(), None);
+            let again = Crumble::from_board(after.board().clone(), game.to_move(), None);
             let threat = perft::all_moves(&again)
                 .iter()
                 .any(|m| wins_for_mover(&again, m));
@@ -388,7 +389,7 @@ fn solver_agrees_with_brute_force_on_small_boards() {
 #[test]
 fn a_deadline_stops_the_solver_and_is_reported() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     for _ in 0..12 {
         random::play_random_turn(&mut g, &mut rng);
     }

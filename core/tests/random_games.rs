@@ -4,13 +4,15 @@
 mod common;
 
 use common::*;
-use crumble_core::notation::{self, Frame};
-use crumble_core::{Decision, Game, Phase, Reason, position, random};
+use crumble_core::Decision;
+use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::{Crumble, Phase, Reason};
+use crumble_core::games::crumble::{position, random};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Picks one legal decision: like random play, but one decision at a time.
-fn pick(game: &Game, legal: &[Decision], rng: &mut ChaCha8Rng) -> Decision {
+fn pick(game: &Crumble, legal: &[Decision], rng: &mut ChaCha8Rng) -> Decision {
     if game.phase() == Phase::Swap && rng.random_bool(0.5) {
         return *legal.last().unwrap(); // stop is the largest index
     }
@@ -23,7 +25,7 @@ struct Stats {
     turns: u64,
 }
 
-fn check_state(game: &Game, what: &str) {
+fn check_state(game: &Crumble, what: &str) {
     let b = game.board();
     b.check_invariants()
         .unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -53,10 +55,10 @@ fn play_games(n: u16, r: u16, max_turns: u32, games: u32, seed: u64, deep_every:
     };
     for k in 0..games {
         let mut rng = ChaCha8Rng::seed_from_u64(seed + u64::from(k));
-        let mut game = Game::new(n, r).unwrap();
+        let mut game = Crumble::new(n, r).unwrap();
         game.set_max_turns(max_turns);
         let deep = k % deep_every == 0;
-        let mut fork: Option<(Game, u32)> = None;
+        let mut fork: Option<(Crumble, u32)> = None;
         let mut path = Vec::new();
         let mut before = game.clone();
         let mut legal = Vec::new();
@@ -212,7 +214,7 @@ fn capture_resolution_is_independent_of_flip_order() {
     while positions < 1_000 {
         // A tiling from a random game, recoloured at random: most such colourings hold
         // surrounded groups, often nested ones.
-        let mut game = Game::new(6, 8).unwrap();
+        let mut game = Crumble::new(6, 8).unwrap();
         game.set_max_turns(rng.random_range(1..60));
         random::play_random_game(&mut game, &mut rng);
         let g = game.board().grid_size();
@@ -248,7 +250,7 @@ fn capture_resolution_is_independent_of_flip_order() {
     );
 }
 
-fn position_json(game: &Game, pieces: &[crumble_core::Piece]) -> String {
+fn position_json(game: &Crumble, pieces: &[crumble_core::games::crumble::Piece]) -> String {
     let mut v: serde_json::Value = serde_json::from_str(&position::to_json(game)).unwrap();
     v["pieces"] = pieces
         .iter()
@@ -261,7 +263,7 @@ fn position_json(game: &Game, pieces: &[crumble_core::Piece]) -> String {
 #[test]
 fn random_play_is_deterministic_for_a_seed() {
     let run = |seed| {
-        let mut g = Game::new(6, 8).unwrap();
+        let mut g = Crumble::new(6, 8).unwrap();
         g.set_max_turns(200);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         random::play_random_game(&mut g, &mut rng);

@@ -1,8 +1,10 @@
 //! Game records: hand-written files and program-written records read, replay and round-trip;
 //! malformed records are refused with the right line.
 
-use crumble_core::record::{self, GameRecord};
-use crumble_core::{Color, Frame, Game, Outcome, Reason, notation, position, random};
+use crumble_core::Color;
+use crumble_core::games::crumble::record::{self, GameRecord};
+use crumble_core::games::crumble::{Crumble, Frame, Outcome, Reason};
+use crumble_core::games::crumble::{notation, position, random};
 use rand::SeedableRng;
 use std::path::PathBuf;
 
@@ -38,7 +40,7 @@ fn hand_written_opening_with_comments() {
     assert_eq!(rec.comment(3), Some("a comment that spans two lines"));
     assert_eq!(rec.result, None);
     // The moves are the ones the notation gives.
-    let mut game = Game::new(6, 8).unwrap();
+    let mut game = Crumble::new(6, 8).unwrap();
     for (mv, text) in rec
         .moves
         .iter()
@@ -85,7 +87,7 @@ fn hand_written_resignation() {
 #[test]
 fn hand_written_custom_start_and_win() {
     let rec = round_trip(&data("custom-start-win.rec"));
-    assert_ne!(rec.start, Game::new(6, 8).unwrap());
+    assert_ne!(rec.start, Crumble::new(6, 8).unwrap());
     assert_eq!(
         rec.result,
         Some(Outcome {
@@ -128,7 +130,7 @@ fn program_written_records_round_trip() {
     for seed in 0..40u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let (n, r) = [(6, 8), (4, 2), (3, 4), (8, 8)][seed as usize % 4];
-        let mut start = Game::new(n, r).unwrap();
+        let mut start = Crumble::new(n, r).unwrap();
         if seed % 5 == 1 {
             // A custom start: the position after a few random turns.
             for _ in 0..3 {

@@ -1,10 +1,12 @@
 //! Pictures: the SVG is well-formed XML with one shape per piece, the highlight and the
 //! coordinates where they belong; the terminal board is readable in ASCII and in colour.
 
-use crumble_core::render::svg::{self, SvgOptions};
-use crumble_core::render::term::{self, TermOptions};
-use crumble_core::render::{BaseMark, Highlight};
-use crumble_core::{Color, Frame, Game, Rect, notation, position, random};
+use crumble_core::Color;
+use crumble_core::games::crumble::render::svg::{self, SvgOptions};
+use crumble_core::games::crumble::render::term::{self, TermOptions};
+use crumble_core::games::crumble::render::{BaseMark, Highlight};
+use crumble_core::games::crumble::{Crumble, Frame, Rect};
+use crumble_core::games::crumble::{notation, position, random};
 use rand::SeedableRng;
 
 /// An element of a parsed XML document.
@@ -138,7 +140,7 @@ fn parse_xml(s: &str) -> Element {
     root.expect("a root element")
 }
 
-fn play(game: &mut Game, moves: &[&str]) -> Option<Highlight> {
+fn play(game: &mut Crumble, moves: &[&str]) -> Option<Highlight> {
     let mut hl = None;
     for m in moves {
         let mv = notation::parse_move(game, m, Frame::PerPlayer).unwrap();
@@ -161,7 +163,7 @@ fn pieces_of(root: &Element) -> Vec<&Element> {
 
 /// Parses the SVG and checks one `<rect class="piece COLOUR">` per piece, with the colours
 /// and areas of the position.
-fn check_svg(game: &Game, opts: &SvgOptions) -> Element {
+fn check_svg(game: &Crumble, opts: &SvgOptions) -> Element {
     let text = svg::render(game, opts);
     let root = parse_xml(&text);
     assert_eq!(root.name, "svg");
@@ -200,7 +202,7 @@ fn check_svg(game: &Game, opts: &SvgOptions) -> Element {
 
 #[test]
 fn svg_is_well_formed_with_one_shape_per_piece() {
-    let mut game = Game::new(6, 8).unwrap();
+    let mut game = Crumble::new(6, 8).unwrap();
     check_svg(&game, &SvgOptions::default());
     let hl = play(&mut game, &["1HN", "5,5HSWS"]);
     let opts = SvgOptions {
@@ -232,7 +234,7 @@ fn svg_is_well_formed_with_one_shape_per_piece() {
     for seed in 0..12u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let (n, r) = [(6, 8), (8, 8), (3, 16), (12, 2)][seed as usize % 4];
-        let mut game = Game::new(n, r).unwrap();
+        let mut game = Crumble::new(n, r).unwrap();
         let mut path = Vec::new();
         let mut hl = None;
         for _ in 0..(10 + 5 * seed) {
@@ -263,7 +265,7 @@ fn svg_is_well_formed_with_one_shape_per_piece() {
 
 #[test]
 fn highlight_of_a_split_and_a_join() {
-    let mut game = Game::new(6, 8).unwrap();
+    let mut game = Crumble::new(6, 8).unwrap();
     let hl = play(&mut game, &["1HN"]).unwrap();
     assert_eq!(
         hl.base,
@@ -296,7 +298,7 @@ fn highlight_of_a_split_and_a_join() {
 
 #[test]
 fn terminal_board_in_ascii_and_colour() {
-    let mut game = Game::new(6, 8).unwrap();
+    let mut game = Crumble::new(6, 8).unwrap();
     let hl = play(&mut game, &["1HN"]);
     let opts = TermOptions {
         highlight: hl.clone(),
@@ -351,7 +353,7 @@ fn terminal_board_in_ascii_and_colour() {
     // 8x8 and a random 6x6 game with small pieces stay rectangular and readable.
     for (n, seed) in [(8u16, 1u64), (6, 2), (6, 3)] {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut game = Game::new(n, 8).unwrap();
+        let mut game = Crumble::new(n, 8).unwrap();
         game.set_max_turns(60);
         for _ in 0..60 {
             random::play_random_turn(&mut game, &mut rng);

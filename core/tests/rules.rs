@@ -1,12 +1,12 @@
-//! One or more tests per numbered rule of RULES.md that the worked examples
+//! One or more tests per numbered rule of games/crumble/RULES.md that the worked examples
 //! (`tests/examples.rs`) do not already pin down.
 
-use crumble_core::notation::{self, Frame};
-use crumble_core::{
-    Color, Cut, Decision, DecisionKind, Game, Outcome, Phase, Reason, Rect, position,
-};
+use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::position;
+use crumble_core::games::crumble::{Crumble, Cut, DecisionKind, Outcome, Phase, Reason, Rect};
+use crumble_core::{Color, Decision};
 
-fn play(game: &mut Game, moves: &[&str]) {
+fn play(game: &mut Crumble, moves: &[&str]) {
     for m in moves {
         let mv =
             notation::parse_move(game, m, Frame::PerPlayer).unwrap_or_else(|e| panic!("{m}: {e}"));
@@ -19,7 +19,7 @@ fn json_game(
     r: u16,
     to_move: &str,
     pieces: &[(u16, u16, u16, u16, &str)],
-) -> Result<Game, position::PositionError> {
+) -> Result<Crumble, position::PositionError> {
     let ps: Vec<String> = pieces
         .iter()
         .map(|(x, y, w, h, c)| {
@@ -33,7 +33,7 @@ fn json_game(
 }
 
 /// A board of unit-cell squares coloured by `rows` (top row first, 'b'/'w').
-fn cells(rows: &[&str], to_move: &str) -> Game {
+fn cells(rows: &[&str], to_move: &str) -> Crumble {
     let n = rows.len() as u16;
     let mut pieces = Vec::new();
     for (j, row) in rows.iter().rev().enumerate() {
@@ -53,16 +53,16 @@ fn cells(rows: &[&str], to_move: &str) -> Game {
 #[test]
 fn rule_1_1_sizes_out_of_range_are_refused() {
     for (n, r) in [(1, 8), (33, 1), (6, 3), (6, 128), (32, 64), (0, 8), (6, 0)] {
-        assert!(Game::new(n, r).is_err(), "{n}x{n} R={r} accepted");
+        assert!(Crumble::new(n, r).is_err(), "{n}x{n} R={r} accepted");
     }
     for (n, r) in [(2, 1), (6, 8), (8, 8), (32, 32), (16, 64)] {
-        assert!(Game::new(n, r).is_ok(), "{n}x{n} R={r} refused");
+        assert!(Crumble::new(n, r).is_ok(), "{n}x{n} R={r} refused");
     }
 }
 
 #[test]
 fn rule_1_4_start_position() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     let b = g.board();
     assert_eq!(b.piece_count(), 36);
     for p in b.sorted_pieces() {
@@ -73,7 +73,7 @@ fn rule_1_4_start_position() {
     // Black holds the upper-left and lower-right corners; odd N: all corners white.
     assert_eq!(b.piece_at(0, 47).color, Color::Black);
     assert_eq!(b.piece_at(47, 0).color, Color::Black);
-    let odd = Game::new(5, 4).unwrap();
+    let odd = Crumble::new(5, 4).unwrap();
     for (x, y) in [(0, 0), (19, 0), (0, 19), (19, 19)] {
         assert_eq!(odd.board().piece_at(x, y).color, Color::White);
     }
@@ -81,7 +81,7 @@ fn rule_1_4_start_position() {
 
 #[test]
 fn rule_1_5_black_moves_first_and_players_alternate() {
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     assert_eq!(g.to_move(), Color::Black);
     play(&mut g, &["1H"]);
     assert_eq!(g.to_move(), Color::White);
@@ -91,7 +91,7 @@ fn rule_1_5_black_moves_first_and_players_alternate() {
 
 #[test]
 fn rule_4_1_1_squares_split_both_ways_rectangles_across_the_long_side() {
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     let gs = g.grid_size();
     let legal = g.legal_decisions();
     // 18 black squares, each with an H and a V split; no joins at the start.
@@ -136,11 +136,11 @@ fn rule_4_1_1_squares_split_both_ways_rectangles_across_the_long_side() {
 #[test]
 fn rule_4_1_5_and_5_3_nothing_splits_below_the_grid() {
     // R = 1: unit squares cannot split; on 2x2 there is no join either: drawn at once.
-    let mut g = Game::new(2, 1).unwrap();
+    let mut g = Crumble::new(2, 1).unwrap();
     assert_eq!(g.outcome(), Some(Outcome::draw(Reason::NoSplitOrJoin)));
     assert!(g.legal_decisions().is_empty());
     // On 3x3 R=1 Black can still join nothing and split nothing: also drawn.
-    let g = Game::new(3, 1).unwrap();
+    let g = Crumble::new(3, 1).unwrap();
     assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::NoSplitOrJoin));
     // A 2x1 rectangle at R = 1 splits into two unit squares.
     let mut g = json_game(
@@ -187,7 +187,7 @@ fn rule_4_2_join_outlines_and_fresh_piece() {
     let mut joins: Vec<String> = g
         .base_moves()
         .iter()
-        .filter(|m| matches!(m.base, crumble_core::Base::Join { .. }))
+        .filter(|m| matches!(m.base, crumble_core::games::crumble::Base::Join { .. }))
         .map(|m| notation::format_move(&g, m, Frame::PerPlayer).unwrap())
         .collect();
     joins.sort();
@@ -208,17 +208,17 @@ fn rule_4_2_join_outlines_and_fresh_piece() {
 
 #[test]
 fn rule_4_3_swap_continues_stops_and_ends() {
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     let mv = notation::parse_move(&g, "1H", Frame::PerPlayer).unwrap();
     let path = g.play_move(&mv).unwrap();
     // The north half could step north, so the turn ends with an explicit stop.
     assert_eq!(path.len(), 3);
     assert_eq!(path[2], Decision::stop(g.grid_size()));
     // A step into the mover's own piece is refused: east of (1,1) is black.
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     assert!(notation::parse_move(&g, "1HNE", Frame::PerPlayer).is_err());
     // Several steps in one swap (White's S, W, S after 1HN), each one a decision.
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     play(&mut g, &["1HN"]);
     let mv = notation::parse_move(&g, "5,5HSWS", Frame::PerPlayer).unwrap();
     assert_eq!(mv.swap.as_ref().unwrap().steps.len(), 3);
@@ -246,7 +246,7 @@ fn rule_3_6_loading_resolves_captures_wins_and_keeps_results() {
         })
     );
     // A loaded result is kept and no move is legal after it.
-    let text = position::to_json(&Game::new(6, 8).unwrap()).replace(
+    let text = position::to_json(&Crumble::new(6, 8).unwrap()).replace(
         r#""result": null"#,
         r#""result": {"winner": "white", "reason": "resignation"}"#,
     );
@@ -260,7 +260,7 @@ fn rule_3_6_loading_resolves_captures_wins_and_keeps_results() {
         r#"{"winner": "black", "reason": "agreement"}"#,
         r#"{"winner": "black", "reason": "checkmate"}"#,
     ] {
-        let t = position::to_json(&Game::new(6, 8).unwrap())
+        let t = position::to_json(&Crumble::new(6, 8).unwrap())
             .replace(r#""result": null"#, &format!(r#""result": {bad}"#));
         assert!(position::from_json(&t).is_err(), "{bad} accepted");
     }
@@ -268,7 +268,7 @@ fn rule_3_6_loading_resolves_captures_wins_and_keeps_results() {
 
 #[test]
 fn rule_5_4_turn_limit_and_5_6_to_move_after_the_end() {
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     g.set_max_turns(2);
     play(&mut g, &["1H", "0H"]);
     assert_eq!(g.outcome(), Some(Outcome::draw(Reason::TurnLimit)));
@@ -292,7 +292,7 @@ fn rule_5_5_resignation_and_agreement_are_results() {
             r#"{"winner":null,"reason":"agreement"}"#,
         ),
     ] {
-        let mut g = Game::new(6, 8).unwrap();
+        let mut g = Crumble::new(6, 8).unwrap();
         play(&mut g, &["1HN"]);
         g.finish(o);
         assert!(g.is_over());
@@ -306,7 +306,7 @@ fn rule_5_5_resignation_and_agreement_are_results() {
 /// Rule 6.8 and the parser's acceptances and refusals of rule 6.5, as (input, expected) pairs.
 #[test]
 fn rule_6_lexical_rules_and_forms() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     let ok = |s: &str| {
         notation::parse_move(&g, s, Frame::PerPlayer)
             .map(|m| notation::format_move(&g, &m, Frame::PerPlayer).unwrap())
@@ -334,7 +334,7 @@ fn rule_6_lexical_rules_and_forms() {
             .contains("only the first number may be 0")
     );
     // `0,0` is accepted as the origin: White's own origin piece after Black's first move.
-    let mut w = Game::new(6, 8).unwrap();
+    let mut w = Crumble::new(6, 8).unwrap();
     play(&mut w, &["1H"]);
     let a = notation::parse_move(&w, "0,0H", Frame::PerPlayer).unwrap();
     assert_eq!(
@@ -362,7 +362,7 @@ fn rule_6_lexical_rules_and_forms() {
 #[test]
 fn rule_6_5_long_split_swaps_name_their_piece() {
     let mut g = cells(&["bwbw", "wbwb", "bbbb", "wbwb"], "black");
-    let parse = |g: &Game, s: &str| notation::parse_move(g, s, Frame::PerPlayer);
+    let parse = |g: &Crumble, s: &str| notation::parse_move(g, s, Frame::PerPlayer);
     assert!(
         parse(&g, "0,1H3N").is_err(),
         "a long split's swap needs -number half-"
@@ -382,7 +382,7 @@ fn rule_6_5_long_split_swaps_name_their_piece() {
 
 #[test]
 fn rule_6_1_canonical_staircase_prefers_fewest_numbers_then_smallest_sum() {
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     play(&mut g, &["1HN", "5,5HSWS"]);
     // Every printed move parses back to itself, and no printed position starts with a
     // longer staircase than needed: spot-check all base moves of this position.

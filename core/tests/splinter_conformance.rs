@@ -1,10 +1,10 @@
-//! The generic conformance test of the game interface (`crumble_core::conformance`) on
+//! The generic conformance test of the game interface (`crumble_core::game::conformance`) on
 //! Splinter: standard starts of several sizes (also a square board, whose 8 symmetries the
 //! property tests use) and constructed positions near the end of a game, with equal largest
 //! groups (a `Keep` decision) and knockouts close.
 
-use crumble_core::conformance::{ConformanceConfig, check_game};
-use crumble_core::splinter::{Splinter, SplinterStart};
+use crumble_core::game::conformance::{ConformanceConfig, check_game};
+use crumble_core::games::splinter::{Splinter, SplinterStart};
 use serde_json::Value;
 use std::path::Path;
 

@@ -1,7 +1,7 @@
-//! Every worked Splinter example of `RULES-splinter.md` section 13 (copied from the project's
+//! Every worked Splinter example of `games/splinter/RULES.md` section 13 (copied from the project's
 //! shared `examples-splinter/`, format in its README.md) through one harness.
 
-use crumble_core::splinter::{Splinter, notation, position};
+use crumble_core::games::splinter::{Splinter, notation, position};
 use serde_json::Value;
 use std::path::Path;
 

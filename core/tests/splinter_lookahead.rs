@@ -5,7 +5,7 @@
 //! finds a winning choice exactly when one exists.
 
 use crumble_core::GameState;
-use crumble_core::splinter::{Splinter, SplinterWinCheck};
+use crumble_core::games::splinter::{Splinter, SplinterWinCheck};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

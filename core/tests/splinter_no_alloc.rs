@@ -3,7 +3,7 @@
 //! does not touch the heap: a counting global allocator shows zero allocations over
 //! thousands of decisions. (Its own test binary: the counter is process-wide.)
 
-use crumble_core::splinter::{Splinter, SplinterWinCheck};
+use crumble_core::games::splinter::{Splinter, SplinterWinCheck};
 use crumble_core::{Decision, GameState};
 use rand::{Rng, SeedableRng};
 

@@ -6,8 +6,8 @@
 //! symmetry applied to a game gives the mapped game (rule 11), and random play is uniform
 //! over complete moves (rule 8.8).
 
-use crumble_core::geom::Color;
-use crumble_core::splinter::{
+use crumble_core::Color;
+use crumble_core::games::splinter::{
     PieceType, Splinter, SplinterMove, Symmetry, notation, position, symmetry,
 };
 use crumble_core::{Decision, GameState};

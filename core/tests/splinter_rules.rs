@@ -1,4 +1,4 @@
-//! One test (at least) per numbered rule of `RULES-splinter.md`, named after the rule. Rules
+//! One test (at least) per numbered rule of `games/splinter/RULES.md`, named after the rule. Rules
 //! the worked examples show are also checked here on the example's final position, so each
 //! rule's test says what it looks at.
 //! This file: rules 1–6 (pieces, board and start, the turn, pushes, no-return, splinters);
@@ -274,8 +274,10 @@ fn rule_4_1_no_direction_that_leaves_the_board_is_legal() {
                     if g.board().step(s, d).is_none() {
                         edge_pieces += 1;
                         assert!(!g.is_legal_move(s, d));
-                        let dec =
-                            g.encode(crumble_core::splinter::Action::Move { from: s, dir: d });
+                        let dec = g.encode(crumble_core::games::splinter::Action::Move {
+                            from: s,
+                            dir: d,
+                        });
                         assert!(matches!(
                             g.clone().apply(dec),
                             Err(DecisionError::Illegal(_))

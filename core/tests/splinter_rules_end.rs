@@ -1,4 +1,4 @@
-//! One test per numbered rule of `RULES-splinter.md`, rules 7–9: knockouts, the end of
+//! One test per numbered rule of `games/splinter/RULES.md`, rules 7–9: knockouts, the end of
 //! the game and the turn limit, notation (rules 1–6 in `splinter_rules.rs`).
 
 mod splinter_common;

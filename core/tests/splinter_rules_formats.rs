@@ -1,4 +1,4 @@
-//! One test per numbered rule of `RULES-splinter.md`, rules 10–12: the position JSON,
+//! One test per numbered rule of `games/splinter/RULES.md`, rules 10–12: the position JSON,
 //! the symmetries, the action space (rules 1–6 in `splinter_rules.rs`).
 
 mod splinter_common;
@@ -242,7 +242,7 @@ fn rule_11_2_a_choice_maps_to_the_image_groups_anchor() {
 #[test]
 fn rule_11_3_exchanging_colours_is_exact() {
     let g = example_start("21-both-reach-two-more-knockouts.json");
-    let mut swapped = crumble_core::splinter::symmetry::swap_colors(&g);
+    let mut swapped = crumble_core::games::splinter::symmetry::swap_colors(&g);
     assert_eq!(swapped.to_move(), g.to_move().opposite());
     let mut orig = g.clone();
     play(&mut orig, &["e5-e6"]);
@@ -253,7 +253,7 @@ fn rule_11_3_exchanging_colours_is_exact() {
 
 #[test]
 fn rule_11_4_maps_that_keep_the_start() {
-    use crumble_core::splinter::symmetry::swap_colors;
+    use crumble_core::games::splinter::symmetry::swap_colors;
     for (w, h) in [
         (15, 18),
         (9, 10),

@@ -1,15 +1,17 @@
 //! `crumble bench net`: FLOPs, inference throughput (the network on its device from host
 //! buffers, exactly as [`crate::NetEvaluator`] runs it: [`crate::infer::forward_chunks`]) and
 //! training throughput of a network on real positions (from seeded random games), the
-//! numbers `scripts/bench_torch.py` prints for the identical PyTorch network.
+//! numbers `scripts/bench_torch.py` prints for the identical PyTorch network; and the
+//! machine's measured fp32 peak ([`crate::peak`]) with the share of it the network reaches.
 
-use crate::action;
+use crate::encoders::crumble::action;
+use crate::encoders::crumble::planes::{PLANES, Rasteriser};
 use crate::net::NetConfig;
-use crate::planes::{PLANES, Rasteriser};
 use crate::train::{self, TrainBatch};
 use burn::module::Module;
 use burn::tensor::Device;
-use crumble_core::{Game, random};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::random;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -24,6 +26,17 @@ pub struct NetBench {
     pub infer_pos_per_sec_b64: f64,
     pub infer_pos_per_sec_b256: f64,
     pub train_samples_per_sec_b128: f64,
+    /// The machine's measured fp32 FMA peak on all cores ([`crate::peak`]), GFLOP/s.
+    pub peak_gflops: f64,
+    /// The instruction set that reached it (`avx512`, `avx2`, `portable`).
+    pub peak_isa: &'static str,
+    /// The network's inference at batch 256: GFLOP/s and share of the peak.
+    pub infer_gflops_b256: f64,
+    pub infer_peak_share_b256: f64,
+    /// Training at batch 128, counting a sample as three forward passes (forward, and a
+    /// backward pass of about twice its work): GFLOP/s and share of the peak.
+    pub train_gflops_b128: f64,
+    pub train_peak_share_b128: f64,
 }
 
 /// What to measure.
@@ -40,15 +53,15 @@ pub struct BenchOptions {
 
 /// `count` positions from seeded random games (decision by decision, so every phase occurs),
 /// each live with at least two legal decisions.
-pub fn sample_positions(board: u16, resolution: u16, count: usize, seed: u64) -> Vec<Game> {
+pub fn sample_positions(board: u16, resolution: u16, count: usize, seed: u64) -> Vec<Crumble> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
     let mut legal = Vec::new();
-    let mut game = Game::new(board, resolution).expect("board size");
+    let mut game = Crumble::new(board, resolution).expect("board size");
     game.set_max_turns(120);
     while out.len() < count {
         if game.is_over() {
-            game = Game::new(board, resolution).expect("board size");
+            game = Crumble::new(board, resolution).expect("board size");
             game.set_max_turns(120);
         }
         game.legal_decisions_into(&mut legal);
@@ -66,7 +79,7 @@ pub fn sample_positions(board: u16, resolution: u16, count: usize, seed: u64) ->
 }
 
 /// Rasterised planes of `games`, `[B·PLANES·G·G]`.
-pub fn rasterise_all(games: &[Game]) -> Vec<f32> {
+pub fn rasterise_all(games: &[Crumble]) -> Vec<f32> {
     let g = usize::from(games[0].grid_size());
     let per = PLANES * g * g;
     let mut v = vec![0.0; games.len() * per];
@@ -195,13 +208,23 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
         tnet = Some(n);
     });
 
+    let peak = crate::peak::measure(opts.seconds.min(2.0));
+    let flops = cfg.flops_per_position(usize::from(opts.board)) as f64;
+    let infer_gflops = infer[3] * flops / 1e9;
+    let train_gflops = steps * b as f64 * 3.0 * flops / 1e9;
     Ok(NetBench {
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        flops_per_pos: cfg.flops_per_position(usize::from(opts.board)),
+        flops_per_pos: flops as u64,
         infer_pos_per_sec_b1: infer[0],
         infer_pos_per_sec_b16: infer[1],
         infer_pos_per_sec_b64: infer[2],
         infer_pos_per_sec_b256: infer[3],
         train_samples_per_sec_b128: steps * b as f64,
+        peak_gflops: peak.gflops,
+        peak_isa: peak.isa,
+        infer_gflops_b256: infer_gflops,
+        infer_peak_share_b256: infer_gflops / peak.gflops,
+        train_gflops_b128: train_gflops,
+        train_peak_share_b128: train_gflops / peak.gflops,
     })
 }

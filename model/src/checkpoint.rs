@@ -66,7 +66,7 @@ pub enum CheckpointError {
     Encode { path: String, message: String },
 }
 
-pub(crate) use crumble_core::hash::fnv1a;
+pub(crate) use crumble_core::game::hash::fnv1a;
 
 /// The checkpoint bytes of `net` built from `config`. A net with a non-finite weight is
 /// refused: no checkpoint ever holds one.

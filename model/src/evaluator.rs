@@ -1,9 +1,10 @@
 //! [`NetEvaluator`]: the network behind the search's batch-first [`Evaluator`] trait, and the
 //! [`NetLoader`] that builds it for `ckpt:PATH[:SIMS]` agents.
 
-use crate::action;
 use crate::checkpoint::{self, CheckpointError};
-use crate::encoder::{CrumbleEncoder, Encoder};
+use crate::encoder::Encoder;
+use crate::encoders::CrumbleEncoder;
+use crate::encoders::crumble::action;
 use crate::infer;
 use crate::layout::Layout;
 use crate::net::{CrumbleNet, NetConfig};

@@ -56,8 +56,8 @@ impl Layout {
         // A hot loop of self-play's evaluation: with the plane count a constant the copy of
         // one cell's planes unrolls, which makes it about a third faster; Crumble's count is
         // the one that matters.
-        if c == crate::planes::PLANES {
-            cells_of::<{ crate::planes::PLANES }>(src, g, s, dst);
+        if c == crate::encoders::crumble::planes::PLANES {
+            cells_of::<{ crate::encoders::crumble::planes::PLANES }>(src, g, s, dst);
         } else {
             cells_any(src, c, g, s, dst);
         }

@@ -1,11 +1,12 @@
 //! # crumble-model
 //!
-//! The network side of Crumble Zero: the rasteriser ([`planes`]), decisions <-> policy
-//! indices ([`action`]), the 8 symmetries ([`symmetry`]), the burn network ([`net`]) with its
+//! The network side of Crumble Zero: each game's encoder ([`encoders`]; Crumble's rasteriser,
+//! decisions <-> policy indices and the square's 8 symmetries in [`encoders::crumble`]) on the
+//! [`encoder::Encoder`] trait, the burn network ([`net`]) with its
 //! fast operations on burn's CPU backend ([`cpu_ops`], kernels in [`kernels`]), the
 //! losses and optimiser step ([`train`]), inference from host buffers ([`infer`]),
 //! [`NetEvaluator`] for the search, checkpoints ([`checkpoint`]) and the network benchmark
-//! ([`bench`]).
+//! ([`mod@bench`]).
 //!
 //! The backend is chosen at run time from burn's `Device`: [`default_device`] is the
 //! pure-Rust `flex` CPU backend, or the backend `BURN_DEVICE` names. Cargo features `tch`,
@@ -13,11 +14,12 @@
 //! build and run on a CPU machine).
 //!
 //! ```
-//! use crumble_core::Game;
-//! use crumble_model::{planes, NetConfig};
+//! use crumble_core::games::crumble::Crumble;
+//! use crumble_model::NetConfig;
+//! use crumble_model::encoders::crumble::planes;
 //! use ndarray::Array3;
 //!
-//! let game = Game::new(6, 8).unwrap();
+//! let game = Crumble::new(6, 8).unwrap();
 //! let mut buf = Array3::<f32>::zeros((planes::PLANES, 48, 48));
 //! planes::Rasteriser::new().rasterise(&game, buf.view_mut()).unwrap();
 //! assert_eq!(buf[[planes::PHASE_CHOOSE, 0, 0]], 1.0);
@@ -28,32 +30,28 @@
 //! Architecture invariant: this crate knows the rules engine and the search's `Evaluator`
 //! trait; it knows nothing of replay files, configs of runs or the command line.
 
-pub mod action;
 pub mod bench;
 pub mod builtin;
 pub mod checkpoint;
 pub mod cpu_ops;
-pub mod crumo_encoder;
 pub mod encoder;
+pub mod encoders;
 pub mod evaluator;
 pub mod infer;
 pub mod kernels;
 pub mod layout;
 pub mod net;
-pub mod planes;
+pub mod peak;
 pub mod selfplay_bench;
-pub mod splinter_encoder;
-pub mod symmetry;
 pub mod train;
 
 pub use checkpoint::CheckpointError;
-pub use crumo_encoder::CrumoEncoder;
-pub use encoder::{CrumbleEncoder, Encoder, TicTacToeEncoder};
+pub use encoder::Encoder;
+pub use encoders::crumble::symmetry::Sym;
+pub use encoders::{CrumbleEncoder, CrumoEncoder, NimEncoder, SplinterEncoder, TicTacToeEncoder};
 pub use evaluator::{NetEvaluator, NetLoader};
 pub use layout::Layout;
 pub use net::{CrumbleNet, NetConfig, NetOutput};
-pub use splinter_encoder::SplinterEncoder;
-pub use symmetry::Sym;
 
 pub use burn::tensor::Device;
 

@@ -549,7 +549,7 @@ impl ModuleMapper for NumberParams {
 impl CrumbleNet {
     /// Forward pass on planes in the encoder's layout: reorders them into the cell layout on
     /// the device and runs [`CrumbleNet::forward_cells`] (which is faster to feed directly:
-    /// [`crate::planes::to_cells`] does the reordering on the host).
+    /// [`crate::Layout::to_cells`] does the reordering on the host).
     ///
     /// # Shapes
     /// - input: `[B, I, G, G]` with `G` a multiple of the stem stride
@@ -581,13 +581,13 @@ impl CrumbleNet {
         }
     }
 
-    /// Forward pass on planes in the cell layout ([`crate::planes::to_cells`]): element
+    /// Forward pass on planes in the cell layout ([`crate::Layout::to_cells`]): element
     /// `[b, cy, cx, iy, ix, c]` is plane `c` at fine cell `(cx·s + ix, cy·s + iy)`. In this
     /// layout the stem (kernel = stride = `s`) and the fine policy skip (1×1) are plain
     /// matrix multiplies with no reordering.
     ///
     /// The policy logits come out in the same cell order (`[B, n, n, s, s, P]` flattened,
-    /// then the extra logits), not in policy-index order: [`crate::action::cell_order`] maps
+    /// then the extra logits), not in policy-index order: [`crate::Layout::cell_order`] maps
     /// between them on the host.
     ///
     /// # Shapes

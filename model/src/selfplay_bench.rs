@@ -7,7 +7,7 @@
 
 use crate::evaluator::NetEvaluator;
 use crate::net::{ConfigError, NetConfig};
-use crumble_core::Game;
+use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::config::{SearchConfig, SelfPlayConfig};
 use crumble_selfplay::driver::{Agent, AgentKind};
 use crumble_selfplay::selfplay::{self, SelfPlayError};
@@ -48,7 +48,7 @@ pub fn run(
     search: &SearchConfig,
     sp: &SelfPlayConfig,
     net: &NetConfig,
-    standard: &Game,
+    standard: &Crumble,
     games: u64,
     dir: &Path,
 ) -> Result<SelfplayBench, SelfplayBenchError> {

@@ -226,7 +226,7 @@ pub fn random_games<G: GameState>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crumble_core::splinter::Splinter;
+    use crumble_core::games::splinter::Splinter;
 
     #[test]
     fn random_games_count_games_turns_and_decisions() {

@@ -545,11 +545,11 @@ impl Default for SelfPlayConfig {
 
 impl SelfPlayConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if crumble_core::Game::new(self.board, self.resolution).is_err() {
+        if crumble_core::games::crumble::Crumble::new(self.board, self.resolution).is_err() {
             return Err(bad(
                 "selfplay.board/resolution",
                 format!("{}/{}", self.board, self.resolution),
-                "not a supported board size and resolution (RULES.md 1.1, 1.3)",
+                "not a supported board size and resolution (core/src/games/crumble/RULES.md 1.1, 1.3)",
             ));
         }
         if self.parallel_games == 0 || self.parallel_games > 100_000 {

@@ -20,7 +20,7 @@ use crate::config::SearchConfig;
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf, mix};
 use crate::mcts::{Search, Step};
 use crate::record::{Ending, GameRecord, SearchRecord, StepKind, StepRecord};
-use crumble_core::testgames::Negamax;
+use crumble_core::game::negamax::Negamax;
 use crumble_core::{Decision, GameResult, GameState, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

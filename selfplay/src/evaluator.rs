@@ -164,7 +164,7 @@ impl RolloutEvaluator {
     }
 }
 
-pub use crumble_core::hash::mix64 as mix;
+pub use crumble_core::game::hash::mix64 as mix;
 
 /// Mean score of `playouts` random playouts from `game` for `me`, each capped at `cap` turns.
 pub fn rollout_value<G: GameState>(

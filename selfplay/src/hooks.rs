@@ -4,7 +4,8 @@
 
 use crate::record::{GameRecord, RecordError, result_text};
 use crumble_core::GameState;
-use crumble_core::testgames::{Nim, TicTacToe};
+use crumble_core::games::nim::Nim;
+use crumble_core::games::tictactoe::TicTacToe;
 use std::fmt::Write as _;
 
 /// Per-game hooks of the pipeline; every method has a default that works for any game.
@@ -36,9 +37,9 @@ pub trait GameHooks: GameState {
     }
 }
 
-impl GameHooks for crumble_core::Game {
+impl GameHooks for crumble_core::games::crumble::Crumble {
     fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
-        let mut text = crate::crumble::to_game_record(rec)?;
+        let mut text = crate::games::crumble::to_game_record(rec)?;
         if let Some([black, white]) = agents {
             text.set_tag("Black", black);
             text.set_tag("White", white);
@@ -47,19 +48,19 @@ impl GameHooks for crumble_core::Game {
     }
 }
 
-impl GameHooks for crumble_core::splinter::Splinter {
-    /// A Splinter game record (`crumble_core::splinter::record`): moves in canonical
+impl GameHooks for crumble_core::games::splinter::Splinter {
+    /// A Splinter game record (`crumble_core::games::splinter::record`): moves in canonical
     /// notation numbered by turn, the agents as `Black` and `White`.
     fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
-        Ok(crate::splinter::to_record(rec, agents)?.write())
+        Ok(crate::games::splinter::to_record(rec, agents)?.write())
     }
 }
 
-impl GameHooks for crumble_core::crumo::Crumo {
-    /// A Crumo game record (`crumble_core::crumo::record`): moves in canonical notation
+impl GameHooks for crumble_core::games::crumo::Crumo {
+    /// A Crumo game record (`crumble_core::games::crumo::record`): moves in canonical notation
     /// numbered by turn, the agents as `Black` and `White` after any swap.
     fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
-        Ok(crate::crumo::to_record(rec, agents)?.write())
+        Ok(crate::games::crumo::to_record(rec, agents)?.write())
     }
 }
 

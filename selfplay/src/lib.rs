@@ -16,19 +16,19 @@
 //! - [`selfplay`]: self-play into record files; [`arena`]: agent pools, game pairs from
 //!   openings (matches, tournaments, training's evaluation) and record writing, all on the
 //!   driver.
-//! - Crumble's alone: [`tactics`] (the tactics suite and harness), [`openings`] (opening
-//!   statistics in Crumble's notation) and [`crumble`].
+//! - Crumble's alone: [`games::crumble::tactics`] (the tactics suite and harness) and
+//!   [`games::crumble::openings`] (opening statistics in Crumble's notation).
 //! - [`record`]: game records (which name their game and start) and the versioned record
 //!   file format; [`hooks`]: what the pipeline asks of a game beyond its rules, with
-//!   defaults; [`crumble`] and [`splinter`]: each game's notation for records.
+//!   defaults; [`games`]: each game's notation for records.
 //! - [`stats`] and [`ratings`]: Elo with intervals, the pentanomial GSPRT, Bradley–Terry
 //!   ratings with draws.
 //! - [`tournament`]: schedules, the resumable ledger of finished pairings, ratings tables.
 //!
 //! ```
 //! use crumble_selfplay::{mcts::Search, SearchConfig, UniformEvaluator};
-//! let game = crumble_core::Game::new(6, 8).unwrap();
-//! let mut search: Search<crumble_core::Game> = Search::new(SearchConfig::default(), 1);
+//! let game = crumble_core::games::crumble::Crumble::new(6, 8).unwrap();
+//! let mut search: Search<crumble_core::games::crumble::Crumble> = Search::new(SearchConfig::default(), 1);
 //! let out = search.search_with(&game, 100, true, &mut UniformEvaluator).unwrap();
 //! assert_eq!(out.root_visits, 100);
 //! assert!((out.target.iter().sum::<f32>() - 1.0).abs() < 1e-4);
@@ -38,21 +38,17 @@ pub mod agent;
 pub mod arena;
 pub mod bench;
 pub mod config;
-pub mod crumble;
-pub mod crumo;
 pub mod driver;
 pub mod evaluator;
 pub mod files;
+pub mod games;
 pub mod hooks;
 pub mod mcts;
-pub mod openings;
 pub mod plot;
 pub mod ratings;
 pub mod record;
 pub mod selfplay;
-pub mod splinter;
 pub mod stats;
-pub mod tactics;
 pub mod tournament;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};

@@ -22,7 +22,7 @@
 //! - **Root.** PUCT with Dirichlet noise and forced playouts, or Gumbel AlphaZero (Gumbel
 //!   top-k with sequential halving, completed-Q target). Interior nodes always use PUCT with
 //!   first-play urgency.
-//! - **Proofs (MCTS-solver)**, in [`proof`]: terminal nodes are proven; proofs carry up the
+//! - **Proofs (MCTS-solver)**, in `mcts/proof.rs`: terminal nodes are proven; proofs carry up the
 //!   tree during backup; a proven node is never evaluated or descended into again (its exact
 //!   value is backed up at once), proven-lost children are not selected while an alternative
 //!   remains, and a search whose root is proven stops early. With `lookahead` on, new nodes

@@ -24,14 +24,15 @@
 //! Versions 1 and 2 hold Crumble games only: instead of the name and start they have `u16`
 //! board, `u16` resolution, `u32` max turns, and a `u32`-length start-position JSON (0 = the
 //! standard start); instead of result and ending a winner (0 none, 1 black, 2 white) and
-//! Crumble's reason (index in `crumble_core::Reason::ALL`). Version 1 has no proven byte.
+//! Crumble's reason (index in `crumble_core::games::crumble::Reason::ALL`). Version 1 has no proven byte.
 //! Both are still read, as Crumble records.
 //!
 //! Files are written to a temporary name and renamed, so a file that exists is complete; a
 //! truncated or damaged file is refused with a typed [`RecordError`].
 
-use crumble_core::hash::fnv1a;
-use crumble_core::{Decision, GameResult, GameState, Player, Reason};
+use crumble_core::game::hash::fnv1a;
+use crumble_core::games::crumble::Reason;
+use crumble_core::{Decision, GameResult, GameState, Player};
 use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"CRMBSP\r\n";

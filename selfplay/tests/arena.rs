@@ -1,7 +1,8 @@
 //! Evaluation games: game pairs from shared openings, results in order and independent of the
 //! concurrency, checkpoint evaluations batched across lanes, early stop, openings, saving.
 
-use crumble_core::{Game, GameState, Player};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::{GameState, Player};
 use crumble_selfplay::GameHooks;
 use crumble_selfplay::arena::{
     self, Flow, Openings, PairOutcome, PairSettings, Pairing, Pool, RecordWriter, Tally,
@@ -28,9 +29,9 @@ fn settings(pairs: u64, concurrency: usize) -> PairSettings {
 
 /// Every pair's outcome, in delivery order.
 fn play(
-    pool: &Pool<Game>,
+    pool: &Pool<Crumble>,
     pairings: &[Pairing],
-    openings: &[Game],
+    openings: &[Crumble],
     s: &PairSettings,
 ) -> Vec<(usize, u64, [f64; 2], Vec<String>)> {
     let mut out = Vec::new();
@@ -38,7 +39,7 @@ fn play(
         let moves = p
             .games
             .iter()
-            .map(|g| Game::record_text(g, None).unwrap())
+            .map(|g| Crumble::record_text(g, None).unwrap())
             .collect::<Vec<_>>();
         out.push((p.pairing, p.pair, p.a_points, moves));
         Ok(Flow::Continue)
@@ -55,9 +56,13 @@ fn pairs_share_openings_and_do_not_depend_on_concurrency() {
         &NoCheckpoints,
     )
     .unwrap();
-    let openings =
-        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::RandomTurns(2), 6, 9)
-            .unwrap();
+    let openings = arena::opening_positions(
+        &Crumble::new(4, 2).unwrap(),
+        &Openings::RandomTurns(2),
+        6,
+        9,
+    )
+    .unwrap();
     let pairings = [Pairing { a: 0, b: 1 }, Pairing { a: 1, b: 0 }];
     let one = play(&pool, &pairings, &openings, &settings(6, 1));
     let many = play(&pool, &pairings, &openings, &settings(6, 8));
@@ -74,7 +79,7 @@ fn pairs_share_openings_and_do_not_depend_on_concurrency() {
         &openings,
         &settings(3, 4),
         &mut |p| {
-            let start = record::start_json::<Game>(&openings[p.pair as usize].to_start());
+            let start = record::start_json::<Crumble>(&openings[p.pair as usize].to_start());
             for g in &p.games {
                 assert_eq!(g.start, start);
             }
@@ -94,9 +99,13 @@ fn tally_counts_from_a_side() {
         &NoCheckpoints,
     )
     .unwrap();
-    let openings =
-        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::RandomTurns(2), 8, 1)
-            .unwrap();
+    let openings = arena::opening_positions(
+        &Crumble::new(4, 2).unwrap(),
+        &Openings::RandomTurns(2),
+        8,
+        1,
+    )
+    .unwrap();
     let mut tally = Tally::default();
     let mut by_hand = [0u64; 3];
     arena::play_pairings(
@@ -136,13 +145,13 @@ fn tally_counts_from_a_side() {
 #[derive(Debug)]
 struct Counting(Arc<Mutex<Vec<usize>>>);
 
-impl Evaluator<Game> for Counting {
+impl Evaluator<Crumble> for Counting {
     fn name(&self) -> String {
         "counting".into()
     }
     fn evaluate(
         &mut self,
-        leaves: &[Leaf<'_, Game>],
+        leaves: &[Leaf<'_, Crumble>],
         out: &mut [Evaluation],
     ) -> Result<(), EvalError> {
         self.0.lock().unwrap().push(leaves.len());
@@ -157,11 +166,11 @@ impl Evaluator<Game> for Counting {
 
 struct FakeLoader(Arc<Mutex<Vec<usize>>>, Arc<Mutex<usize>>);
 
-impl CheckpointLoader<Game> for FakeLoader {
+impl CheckpointLoader<Crumble> for FakeLoader {
     fn load(
         &self,
         path: &Path,
-    ) -> Result<Box<dyn Evaluator<Game>>, Box<dyn std::error::Error + Send + Sync>> {
+    ) -> Result<Box<dyn Evaluator<Crumble>>, Box<dyn std::error::Error + Send + Sync>> {
         if path.to_str() == Some("missing.crnet") {
             return Err("no such file".into());
         }
@@ -184,9 +193,13 @@ fn checkpoint_evaluations_are_batched_across_lanes() {
     )
     .unwrap();
     assert_eq!(*loads.lock().unwrap(), 1);
-    let openings =
-        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::RandomTurns(2), 6, 3)
-            .unwrap();
+    let openings = arena::opening_positions(
+        &Crumble::new(4, 2).unwrap(),
+        &Openings::RandomTurns(2),
+        6,
+        3,
+    )
+    .unwrap();
     let pairings = [Pairing { a: 0, b: 2 }, Pairing { a: 1, b: 0 }];
     let through_hub = play(&pool, &pairings, &openings, &settings(6, 12));
     let (batches, positions) = pool.batch_stats();
@@ -215,7 +228,7 @@ fn stopping_and_bad_agents() {
     )
     .unwrap();
     let openings =
-        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::Standard, 10, 0).unwrap();
+        arena::opening_positions(&Crumble::new(4, 2).unwrap(), &Openings::Standard, 10, 0).unwrap();
     let mut seen = Vec::new();
     arena::play_pairings(
         &pool,
@@ -255,7 +268,7 @@ fn stopping_and_bad_agents() {
     .unwrap_err();
     assert!(matches!(err, AgentError::Checkpoint { .. }), "{err}");
     assert!(err.to_string().contains("missing.crnet"), "{err}");
-    let err = Pool::<Game>::new(
+    let err = Pool::<Crumble>::new(
         &specs(&["ckpt:x.crnet"]),
         &SearchConfig::default(),
         &NoCheckpoints,
@@ -266,27 +279,40 @@ fn stopping_and_bad_agents() {
 
 #[test]
 fn openings_are_playable_and_reproducible() {
-    let a = arena::opening_positions(&Game::new(6, 8).unwrap(), &Openings::RandomTurns(4), 5, 7)
-        .unwrap();
-    let b = arena::opening_positions(&Game::new(6, 8).unwrap(), &Openings::RandomTurns(4), 5, 7)
-        .unwrap();
+    let a = arena::opening_positions(
+        &Crumble::new(6, 8).unwrap(),
+        &Openings::RandomTurns(4),
+        5,
+        7,
+    )
+    .unwrap();
+    let b = arena::opening_positions(
+        &Crumble::new(6, 8).unwrap(),
+        &Openings::RandomTurns(4),
+        5,
+        7,
+    )
+    .unwrap();
     assert_eq!(a, b);
-    let mut solver = crumble_core::solve::Solver::new();
+    let mut solver = crumble_core::games::crumble::solve::Solver::new();
     for g in &a {
         assert!(!g.is_over());
         assert!(solver.find_win(g).is_none());
-        assert_ne!(g, &Game::new(6, 8).unwrap());
+        assert_ne!(g, &Crumble::new(6, 8).unwrap());
     }
-    let distinct: std::collections::HashSet<String> =
-        a.iter().map(crumble_core::position::to_json).collect();
+    let distinct: std::collections::HashSet<String> = a
+        .iter()
+        .map(crumble_core::games::crumble::position::to_json)
+        .collect();
     assert!(distinct.len() >= 4);
     let list = vec![a[0].clone(), a[1].clone()];
-    let c =
-        arena::opening_positions(&Game::new(6, 8).unwrap(), &Openings::List(list), 5, 0).unwrap();
+    let c = arena::opening_positions(&Crumble::new(6, 8).unwrap(), &Openings::List(list), 5, 0)
+        .unwrap();
     assert_eq!(c[2], a[0]);
     assert_eq!(c[3], a[1]);
     assert!(
-        arena::opening_positions(&Game::new(6, 8).unwrap(), &Openings::List(vec![]), 2, 0).is_err()
+        arena::opening_positions(&Crumble::new(6, 8).unwrap(), &Openings::List(vec![]), 2, 0)
+            .is_err()
     );
 }
 
@@ -300,10 +326,14 @@ fn records_are_saved_with_names() {
         &NoCheckpoints,
     )
     .unwrap();
-    let openings =
-        arena::opening_positions(&Game::new(4, 2).unwrap(), &Openings::RandomTurns(2), 3, 2)
-            .unwrap();
-    let mut w = RecordWriter::<Game>::new(&dir, "match", 4).unwrap();
+    let openings = arena::opening_positions(
+        &Crumble::new(4, 2).unwrap(),
+        &Openings::RandomTurns(2),
+        3,
+        2,
+    )
+    .unwrap();
+    let mut w = RecordWriter::<Crumble>::new(&dir, "match", 4).unwrap();
     arena::play_pairings(
         &pool,
         &[Pairing { a: 0, b: 1 }],
@@ -322,13 +352,13 @@ fn records_are_saved_with_names() {
     let second = read_file(&dir.join("match-000001.crsp")).unwrap();
     assert_eq!(first.len() + second.len(), 6);
     for g in first.iter().chain(&second) {
-        g.replay::<Game>().unwrap();
+        g.replay::<Crumble>().unwrap();
     }
     let text = std::fs::read_to_string(dir.join("match-000000.txt")).unwrap();
     assert!(text.contains("[Black \"random\"]"), "{text}");
     assert!(text.contains("[White \"mcts:uniform:4\"]"), "{text}");
     assert!(text.contains("[Position "), "{text}");
     // A second run into the same directory is refused.
-    assert!(RecordWriter::<Game>::new(&dir, "match", 4).is_err());
+    assert!(RecordWriter::<Crumble>::new(&dir, "match", 4).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }

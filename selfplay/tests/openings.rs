@@ -23,9 +23,11 @@
 //! | 1V 2H | 1 | 1 | 0 | 0 | 2 | 2.0 | 1 |
 
 use crumble_core::Decision;
-use crumble_core::Game;
-use crumble_core::notation::{Frame, parse_move};
-use crumble_selfplay::openings::{Judge, Line, Node, Tree, line_of_text_record, numbered};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::notation::{Frame, parse_move};
+use crumble_selfplay::games::crumble::openings::{
+    Judge, Line, Node, Tree, line_of_text_record, numbered,
+};
 
 fn corpus(depth: usize) -> Vec<Line> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/openings");
@@ -38,7 +40,9 @@ fn corpus(depth: usize) -> Vec<Line> {
     files
         .iter()
         .map(|p| {
-            let rec = crumble_core::record::parse(&std::fs::read_to_string(p).unwrap()).unwrap();
+            let rec =
+                crumble_core::games::crumble::record::parse(&std::fs::read_to_string(p).unwrap())
+                    .unwrap();
             let (line, size) = line_of_text_record(&rec, depth).unwrap().unwrap();
             assert_eq!(size, (4, 8));
             line
@@ -203,10 +207,10 @@ fn the_svg_draws_the_most_played_first_moves() {
 struct Even;
 
 impl Judge for Even {
-    fn value(&mut self, _: &Game) -> Result<f32, String> {
+    fn value(&mut self, _: &Crumble) -> Result<f32, String> {
         Ok(0.25)
     }
-    fn move_prior(&mut self, game: &Game, path: &[Decision]) -> Result<f64, String> {
+    fn move_prior(&mut self, game: &Crumble, path: &[Decision]) -> Result<f64, String> {
         let mut g = game.clone();
         let mut p = 1.0;
         for &d in path {
@@ -230,7 +234,7 @@ fn a_judge_annotates_every_node_and_move() {
     }
     // 1H from the start: the prior is the product over its decisions, so below 1 and
     // exactly what the decisions of 1H give.
-    let start = Game::new(4, 8).unwrap();
+    let start = Crumble::new(4, 8).unwrap();
     let mv = parse_move(&start, "1H", Frame::PerPlayer).unwrap();
     let path = start.move_decisions(&mv).unwrap();
     let want = Even.move_prior(&start, &path).unwrap();

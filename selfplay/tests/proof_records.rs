@@ -1,7 +1,8 @@
 //! Proofs in self-play records: the search's proven root value is recorded (format version
 //! 2), round-trips, is validated like the other targets, and version 1 files still load.
 
-use crumble_core::{Game, GameState};
+use crumble_core::GameState;
+use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{OLDEST_VERSION, VERSION, decode_file, encode_file};
 use crumble_selfplay::{GameRecord, Lookahead, RolloutConfig, RolloutEvaluator, SearchConfig};
@@ -25,7 +26,7 @@ fn proving_games() -> Vec<GameRecord> {
         },
     }];
     let opts = RunOptions {
-        start: crumble_core::Game::new(4, 2).unwrap(),
+        start: crumble_core::games::crumble::Crumble::new(4, 2).unwrap(),
         max_turns: 40,
         parallel_games: 4,
         seed: 5,
@@ -55,7 +56,7 @@ fn proven_values_are_recorded_and_round_trip() {
     let games = proving_games();
     let mut proven = 0;
     for g in &games {
-        let mut game: Game = g.start_state().unwrap();
+        let mut game: Crumble = g.start_state().unwrap();
         for s in &g.steps {
             if let Some(p) = s.search.as_ref().and_then(|r| r.proven) {
                 proven += 1;
@@ -113,7 +114,7 @@ fn version_1_files_still_load() {
     assert!(!games.is_empty());
     let mut searched = 0;
     for g in &games {
-        g.replay::<Game>().unwrap();
+        g.replay::<Crumble>().unwrap();
         for s in &g.steps {
             if let Some(r) = &s.search {
                 searched += 1;

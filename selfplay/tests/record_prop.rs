@@ -2,7 +2,9 @@
 //! gives back the same games, and no mutation of a valid file (truncation, bit flip,
 //! splice; with the checksum made right again, so the decoder proper is reached) panics.
 
-use crumble_core::{Game, GameState, random};
+use crumble_core::GameState;
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::random;
 use crumble_selfplay::GameHooks;
 use crumble_selfplay::config::ConfigFile;
 use crumble_selfplay::record::{
@@ -15,7 +17,7 @@ use rand::{Rng, SeedableRng};
 /// A random game as a self-play record, some steps searched.
 fn random_record(index: u64, seed: u64) -> GameRecord {
     let (n, r) = [(4, 4), (3, 2), (6, 8)][(seed % 3) as usize];
-    let mut g = Game::new(n, r).unwrap();
+    let mut g = Crumble::new(n, r).unwrap();
     g.set_max_turns(8);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut steps = Vec::new();
@@ -44,7 +46,7 @@ fn random_record(index: u64, seed: u64) -> GameRecord {
     GameRecord {
         index,
         game: "crumble".into(),
-        start: start_json::<Game>(&Game::new(n, r).unwrap().to_start()),
+        start: start_json::<Crumble>(&Crumble::new(n, r).unwrap().to_start()),
         max_turns: 8,
         steps,
         result: g.game_result().unwrap(),
@@ -95,7 +97,7 @@ proptest! {
         let back = decode_file(&bytes).unwrap();
         prop_assert_eq!(&back, &games);
         for g in &back {
-            g.replay::<Game>().unwrap();
+            g.replay::<Crumble>().unwrap();
         }
     }
 
@@ -119,8 +121,8 @@ proptest! {
                 prop_assert_eq!(encode_file(&games), m);
             }
             for g in &games {
-                if g.replay::<Game>().is_ok() {
-                    let _ = Game::record_text(g, None);
+                if g.replay::<Crumble>().is_ok() {
+                    let _ = Crumble::record_text(g, None);
                 }
             }
         }

@@ -6,14 +6,16 @@
 //! the turn), `win-in-one-2-steps.json` (the mover's shortest win takes two steps), `defend-win-in-one.json` (Black to move, no win of its own; White threatens a
 //! win in one after 54 of 59 random Black turns, and a defence exists).
 
-use crumble_core::{Color, Decision, Game, Player, position};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::position;
+use crumble_core::{Color, Decision, Player};
 use crumble_selfplay::mcts::Search;
 use crumble_selfplay::{
     EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, SearchConfig,
     UniformEvaluator,
 };
 
-fn load(name: &str) -> Game {
+fn load(name: &str) -> Crumble {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     position::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
@@ -24,10 +26,10 @@ fn play_cfg() -> SearchConfig {
 
 /// Plays the rest of the current turn by search; returns the decisions played.
 fn search_turn(
-    game: &mut Game,
+    game: &mut Crumble,
     cfg: &SearchConfig,
     sims: u32,
-    eval: &mut dyn Evaluator<Game>,
+    eval: &mut dyn Evaluator<Crumble>,
     seed: u64,
 ) -> Vec<Decision> {
     let mut search = Search::new(cfg.clone(), seed);
@@ -50,7 +52,7 @@ fn search_turn(
 }
 
 /// Every winning turn path for the player to move (exhaustive; positions here are small).
-fn mover_can_win(g: &Game) -> bool {
+fn mover_can_win(g: &Crumble) -> bool {
     let me = g.to_move();
     let turn = g.turns_played();
     let mut probe = g.clone();
@@ -138,13 +140,13 @@ fn defends_against_a_win_in_one() {
 /// Value `+0.5` for the decider of every leaf, uniform priors.
 #[derive(Debug)]
 struct HalfForDecider;
-impl Evaluator<Game> for HalfForDecider {
+impl Evaluator<Crumble> for HalfForDecider {
     fn name(&self) -> String {
         "half".into()
     }
     fn evaluate(
         &mut self,
-        leaves: &[Leaf<'_, Game>],
+        leaves: &[Leaf<'_, Crumble>],
         out: &mut [Evaluation],
     ) -> Result<(), EvalError> {
         UniformEvaluator.evaluate(leaves, out)?;
@@ -160,7 +162,7 @@ fn backup_flips_sign_only_where_the_decider_changes() {
     // Black's turn from the start: choose, extent, then swap decisions are all Black's, so
     // every node inside the turn must see the +0.5 of Black's leaves as +0.5, and nodes after
     // the turn (White decides) as -0.5 from Black's side.
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     let mut cfg = play_cfg();
     cfg.eval_cache = false;
     let mut s = Search::new(cfg, 0);
@@ -252,7 +254,7 @@ fn winning_line_has_value_one_for_the_winner() {
 
 #[test]
 fn visit_counts_sum_correctly() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     let mut s = Search::new(SearchConfig::default(), 9);
     let out = s
         .search_with(&g, 300, true, &mut UniformEvaluator)
@@ -299,7 +301,7 @@ fn gumbel_target_sums_to_one_over_legal_decisions() {
         ("defend-win-in-one.json", 16),
     ] {
         let g = if name == "start" {
-            Game::new(6, 8).unwrap()
+            Crumble::new(6, 8).unwrap()
         } else {
             load(name)
         };
@@ -334,7 +336,7 @@ fn gumbel_finds_the_win_in_one() {
 fn pruned_targets_are_never_negative() {
     for seed in 0..4 {
         let g = if seed % 2 == 0 {
-            Game::new(6, 8).unwrap()
+            Crumble::new(6, 8).unwrap()
         } else {
             load("defend-win-in-one.json")
         };
@@ -360,7 +362,7 @@ fn pruned_targets_are_never_negative() {
 
 #[test]
 fn joint_first_two_distribution_sums_to_one_and_matches_the_target() {
-    let g = Game::new(6, 8).unwrap();
+    let g = Crumble::new(6, 8).unwrap();
     let mut s = Search::new(SearchConfig::default(), 8);
     let out = s
         .search_with(&g, 200, true, &mut UniformEvaluator)
@@ -391,13 +393,13 @@ fn mixed_evaluator_blends_network_and_playout_values() {
     /// Priors favouring the first decision and a fixed value, to tell the sources apart.
     #[derive(Debug)]
     struct Fixed;
-    impl Evaluator<Game> for Fixed {
+    impl Evaluator<Crumble> for Fixed {
         fn name(&self) -> String {
             "fixed".into()
         }
         fn evaluate(
             &mut self,
-            leaves: &[Leaf<'_, Game>],
+            leaves: &[Leaf<'_, Crumble>],
             out: &mut [Evaluation],
         ) -> Result<(), EvalError> {
             for (leaf, o) in leaves.iter().zip(out.iter_mut()) {
@@ -413,18 +415,18 @@ fn mixed_evaluator_blends_network_and_playout_values() {
         playouts: 8,
         max_turns: 200,
     };
-    let mut games: Vec<Game> = ["defend-win-in-one.json", "win-in-one-2-steps.json"]
+    let mut games: Vec<Crumble> = ["defend-win-in-one.json", "win-in-one-2-steps.json"]
         .iter()
         .map(|n| load(n))
         .collect();
-    games.push(Game::new(6, 8).unwrap());
+    games.push(Crumble::new(6, 8).unwrap());
     let legal: Vec<Vec<Decision>> = games.iter_mut().map(|g| g.legal_decisions()).collect();
-    let leaves: Vec<Leaf<'_, Game>> = games
+    let leaves: Vec<Leaf<'_, Crumble>> = games
         .iter()
         .zip(&legal)
         .map(|(game, legal)| Leaf { game, legal })
         .collect();
-    let run = |e: &mut dyn Evaluator<Game>| {
+    let run = |e: &mut dyn Evaluator<Crumble>| {
         let mut out = vec![Evaluation::default(); leaves.len()];
         e.evaluate(&leaves, &mut out).unwrap();
         out

@@ -2,7 +2,8 @@
 //! seed gives the same games, the file format round-trips and refuses damage, agent strings
 //! and configs are parsed strictly.
 
-use crumble_core::{Game, Player};
+use crumble_core::Player;
+use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{RecordError, decode_file, encode_file, read_file};
 use crumble_selfplay::{
@@ -28,7 +29,7 @@ fn small_cfg() -> SearchConfig {
 }
 
 fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<GameRecord> {
-    let evaluator: Box<dyn crumble_selfplay::Evaluator<Game>> = if rollout {
+    let evaluator: Box<dyn crumble_selfplay::Evaluator<Crumble>> = if rollout {
         Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7))
     } else {
         Box::new(UniformEvaluator)
@@ -42,7 +43,7 @@ fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<Ga
         },
     }];
     let opts = RunOptions {
-        start: crumble_core::Game::new(4, 2).unwrap(),
+        start: crumble_core::games::crumble::Crumble::new(4, 2).unwrap(),
         max_turns: 40,
         parallel_games: 3,
         seed: 42,
@@ -79,12 +80,13 @@ fn records_replay_to_their_result_and_carry_targets() {
         indices.sort();
         assert_eq!(indices, (0..6).collect::<Vec<_>>());
         for g in &games {
-            let end: Game = g.replay().unwrap();
-            let outcome = crumble_selfplay::crumble::outcome(g, &end);
+            let end: Crumble = g.replay().unwrap();
+            let outcome = crumble_selfplay::games::crumble::outcome(g, &end);
             assert_eq!(outcome.winner.map(Player::from), g.winner());
             // The human-readable game record reads back and replays to the same position.
-            let text = Game::record_text(g, None).unwrap();
-            let rec = crumble_core::record::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let text = Crumble::record_text(g, None).unwrap();
+            let rec = crumble_core::games::crumble::record::parse(&text)
+                .unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(rec.result, Some(outcome));
             assert!(
                 !text.contains("[Position"),
@@ -92,7 +94,7 @@ fn records_replay_to_their_result_and_carry_targets() {
             );
             let replayed = rec.replay(None).unwrap();
             assert_eq!(replayed.board(), end.board(), "{text}");
-            let mut replay: Game = g.start_state().unwrap();
+            let mut replay: Crumble = g.start_state().unwrap();
             for s in &g.steps {
                 if let Some(r) = &s.search {
                     assert_eq!(s.kind, StepKind::Searched);
@@ -194,11 +196,11 @@ fn record_files_round_trip_and_refuse_damage() {
     };
     bad.ending = crumble_selfplay::Ending::Rules;
     assert!(matches!(
-        bad.replay::<Game>(),
+        bad.replay::<Crumble>(),
         Err(RecordError::Replay { .. })
     ));
     assert!(
-        Game::record_text(&games[0], None)
+        Crumble::record_text(&games[0], None)
             .unwrap()
             .contains(&format!("[Game \"{}\"]", games[0].index))
     );
@@ -223,7 +225,7 @@ fn selfplay_job_writes_files_and_continues() {
     selfplay::run_selfplay(
         p,
         &sp,
-        &Game::new(sp.board, sp.resolution).unwrap(),
+        &Crumble::new(sp.board, sp.resolution).unwrap(),
         &dir,
         3,
         &mut |_| {},
@@ -235,7 +237,7 @@ fn selfplay_job_writes_files_and_continues() {
     let (existing, progress) = selfplay::run_selfplay(
         p,
         &sp,
-        &Game::new(sp.board, sp.resolution).unwrap(),
+        &Crumble::new(sp.board, sp.resolution).unwrap(),
         &dir,
         5,
         &mut |_| {},
@@ -251,7 +253,7 @@ fn selfplay_job_writes_files_and_continues() {
     idx.sort();
     assert_eq!(idx, vec![0, 1, 2, 3, 4]);
     for g in &all {
-        g.replay::<Game>().unwrap();
+        g.replay::<Crumble>().unwrap();
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -331,12 +333,12 @@ fn agent_strings_parse_strictly() {
     // Without the network crate a checkpoint agent is a clear error, not a panic.
     let spec = AgentSpec::parse("ckpt:x.ckpt").unwrap();
     let err =
-        selfplay::make_agent::<Game>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
+        selfplay::make_agent::<Crumble>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
             .unwrap_err();
     assert!(err.to_string().contains("x.ckpt"), "{err}");
     let spec = AgentSpec::parse("bot").unwrap();
     let err =
-        selfplay::make_agent::<Game>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
+        selfplay::make_agent::<Crumble>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
             .unwrap_err();
     assert!(err.to_string().contains("no built-in network"), "{err}");
 }
@@ -438,7 +440,7 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
         selfplay::run_selfplay(
             p,
             sp,
-            &Game::new(sp.board, sp.resolution).unwrap(),
+            &Crumble::new(sp.board, sp.resolution).unwrap(),
             dir,
             games,
             &mut |_| {},
@@ -522,7 +524,7 @@ fn selfplay_games_match_the_recorded_reference() {
         selfplay::run_selfplay(
             p,
             &sp,
-            &Game::new(sp.board, sp.resolution).unwrap(),
+            &Crumble::new(sp.board, sp.resolution).unwrap(),
             &sub,
             5,
             &mut |_| {},

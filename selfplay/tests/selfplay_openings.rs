@@ -1,7 +1,8 @@
 //! Self-play from varied openings: a configured share of the games starts after a few random
 //! turns, chosen from the seed and the game's index alone, and their records replay.
 
-use crumble_core::{Game, GameState};
+use crumble_core::GameState;
+use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::GameHooks;
 use crumble_selfplay::record::{read_file, start_json};
 use crumble_selfplay::{AgentSpec, NoCheckpoints, SearchConfig, SelfPlayConfig, selfplay};
@@ -21,7 +22,7 @@ fn sp(share: f64) -> SelfPlayConfig {
 
 #[test]
 fn the_share_is_respected_and_openings_are_deterministic_per_game() {
-    let standard = Game::new(4, 2).unwrap();
+    let standard = Crumble::new(4, 2).unwrap();
     for share in [0.0, 0.25, 1.0] {
         let cfg = sp(share);
         let n = 400u64;
@@ -52,12 +53,12 @@ fn the_share_is_respected_and_openings_are_deterministic_per_game() {
     }
     // Openings differ between games and between seeds.
     let cfg = sp(1.0);
-    let a: Vec<Game> = (0..8)
+    let a: Vec<Crumble> = (0..8)
         .map(|i| selfplay::opening(&cfg, &standard, i).0)
         .collect();
     assert!(a.windows(2).any(|w| w[0] != w[1]));
     let other = SelfPlayConfig { seed: 22, ..cfg };
-    let b: Vec<Game> = (0..8)
+    let b: Vec<Crumble> = (0..8)
         .map(|i| selfplay::opening(&other, &standard, i).0)
         .collect();
     assert_ne!(a, b);
@@ -71,10 +72,10 @@ fn games_from_openings_are_recorded_with_their_start_and_replay() {
     cfg.validate().unwrap();
     let spec = AgentSpec::parse("mcts:rollout:8").unwrap();
     let search = SearchConfig::default();
-    let standard = Game::new(4, 2).unwrap();
+    let standard = Crumble::new(4, 2).unwrap();
     let p = selfplay::make_agent(&spec, &search, 0, &NoCheckpoints, false).unwrap();
     selfplay::run_selfplay(p, &cfg, &standard, &dir, 8, &mut |_| {}).unwrap();
-    let standard_start = start_json::<Game>(&standard.to_start());
+    let standard_start = start_json::<Crumble>(&standard.to_start());
     let mut games = Vec::new();
     for f in selfplay::record_files(&dir).unwrap() {
         games.extend(read_file(&f).unwrap());
@@ -84,7 +85,7 @@ fn games_from_openings_are_recorded_with_their_start_and_replay() {
     let mut varied = 0;
     for g in &games {
         let (start, max_turns) = selfplay::opening(&cfg, &standard, g.index);
-        let mut recorded: Game = g.start_state().unwrap();
+        let mut recorded: Crumble = g.start_state().unwrap();
         recorded.set_max_turns(0);
         let mut want = start.clone();
         want.set_max_turns(0);
@@ -93,10 +94,10 @@ fn games_from_openings_are_recorded_with_their_start_and_replay() {
         assert_eq!(custom, start != standard, "game {}", g.index);
         assert_eq!(g.max_turns, max_turns);
         varied += usize::from(custom);
-        g.replay::<Game>().unwrap();
+        g.replay::<Crumble>().unwrap();
         // The human-readable record carries the start position and reads back.
-        let text = Game::record_text(g, None).unwrap();
-        let rec = crumble_core::record::parse(&text).unwrap();
+        let text = Crumble::record_text(g, None).unwrap();
+        let rec = crumble_core::games::crumble::record::parse(&text).unwrap();
         rec.replay(None).unwrap();
     }
     assert!(

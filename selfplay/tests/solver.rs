@@ -1,16 +1,18 @@
 //! Proofs in the search tree and the exact one-turn lookahead (see `mcts::proof` and
-//! `crumble_core::lookahead`).
+//! `crumble_core::games::crumble::lookahead`).
 
-use crumble_core::lookahead::WinCheck;
-use crumble_core::solve::Solver;
-use crumble_core::{Color, Decision, Game, position, random};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::lookahead::WinCheck;
+use crumble_core::games::crumble::solve::Solver;
+use crumble_core::games::crumble::{position, random};
+use crumble_core::{Color, Decision};
 use crumble_selfplay::mcts::Search;
 use crumble_selfplay::{
     EvalError, Evaluation, Evaluator, Leaf, Lookahead, SearchConfig, UniformEvaluator,
 };
 use rand::SeedableRng;
 
-fn load(name: &str) -> Game {
+fn load(name: &str) -> Crumble {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     position::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
@@ -46,7 +48,7 @@ const WIN_FINDERS: [Lookahead; 3] = [
 
 /// Is decision `d` (the player to move's, inside their turn) a loss: after it, does every
 /// way to finish the turn end with the opponent winning, now or with a win in one?
-fn losing(g: &Game, d: Decision, check: &mut WinCheck) -> bool {
+fn losing(g: &Crumble, d: Decision, check: &mut WinCheck) -> bool {
     let me = g.to_move();
     let mut h = g.clone();
     h.apply(d).unwrap();
@@ -64,13 +66,13 @@ fn losing(g: &Game, d: Decision, check: &mut WinCheck) -> bool {
 /// Uniform priors except `favour`, which gets nearly all the mass; value 0.
 #[derive(Debug)]
 struct Favour(Decision);
-impl Evaluator<Game> for Favour {
+impl Evaluator<Crumble> for Favour {
     fn name(&self) -> String {
         "favour".into()
     }
     fn evaluate(
         &mut self,
-        leaves: &[Leaf<'_, Game>],
+        leaves: &[Leaf<'_, Crumble>],
         out: &mut [Evaluation],
     ) -> Result<(), EvalError> {
         UniformEvaluator.evaluate(leaves, out)?;
@@ -87,13 +89,13 @@ impl Evaluator<Game> for Favour {
 /// Counts the leaves evaluated.
 #[derive(Debug, Default)]
 struct Counting(u64);
-impl Evaluator<Game> for Counting {
+impl Evaluator<Crumble> for Counting {
     fn name(&self) -> String {
         "counting".into()
     }
     fn evaluate(
         &mut self,
-        leaves: &[Leaf<'_, Game>],
+        leaves: &[Leaf<'_, Crumble>],
         out: &mut [Evaluation],
     ) -> Result<(), EvalError> {
         self.0 += leaves.len() as u64;
@@ -102,7 +104,7 @@ impl Evaluator<Game> for Counting {
 }
 
 /// Plays the rest of the turn by search, one search per decision with tree reuse.
-fn search_turn(game: &mut Game, cfg: &SearchConfig, sims: u32) -> Vec<Decision> {
+fn search_turn(game: &mut Crumble, cfg: &SearchConfig, sims: u32) -> Vec<Decision> {
     let mut search = Search::new(cfg.clone(), 1);
     let turn = game.turns_played();
     let mut played = Vec::new();
@@ -145,13 +147,13 @@ fn finds_a_win_in_one_with_a_long_swap_path_at_32_simulations() {
 
 #[test]
 fn every_win_in_one_of_the_tactics_suite_is_played_at_32_simulations() {
-    let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
+    let suite = crumble_selfplay::games::crumble::tactics::Suite::builtin().unwrap();
     for lookahead in WIN_FINDERS {
         let mut n = 0;
         for t in suite
             .tactics
             .iter()
-            .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win1)
+            .filter(|t| t.kind == crumble_selfplay::games::crumble::tactics::Kind::Win1)
         {
             let mut g = t.position.clone();
             let me = g.to_move();
@@ -171,9 +173,9 @@ fn every_win_in_one_of_the_tactics_suite_is_played_at_32_simulations() {
 /// The mid-turn state of the test below: a 6×6 position from a random game and the first
 /// decisions of the mover's turn, after which one decision does not lose and every other
 /// does (checked below by brute force).
-fn only_move_state((seed, turns, prefix): (u64, u32, &[u32])) -> Game {
+fn only_move_state((seed, turns, prefix): (u64, u32, &[u32])) -> Crumble {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     for _ in 0..turns {
         random::play_random_turn(&mut g, &mut rng);
     }
@@ -197,7 +199,7 @@ fn finds_the_only_non_losing_move_and_proves_the_others_lost() {
     }
 }
 
-fn only_non_losing_move(g: Game, lookahead: Lookahead) {
+fn only_non_losing_move(g: Crumble, lookahead: Lookahead) {
     let mut check = WinCheck::new();
     let legal = g.clone().legal_decisions();
     let lost: Vec<bool> = legal.iter().map(|&d| losing(&g, d, &mut check)).collect();
@@ -317,13 +319,13 @@ fn a_proven_win_is_played_even_with_fewer_visits() {
 
 #[test]
 fn lookahead_agrees_with_the_solver_on_the_tactics_suite() {
-    let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
+    let suite = crumble_selfplay::games::crumble::tactics::Suite::builtin().unwrap();
     let mut check = WinCheck::new();
     let mut solver = Solver::new();
     for t in &suite.tactics {
         let want = solver.find_win(&t.position).is_some();
         assert_eq!(check.can_win(&t.position), want, "{}", t.id);
-        if t.kind == crumble_selfplay::tactics::Kind::Win1 {
+        if t.kind == crumble_selfplay::games::crumble::tactics::Kind::Win1 {
             assert!(want, "{}", t.id);
         }
     }
@@ -336,7 +338,7 @@ fn find_only_move_states() {
     let mut check = WinCheck::new();
     for seed in 0..400u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut g = Game::new(6, 8).unwrap();
+        let mut g = Crumble::new(6, 8).unwrap();
         g.set_max_turns(60);
         for turn in 0..60u32 {
             if g.is_over() {
@@ -375,13 +377,13 @@ const FORCING_TEST_BUDGET: u64 = 50_000_000;
 
 #[test]
 fn two_turn_lookahead_finds_a_forcing_move_in_every_win2_position() {
-    let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
+    let suite = crumble_selfplay::games::crumble::tactics::Suite::builtin().unwrap();
     let mut solver = Solver::new();
     let mut n = 0;
     for t in suite
         .tactics
         .iter()
-        .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win2)
+        .filter(|t| t.kind == crumble_selfplay::games::crumble::tactics::Kind::Win2)
     {
         let path = solver
             .forcing_rest(&t.position, FORCING_TEST_BUDGET)
@@ -396,12 +398,12 @@ fn two_turn_lookahead_finds_a_forcing_move_in_every_win2_position() {
 
 #[test]
 fn two_turn_lookahead_gives_up_at_its_budget_and_never_answers_wrongly() {
-    let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
+    let suite = crumble_selfplay::games::crumble::tactics::Suite::builtin().unwrap();
     let mut solver = Solver::new();
     let t = suite
         .tactics
         .iter()
-        .find(|t| t.kind == crumble_selfplay::tactics::Kind::Win2)
+        .find(|t| t.kind == crumble_selfplay::games::crumble::tactics::Kind::Win2)
         .unwrap();
     // A budget of a few states cannot reach the forcing move: unknown, not a wrong path.
     assert_eq!(solver.forcing_rest(&t.position, 3), None);
@@ -424,7 +426,7 @@ fn two_turn_lookahead_agrees_with_the_depth_2_solver_on_random_positions() {
     let (mut positions, mut forcing) = (0, 0);
     for seed in 0..30u64 {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut g = Game::new(4, 2).unwrap();
+        let mut g = Crumble::new(4, 2).unwrap();
         g.set_max_turns(40);
         while !g.is_over() {
             let found = solver.forcing_rest(&g, FORCING_TEST_BUDGET);
@@ -463,7 +465,7 @@ fn two_turn_lookahead_agrees_with_the_depth_2_solver_on_random_positions() {
 /// and the play settings (the two-turn lookahead at the root): the turn played forces the win.
 #[test]
 fn every_win2_of_the_tactics_suite_is_played_at_64_simulations() {
-    let suite = crumble_selfplay::tactics::Suite::builtin().unwrap();
+    let suite = crumble_selfplay::games::crumble::tactics::Suite::builtin().unwrap();
     let cfg = SearchConfig::default().for_play();
     assert!(
         cfg.forcing_budget > 0,
@@ -473,7 +475,7 @@ fn every_win2_of_the_tactics_suite_is_played_at_64_simulations() {
     for t in suite
         .tactics
         .iter()
-        .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win2)
+        .filter(|t| t.kind == crumble_selfplay::games::crumble::tactics::Kind::Win2)
     {
         let mut g = t.position.clone();
         let path = search_turn(&mut g, &cfg, 64);
@@ -489,7 +491,7 @@ fn every_win2_of_the_tactics_suite_is_played_at_64_simulations() {
     let missed = suite
         .tactics
         .iter()
-        .filter(|t| t.kind == crumble_selfplay::tactics::Kind::Win2)
+        .filter(|t| t.kind == crumble_selfplay::games::crumble::tactics::Kind::Win2)
         .filter(|t| {
             let mut g = t.position.clone();
             let path = search_turn(&mut g, &off, 64);

@@ -1,9 +1,9 @@
 //! The built-in tactics suite: it loads, its answers are exactly what the solver says, an
 //! agent that plays the answers scores 100% and random play far less.
 
-use crumble_core::perft;
-use crumble_core::solve::{ForcedWin, Solver};
-use crumble_selfplay::tactics::{Attempt, Kind, Score, Suite, TacticsError};
+use crumble_core::games::crumble::perft;
+use crumble_core::games::crumble::solve::{ForcedWin, Solver};
+use crumble_selfplay::games::crumble::tactics::{Attempt, Kind, Score, Suite, TacticsError};
 
 fn builtin() -> Suite {
     Suite::builtin().expect("the built-in suite loads")
@@ -70,7 +70,7 @@ fn answers_are_exactly_the_solvers() {
             }
         };
         let mut have = t.answer_moves.clone();
-        let key = |m: &crumble_core::Move| format!("{m:?}");
+        let key = |m: &crumble_core::games::crumble::Move| format!("{m:?}");
         want.sort_by_key(key);
         have.sort_by_key(key);
         assert_eq!(have, want, "{}", t.id);
@@ -84,8 +84,11 @@ fn defend_positions_hold_a_threat() {
     let mut solver = Solver::new();
     for t in builtin().tactics.iter().filter(|t| t.kind == Kind::Defend) {
         let p = &t.position;
-        let passed =
-            crumble_core::Game::from_board(p.board().clone(), p.to_move().opposite(), None);
+        let passed = crumble_core::games::crumble::Crumble::from_board(
+            p.board().clone(),
+            p.to_move().opposite(),
+            None,
+        );
         assert!(solver.find_win(&passed).is_some(), "{}", t.id);
     }
 }
@@ -114,7 +117,8 @@ fn playing_a_stored_answer_scores_everything_and_random_far_less() {
     )
     .unwrap();
     let win1 = s.filter(&[Kind::Win1]);
-    let attempts = crumble_selfplay::tactics::run(&pool, 0, &win1, 200, 4, 7).unwrap();
+    let attempts =
+        crumble_selfplay::games::crumble::tactics::run(&pool, 0, &win1, 200, 4, 7).unwrap();
     assert_eq!(attempts.len(), win1.tactics.len());
     for (a, t) in attempts.iter().zip(&win1.tactics) {
         assert_eq!(a.id, t.id);
@@ -223,13 +227,13 @@ fn games_stop_after_the_first_turn_under_the_real_turn_limit() {
     assert_eq!(recs.len(), tactics.len());
     for (k, r) in &recs {
         assert_eq!(r.max_turns, 200);
-        let end: crumble_core::Game = r.replay().unwrap();
+        let end: crumble_core::games::crumble::Crumble = r.replay().unwrap();
         assert_eq!(end.turns_played(), 1, "{}", tactics[*k].id);
-        let o = crumble_selfplay::crumble::outcome(r, &end);
-        if o.reason == crumble_core::Reason::FourSides {
+        let o = crumble_selfplay::games::crumble::outcome(r, &end);
+        if o.reason == crumble_core::games::crumble::Reason::FourSides {
             assert_eq!(tactics[*k].kind, Kind::Win1);
         } else {
-            assert_eq!(o.reason, crumble_core::Reason::Agreement);
+            assert_eq!(o.reason, crumble_core::games::crumble::Reason::Agreement);
             assert_eq!(o.winner, None);
         }
     }

@@ -1,13 +1,12 @@
 //! The training config: one TOML file with a section per part of a generation.
 //!
-//! `[game]` which game the run learns (`crumble`, or the test game `tictactoe`), `[net]` the
-//! network's sizes, `[selfplay]` and `[search]` the self-play games (the
-//! sections `crumble selfplay --config` reads too), `[generation]` how many games a
-//! generation plays, `[replay]` the window of recent positions, `[optim]` the training steps,
-//! `[eval]` the matches after each generation. Every key has a default, so a config may be
-//! partial; unknown keys are errors, and every value is range-checked with its key named.
-//! A run directory keeps the full resolved config (`config.toml`), so a run resumes with
-//! exactly the settings it started with.
+//! `[game]` which game of the registry the run learns, `[net]` the network's sizes,
+//! `[selfplay]` and `[search]` the self-play games (which `crumble selfplay --config` reads
+//! too), `[generation]` how many games a generation plays, `[replay]` the window of recent
+//! positions, `[optim]` the training steps, `[eval]` the matches after each generation.
+//! Every key has a default, so a config may be partial; unknown keys are errors, and every
+//! value is range-checked with its key named. A run directory keeps the full resolved config
+//! (`config.toml`), so a run resumes with exactly the settings it started with.
 
 use crumble_model::NetConfig;
 use crumble_selfplay::{Lookahead, SearchConfig, SelfPlayConfig};
@@ -68,7 +67,8 @@ impl GameSection {
 
     /// Crumo's board size (rule 1.1's default 5 where not set).
     pub fn crumo_size(&self) -> u8 {
-        self.size.unwrap_or(crumble_core::crumo::DEFAULT_SIZE)
+        use crumble_core::games::crumo::DEFAULT_SIZE;
+        self.size.unwrap_or(DEFAULT_SIZE)
     }
 }
 
@@ -154,7 +154,7 @@ pub struct ReplayConfig {
     pub window_max: u64,
     pub window_alpha: f64,
     pub window_beta: f64,
-    /// Train on a random exact symmetry of each sample (see `crumble_model::symmetry`).
+    /// Train on a random exact symmetry of each sample (see `crumble_model::encoders::crumble::symmetry`).
     pub augment: bool,
     /// The value target is `(1 − q) · game result + q · the search's root value`.
     pub value_q_weight: f64,
@@ -319,10 +319,6 @@ impl TrainConfig {
     /// The `[search]` and `[selfplay]` sections of a config file, for the commands that play
     /// games: the whole file is checked as strictly as training checks it, so an unknown
     /// section (`[serach]`) or key anywhere is an error rather than silently ignored.
-    pub fn load_play_config(path: &Path) -> Result<crumble_selfplay::ConfigFile, ConfigError> {
-        Ok(TrainConfig::load(path)?.play_config())
-    }
-
     /// The `[search]` and `[selfplay]` sections, as the commands that play games take them.
     pub fn play_config(&self) -> crumble_selfplay::ConfigFile {
         crumble_selfplay::ConfigFile {
@@ -387,7 +383,7 @@ impl TrainConfig {
         }
         if self.game.name == "splinter" {
             let (w, h) = self.game.splinter_size();
-            if crumble_core::splinter::Splinter::standard(w, h).is_none() {
+            if crumble_core::games::splinter::Splinter::standard(w, h).is_none() {
                 return Err(bad(
                     "game.width",
                     format!("{w} (height {h})"),
@@ -409,7 +405,7 @@ impl TrainConfig {
                     n.to_string(),
                     &format!(
                         "a Crumo board for training has 2 to {} points per side",
-                        crumble_model::crumo_encoder::MAX_ENCODED_SIZE
+                        crumble_model::encoders::crumo::MAX_ENCODED_SIZE
                     ),
                 ));
             }
@@ -602,106 +598,4 @@ fn flatten(v: &toml::Value) -> BTreeMap<String, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn defaults_round_trip_through_toml() {
-        let c = TrainConfig::default();
-        let text = c.to_toml_string();
-        let back = TrainConfig::from_toml_str(&text, "t").unwrap();
-        assert_eq!(back, c);
-        assert!(c.differing_keys(&back).is_empty());
-    }
-
-    #[test]
-    fn shipped_configs_load() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
-        for name in ["default.toml", "tiny.toml", "large.toml"] {
-            let c = TrainConfig::load(&dir.join(name)).unwrap();
-            assert!(c.generation.games > 0, "{name}");
-        }
-    }
-
-    #[test]
-    fn unknown_keys_and_bad_values_name_the_key() {
-        let e = TrainConfig::from_toml_str("[optim]\nlearning_rate = 1.0\n", "x.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("learning_rate") && e.contains("x.toml"), "{e}");
-        let e = TrainConfig::from_toml_str("[optim]\nbatch_size = 0\n", "x.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("optim.batch_size"), "{e}");
-        let e = TrainConfig::from_toml_str("[net]\ncell_pixels = 3\n", "x.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("cell_pixels"), "{e}");
-    }
-
-    #[test]
-    fn differing_keys_are_named() {
-        let a = TrainConfig::default();
-        let mut b = a.clone();
-        b.optim.lr = 0.5;
-        b.generation.games = 3;
-        assert_eq!(
-            a.differing_keys(&b),
-            vec!["generation.games".to_string(), "optim.lr".to_string()]
-        );
-    }
-
-    #[test]
-    fn window_grows_sublinearly_and_is_clamped() {
-        let r = ReplayConfig {
-            window_min: 1000,
-            window_max: 5000,
-            ..ReplayConfig::default()
-        };
-        assert_eq!(r.window(500), 500);
-        assert_eq!(r.window(1000), 1000);
-        // c·(1 + 0.4·((10)^0.75 − 1)/0.75) = 1000·(1 + 0.4·4.6234/0.75) ≈ 3465.8
-        assert_eq!(r.window(10_000), 3465);
-        assert_eq!(r.window(1_000_000), 5000);
-    }
-
-    #[test]
-    fn learning_rate_warms_up_then_follows_the_schedule() {
-        let o = OptimConfig {
-            lr: 1e-2,
-            warmup_steps: 10,
-            lr_schedule: vec![(5, 0.5), (10, 0.1)],
-            ..OptimConfig::default()
-        };
-        assert!((o.lr_at(1, 0) - 1e-3).abs() < 1e-12);
-        assert!((o.lr_at(1, 100) - 1e-2).abs() < 1e-12);
-        assert!((o.lr_at(7, 100) - 5e-3).abs() < 1e-12);
-        assert!((o.lr_at(12, 100) - 1e-3).abs() < 1e-12);
-    }
-
-    #[test]
-    fn rollout_mix_follows_its_schedule_and_is_range_checked() {
-        let g = GenerationConfig {
-            rollout_mix: vec![(2, 0.5), (5, 0.25), (9, 0.0)],
-            ..GenerationConfig::default()
-        };
-        let at: Vec<f64> = [1, 2, 4, 5, 8, 9, 30]
-            .iter()
-            .map(|&n| g.rollout_mix_at(n))
-            .collect();
-        assert_eq!(at, [0.0, 0.5, 0.5, 0.25, 0.25, 0.0, 0.0]);
-        assert_eq!(GenerationConfig::default().rollout_mix_at(1), 0.0);
-        let e = TrainConfig::from_toml_str("[generation]\nrollout_mix = [[1, 1.5]]\n", "x.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("generation.rollout_mix"), "{e}");
-        let e = TrainConfig::from_toml_str("[replay]\nvalue_q_weight = -0.1\n", "x.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("replay.value_q_weight"), "{e}");
-        let e = TrainConfig::from_toml_str("[replay]\nproven_value_weight = 1.5\n", "x.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("replay.proven_value_weight"), "{e}");
-    }
-}
+mod tests;

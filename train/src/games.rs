@@ -3,14 +3,17 @@
 //! resolution. A program picks the game at its edge (`[game] name`) and runs generic code.
 
 use crate::config::TrainConfig;
-use crumble_core::crumo::{Crumo, CrumoStartError};
-use crumble_core::notation::{self, Frame};
-use crumble_core::splinter::{Splinter, SplinterStartError};
-use crumble_core::testgames::TicTacToe;
-use crumble_core::testgames::TicTacToeStartError;
-use crumble_core::{CrumbleStartError, Game, GameState, position};
+use crumble_core::GameState;
+use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::position;
+use crumble_core::games::crumble::{Crumble, CrumbleStartError};
+use crumble_core::games::crumo::{Crumo, CrumoStartError};
+use crumble_core::games::nim::{Nim, NimStartError};
+use crumble_core::games::splinter::{Splinter, SplinterStartError};
+use crumble_core::games::tictactoe::TicTacToe;
+use crumble_core::games::tictactoe::TicTacToeStartError;
 use crumble_model::{
-    CrumbleEncoder, CrumoEncoder, Encoder, NetConfig, SplinterEncoder, TicTacToeEncoder,
+    CrumbleEncoder, CrumoEncoder, Encoder, NetConfig, NimEncoder, SplinterEncoder, TicTacToeEncoder,
 };
 use crumble_selfplay::GameHooks;
 use std::path::Path;
@@ -36,39 +39,59 @@ pub enum OpeningsError {
     NoFormat { game: &'static str },
 }
 
-/// The names `[game] name` accepts.
-pub const GAMES: &[&str] = &[
-    <Game as GameState>::NAME,
-    Splinter::NAME,
-    Crumo::NAME,
-    TicTacToe::NAME,
-];
+/// The registry of games: every game the program knows, one line each (its name is its
+/// [`GameState::NAME`]), the default first. Everything that maps a name to a game goes
+/// through it: [`GAMES`] and [`for_game!`](crate::for_game), and so the CLI's `--game`,
+/// config validation, training and `serve`. A new game is one line here.
+#[macro_export]
+macro_rules! registry {
+    ($callback:ident $(, $args:tt)?) => {
+        $crate::$callback! {
+            $($args;)?
+            crumble_core::games::crumble::Crumble,
+            crumble_core::games::splinter::Splinter,
+            crumble_core::games::crumo::Crumo,
+            crumble_core::games::tictactoe::TicTacToe,
+            crumble_core::games::nim::Nim,
+        }
+    };
+}
 
-/// Runs `$body` with the type `$G` set to the game named `$name` (one of [`GAMES`]; an unknown
-/// name is Crumble, which config validation makes unreachable): the one place that maps a
-/// config's `[game] name` to code.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __names {
+    ($($T:ty),* $(,)?) => {
+        &[$(<$T as crumble_core::GameState>::NAME),*]
+    };
+}
+
+/// The names of the registry's games, the default first.
+pub const GAMES: &[&str] = registry!(__names);
+
+/// Runs `$body` with the type `$G` set to the game named `$name`, one of [`GAMES`] (callers
+/// validate names first: an unknown one panics).
 #[macro_export]
 macro_rules! for_game {
     ($name:expr, $G:ident => $body:expr) => {
-        match $name {
-            "tictactoe" => {
-                type $G = crumble_core::testgames::TicTacToe;
-                $body
-            }
-            "splinter" => {
-                type $G = crumble_core::splinter::Splinter;
-                $body
-            }
-            "crumo" => {
-                type $G = crumble_core::crumo::Crumo;
-                $body
-            }
-            _ => {
-                type $G = crumble_core::Game;
-                $body
-            }
-        }
+        $crate::registry!(__for_game_arms, ($name, $G, $body))
     };
+}
+
+/// The body of [`for_game!`]: one branch a game of the registry.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __for_game_arms {
+    (($name:expr, $G:ident, $body:expr); $($T:ty),* $(,)?) => {{
+        let name: &str = $name;
+        $(
+            if name == <$T as crumble_core::GameState>::NAME {
+                type $G = $T;
+                $body
+            } else
+        )* {
+            unreachable!("{name:?} is not a game of the registry: names are validated first")
+        }
+    }};
 }
 
 /// A game the training loop can learn.
@@ -92,17 +115,17 @@ pub trait TrainGame: GameHooks {
     }
 }
 
-impl TrainGame for Game {
+impl TrainGame for Crumble {
     type Encoder = CrumbleEncoder;
 
-    fn standard_start(cfg: &TrainConfig) -> Result<Game, CrumbleStartError> {
-        Ok(Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?)
+    fn standard_start(cfg: &TrainConfig) -> Result<Crumble, CrumbleStartError> {
+        Ok(Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution)?)
     }
 
     /// One opening per line: a position JSON object on one line, or moves in per-player
     /// notation from the standard start (`1HN 5,5HSWS`); blank lines and lines starting with
     /// `#` are skipped. A finished position is refused.
-    fn read_openings(path: &Path, cfg: &TrainConfig) -> Result<Vec<Game>, OpeningsError> {
+    fn read_openings(path: &Path, cfg: &TrainConfig) -> Result<Vec<Crumble>, OpeningsError> {
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
             path: shown.clone(),
@@ -137,11 +160,11 @@ impl TrainGame for Game {
 
 /// One line of a Crumble openings file as a position, through position JSON as games store
 /// their start.
-fn opening_line(line: &str, cfg: &TrainConfig) -> Result<Game, String> {
+fn opening_line(line: &str, cfg: &TrainConfig) -> Result<Crumble, String> {
     if line.starts_with('{') {
         return position::from_json(line).map_err(|e| e.to_string());
     }
-    let mut g = Game::standard_start(cfg).map_err(|e| e.to_string())?;
+    let mut g = Crumble::standard_start(cfg).map_err(|e| e.to_string())?;
     for (i, m) in line.split_whitespace().enumerate() {
         let refused = |e: String| format!("move {} ({m:?}) refused: {e}", i + 1);
         let mv =
@@ -165,6 +188,23 @@ impl TrainGame for TicTacToe {
             .with_resolution(1)
             .with_cell_pixels(1)
             .with_encoder(&TicTacToeEncoder)
+    }
+}
+
+impl TrainGame for Nim {
+    type Encoder = NimEncoder;
+
+    fn standard_start(_cfg: &TrainConfig) -> Result<Nim, NimStartError> {
+        Nim::from_start(&Default::default())
+    }
+
+    /// One grid cell per heap or object: `[selfplay] resolution` and `[net] cell_pixels` are
+    /// Crumble's and do not apply.
+    fn net_config(cfg: &TrainConfig) -> NetConfig {
+        cfg.net_config()
+            .with_resolution(1)
+            .with_cell_pixels(1)
+            .with_encoder(&NimEncoder)
     }
 }
 

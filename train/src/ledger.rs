@@ -1,6 +1,6 @@
 //! `progress.csv`, the run's ledger: one typed [`Row`] per finished generation.
 //!
-//! The columns are described once, in [`ledger_columns!`]: each is a field of [`Row`], a
+//! The columns are described once, in `ledger_columns!`: each is a field of [`Row`], a
 //! CSV column of the same name, and (where it has one) the TensorBoard tag it is logged
 //! under. A typo in a column name is a compile error, not a panic.
 //!

@@ -20,7 +20,7 @@
 //!
 //! Positions, targets and symmetries come from the game's encoder
 //! ([`crumble_model::Encoder`]). With augmentation each sample is seen through a random
-//! symmetry among those exact for its state (for Crumble, `crumble_model::symmetry`: any of
+//! symmetry among those exact for its state (for Crumble, `crumble_model::encoders::crumble::symmetry`: any of
 //! the 8 at the start of a turn, targets through the joint (choose, extent) distribution, and
 //! in the swap phase; the 2 or 4 exact ones during an extent decision).
 

@@ -1,11 +1,11 @@
 //! End-to-end tests of the `crumble` binary with `--game crumo`: `replay` on every worked
-//! example of RULES-crumo.md, `moves`, `random-game`, `show` (terminal and SVG), `bench
+//! example of games/crumo/RULES.md, `moves`, `random-game`, `show` (terminal and SVG), `bench
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
 use common::{crumble, refused, stderr, stdout};
 
-use crumble_core::crumo::{Crumo, position};
+use crumble_core::games::crumo::{Crumo, position};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 

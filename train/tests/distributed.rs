@@ -118,17 +118,17 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
     let good = std::fs::read(made.join("selfplay-000000.crsp")).unwrap();
     let store = Store::open(&Location::Local(dir.clone())).unwrap();
     store
-        .put("incoming/byhand/n0000-000001-0.crsp", good.clone())
+        .put("incoming/n0000/byhand/000001-0.crsp", good.clone())
         .unwrap();
     std::thread::sleep(Duration::from_millis(20));
     store
-        .put("incoming/byhand/n0000-000002-0.crsp", good.clone())
+        .put("incoming/n0000/byhand/000002-0.crsp", good.clone())
         .unwrap();
     let mut corrupt = good.clone();
     let mid = corrupt.len() / 2;
     corrupt[mid] ^= 0x55;
     store
-        .put("incoming/byhand/n0000-000003-0.crsp", corrupt)
+        .put("incoming/n0000/byhand/000003-0.crsp", corrupt)
         .unwrap();
 
     // A second trainer on the same run is refused while the first holds it.
@@ -168,7 +168,8 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
                 .expect("a commit per generation")
         })
         .collect();
-    // Every file used at most once, by key and by content; every used file is there.
+    // Every file used at most once, by key and by content; every used file was deleted
+    // after its commit (its hash stays in the commit).
     let mut keys = BTreeSet::new();
     let mut hashes = BTreeSet::new();
     for (c, row) in commits.iter().zip(&rows) {
@@ -188,32 +189,55 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
                 u.key
             );
             assert!(
-                store.get(&u.key, 1 << 30).unwrap().is_some(),
-                "{} gone",
+                store.get(&u.key, 1 << 30).unwrap().is_none(),
+                "{} still there after its commit",
                 u.key
             );
         }
     }
     // The hand-made file was used once; its copy was set aside as a duplicate.
     let c1 = &commits[0];
-    assert_eq!(c1.used[0].key, "incoming/byhand/n0000-000001-0.crsp");
+    let pair = [
+        "incoming/n0000/byhand/000001-0.crsp",
+        "incoming/n0000/byhand/000002-0.crsp",
+    ];
+    let used: Vec<_> = c1
+        .used
+        .iter()
+        .filter(|u| pair.contains(&u.key.as_str()))
+        .collect();
+    let dup: Vec<_> = c1
+        .duplicates
+        .iter()
+        .filter(|d| pair.contains(&d.key.as_str()))
+        .collect();
+    assert_eq!((used.len(), dup.len()), (1, 1), "{c1:?}");
+    // The commits name every checkpoint and replay file with its hash, and the audit
+    // confirms them.
     assert!(
-        c1.duplicates
+        c1.files
             .iter()
-            .any(|d| d.key == "incoming/byhand/n0000-000002-0.crsp"),
+            .any(|f| f.key == "checkpoints/gen-0001/net.crnet"),
         "{c1:?}"
+    );
+    let o = crumble(&["store-check", "--audit", run]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let audit = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        audit.contains("audit ok: 2 committed generations"),
+        "{audit}"
     );
     // The corrupt file is in quarantine, out of incoming/, and named in the ledger.
     assert!(
         c1.quarantined
             .iter()
-            .any(|q| q.key == "incoming/byhand/n0000-000003-0.crsp"),
+            .any(|q| q.key == "incoming/n0000/byhand/000003-0.crsp"),
         "{c1:?}"
     );
-    assert!(dir.join("quarantine/byhand/n0000-000003-0.crsp").exists());
-    assert!(!dir.join("incoming/byhand/n0000-000003-0.crsp").exists());
+    assert!(dir.join("quarantine/n0000/byhand/000003-0.crsp").exists());
+    assert!(!dir.join("incoming/n0000/byhand/000003-0.crsp").exists());
     let q = std::fs::read_to_string(dir.join("quarantine.csv")).unwrap();
-    assert!(q.contains("1,incoming/byhand/n0000-000003-0.crsp,"), "{q}");
+    assert!(q.contains("1,incoming/n0000/byhand/000003-0.crsp,"), "{q}");
     // Nothing the worker finished is left behind, and the lock was released.
     let pending: Vec<_> = std::fs::read_dir(spool.join("pending")).unwrap().collect();
     assert!(pending.is_empty(), "{pending:?}");
@@ -226,7 +250,7 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
 }
 
 #[test]
-fn a_worker_pauses_on_a_stale_heartbeat_and_refuses_an_unknown_protocol() {
+fn a_worker_follows_pointer_changes_not_clocks_and_refuses_an_unknown_protocol() {
     let dir = fresh_dir("stale-run");
     let spool = fresh_dir("stale-spool");
     let logs = fresh_dir("stale-logs");
@@ -257,8 +281,6 @@ fn a_worker_pauses_on_a_stale_heartbeat_and_refuses_an_unknown_protocol() {
     let pointer = dir.join("latest.json");
     let mut p: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&pointer).unwrap()).unwrap();
-    p["heartbeat"] = (p["heartbeat"].as_f64().unwrap() - 3600.0).into();
-    std::fs::write(&pointer, serde_json::to_vec(&p).unwrap()).unwrap();
 
     let wlog = logs.join("worker.log");
     let args = [
@@ -272,32 +294,51 @@ fn a_worker_pauses_on_a_stale_heartbeat_and_refuses_an_unknown_protocol() {
         "--poll",
         "0.2",
         "--stale-after",
-        "60",
+        "3",
+        "--games",
+        "2",
     ];
     let mut worker = spawn(&args, &wlog);
-    wait_for("the pause", Duration::from_secs(60), || {
+    wait_for("the wait", Duration::from_secs(60), || {
         std::fs::read_to_string(&wlog)
-            .is_ok_and(|l| l.contains("paused: the trainer's last heartbeat is"))
+            .is_ok_and(|l| l.contains("the pointer has not changed since this worker started"))
     });
-    // Paused: it plays nothing while the heartbeat stays old.
+    // A pointer that never changes is a dead trainer: nothing is played.
     std::thread::sleep(Duration::from_millis(1500));
-    assert!(
-        worker.try_wait().unwrap().is_none(),
-        "the paused worker exited"
-    );
-    worker.kill().unwrap();
-    worker.wait().unwrap();
+    assert!(worker.try_wait().unwrap().is_none(), "the worker exited");
     assert!(
         !dir.join("incoming").exists(),
-        "a paused worker uploaded games"
+        "a worker of a dead trainer uploaded games"
     );
+    // A live trainer whose clock is an hour behind the worker's (or the worker's an hour
+    // ahead): its heartbeats change the pointer, and the worker plays and uploads.
+    let beats = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let beating = {
+        let (beats, pointer, mut p) = (beats.clone(), pointer.clone(), p.clone());
+        std::thread::spawn(move || {
+            let mut t = p["heartbeat"].as_f64().unwrap() - 3600.0;
+            while beats.load(std::sync::atomic::Ordering::SeqCst) {
+                t += 0.5;
+                p["heartbeat"] = t.into();
+                let tmp = pointer.with_extension("tmp");
+                std::fs::write(&tmp, serde_json::to_vec(&p).unwrap()).unwrap();
+                std::fs::rename(&tmp, &pointer).unwrap();
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        })
+    };
+    wait_ok(&mut worker, &wlog, "the worker");
+    beats.store(false, std::sync::atomic::Ordering::SeqCst);
+    beating.join().unwrap();
+    let uploaded = std::fs::read_to_string(&wlog).unwrap();
+    assert!(uploaded.contains("uploaded incoming/n0000/"), "{uploaded}");
 
     p["protocol"] = 7.into();
     std::fs::write(&pointer, serde_json::to_vec(&p).unwrap()).unwrap();
     let o = crumble(&args);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("latest.json speaks protocol 7; this crumble knows protocol 1"),
+        stderr(&o).contains("latest.json speaks protocol 7; this crumble knows protocol 2"),
         "{}",
         stderr(&o)
     );

@@ -4,7 +4,9 @@
 mod common;
 use common::crumble;
 
-use crumble_core::{Color, Frame, Game, GameResult, Outcome, Player, Reason, notation, record};
+use crumble_core::games::crumble::{Crumble, Frame, Outcome, Reason};
+use crumble_core::games::crumble::{notation, record};
+use crumble_core::{Color, GameResult, Player};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -116,7 +118,7 @@ fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
         .split(", value")
         .next()
         .unwrap();
-    let start = Game::new(6, 8).unwrap();
+    let start = Crumble::new(6, 8).unwrap();
     assert!(
         notation::parse_move(&start, hinted, Frame::PerPlayer).is_ok(),
         "{hint}"
@@ -294,7 +296,7 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     assert!(listing.starts_with("index\tgame\tmoves\tresult"));
 
     let sp = crumble_selfplay::record::read_file(&file).unwrap();
-    let moves = crumble_selfplay::crumble::to_game_record(&sp[1])
+    let moves = crumble_selfplay::games::crumble::to_game_record(&sp[1])
         .unwrap()
         .moves
         .len();

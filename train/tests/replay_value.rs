@@ -32,7 +32,7 @@ fn rollout_games(n: u64, seed: u64, lookahead: bool) -> Vec<GameRecord> {
         },
     }];
     let opts = RunOptions {
-        start: crumble_core::Game::new(4, 2).unwrap(),
+        start: crumble_core::games::crumble::Crumble::new(4, 2).unwrap(),
         max_turns: 40,
         parallel_games: 4,
         seed,
@@ -64,7 +64,9 @@ fn games() -> Vec<GameRecord> {
 #[test]
 fn value_targets_mix_the_result_and_the_root_value_by_weight() {
     let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
-    window.insert::<crumble_core::Game>(1, games()).unwrap();
+    window
+        .insert::<crumble_core::games::crumble::Crumble>(1, games())
+        .unwrap();
     let refs = window.draw(64, &mut ChaCha8Rng::seed_from_u64(1));
     let values = |q: f64| {
         let cfg = ReplayConfig {
@@ -117,7 +119,9 @@ fn proven_positions_get_the_exact_value_target() {
         }
     }
     let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
-    window.insert::<crumble_core::Game>(1, games).unwrap();
+    window
+        .insert::<crumble_core::games::crumble::Crumble>(1, games)
+        .unwrap();
     let values = |q: f64, p: f64| {
         let cfg = ReplayConfig {
             augment: false,

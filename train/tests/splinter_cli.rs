@@ -1,11 +1,11 @@
 //! End-to-end tests of the `crumble` binary with `--game splinter`: `replay` on every worked
-//! example of RULES-splinter.md, `moves`, `random-game`, `show` (terminal and SVG), `bench
+//! example of games/splinter/RULES.md, `moves`, `random-game`, `show` (terminal and SVG), `bench
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
 use common::{crumble, refused, stderr, stdout};
 
-use crumble_core::splinter::{Splinter, position};
+use crumble_core::games::splinter::{Splinter, position};
 use serde_json::Value;
 use std::path::PathBuf;
 

@@ -4,8 +4,8 @@
 mod common;
 use common::crumble;
 
-use crumble_core::geom::Color;
-use crumble_core::splinter::{Reason, record};
+use crumble_core::Color;
+use crumble_core::games::splinter::{Reason, record};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

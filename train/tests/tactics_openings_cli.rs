@@ -167,10 +167,11 @@ fn tactics_refuses_bad_input() {
         &["mine.jsonl line 1", "not JSON"],
     );
     // A well-formed line whose answer is not a legal move of its position.
-    let pos: serde_json::Value = serde_json::from_str(&crumble_core::position::to_json(
-        &crumble_core::Game::new(4, 8).unwrap(),
-    ))
-    .unwrap();
+    let pos: serde_json::Value =
+        serde_json::from_str(&crumble_core::games::crumble::position::to_json(
+            &crumble_core::games::crumble::Crumble::new(4, 8).unwrap(),
+        ))
+        .unwrap();
     std::fs::write(
         suite.join("mine.jsonl"),
         format!(

@@ -3,8 +3,9 @@
 //! no Crumble code involved outside the rules crate. (Whether the loop *learns* the game is
 //! a longer run, outside `cargo test`: see `configs/tictactoe.toml`.)
 
-use crumble_core::testgames::TicTacToe;
-use crumble_core::{Game, GameState};
+use crumble_core::GameState;
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::tictactoe::TicTacToe;
 use crumble_model::{NetEvaluator, NetLoader, TicTacToeEncoder};
 use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pairing, Pool, Tally};
 use crumble_selfplay::record::read_file;
@@ -137,7 +138,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
             let text = TicTacToe::record_text(rec, None).unwrap();
             assert!(text.starts_with("[Game \"tictactoe\"]"), "{text}");
             // Another game's rules refuse the record by name.
-            assert!(rec.replay::<Game>().is_err());
+            assert!(rec.replay::<Crumble>().is_err());
         }
     }
 
@@ -157,7 +158,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
     // A tic-tac-toe network is refused as a Crumble one, and the solver refuses Crumble.
     let err = NetEvaluator::load(&ckpt, crumble_model::default_device()).unwrap_err();
     assert!(err.to_string().contains("this game needs"), "{err}");
-    let err = Pool::<Game>::new(
+    let err = Pool::<Crumble>::new(
         &specs[1..],
         &SearchConfig::default(),
         &crumble_selfplay::NoCheckpoints,
@@ -172,7 +173,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
 /// Crumble network.
 #[test]
 fn splinter_tiny_config_runs_through_the_pipeline() {
-    use crumble_core::splinter::Splinter;
+    use crumble_core::games::splinter::Splinter;
     use crumble_model::SplinterEncoder;
     let base = fresh_dir("splinter");
     let run = base.join("run");
@@ -197,7 +198,7 @@ fn splinter_tiny_config_runs_through_the_pipeline() {
         let end: Splinter = rec.replay().unwrap();
         assert!(end.is_over());
         assert_eq!(end.board().width(), 5);
-        assert!(rec.replay::<Game>().is_err());
+        assert!(rec.replay::<Crumble>().is_err());
     }
     let ckpt = checkpoint_path(&run, 2);
     let specs = [

@@ -1,9 +1,9 @@
-//! The page around a game's pictures, shared by every game's `view` page (Crumble's
-//! [`super::html`], Splinter's [`super::splinter::html`], Crumo's [`super::crumo::html`]):
-//! head and style, the board's frames with the status line, the controls and the legend, the
-//! players, result and facts, the move list, the value chart and the script that steps
-//! through the positions. Each game draws its frames (one element `id="ply-K"` per position, class `ply`, the first also `on`) and its
-//! move list; the script only switches frames and updates the text.
+//! The page around a game's pictures, shared by every game's `view` page (each game's
+//! `render::html`): head and style, the board's frames with the status line, the controls and
+//! the legend, the players, result and facts, the move list, the value chart and the script
+//! that steps through the positions. Each game draws its frames (one element `id="ply-K"` per
+//! position, class `ply`, the first also `on`) and its move list; the script only switches
+//! frames and updates the text.
 
 use std::fmt::Write as _;
 

@@ -1,56 +1,19 @@
-//! The board as an SVG image: one `<rect class="piece black|white">` per piece with a thin
-//! outline, optional edge coordinates, the last move (cut line or join outline, and the swap
-//! path as arrows from piece to piece), and a status line with the side to move or the
-//! result. Sized by its `viewBox` only, so it scales cleanly to any size.
-//!
-//! Units: one cell is 100 user units; the board's lower-left corner (in the chosen view) is
-//! at `(MARGIN_LEFT, MARGIN_TOP + 100·N)` with `y` growing downwards as SVG wants.
+//! What every game's SVG pictures share: the colours of the two sides, the background,
+//! number formatting and escaping.
 
-use super::{BaseMark, Highlight, edge_labels, status_line, view_pieces};
-use crate::game::Game;
-use crate::geom::{Color, Rect};
-use std::fmt::Write as _;
-
-/// How to draw.
-#[derive(Clone, Debug)]
-pub struct SvgOptions {
-    /// Whose side of the board is at the bottom (White's view is rotated by 180°).
-    pub view: Color,
-    /// Label the bottom and left edges with the notation's coordinates.
-    pub coords: bool,
-    /// The last move's highlight (see [`Highlight::of`]).
-    pub highlight: Option<Highlight>,
-    /// Text of the last move for the status line (e.g. its notation).
-    pub last_move: Option<String>,
-}
-
-impl Default for SvgOptions {
-    fn default() -> SvgOptions {
-        SvgOptions {
-            view: Color::Black,
-            coords: true,
-            highlight: None,
-            last_move: None,
-        }
-    }
-}
-
-const CELL: f64 = 100.0;
-const PAD: f64 = 24.0;
-const GUTTER: f64 = 44.0;
-const STATUS: f64 = 84.0;
+use crate::game::Color;
 
 /// Fill of Black's pieces (also the Splinter pictures').
-pub(super) const BLACK_FILL: &str = "#262626";
+pub const BLACK_FILL: &str = "#262626";
+
 /// Fill of White's pieces.
-pub(super) const WHITE_FILL: &str = "#f7f4ec";
+pub const WHITE_FILL: &str = "#f7f4ec";
+
 /// The picture's background.
-pub(super) const BACKGROUND: &str = "#e9e4d8";
-/// The arrow head of the last move's steps, in the colour of `.step` lines.
-pub(super) const ARROW_MARKER: &str = r##"<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#d7301f"/></marker>"##;
+pub const BACKGROUND: &str = "#e9e4d8";
 
 /// The fill of a piece (or a status disc) of colour `c`.
-pub(super) fn fill(c: Color) -> &'static str {
+pub fn fill(c: Color) -> &'static str {
     match c {
         Color::Black => BLACK_FILL,
         Color::White => WHITE_FILL,
@@ -58,7 +21,7 @@ pub(super) fn fill(c: Color) -> &'static str {
 }
 
 /// The status line's disc in the colour of the side to move (or the winner), one line.
-pub(super) fn status_disc(cx: f64, cy: f64, c: Color) -> String {
+pub fn status_disc(cx: f64, cy: f64, c: Color) -> String {
     format!(
         r##"<circle class="to-move" cx="{}" cy="{}" r="11" fill="{}" stroke="#555" stroke-width="1.5"/>"##,
         num(cx),
@@ -68,218 +31,19 @@ pub(super) fn status_disc(cx: f64, cy: f64, c: Color) -> String {
 }
 
 /// A number with at most two decimals and no trailing zeros.
-pub(super) fn num(v: f64) -> String {
+pub fn num(v: f64) -> String {
     let s = format!("{v:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" { "0".into() } else { s.to_string() }
 }
 
 /// `t` escaped for SVG text and attribute values.
-pub(super) fn escape(t: &str) -> String {
+pub fn escape(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
 
-/// Draws the position (see the module documentation).
-pub fn render(game: &Game, opts: &SvgOptions) -> String {
-    let b = game.board();
-    let (n, r, g) = (b.board_size(), b.resolution(), b.grid_size());
-    let unit = CELL / f64::from(r);
-    let side = CELL * f64::from(n);
-    let left = if opts.coords { GUTTER } else { PAD };
-    let bottom_gap = if opts.coords { GUTTER } else { PAD };
-    let (width, height) = (left + side + PAD, PAD + side + bottom_gap + STATUS);
-    // View coordinates (grid units, y up) to SVG user units.
-    let sx = |x: u16| left + f64::from(x) * unit;
-    let sy = |y: u16| PAD + side - f64::from(y) * unit;
-    let pieces = view_pieces(game, opts.view);
-    let smallest = pieces
-        .iter()
-        .map(|p| p.rect.w.min(p.rect.h))
-        .min()
-        .unwrap_or(r);
-    // Thin outlines, thinner still when pieces are tiny.
-    let stroke = (f64::from(smallest) * unit * 0.06).clamp(0.4, 1.6);
-
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" font-family="sans-serif">"#,
-        num(width),
-        num(height)
-    );
-    let _ = writeln!(
-        s,
-        "<title>Crumble {n}x{n} R={r}: {}</title>",
-        escape(&status_line(game))
-    );
-    s += "<defs>\n";
-    s += ARROW_MARKER;
-    s += "\n</defs>\n";
-    let _ = writeln!(
-        s,
-        "<style>.piece{{stroke:#8a8a8a;stroke-width:{}}} .black{{fill:{BLACK_FILL}}} .white{{fill:{WHITE_FILL}}} .label{{font-size:22px;fill:#555}} .status{{font-size:26px;fill:#222}} .cut{{stroke:#f08c00;stroke-width:{};stroke-linecap:round;fill:none}} .step{{stroke:#d7301f;stroke-width:{};stroke-linecap:round;fill:none}} .start{{fill:#d7301f}}</style>",
-        num(stroke),
-        num((stroke * 4.0).max(3.0)),
-        num((stroke * 3.0).max(3.0))
-    );
-    let _ = writeln!(
-        s,
-        r#"<rect class="background" x="0" y="0" width="{}" height="{}" fill="{BACKGROUND}"/>"#,
-        num(width),
-        num(height)
-    );
-    s += "<g class=\"pieces\">\n";
-    for p in &pieces {
-        let rc = p.rect;
-        let _ = writeln!(
-            s,
-            r#"<rect class="piece {}" x="{}" y="{}" width="{}" height="{}"/>"#,
-            p.color.name(),
-            num(sx(rc.x)),
-            num(sy(rc.top())),
-            num(f64::from(rc.w) * unit),
-            num(f64::from(rc.h) * unit)
-        );
-    }
-    s += "</g>\n";
-    let _ = writeln!(
-        s,
-        r##"<rect class="frame" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="{}"/>"##,
-        num(sx(0)),
-        num(sy(g)),
-        num(side),
-        num(side),
-        num(stroke * 2.0)
-    );
-
-    if let Some(hl) = opts.highlight.as_ref().map(|h| h.in_view(opts.view, g)) {
-        s += "<g class=\"last-move\">\n";
-        match hl.base {
-            BaseMark::Cut { from, to } => {
-                let _ = writeln!(
-                    s,
-                    r#"<line class="cut" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
-                    num(sx(from.0)),
-                    num(sy(from.1)),
-                    num(sx(to.0)),
-                    num(sy(to.1))
-                );
-            }
-            BaseMark::Outline(o) => {
-                let _ = writeln!(
-                    s,
-                    r#"<rect class="cut" x="{}" y="{}" width="{}" height="{}"/>"#,
-                    num(sx(o.x)),
-                    num(sy(o.top())),
-                    num(f64::from(o.w) * unit),
-                    num(f64::from(o.h) * unit)
-                );
-            }
-        }
-        let centre = |rc: Rect| {
-            (
-                (sx(rc.x) + sx(rc.right())) / 2.0,
-                (sy(rc.y) + sy(rc.top())) / 2.0,
-            )
-        };
-        if let Some(&first) = hl.path.first() {
-            let (cx, cy) = centre(first);
-            let rad = (f64::from(first.w.min(first.h)) * unit * 0.12).clamp(2.0, 8.0);
-            let _ = writeln!(
-                s,
-                r#"<circle class="start" cx="{}" cy="{}" r="{}"/>"#,
-                num(cx),
-                num(cy),
-                num(rad)
-            );
-        }
-        for pair in hl.path.windows(2) {
-            let (a, b2) = (centre(pair[0]), centre(pair[1]));
-            // Stop a little short of the target's centre so the arrow head stays inside.
-            let (dx, dy) = (b2.0 - a.0, b2.1 - a.1);
-            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-            let short = (len * 0.15).min(8.0);
-            let _ = writeln!(
-                s,
-                r#"<line class="step" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#arrow)"/>"#,
-                num(a.0),
-                num(a.1),
-                num(b2.0 - dx / len * short),
-                num(b2.1 - dy / len * short)
-            );
-        }
-        s += "</g>\n";
-    }
-
-    if opts.coords {
-        s += "<g class=\"coords\">\n";
-        let (bottom, leftl) = edge_labels(&pieces);
-        let mut free = f64::NEG_INFINITY;
-        for (x, k) in bottom {
-            let cx = sx(x);
-            if cx < free {
-                continue;
-            }
-            let _ = writeln!(
-                s,
-                r#"<text class="label" x="{}" y="{}" text-anchor="middle">{k}</text>"#,
-                num(cx),
-                num(sy(0) + 28.0)
-            );
-            free = cx + 26.0;
-        }
-        let mut free = f64::INFINITY;
-        for (y, k) in leftl {
-            let cy = sy(y);
-            if cy > free {
-                continue;
-            }
-            let _ = writeln!(
-                s,
-                r#"<text class="label" x="{}" y="{}" text-anchor="end">{k}</text>"#,
-                num(sx(0) - 8.0),
-                num(cy + 8.0)
-            );
-            free = cy - 22.0;
-        }
-        s += "</g>\n";
-    }
-
-    // Status: a disc in the colour of the side to move (or the winner), the status text,
-    // and the last move on a second line.
-    let mut text = status_line(game);
-    if opts.view == Color::White {
-        text += "; White's view";
-    }
-    let disc = match game.outcome() {
-        Some(o) => o.winner,
-        None => Some(game.to_move()),
-    };
-    let ty = PAD + side + bottom_gap + 14.0;
-    let mut tx = sx(0);
-    if let Some(c) = disc {
-        s += &status_disc(tx + 11.0, ty, c);
-        tx += 30.0;
-    }
-    let _ = writeln!(
-        s,
-        r#"<text class="status" x="{}" y="{}" dominant-baseline="middle">{}</text>"#,
-        num(tx),
-        num(ty),
-        escape(&text)
-    );
-    if let Some(m) = &opts.last_move {
-        let _ = writeln!(
-            s,
-            r#"<text class="label" x="{}" y="{}" dominant-baseline="middle">last move {}</text>"#,
-            num(tx),
-            num(ty + 34.0),
-            escape(m)
-        );
-    }
-    s += "</svg>\n";
-    s
-}
+/// The arrow head of the last move's steps, in the colour of `.step` lines.
+pub const ARROW_MARKER: &str = r##"<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#d7301f"/></marker>"##;

@@ -3,7 +3,8 @@
 
 #![allow(dead_code)]
 
-use crumble_core::{Base, Color, Cut, Game, Move, Piece, Rect};
+use crumble_core::Color;
+use crumble_core::games::crumble::{Base, Crumble, Cut, Move, Piece, Rect};
 
 pub fn touching(a: Rect, b: Rect) -> bool {
     a.x <= b.right() && b.x <= a.right() && a.y <= b.top() && b.y <= a.top()
@@ -75,7 +76,7 @@ pub fn resolve_sequentially(pieces: &mut [Piece], g: u16, mut pick: impl FnMut(u
 }
 
 /// Every legal split and join of the player to move, by brute force over the piece list.
-pub fn naive_bases(game: &Game) -> Vec<Move> {
+pub fn naive_bases(game: &Crumble) -> Vec<Move> {
     let b = game.board();
     let g = b.grid_size();
     let me = game.to_move();

@@ -4,11 +4,11 @@
 
 #![allow(dead_code, unused_imports)]
 
-pub use crumble_core::crumo::{
+pub use crumble_core::Color;
+pub use crumble_core::games::crumo::{
     Action, Crumo, CrumoMove, CrumoStart, MoveError, NotationError, Outcome, Pie, PositionError,
     Previous, Reason, Refusal, Stack, Symmetry, notation, position,
 };
-pub use crumble_core::geom::Color;
 pub use crumble_core::{Decision, DecisionError, GameState, Player};
 pub use rand::SeedableRng;
 pub use rand_chacha::ChaCha8Rng;

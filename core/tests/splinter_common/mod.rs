@@ -3,9 +3,9 @@
 
 #![allow(dead_code, unused_imports)]
 
-pub use crumble_core::geom::Color;
-pub use crumble_core::splinter::board::{Board, size_ok};
-pub use crumble_core::splinter::{
+pub use crumble_core::Color;
+pub use crumble_core::games::splinter::board::{Board, size_ok};
+pub use crumble_core::games::splinter::{
     Dir, MoveError, NotationError, Piece, PieceType, PositionError, Reason, Splinter,
     SplinterStart, Symmetry, notation, position,
 };

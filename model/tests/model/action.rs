@@ -1,8 +1,9 @@
 //! Decisions <-> policy indices, legal masks, softmax, move priors.
 
 use super::common::positions;
-use crumble_core::{Decision, DecisionKind, Game};
-use crumble_model::action;
+use crumble_core::Decision;
+use crumble_core::games::crumble::{Crumble, DecisionKind};
+use crumble_model::encoders::crumble::action;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -29,15 +30,21 @@ fn every_legal_decision_round_trips() {
                     (DecisionKind::Stop, None) => assert_eq!(i, a - 1),
                     (k, Some((plane, y, x))) => {
                         let (kx, ky, kp) = match k {
-                            DecisionKind::Split { cut, x, y } => {
-                                (x, y, if cut == crumble_core::Cut::H { 0 } else { 1 })
-                            }
+                            DecisionKind::Split { cut, x, y } => (
+                                x,
+                                y,
+                                if cut == crumble_core::games::crumble::Cut::H {
+                                    0
+                                } else {
+                                    1
+                                },
+                            ),
                             DecisionKind::Join { x, y } => (x, y, 2),
                             DecisionKind::End { x, y } => (x, y, 3),
                             DecisionKind::Step { dir, x, y } => (
                                 x,
                                 y,
-                                4 + crumble_core::Dir::ALL
+                                4 + crumble_core::games::crumble::Dir::ALL
                                     .iter()
                                     .position(|&e| e == dir)
                                     .unwrap(),
@@ -112,7 +119,7 @@ fn softmax_sums_to_one_over_legal_and_zero_elsewhere() {
 }
 
 /// Every complete move from `game` (decision paths to the end of the turn), depth-first.
-fn complete_moves(game: &Game, path: &mut Vec<Decision>, out: &mut Vec<Vec<Decision>>) {
+fn complete_moves(game: &Crumble, path: &mut Vec<Decision>, out: &mut Vec<Vec<Decision>>) {
     let mut g = game.clone();
     for d in g.legal_decisions() {
         let mut h = game.clone();
@@ -130,7 +137,7 @@ fn complete_moves(game: &Game, path: &mut Vec<Decision>, out: &mut Vec<Vec<Decis
 #[test]
 fn move_priors_are_products_along_paths_and_sum_to_one() {
     // Any policy: a deterministic pseudo-random one keyed by the state and decision.
-    let prior = |g: &Game, legal: &[Decision]| {
+    let prior = |g: &Crumble, legal: &[Decision]| {
         let logits: Vec<f32> = (0..action::policy_len(g.grid_size()))
             .map(|i| ((g.hash() ^ (i as u64).wrapping_mul(0x9E37_79B9)) % 1000) as f32 / 300.0)
             .collect();
@@ -139,11 +146,11 @@ fn move_priors_are_products_along_paths_and_sum_to_one() {
         p
     };
     for game in [
-        Game::new(2, 2).unwrap(),
+        Crumble::new(2, 2).unwrap(),
         positions(2, 4, 3, 1)
             .into_iter()
             .find(|g| g.at_turn_start())
-            .unwrap_or(Game::new(2, 4).unwrap()),
+            .unwrap_or(Crumble::new(2, 4).unwrap()),
     ] {
         let mut moves = Vec::new();
         complete_moves(&game, &mut Vec::new(), &mut moves);

@@ -3,12 +3,13 @@
 use super::common::positions;
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
-use crumble_core::Game;
+use crumble_core::games::crumble::Crumble;
 use crumble_model::bench::rasterise_all;
 use crumble_model::checkpoint::{self, CheckpointError};
-use crumble_model::planes::PLANES;
+use crumble_model::encoders::crumble::action;
+use crumble_model::encoders::crumble::planes::PLANES;
 use crumble_model::train::{self, TrainBatch};
-use crumble_model::{CrumbleNet, NetConfig, NetEvaluator, NetLoader, action, default_device};
+use crumble_model::{CrumbleNet, NetConfig, NetEvaluator, NetLoader, default_device};
 use crumble_selfplay::evaluator::{Evaluation, Evaluator, Leaf};
 
 fn tiny() -> NetConfig {
@@ -20,7 +21,7 @@ fn tiny() -> NetConfig {
         .with_seed(3)
 }
 
-fn input(games: &[Game]) -> Tensor<4> {
+fn input(games: &[Crumble]) -> Tensor<4> {
     let g = usize::from(games[0].grid_size());
     Tensor::from_data(
         TensorData::new(rasterise_all(games), [games.len(), PLANES, g, g]),
@@ -28,7 +29,7 @@ fn input(games: &[Game]) -> Tensor<4> {
     )
 }
 
-fn outputs(net: &CrumbleNet, games: &[Game]) -> (Vec<f32>, Vec<f32>) {
+fn outputs(net: &CrumbleNet, games: &[Crumble]) -> (Vec<f32>, Vec<f32>) {
     let o = net.forward(input(games));
     (
         o.logits.into_data().try_to_vec::<f32>().unwrap(),
@@ -39,7 +40,7 @@ fn outputs(net: &CrumbleNet, games: &[Game]) -> (Vec<f32>, Vec<f32>) {
 /// A training batch with one-hot policy targets on a pseudo-random legal decision and
 /// alternating results.
 /// `s`: the stem stride of the net the batch is for.
-fn batch(games: &[Game], s: usize, device: &burn::tensor::Device) -> TrainBatch {
+fn batch(games: &[Crumble], s: usize, device: &burn::tensor::Device) -> TrainBatch {
     let g = usize::from(games[0].grid_size());
     let a = action::policy_len(g as u16);
     let (mut policy, mut mask) = (vec![0.0; games.len() * a], vec![0.0; games.len() * a]);
@@ -66,7 +67,7 @@ fn batch(games: &[Game], s: usize, device: &burn::tensor::Device) -> TrainBatch 
     )
 }
 
-fn trained(config: &NetConfig, games: &[Game], steps: usize) -> CrumbleNet {
+fn trained(config: &NetConfig, games: &[Crumble], steps: usize) -> CrumbleNet {
     let ad = default_device().autodiff();
     let b = batch(games, config.stride(), &ad);
     let mut net = config.init(&ad).unwrap();
@@ -316,7 +317,7 @@ fn assemble(json: &[u8], weights: &[u8]) -> Vec<u8> {
     b.extend_from_slice(json);
     b.extend_from_slice(&(weights.len() as u64).to_le_bytes());
     b.extend_from_slice(weights);
-    let h = crumble_core::hash::fnv1a(&b);
+    let h = crumble_core::game::hash::fnv1a(&b);
     b.extend_from_slice(&h.to_le_bytes());
     b
 }
@@ -339,7 +340,7 @@ fn evaluator_batches_mixed_sizes_like_single_calls() {
     games.extend(positions(8, 8, 2, 5));
     games.swap(1, 3);
     let legal: Vec<_> = games.iter().map(|g| g.clone().legal_decisions()).collect();
-    let leaves: Vec<Leaf<'_, Game>> = games
+    let leaves: Vec<Leaf<'_, Crumble>> = games
         .iter()
         .zip(&legal)
         .map(|(g, l)| Leaf { game: g, legal: l })
@@ -357,7 +358,7 @@ fn evaluator_batches_mixed_sizes_like_single_calls() {
         }
     }
     // A position of another resolution is an error, not a panic.
-    let g4 = Game::new(6, 4).unwrap();
+    let g4 = Crumble::new(6, 4).unwrap();
     let l4 = g4.clone().legal_decisions();
     assert!(
         ev.evaluate(
@@ -537,14 +538,18 @@ fn fast_operations_give_burns_gradients() {
 #[test]
 fn encoders_pass_the_encoder_conformance_test() {
     use crumble_core::GameState;
-    use crumble_core::testgames::TicTacToe;
+    use crumble_core::games::tictactoe::TicTacToe;
     use crumble_model::encoder::check_encoder;
     use crumble_model::{CrumbleEncoder, TicTacToeEncoder};
     let ttt = TicTacToe::from_start(&Default::default()).unwrap();
     let n = check_encoder(&TicTacToeEncoder, &ttt, 200, 1).unwrap_or_else(|v| panic!("{v}"));
     assert!(n > 1000, "{n} states checked");
+    let nim = crumble_core::games::nim::Nim::from_start(&Default::default()).unwrap();
+    let n =
+        check_encoder(&crumble_model::NimEncoder, &nim, 200, 1).unwrap_or_else(|v| panic!("{v}"));
+    assert!(n > 1000, "{n} states checked");
     for (board, res) in [(3, 2), (4, 2)] {
-        let mut start = Game::new(board, res).unwrap();
+        let mut start = Crumble::new(board, res).unwrap();
         start.set_max_turns(30);
         let n = check_encoder(&CrumbleEncoder, &start, 6, 2).unwrap_or_else(|v| panic!("{v}"));
         assert!(n > 20, "{n} states checked");
@@ -557,7 +562,7 @@ fn encoders_pass_the_encoder_conformance_test() {
 #[test]
 fn one_network_definition_serves_another_game() {
     use crumble_core::GameState;
-    use crumble_core::testgames::TicTacToe;
+    use crumble_core::games::tictactoe::TicTacToe;
     use crumble_model::TicTacToeEncoder;
     let cfg = tiny()
         .with_resolution(1)
@@ -649,7 +654,7 @@ fn selfplay_bench_plays_its_games_and_splits_its_time() {
         "crumble-selfplay-bench-test-{}",
         std::process::id()
     ));
-    let standard = Game::new(4, 8).unwrap();
+    let standard = Crumble::new(4, 8).unwrap();
     let b = crumble_model::selfplay_bench::run(&search, &sp, &net, &standard, 3, &dir);
     let _ = std::fs::remove_dir_all(&dir);
     let b = b.unwrap();
@@ -682,7 +687,7 @@ fn evaluator_priors_and_values_match_burns_forward_pass() {
         let a = logits.len() / games.len();
         let mut ev = NetEvaluator::new("t", cfg.clone(), net, default_device());
         let legal: Vec<Vec<_>> = games.iter().map(|g| g.clone().legal_decisions()).collect();
-        let leaves: Vec<Leaf<'_, Game>> = games
+        let leaves: Vec<Leaf<'_, Crumble>> = games
             .iter()
             .zip(&legal)
             .map(|(game, legal)| Leaf { game, legal })
@@ -710,10 +715,10 @@ fn builtin_network_loads_and_plays_a_move() {
     use crumble_selfplay::{Search, SearchConfig};
     let spec = AgentSpec::parse("bot:16").unwrap();
     let cfg = SearchConfig::default();
-    let mut ev = build_evaluator::<Game>(&spec, &cfg, 0, &NetLoader::new())
+    let mut ev = build_evaluator::<Crumble>(&spec, &cfg, 0, &NetLoader::new())
         .unwrap()
         .unwrap();
-    let mut game = Game::new(6, 8).unwrap();
+    let mut game = Crumble::new(6, 8).unwrap();
     let mut search = Search::new(cfg.for_play(), 0);
     let out = search.search_with(&game, 16, false, ev.as_mut()).unwrap();
     assert!(out.value.is_finite() && out.value.abs() <= 1.0);
@@ -722,7 +727,7 @@ fn builtin_network_loads_and_plays_a_move() {
     game.apply(d).unwrap();
     // A Crumble network is not a Splinter one: refused with the reason, not a panic.
     let loader = NetLoader::for_encoder(SplinterEncoder);
-    let err = build_evaluator::<crumble_core::splinter::Splinter>(&spec, &cfg, 0, &loader)
+    let err = build_evaluator::<crumble_core::games::splinter::Splinter>(&spec, &cfg, 0, &loader)
         .unwrap_err()
         .to_string();
     assert!(err.contains("built-in"), "{err}");

@@ -1,11 +1,13 @@
 //! Rasteriser: golden planes for the start and hand-made positions, and hand-checked facts.
 
-use crumble_core::{Decision, DecisionKind, Game, position};
-use crumble_model::planes::{self, PLANE_NAMES, PLANES, Rasteriser};
+use crumble_core::Decision;
+use crumble_core::games::crumble::position;
+use crumble_core::games::crumble::{Crumble, DecisionKind};
+use crumble_model::encoders::crumble::planes::{self, PLANE_NAMES, PLANES, Rasteriser};
 use ndarray::Array3;
 use std::fmt::Write as _;
 
-fn raster(game: &Game) -> Array3<f32> {
+fn raster(game: &Crumble) -> Array3<f32> {
     let g = usize::from(game.grid_size());
     let mut a = Array3::<f32>::from_elem((PLANES, g, g), 7.0); // every element must be written
     Rasteriser::new().rasterise(game, a.view_mut()).unwrap();
@@ -42,7 +44,7 @@ fn picture(a: &Array3<f32>) -> String {
 }
 
 /// Compares with `tests/golden/NAME.txt`; `UPDATE_GOLDEN=1` rewrites the file.
-fn check(name: &str, game: &Game) {
+fn check(name: &str, game: &Crumble) {
     let text = picture(&raster(game));
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
@@ -69,13 +71,13 @@ const MIXED: &str = r#"{"board": 2, "resolution": 4, "to_move": "white", "pieces
   {"x": 2, "y": 6, "w": 2, "h": 2, "color": "white"},
   {"x": 4, "y": 4, "w": 4, "h": 4, "color": "white"}]}"#;
 
-fn dec(game: &Game, k: DecisionKind) -> Decision {
+fn dec(game: &Crumble, k: DecisionKind) -> Decision {
     Decision::encode(k, game.grid_size())
 }
 
 #[test]
 fn golden_start_position() {
-    check("start-3x3-r2", &Game::new(3, 2).unwrap());
+    check("start-3x3-r2", &Crumble::new(3, 2).unwrap());
 }
 
 #[test]
@@ -85,12 +87,12 @@ fn golden_mixed_position_white_to_move() {
 
 #[test]
 fn golden_extent_and_swap_phases() {
-    let mut game = Game::new(3, 2).unwrap();
+    let mut game = Crumble::new(3, 2).unwrap();
     // Black splits its piece at (2, 0) vertically: the extent phase.
     game.apply(dec(
         &game,
         DecisionKind::Split {
-            cut: crumble_core::Cut::V,
+            cut: crumble_core::games::crumble::Cut::V,
             x: 2,
             y: 0,
         },
@@ -110,7 +112,7 @@ fn golden_extent_and_swap_phases() {
 
 #[test]
 fn start_position_facts() {
-    let game = Game::new(3, 2).unwrap();
+    let game = Crumble::new(3, 2).unwrap();
     let a = raster(&game);
     // Cell (0,0) is White's (i + j even), cell (2,0) Black's; Black decides.
     assert_eq!((a[[planes::OPP, 0, 0]], a[[planes::OWN, 0, 0]]), (1.0, 0.0));
@@ -202,7 +204,7 @@ fn mixed_position_facts() {
 
 #[test]
 fn wrong_buffer_shape_is_an_error() {
-    let game = Game::new(3, 2).unwrap();
+    let game = Crumble::new(3, 2).unwrap();
     let mut a = Array3::<f32>::zeros((PLANES, 5, 6));
     assert!(Rasteriser::new().rasterise(&game, a.view_mut()).is_err());
     let mut b = Array3::<f32>::zeros((PLANES, 6, 6));

@@ -1,14 +1,17 @@
 //! The 8 symmetries: exactness exactly as `symmetry`'s module docs claim it.
 
 use super::common::{positions, transformed};
-use crumble_core::{Decision, Game, Phase, Rect};
-use crumble_model::planes::{PLANES, Rasteriser};
-use crumble_model::symmetry::{self, Sym, exact_syms, legal_bases, map_base, map_decision};
+use crumble_core::Decision;
+use crumble_core::games::crumble::{Crumble, Phase, Rect};
+use crumble_model::encoders::crumble::planes::{PLANES, Rasteriser};
+use crumble_model::encoders::crumble::symmetry::{
+    self, Sym, exact_syms, legal_bases, map_base, map_decision,
+};
 use ndarray::Array3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn planes(game: &Game) -> Array3<f32> {
+fn planes(game: &Crumble) -> Array3<f32> {
     let g = usize::from(game.grid_size());
     let mut a = Array3::zeros((PLANES, g, g));
     Rasteriser::new().rasterise(game, a.view_mut()).unwrap();
@@ -16,7 +19,7 @@ fn planes(game: &Game) -> Array3<f32> {
 }
 
 /// Rasterising commutes with `sym` between `s` and its image `t`.
-fn assert_planes_commute(s: &Game, t: &Game, sym: Sym, what: &str) {
+fn assert_planes_commute(s: &Crumble, t: &Crumble, sym: Sym, what: &str) {
     let a = planes(s);
     let mut ta = Array3::zeros(a.raw_dim());
     sym.planes(a.view(), ta.view_mut());
@@ -28,7 +31,7 @@ fn assert_planes_commute(s: &Game, t: &Game, sym: Sym, what: &str) {
 }
 
 /// The legal decisions of the image are exactly the mapped legal decisions.
-fn assert_legal_commute(s: &mut Game, t: &mut Game, sym: Sym, what: &str) {
+fn assert_legal_commute(s: &mut Crumble, t: &mut Crumble, sym: Sym, what: &str) {
     let mut mapped: Vec<Decision> = s
         .legal_decisions()
         .iter()
@@ -43,8 +46,8 @@ fn assert_legal_commute(s: &mut Game, t: &mut Game, sym: Sym, what: &str) {
     );
 }
 
-fn turn_starts(count: usize, seed: u64) -> Vec<Game> {
-    let mut v: Vec<Game> = positions(6, 8, count * 4, seed)
+fn turn_starts(count: usize, seed: u64) -> Vec<Crumble> {
+    let mut v: Vec<Crumble> = positions(6, 8, count * 4, seed)
         .into_iter()
         .filter(|g| g.at_turn_start())
         .take(count)
@@ -55,7 +58,7 @@ fn turn_starts(count: usize, seed: u64) -> Vec<Game> {
             .filter(|g| g.at_turn_start())
             .take(count / 2),
     );
-    v.push(Game::new(6, 8).unwrap());
+    v.push(Crumble::new(6, 8).unwrap());
     v
 }
 
@@ -66,7 +69,7 @@ fn transforms_form_the_group_of_the_square() {
         assert_eq!(s.inverse().inverse(), s);
         let r = Rect::new(3, 5, 16, 8);
         assert_eq!(s.inverse().rect(s.rect(r, g), g), r, "{}", s.name());
-        for d in crumble_core::Dir::ALL {
+        for d in crumble_core::games::crumble::Dir::ALL {
             assert_eq!(s.inverse().dir(s.dir(d)), d);
         }
         let perm = s.plane_perm();
@@ -83,13 +86,19 @@ fn transforms_form_the_group_of_the_square() {
         Sym::ROT90.rect(Rect::new(0, 0, 2, 1), 10),
         Rect::new(9, 0, 1, 2)
     );
-    assert_eq!(Sym::ROT90.dir(crumble_core::Dir::E), crumble_core::Dir::N);
-    assert_eq!(Sym::ROT270.dir(crumble_core::Dir::E), crumble_core::Dir::S);
+    assert_eq!(
+        Sym::ROT90.dir(crumble_core::games::crumble::Dir::E),
+        crumble_core::games::crumble::Dir::N
+    );
+    assert_eq!(
+        Sym::ROT270.dir(crumble_core::games::crumble::Dir::E),
+        crumble_core::games::crumble::Dir::S
+    );
 }
 
 #[test]
 fn exact_sets_are_as_documented() {
-    use crumble_core::Cut;
+    use crumble_core::games::crumble::Cut;
     let names = |f: &dyn Fn(Sym) -> bool| {
         Sym::ALL
             .into_iter()
@@ -209,7 +218,7 @@ fn extent_and_swap_phases_are_exact_where_claimed() {
             // Both turns are over; a win is a win in both (draws by the turn limit or the
             // draw rule depend on history the image does not have).
             assert!(t.at_turn_start() || t.is_over());
-            let win = |g: &Game| g.outcome().and_then(|o| o.winner.map(|_| o.reason));
+            let win = |g: &Crumble| g.outcome().and_then(|o| o.winner.map(|_| o.reason));
             if win(&s).is_some() || win(&t).is_some() {
                 assert_eq!(
                     s.outcome().and_then(|o| o.winner),
@@ -227,15 +236,15 @@ fn extent_and_swap_phases_are_exact_where_claimed() {
 #[test]
 fn non_exact_pairs_are_refused() {
     // An extent state of a horizontal split: mirror-x is not exact and maps no End decision.
-    let mut g = Game::new(6, 8).unwrap();
+    let mut g = Crumble::new(6, 8).unwrap();
     let c = g
         .legal_decisions()
         .into_iter()
         .find(|d| {
             matches!(
                 d.decode(48),
-                Some(crumble_core::DecisionKind::Split {
-                    cut: crumble_core::Cut::H,
+                Some(crumble_core::games::crumble::DecisionKind::Split {
+                    cut: crumble_core::games::crumble::Cut::H,
                     ..
                 })
             )

@@ -8,8 +8,9 @@
 //! checksums, which random mutations would almost never satisfy, so their targets first
 //! write the right checksum over the input's last eight bytes and reach the decoder proper.
 
-use crumble_core::notation::{Frame, format_move, parse_move};
-use crumble_core::{Game, position, record};
+use crumble_core::games::crumble::notation::{Frame, format_move, parse_move};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::{position, record};
 use crumble_selfplay::record as crsp;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -47,10 +48,10 @@ fn fix_checksum(data: &[u8]) -> Vec<u8> {
 
 /// Positions the notation target parses moves in: starts of several sizes, and games
 /// after some random turns (both players to move, so both frames are exercised).
-fn positions() -> Vec<Game> {
+fn positions() -> Vec<Crumble> {
     let mut out = Vec::new();
     for (n, r) in [(6, 8), (4, 4), (8, 2), (3, 1)] {
-        if let Ok(g) = Game::new(n, r) {
+        if let Ok(g) = Crumble::new(n, r) {
             out.push(g);
         }
     }
@@ -59,16 +60,16 @@ fn positions() -> Vec<Game> {
     }
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for turns in [1, 2, 5, 9] {
-        let mut g = Game::new(6, 8).expect("standard size");
+        let mut g = Crumble::new(6, 8).expect("standard size");
         for _ in 0..turns {
-            crumble_core::random::play_random_turn(&mut g, &mut rng);
+            crumble_core::games::crumble::random::play_random_turn(&mut g, &mut rng);
         }
         out.push(g);
     }
     out
 }
 
-fn notation(data: &[u8], games: &[Game]) {
+fn notation(data: &[u8], games: &[Crumble]) {
     if data.len() < 2 {
         return;
     }
@@ -198,13 +199,13 @@ fn make_seeds(dir: &Path) -> std::io::Result<()> {
     let games = positions();
     let mut records = Vec::new();
     for (i, (n, r)) in [(4u16, 4u16), (6, 8), (5, 2)].into_iter().enumerate() {
-        let mut g = Game::new(n, r).expect("standard size");
+        let mut g = Crumble::new(n, r).expect("standard size");
         g.set_max_turns(12);
         let mut steps = Vec::new();
         let mut path = Vec::new();
         while !g.is_over() {
             let before = g.clone();
-            crumble_core::random::play_random_turn_recorded(&mut g, &mut rng, &mut path);
+            crumble_core::games::crumble::random::play_random_turn_recorded(&mut g, &mut rng, &mut path);
             if let Ok(mv) = before.move_from_decisions(&path) {
                 for frame in [Frame::PerPlayer, Frame::Absolute] {
                     if let Some(t) = format_move(&before, &mv, frame) {

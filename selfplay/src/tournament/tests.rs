@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::stats::{Pentanomial, Wdl};
-use crumble_core::Game;
+use crumble_core::games::crumble::Crumble;
 
 fn entries(specs: &[&str]) -> Vec<Entry> {
     specs
@@ -112,9 +112,9 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
     {
         let mut l = Ledger::open(&dir, &settings).unwrap();
         assert!(l.stored().is_empty());
-        l.commit::<Game>(&list[0], &list[1], &t01, []).unwrap();
+        l.commit::<Crumble>(&list[0], &list[1], &t01, []).unwrap();
         // Stored as B against A: found from A's side.
-        l.commit::<Game>(&list[2], &list[1], &tally(0, 2, 2, [1, 1, 0, 0, 0]), [])
+        l.commit::<Crumble>(&list[2], &list[1], &tally(0, 2, 2, [1, 1, 0, 0, 0]), [])
             .unwrap();
     }
     let text = std::fs::read_to_string(dir.join("pairings.jsonl")).unwrap();

@@ -6,19 +6,18 @@
 //! (`core/data/midgame-6x6.json`); the time of one full capture resolution on the mid-game
 //! position. Only meaningful in a release build.
 //!
-//! With `--game splinter`: random complete games per second on one thread (rule 8.8's random
-//! play, turn limit 300, on the default 15 × 18 board or `--width`/`--height`), complete
-//! moves and decisions per second, mean turns per game; the loop is
+//! With `--game NAME` for any other game of the registry: random complete games per second
+//! on one thread (the game's random play and random-game turn limit: Splinter rule 8.8, 300
+//! turns, on 15 × 18 or `--width`/`--height`; Crumo rule 10.4, 200 turns, on size 5 or
+//! `--size N`), complete moves and decisions per second, mean turns per game; the loop is
 //! `crumble_selfplay::bench::random_games`.
-//!
-//! With `--game crumo`: the same figures for Crumo (rule 10.4's random play, turn limit 200,
-//! on size 5 or `--size N`).
 
+use super::PositionArgs;
 use super::game_args::GameArgs;
 use anyhow::{Context as _, bail};
-use crumble_core::crumo::Crumo;
-use crumble_core::splinter::Splinter;
-use crumble_core::{Game, position, random};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::{position, random};
+use crumble_core::{GameState, GameText};
 use rand::SeedableRng;
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -41,10 +40,10 @@ pub enum Bench {
 #[derive(Debug, clap::Args)]
 pub struct RulesArgs {
     /// Print one JSON object with the keys cores, games_per_sec_per_core, mean_turns,
-    /// decisions_per_sec, legal_start_us, legal_mid_us, capture_us. With --game splinter:
-    /// game, width, height, turn_limit, cores, games, games_per_sec_per_core,
-    /// moves_per_sec_per_core (complete moves), decisions_per_sec_per_core, mean_turns. With
-    /// --game crumo: the same with size in place of width and height.
+    /// decisions_per_sec, legal_start_us, legal_mid_us, capture_us. With another --game:
+    /// game, the keys of its start (Splinter: width, height; Crumo: size), turn_limit, cores,
+    /// games, games_per_sec_per_core, moves_per_sec_per_core (complete moves),
+    /// decisions_per_sec_per_core, mean_turns.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -86,11 +85,9 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let budget = Duration::from_secs_f64(a.seconds);
-    if a.game.is_splinter() {
-        return splinter_rules(&a, budget);
-    }
-    if a.game.is_crumo() {
-        return crumo_rules(&a, budget);
+    if a.game.game != Crumble::NAME {
+        let name = a.game.game.clone();
+        return crumble_train::for_game!(name.as_str(), G => game_rules::<G>(&a, budget));
     }
     a.game.check_crumble(&[])?;
     warn_if_unoptimised();
@@ -126,76 +123,42 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Splinter's turn limit in the benchmark (rule 8.8 leaves it to the project; the reference
-/// engine's default).
-const SPLINTER_TURN_LIMIT: u32 = 300;
-
-fn splinter_rules(a: &RulesArgs, budget: Duration) -> anyhow::Result<ExitCode> {
-    let (width, height) = a.game.splinter_size()?;
+/// Every game but Crumble (whose figures are its own, above): random complete games per
+/// second on one thread (the game's random play and its random-game turn limit) on the
+/// standard start of the game's flags, complete moves and decisions per second, mean turns.
+fn game_rules<G: GameText>(a: &RulesArgs, budget: Duration) -> anyhow::Result<ExitCode> {
+    let turn_limit = G::RANDOM_GAME_TURNS;
+    let setup = a.game.setup(&PositionArgs::none(), turn_limit, &[])?;
     warn_if_unoptimised();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let start = Splinter::standard(width, height).context("the size was checked")?;
-    let m = crumble_selfplay::bench::random_games(&start, SPLINTER_TURN_LIMIT, budget, 0);
+    let start: G = setup.start()?;
+    let m = crumble_selfplay::bench::random_games(&start, turn_limit, budget, 0);
     if a.json {
-        let json = serde_json::json!({
-            "game": "splinter",
-            "width": width,
-            "height": height,
-            "turn_limit": SPLINTER_TURN_LIMIT,
-            "cores": cores,
-            "games": m.games,
-            "games_per_sec_per_core": m.games_per_sec(),
-            "moves_per_sec_per_core": m.moves_per_sec(),
-            "decisions_per_sec_per_core": m.decisions_per_sec(),
-            "mean_turns": m.mean_turns(),
-        });
-        super::print(&format!("{json}\n"))?;
+        let mut json = serde_json::Map::new();
+        json.insert("game".into(), G::NAME.into());
+        // The start's own keys (Splinter's width and height, Crumo's size).
+        if let serde_json::Value::Object(spec) = serde_json::to_value(start.to_start())? {
+            json.extend(spec.into_iter().filter(|(_, v)| !v.is_null()));
+        }
+        json.insert("turn_limit".into(), turn_limit.into());
+        json.insert("cores".into(), cores.into());
+        json.insert("games".into(), m.games.into());
+        json.insert("games_per_sec_per_core".into(), m.games_per_sec().into());
+        json.insert("moves_per_sec_per_core".into(), m.moves_per_sec().into());
+        json.insert(
+            "decisions_per_sec_per_core".into(),
+            m.decisions_per_sec().into(),
+        );
+        json.insert("mean_turns".into(), m.mean_turns().into());
+        super::print(&format!("{}\n", serde_json::Value::Object(json)))?;
     } else {
         super::print(&format!(
-            "crumble bench rules --game splinter: {width}x{height} board, one thread, {}, machine with {cores} cores\n\
-             random games        {:>12.1} games/s per core ({} games, mean {:.1} turns, turn limit {SPLINTER_TURN_LIMIT})\n\
+            "crumble bench rules --game {}: {}, one thread, {}, machine with {cores} cores\n\
+             random games        {:>12.1} games/s per core ({} games, mean {:.1} turns, turn limit {turn_limit})\n\
              complete moves      {:>12.0} moves/s per core\n\
              decisions           {:>12.0} decisions/s per core\n",
-            build_kind(),
-            m.games_per_sec(),
-            m.games,
-            m.mean_turns(),
-            m.moves_per_sec(),
-            m.decisions_per_sec()
-        ))?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Crumo's turn limit in the benchmark (rule 10.4's default for random games).
-const CRUMO_TURN_LIMIT: u32 = 200;
-
-fn crumo_rules(a: &RulesArgs, budget: Duration) -> anyhow::Result<ExitCode> {
-    let size = a.game.crumo_size()?;
-    warn_if_unoptimised();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let start = Crumo::standard(size).context("the size was checked")?;
-    let m = crumble_selfplay::bench::random_games(&start, CRUMO_TURN_LIMIT, budget, 0);
-    if a.json {
-        let json = serde_json::json!({
-            "game": "crumo",
-            "size": size,
-            "turn_limit": CRUMO_TURN_LIMIT,
-            "cores": cores,
-            "games": m.games,
-            "games_per_sec_per_core": m.games_per_sec(),
-            "moves_per_sec_per_core": m.moves_per_sec(),
-            "decisions_per_sec_per_core": m.decisions_per_sec(),
-            "mean_turns": m.mean_turns(),
-        });
-        super::print(&format!("{json}\n"))?;
-    } else {
-        super::print(&format!(
-            "crumble bench rules --game crumo: size {size} ({} points), one thread, {}, machine with {cores} cores\n\
-             random games        {:>12.1} games/s per core ({} games, mean {:.1} turns, turn limit {CRUMO_TURN_LIMIT})\n\
-             complete moves      {:>12.0} moves/s per core\n\
-             decisions           {:>12.0} decisions/s per core\n",
-            start.points(),
+            G::NAME,
+            start.board_text(),
             build_kind(),
             m.games_per_sec(),
             m.games,
@@ -211,7 +174,7 @@ fn measure(budget: Duration) -> anyhow::Result<Figures> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     // Random complete games.
-    let mut game = Game::new(6, 8)?;
+    let mut game = Crumble::new(6, 8)?;
     game.set_max_turns(TURN_LIMIT);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     let (mut games, mut turns, mut decisions) = (0u64, 0u64, 0u64);
@@ -227,7 +190,7 @@ fn measure(budget: Duration) -> anyhow::Result<Figures> {
     // Micro-benchmarks.
     let micro = budget / 10;
     let mut buf = Vec::new();
-    let mut start_game = Game::new(6, 8)?;
+    let mut start_game = Crumble::new(6, 8)?;
     let legal_start_us = time_per_call(micro, || {
         start_game.legal_decisions_into(&mut buf);
         black_box(&buf);

@@ -24,7 +24,7 @@ use crumble_selfplay::bench::{
     search_throughput,
 };
 use crumble_selfplay::driver::with_threads;
-use crumble_selfplay::tactics::{Kind, Suite};
+use crumble_selfplay::games::crumble::tactics::{Kind, Suite};
 use crumble_selfplay::{Lookahead, RolloutEvaluator, SearchConfig, UniformEvaluator};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -91,7 +91,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     super::bench::warn_if_unoptimised();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let start = crumble_core::Game::new(6, 8)?;
+    let start = crumble_core::games::crumble::Crumble::new(6, 8)?;
     let cfg = SearchConfig {
         lookahead: Lookahead::Off,
         ..SearchConfig::default()
@@ -128,8 +128,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         rollout_selfplay_games_per_hour(&start, &cfg, a.selfplay_sims, a.selfplay_games)
     })?;
     // The lookahead: cost per check, and the search and self-play rates with it on.
-    let midgame =
-        crumble_core::position::from_json(include_str!("../../../core/data/midgame-6x6.json"))?;
+    let midgame = crumble_core::games::crumble::position::from_json(include_str!(
+        "../../../core/data/midgame-6x6.json"
+    ))?;
     let (la_start, _) = lookahead_micros(&start, d.min(Duration::from_secs(1)));
     let (la_mid, mid_win) = lookahead_micros(&midgame, d.min(Duration::from_secs(1)));
     // The root only, every turn-start node at its creation, at its second visit, and the
@@ -222,9 +223,10 @@ struct ForcingCosts {
 fn forcing_costs() -> anyhow::Result<ForcingCosts> {
     use rand::SeedableRng;
     let budget = SearchConfig::default().play_forcing_budget;
-    let start = crumble_core::Game::new(6, 8)?;
-    let midgame =
-        crumble_core::position::from_json(include_str!("../../../core/data/midgame-6x6.json"))?;
+    let start = crumble_core::games::crumble::Crumble::new(6, 8)?;
+    let midgame = crumble_core::games::crumble::position::from_json(include_str!(
+        "../../../core/data/midgame-6x6.json"
+    ))?;
     let mut random = Vec::new();
     for seed in 0..FORCING_GAMES {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -234,7 +236,7 @@ fn forcing_costs() -> anyhow::Result<ForcingCosts> {
             if g.turns_played() % FORCING_EVERY == 0 {
                 random.push(g.clone());
             }
-            crumble_core::random::play_random_turn(&mut g, &mut rng);
+            crumble_core::games::crumble::random::play_random_turn(&mut g, &mut rng);
         }
     }
     let win2: Vec<_> = Suite::builtin()?

@@ -3,7 +3,8 @@
 //! per second (forward, losses, backward, Adam step) at batch 128, using all cores, both through
 //! the one burn module on the device `BURN_DEVICE` names (flex, the CPU, by default):
 //! inference exactly as `NetEvaluator` runs it. `scripts/bench_torch.py` prints the same keys
-//! for the identical PyTorch network. Only meaningful in a release build.
+//! for the identical PyTorch network. Then the machine's measured fp32 FMA peak on all cores
+//! and the share of it inference and training reach. Only meaningful in a release build.
 
 use anyhow::bail;
 use crumble_model::NetConfig;
@@ -14,7 +15,8 @@ use std::process::ExitCode;
 pub struct Args {
     /// Print one JSON object with the keys cores, flops_per_pos, infer_pos_per_sec_b1,
     /// infer_pos_per_sec_b16, infer_pos_per_sec_b64, infer_pos_per_sec_b256,
-    /// train_samples_per_sec_b128.
+    /// train_samples_per_sec_b128, peak_gflops, peak_isa, infer_gflops_b256,
+    /// infer_peak_share_b256, train_gflops_b128, train_peak_share_b128.
     #[arg(long)]
     json: bool,
     /// Minimum seconds of each measurement (after a warm-up pass).
@@ -76,12 +78,20 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
              {:>32.0} positions/s at batch 16\n\
              {:>32.0} positions/s at batch 64\n\
              {:>32.0} positions/s at batch 256\n\
-             training            {:>12.1} samples/s at batch 128 (forward, losses, backward, Adam)\n",
+             training            {:>12.1} samples/s at batch 128 (forward, losses, backward, Adam)\n\
+             machine peak        {:>12.1} GFLOP/s fp32 FMA ({isa}, {cores} threads)\n\
+             share of the peak   {:>12.1} % inference at batch 256 ({:.1} GFLOP/s), {:.1} % training ({:.1} GFLOP/s, a sample as 3 forward passes)\n",
             f.infer_pos_per_sec_b1,
             f.infer_pos_per_sec_b16,
             f.infer_pos_per_sec_b64,
             f.infer_pos_per_sec_b256,
             f.train_samples_per_sec_b128,
+            f.peak_gflops,
+            100.0 * f.infer_peak_share_b256,
+            f.infer_gflops_b256,
+            100.0 * f.train_peak_share_b128,
+            f.train_gflops_b128,
+            isa = f.peak_isa,
             n = a.board,
             r = config.resolution,
             cores = f.cores,

@@ -37,8 +37,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             cfg.game.name
         );
     }
-    let standard = <crumble_core::Game as TrainGame>::standard_start(&cfg)?;
-    let net = <crumble_core::Game as TrainGame>::net_config(&cfg);
+    let standard = <crumble_core::games::crumble::Crumble as TrainGame>::standard_start(&cfg)?;
+    let net = <crumble_core::games::crumble::Crumble as TrainGame>::net_config(&cfg);
     let dir = std::env::temp_dir().join(format!("crumble-bench-selfplay-{}", std::process::id()));
     let result = crumble_model::selfplay_bench::run(
         &cfg.search,

@@ -2,6 +2,8 @@
 //! game settings, openings, agent lists from a training run's checkpoints.
 
 use anyhow::{Context as _, bail};
+use crumble_core::GameState;
+use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::arena::{self, Openings};
 use crumble_selfplay::{AgentSpec, ConfigFile};
 use crumble_train::config::TrainConfig;
@@ -66,9 +68,17 @@ impl GameArgs {
         )?)
     }
 
-    /// The `[search]` and `[selfplay]` sections of `--config` (the defaults without it).
-    pub fn config(&self) -> anyhow::Result<ConfigFile> {
-        Ok(self.full_config()?.play_config())
+    /// The `[search]` and `[selfplay]` sections of `--config` for a command that plays
+    /// Crumble only (`tactics`): a config of another game is refused.
+    pub fn crumble_config(&self, command: &str) -> anyhow::Result<ConfigFile> {
+        let full = self.full_config()?;
+        if full.game.name != Crumble::NAME {
+            bail!(
+                "crumble {command} is Crumble's: the config's [game] name is {}",
+                full.game.name
+            );
+        }
+        Ok(full.play_config())
     }
 
     /// A short description of the openings for reports.

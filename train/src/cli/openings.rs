@@ -1,9 +1,9 @@
 //! `crumble openings (--games DIR | --agent A --games N) [--depth D] [--min-count K]
 //! [--out DIR] [--top N] [--format markdown|json|csv]`: the tree of the first D moves of a
-//! set of games (`crumble_selfplay::openings`): how often each line was played, its results
+//! set of games (`crumble_selfplay::games::crumble::openings`): how often each line was played, its results
 //! with 95% intervals, the mean game length, and with an agent that has an evaluator, the
 //! network's prior of each move (the product of its decision priors,
-//! `crumble_model::action::move_prior`) and the value of each position. Also Black's
+//! `crumble_model::encoders::crumble::action::move_prior`) and the value of each position. Also Black's
 //! overall score with its interval: the first-move advantage.
 //!
 //! `--games DIR` reads every `*.crsp` (self-play and match records) and `*.rec` (text game
@@ -14,11 +14,12 @@
 
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
-use crumble_core::{Decision, Game};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::{Decision, GameState};
 use crumble_selfplay::agent::build_evaluator;
 use crumble_selfplay::driver::{RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::evaluator::{Evaluation, Evaluator, Leaf};
-use crumble_selfplay::openings::{self, Judge, Line, Tree};
+use crumble_selfplay::games::crumble::openings::{self, Judge, Line, Tree};
 use crumble_selfplay::{AgentSpec, ConfigFile, record, selfplay};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -76,12 +77,12 @@ pub struct Args {
 
 /// The agent's evaluator as a [`Judge`]: one leaf at a time (the tree is small).
 struct EvalJudge {
-    evaluator: Box<dyn Evaluator<Game>>,
+    evaluator: Box<dyn Evaluator<Crumble>>,
     out: Vec<Evaluation>,
 }
 
 impl EvalJudge {
-    fn eval(&mut self, game: &Game, legal: &[Decision]) -> Result<&Evaluation, String> {
+    fn eval(&mut self, game: &Crumble, legal: &[Decision]) -> Result<&Evaluation, String> {
         self.out.resize(1, Evaluation::default());
         self.evaluator
             .evaluate(&[Leaf { game, legal }], &mut self.out)
@@ -91,7 +92,7 @@ impl EvalJudge {
 }
 
 impl Judge for EvalJudge {
-    fn value(&mut self, game: &Game) -> Result<f32, String> {
+    fn value(&mut self, game: &Crumble) -> Result<f32, String> {
         let mut g = game.clone();
         let legal = g.legal_decisions();
         if legal.len() < 2 {
@@ -118,10 +119,12 @@ impl Judge for EvalJudge {
         Ok(self.eval(game, &legal)?.value)
     }
 
-    fn move_prior(&mut self, game: &Game, path: &[Decision]) -> Result<f64, String> {
+    fn move_prior(&mut self, game: &Crumble, path: &[Decision]) -> Result<f64, String> {
         let mut failure = None;
         let p =
-            crumble_model::action::move_prior(game, path, |g, legal| match self.eval(g, legal) {
+            crumble_model::encoders::crumble::action::move_prior(game, path, |g, legal| match self
+                .eval(g, legal)
+            {
                 Ok(e) => e.priors.clone(),
                 Err(e) => {
                     failure.get_or_insert(e);
@@ -161,8 +164,8 @@ fn read_dir(dir: &Path, depth: usize) -> anyhow::Result<(Vec<Line>, (u16, u16), 
     };
     for p in &files {
         if p.extension().is_some_and(|e| e == "crsp") {
-            let games =
-                record::read_file_checked::<Game>(p).with_context(|| format!("{}", p.display()))?;
+            let games = record::read_file_checked::<Crumble>(p)
+                .with_context(|| format!("{}", p.display()))?;
             for g in &games {
                 keep(
                     openings::line_of_record(g, depth)
@@ -172,7 +175,7 @@ fn read_dir(dir: &Path, depth: usize) -> anyhow::Result<(Vec<Line>, (u16, u16), 
         } else {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read {}", p.display()))?;
-            let rec = crumble_core::record::parse(&text)
+            let rec = crumble_core::games::crumble::record::parse(&text)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
             keep(
                 openings::line_of_text_record(&rec, depth)
@@ -204,7 +207,7 @@ fn play(
         false,
     )?;
     let opts = RunOptions {
-        start: Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
+        start: Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
         max_turns: a.max_turns,
         parallel_games: a.concurrency.max(1),
         seed: a.seed,
@@ -275,7 +278,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let cfg = match &a.config {
-        Some(p) => crumble_train::config::TrainConfig::load_play_config(p)?,
+        Some(p) => {
+            let full = crumble_train::config::TrainConfig::load(p)?;
+            if full.game.name != Crumble::NAME {
+                bail!(
+                    "crumble openings is Crumble's: {}'s [game] name is {}",
+                    p.display(),
+                    full.game.name
+                );
+            }
+            full.play_config()
+        }
         None => ConfigFile::default(),
     };
     let spec = a.agent.as_deref().map(AgentSpec::parse).transpose()?;

@@ -4,7 +4,7 @@
 //! coordinates are the ones the person writes); the person types moves in notation or the
 //! commands `moves`, `hint`, `undo`, `board`, `resign`, `quit`, `help`; the agent's moves
 //! are printed in notation with its value estimate. The game is saved as a game record
-//! (`crumble_core::record`) when it ends, or unfinished (`*`) on `quit` or end of input, with
+//! (`crumble_core::games::crumble::record`) when it ends, or unfinished (`*`) on `quit` or end of input, with
 //! the agent's value after each of its moves as a comment `{value +0.12}` (the mover's view;
 //! `crumble view` charts them).
 //!
@@ -25,10 +25,11 @@ use super::show::{ColorArg, ViewArg};
 use super::text::escape_controls;
 use anyhow::{Context as _, bail};
 use bot::Bot;
-use crumble_core::notation::{self, Frame, NotationError};
-use crumble_core::record::GameRecord;
-use crumble_core::render::{self, Highlight, html, term::TermOptions};
-use crumble_core::{Color, Game, Move, Outcome, Reason};
+use crumble_core::Color;
+use crumble_core::games::crumble::notation::{self, Frame, NotationError};
+use crumble_core::games::crumble::record::GameRecord;
+use crumble_core::games::crumble::render::{self, Highlight, html, term::TermOptions};
+use crumble_core::games::crumble::{Crumble, Move, Outcome, Reason};
 use crumble_selfplay::{AgentSpec, ConfigFile};
 use std::io::{BufRead as _, IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -84,7 +85,7 @@ pub struct Args {
 
 /// One move of the game so far.
 struct Played {
-    before: Game,
+    before: Crumble,
     mv: Move,
     text: String,
     by_agent: bool,
@@ -107,8 +108,8 @@ struct Session {
     term: bool,
     coords: bool,
     echo: bool,
-    start: Game,
-    game: Game,
+    start: Crumble,
+    game: Crumble,
     history: Vec<Played>,
     bot: Bot,
     hint_spec: AgentSpec,
@@ -147,7 +148,7 @@ Commands:
   resign    give up (the game is saved)
   quit      stop now (the unfinished game is saved)
   help      this text
-Notation (RULES.md section 6), in your own view in the per-player frame: a piece is named by
+Notation (core/src/games/crumble/RULES.md section 6), in your own view in the per-player frame: a piece is named by
 its lower-left corner, a staircase a,b,c... of intersections counted from your lower-left
 corner (a right, then b up, then c right...); the numbers along the board's bottom and left
 edges are those counts. Then H or V splits the piece (H3: a long split through 3 pieces), or

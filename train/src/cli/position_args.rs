@@ -3,11 +3,12 @@
 
 use anyhow::Context as _;
 use clap::ValueEnum;
-use crumble_core::notation::{self, Frame};
-use crumble_core::{Game, board, position};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::{board, position};
 use std::path::PathBuf;
 
-/// Notation frame of the moves read and printed (RULES.md section 6).
+/// Notation frame of the moves read and printed (games/crumble/RULES.md section 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FrameArg {
     /// Each player writes in their own frame: White's view is rotated by 180°.
@@ -44,6 +45,16 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
+    /// No position flag given: the standard start, Crumble's default frame.
+    pub fn none() -> PositionArgs {
+        PositionArgs {
+            frame: None,
+            board: None,
+            resolution: None,
+            position: None,
+        }
+    }
+
     pub fn frame(&self) -> Frame {
         self.frame.unwrap_or(FrameArg::PerPlayer).into()
     }
@@ -62,7 +73,7 @@ impl PositionArgs {
     }
 
     /// The start position these flags name, validated.
-    pub fn start(&self) -> anyhow::Result<Game> {
+    pub fn start(&self) -> anyhow::Result<Crumble> {
         match &self.position {
             Some(path) => {
                 let text = std::fs::read_to_string(path)
@@ -74,14 +85,14 @@ impl PositionArgs {
                 let (n, r) = (self.board.unwrap_or(6), self.resolution.unwrap_or(8));
                 board::check_size(n, r).context("bad --board/--resolution")?;
                 // check_size bounds both by 1024, so they fit u16.
-                Ok(Game::new(n as u16, r as u16)?)
+                Ok(Crumble::new(n as u16, r as u16)?)
             }
         }
     }
 
     /// The start position with `moves` played on it; an error names the move's 1-based
     /// index, its text and why it was refused.
-    pub fn replay(&self, moves: &[String]) -> anyhow::Result<Game> {
+    pub fn replay(&self, moves: &[String]) -> anyhow::Result<Crumble> {
         let mut game = self.start()?;
         let frame = self.frame();
         for (i, text) in moves.iter().enumerate() {

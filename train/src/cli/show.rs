@@ -4,15 +4,18 @@
 //! The last move is highlighted. With `--game splinter`, a Splinter board (`cli::splinter`);
 //! with `--game crumo`, a Crumo board (`cli::crumo`).
 
-use super::PositionArgs;
-use super::game_args::GameArgs;
+use super::game_args::StartArgs;
 use super::output::{check_output, write_output};
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 use clap::ValueEnum;
-use crumble_core::render::{self, Highlight, svg::SvgOptions, term::TermOptions};
-use crumble_core::{Color, Game, Move, notation, record};
+use crumble_core::games::crumble::render::{self, Highlight, svg::SvgOptions, term::TermOptions};
+use crumble_core::games::crumble::{Crumble, Move};
+use crumble_core::games::crumble::{notation, record};
+use crumble_core::games::crumo::Crumo;
+use crumble_core::games::splinter::Splinter;
+use crumble_core::{Color, GameState, GameText};
 use std::io::IsTerminal as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -32,9 +35,7 @@ pub enum ViewArg {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    game: GameArgs,
-    #[command(flatten)]
-    pos: PositionArgs,
+    start: StartArgs,
     /// Splinter and Crumo: turn limit (Splinter rule 8.4, Crumo rule 10.1), counted from the
     /// start position; 0 means none [default: 0].
     #[arg(long, value_name = "T")]
@@ -71,7 +72,7 @@ impl Args {
     fn inputs(&self) -> Vec<&std::path::Path> {
         self.record
             .iter()
-            .chain(&self.pos.position)
+            .chain(&self.start.pos.position)
             .map(|p| p.as_path())
             .collect()
     }
@@ -79,9 +80,9 @@ impl Args {
 
 /// The position to show, the game before the last move and that move.
 struct Shown {
-    game: Game,
+    game: Crumble,
     frame: notation::Frame,
-    last: Option<(Game, Move)>,
+    last: Option<(Crumble, Move)>,
 }
 
 fn from_record(path: &PathBuf, ply: Option<usize>) -> anyhow::Result<Shown> {
@@ -118,22 +119,31 @@ fn from_record(path: &PathBuf, ply: Option<usize>) -> anyhow::Result<Shown> {
 }
 
 fn from_moves(a: &Args) -> anyhow::Result<Shown> {
-    let frame = a.pos.frame();
+    let frame = a.start.pos.frame();
     let Some((last_text, first)) = a.moves.split_last() else {
         return Ok(Shown {
-            game: a.pos.start()?,
+            game: a.start.pos.start()?,
             frame,
             last: None,
         });
     };
-    let before = a.pos.replay(first)?;
-    let game = a.pos.replay(&a.moves)?;
+    let before = a.start.pos.replay(first)?;
+    let game = a.start.pos.replay(&a.moves)?;
     let mv = notation::parse_move(&before, last_text, frame).expect("replayed above");
     Ok(Shown {
         game,
         frame,
         last: Some((before, mv)),
     })
+}
+
+/// What `show` draws and where, for the games with their own pictures beside Crumble.
+#[derive(Debug)]
+pub struct ShowOptions<'a> {
+    pub color: bool,
+    pub coords: bool,
+    pub svg: Option<&'a Path>,
+    pub force: bool,
 }
 
 /// Colour for the terminal drawing: `--color`, or with `auto` when stdout is a terminal and
@@ -150,41 +160,38 @@ fn use_color(c: ColorArg) -> bool {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    if a.game.is_splinter() {
+    if ![Crumble::NAME, Splinter::NAME, Crumo::NAME].contains(&a.start.game.game.as_str()) {
+        let name = a.start.game.game.clone();
+        return crumble_train::for_game!(name.as_str(), G => show_diagram::<G>(&a));
+    }
+    if a.start.game.is_splinter() || a.start.game.is_crumo() {
         let crumble_only = [
             ("--record", a.record.is_some()),
             ("--ply", a.ply.is_some()),
             ("--view", a.view.is_some()),
         ];
-        let setup = a
-            .game
-            .splinter(&a.pos, a.max_turns.unwrap_or(0), &crumble_only)?;
-        let opts = super::splinter::ShowOptions {
+        let (game, pos, turns) = (&a.start.game, &a.start.pos, a.max_turns.unwrap_or(0));
+        // The game's own flag checks first, for their messages.
+        if game.is_splinter() {
+            game.splinter(pos, &crumble_only)?;
+        } else {
+            game.crumo(pos, &crumble_only)?;
+        }
+        let setup = a.start.setup(turns, &[])?;
+        let opts = ShowOptions {
             color: use_color(a.color),
             coords: !a.no_coords,
             svg: a.svg.as_deref(),
             force: a.force,
         };
-        return super::splinter::show(&setup, &a.moves, &opts);
-    }
-    if a.game.is_crumo() {
-        let crumble_only = [
-            ("--record", a.record.is_some()),
-            ("--ply", a.ply.is_some()),
-            ("--view", a.view.is_some()),
-        ];
-        let setup = a
-            .game
-            .crumo(&a.pos, a.max_turns.unwrap_or(0), &crumble_only)?;
-        let opts = super::crumo::ShowOptions {
-            color: use_color(a.color),
-            coords: !a.no_coords,
-            svg: a.svg.as_deref(),
-            force: a.force,
+        return if game.is_splinter() {
+            super::splinter::show(&setup, &a.moves, &opts)
+        } else {
+            super::crumo::show(&setup, &a.moves, &opts)
         };
-        return super::crumo::show(&setup, &a.moves, &opts);
     }
-    a.game
+    a.start
+        .game
         .check_crumble(&[("--max-turns", a.max_turns.is_some())])?;
     if let Some(svg) = &a.svg {
         check_output("--svg", svg, &a.inputs(), a.force)?;
@@ -229,5 +236,33 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         last_move,
     };
     super::print(&render::term::render(game, &opts))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `show` for a game without pictures of its own: its plain-text diagram and whose turn it
+/// is (or the result), in the terminal only.
+fn show_diagram<G: GameText>(a: &Args) -> anyhow::Result<ExitCode> {
+    let not_crumble = [
+        ("--record", a.record.is_some()),
+        ("--ply", a.ply.is_some()),
+        ("--view", a.view.is_some()),
+        ("--svg", a.svg.is_some()),
+    ];
+    if let Some((flag, _)) = not_crumble.iter().find(|(_, given)| *given) {
+        bail!(
+            "{flag} draws Crumble, Splinter and Crumo; {} has a text diagram only",
+            G::NAME
+        );
+    }
+    let setup = a.start.setup(a.max_turns.unwrap_or(0), &[])?;
+    let game: G = setup.replay(&a.moves)?;
+    let diagram = game
+        .diagram()
+        .with_context(|| format!("{} has no diagram to show", G::NAME))?;
+    let status = match game.decider() {
+        Some(p) => format!("{p} player to move (turn {})", game.turns_played() + 1),
+        None => format!("game over, result {}", game.result_text()),
+    };
+    super::print(&format!("{diagram}{status}\n"))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -13,8 +13,9 @@ pub struct Args {
     /// probe/ and conformance/ there; the audit only reads.
     #[arg(value_name = "LOCATION")]
     location: String,
-    /// Audit the shared run at LOCATION instead: each file used at most once, committed
-    /// files present, quarantined files in quarantine/ and named in quarantine.csv.
+    /// Audit the shared run at LOCATION instead: commits 1..N read by key with no gap, each
+    /// record file used at most once, every checkpoint and replay file holding the SHA-256
+    /// its commit names, quarantined files in quarantine/ and named in quarantine.csv.
     #[arg(long)]
     audit: bool,
 }
@@ -28,9 +29,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             out.push_str(&format!("{key} {what}\n"));
         }
         out.push_str(&format!(
-            "audit ok: {} committed generations, {} files ({} games) used once each, {} \
-             duplicates, {} stale, {} quarantined\n",
-            r.generations, r.used_files, r.used_games, r.duplicates, r.stale, r.quarantined
+            "audit ok: {} committed generations (newest epoch {}), {} files ({} games) used \
+             once each, {} duplicates, {} quarantined, {} dropped over the intake cap, {} \
+             checkpoint and replay files match their commits' SHA-256\n",
+            r.generations,
+            r.epoch,
+            r.used_files,
+            r.used_games,
+            r.duplicates,
+            r.quarantined,
+            r.dropped,
+            r.generation_files
         ));
     } else {
         conformance::run_all(&store, &mut |line| out.push_str(&format!("ok: {line}\n")))?;

@@ -1,6 +1,6 @@
 //! `crumble tactics (--agent A | --run-dir DIR [--every K] [--sims N]) [--suite DIR]
 //! [--kinds win1,win2,defend] [--verbose] [--json]`: the solve rate of an agent (or of every
-//! checkpoint of a training run) on the tactics suite (`crumble_selfplay::tactics`): positions
+//! checkpoint of a training run) on the tactics suite (`crumble_selfplay::games::crumble::tactics`): positions
 //! from real games where the side to move can win at once, force a win within two turns, or
 //! must stop the opponent's win at once.
 //!
@@ -16,7 +16,9 @@ use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
 use crumble_selfplay::arena::Pool;
 use crumble_selfplay::driver::{RunOptions, Seating, run_games, with_threads};
-use crumble_selfplay::tactics::{self, Attempt, ClassifyOptions, Generator, Kind, Score, Suite};
+use crumble_selfplay::games::crumble::tactics::{
+    self, Attempt, ClassifyOptions, Generator, Kind, Score, Suite,
+};
 use crumble_selfplay::{AgentSpec, selfplay};
 use serde_json::json;
 use std::fmt::Write as _;
@@ -134,7 +136,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if suite.tactics.is_empty() {
         bail!("no tactics of kinds {} in the {suite_name}", a.kinds);
     }
-    let cfg = a.game.config()?;
+    let cfg = a.game.crumble_config("tactics")?;
     eval_args::set_threads(a.game.threads);
     let specs: Vec<AgentSpec> = agents.iter().map(|x| x.1.clone()).collect();
     let pool = Pool::new(
@@ -332,7 +334,7 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
         }
         record_files.extend(found);
     }
-    let cfg = a.game.config()?;
+    let cfg = a.game.crumble_config("tactics")?;
     // Three candidates per place leave room to spread the suite over many games.
     let mut generator = Generator::new(
         ClassifyOptions {
@@ -359,7 +361,10 @@ fn generate(a: &Args) -> anyhow::Result<ExitCode> {
             false,
         )?;
         let opts = RunOptions {
-            start: crumble_core::Game::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
+            start: crumble_core::games::crumble::Crumble::new(
+                cfg.selfplay.board,
+                cfg.selfplay.resolution,
+            )?,
             max_turns: a.game.max_turns,
             parallel_games: a.game.concurrency.max(1),
             seed,

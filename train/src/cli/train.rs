@@ -38,10 +38,16 @@ pub struct Args {
     /// runs/cache/<location with / and : as ->).
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
-    /// External self-play: files played with a network more than N generations older than
-    /// the current self-play network are dropped.
+    /// External self-play: files played with a network promoted more than N promotions
+    /// before the current self-play network are stale and never read (without gating each
+    /// generation promotes, so N generations). Every fresh file that has arrived is used.
     #[arg(long, value_name = "N", default_value_t = 1)]
     max_lag: u32,
+    /// External self-play: the most games one generation takes (whole files; default 64 times
+    /// the config's [generation] games). Fresh files over it are dropped, said on the
+    /// console and named in the generation's commit: the trainer cannot keep up.
+    #[arg(long, value_name = "GAMES", value_parser = crate::cli::positive::<u64>)]
+    intake_cap: Option<u64>,
     /// External self-play: seconds between looks for new files while waiting.
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = crate::cli::seconds_arg)]
     poll: f64,
@@ -113,6 +119,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         store,
         external: a.selfplay == "external",
         max_lag: a.max_lag,
+        intake_cap: a.intake_cap,
         poll: Duration::from_secs_f64(a.poll),
         heartbeat: Duration::from_secs_f64(a.heartbeat),
         take_over: a.take_over,
@@ -301,6 +308,15 @@ impl Display {
                     format!("games from workers ({files} files, {seconds:.0} s waiting)"),
                 );
             }
+            Event::Dropped {
+                generation,
+                files,
+                used,
+            } => self.say(format!(
+                "gen {generation}: the trainer is behind the workers: used {used} files, dropped \
+                 {files} fresh files over the intake cap (named in the commit; raise \
+                 --intake-cap or train faster)"
+            )),
             Event::Train {
                 generation,
                 step,

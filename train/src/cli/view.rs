@@ -1,7 +1,7 @@
 //! `crumble view --record FILE [--game INDEX] [--list] [--view black|white] [--frame F]
-//! -o game.html`: one game as a self-contained HTML page (`crumble_core::render::html`).
+//! -o game.html`: one game as a self-contained HTML page (`crumble_core::games::crumble::render::html`).
 //!
-//! The file is a text game record (`crumble_core::record`; a file of several records, like
+//! The file is a text game record (`crumble_core::games::crumble::record`; a file of several records, like
 //! the `.txt` beside a self-play file, is split at each record's tags) or a binary self-play
 //! record file (`.crsp`, recognised by its magic bytes, not its name). `--game` picks a game
 //! of a file holding several by its 0-based position in the file (`--list` shows them); the
@@ -10,18 +10,20 @@
 //! every turn of a `.crsp` game, or the `value` comments `crumble play` writes after the
 //! agent's moves.
 //!
-//! Splinter games (a text record with `[Game "splinter"]`, or a `.crsp` file of Splinter
-//! games) are drawn on the same page by [`splinter`], Crumo games (`[Game "crumo"]`, or a
+//! Splinter games (a text record with `[Crumble "splinter"]`, or a `.crsp` file of Splinter
+//! games) are drawn on the same page by [`splinter`], Crumo games (`[Crumble "crumo"]`, or a
 //! `.crsp` file of Crumo games) by [`crumo`].
 
 use super::output::{check_output, write_output};
 use super::position_args::FrameArg;
 use super::show::ViewArg;
 use anyhow::{Context as _, bail};
-use crumble_core::crumo::Crumo;
-use crumble_core::render::html::{self, HtmlOptions};
-use crumble_core::splinter::Splinter;
-use crumble_core::{Color, Game, GameState, record};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::record;
+use crumble_core::games::crumble::render::html::{self, HtmlOptions};
+use crumble_core::games::crumo::Crumo;
+use crumble_core::games::splinter::Splinter;
+use crumble_core::{Color, GameState};
 use crumble_selfplay::record as sp;
 use crumo::CrumoGames;
 use splinter::SplinterGames;
@@ -108,7 +110,7 @@ impl Games {
             }
             Games::Crsp(games, beside) => {
                 let g = &games[i];
-                let mut rec = crumble_selfplay::crumble::to_game_record(g)
+                let mut rec = crumble_selfplay::games::crumble::to_game_record(g)
                     .with_context(|| format!("{} game {i}", path.display()))?;
                 let text = beside
                     .as_ref()
@@ -125,7 +127,7 @@ impl Games {
                 if let Some(c) = g.would_resign {
                     rec.set_tag("Would resign", Color::from(c).name());
                 }
-                let values = crsp_values::<Game>(g)
+                let values = crsp_values::<Crumble>(g)
                     .with_context(|| format!("{} game {i}", path.display()))?;
                 Ok(Loaded { rec, values })
             }
@@ -216,7 +218,7 @@ fn load(path: &Path) -> anyhow::Result<Games> {
                 .filter(|t| t.len() == games.len());
             return Ok(Games::Splinter(SplinterGames::Crsp(games, beside)));
         }
-        let games = sp::decode_file_checked::<Game>(&bytes)
+        let games = sp::decode_file_checked::<Crumble>(&bytes)
             .with_context(|| format!("self-play record file {} refused", path.display()))?;
         // Names are a nicety: a missing or different text file is simply not used.
         let beside = std::fs::read_to_string(path.with_extension("txt"))

@@ -1,7 +1,10 @@
 //! `crumble worker --run LOCATION [--spool DIR] [--threads T] [--games N]`: a self-play
 //! worker of a shared run (`crumble_train::distributed::worker`), with a line per event on
-//! stderr (progress at most every 10 seconds).
+//! stderr (progress at most every 10 seconds). The hidden `--synthetic RATE --synthetic-from
+//! PATH` uploads copies of ready-made record files instead of playing
+//! (`crumble_train::distributed::synthetic`), to measure a trainer's intake.
 
+use crumble_train::distributed::synthetic::{SyntheticOptions, run_synthetic};
 use crumble_train::distributed::worker::{WorkerEvent, WorkerOptions, run_worker};
 use crumble_train::store::{Location, Store};
 use std::path::PathBuf;
@@ -28,9 +31,31 @@ pub struct Args {
     /// Seconds between looks at the pointer.
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = crate::cli::seconds_arg)]
     poll: f64,
-    /// Pause while the trainer's heartbeat is older than this many seconds.
+    /// Pause while the pointer has not changed (the trainer's heartbeat rewrites it) for
+    /// this many seconds, timed on this machine's monotonic clock.
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0, value_parser = crate::cli::seconds_arg)]
     stale_after: f64,
+    /// Games played at once (default: the run config's [selfplay] parallel_games, at most
+    /// 16 a self-play thread). They finish together: a batch is the delay before the first
+    /// upload.
+    #[arg(long, value_name = "N", value_parser = crate::cli::positive::<usize>)]
+    parallel_games: Option<usize>,
+    /// Games per record file; each file is uploaded as soon as it is complete (default: the
+    /// run config's [selfplay] games_per_file, at most a quarter of --parallel-games).
+    #[arg(long, value_name = "N", value_parser = crate::cli::positive::<usize>)]
+    games_per_file: Option<usize>,
+    /// Testing: upload copies of the record files of --synthetic-from at RATE files per
+    /// second per worker instead of playing.
+    #[arg(long, value_name = "RATE", hide = true, requires = "synthetic_from")]
+    synthetic: Option<f64>,
+    #[arg(long, value_name = "PATH", hide = true)]
+    synthetic_from: Option<PathBuf>,
+    /// Testing: synthetic workers in this process.
+    #[arg(long, value_name = "N", hide = true, default_value_t = 1)]
+    synthetic_workers: usize,
+    /// Testing: synthetic files to send in all (default: until the run finishes).
+    #[arg(long, value_name = "N", hide = true)]
+    synthetic_files: Option<u64>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -40,6 +65,22 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         a.spool.display()
     ))?;
     let store = Store::open(&Location::parse(&a.run)?)?;
+    if let (Some(rate), Some(source)) = (a.synthetic, &a.synthetic_from) {
+        if !(rate > 0.0 && rate.is_finite()) {
+            anyhow::bail!("--synthetic {rate}: the rate is files per second, above 0");
+        }
+        let opts = SyntheticOptions {
+            store,
+            source: source.clone(),
+            rate,
+            workers: a.synthetic_workers,
+            max_files: a.synthetic_files,
+            poll: Duration::from_secs_f64(a.poll),
+        };
+        let (files, games) = run_synthetic(&opts, &|_| {})?;
+        eprintln!("worker: synthetic: {files} files ({games} games) uploaded");
+        return Ok(ExitCode::SUCCESS);
+    }
     let opts = WorkerOptions {
         store,
         spool: a.spool.clone(),
@@ -47,6 +88,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         poll: Duration::from_secs_f64(a.poll),
         stale_after: Duration::from_secs_f64(a.stale_after),
         max_games: a.games,
+        parallel_games: a.parallel_games,
+        games_per_file: a.games_per_file,
     };
     let last = Mutex::new(Instant::now() - Duration::from_secs(60));
     let games = run_worker(&opts, &|e| say(e, &last))?;
@@ -68,8 +111,14 @@ fn say(e: WorkerEvent, last: &Mutex<Instant>) {
             *l = Instant::now();
             format!("waiting: {why}")
         }
-        WorkerEvent::Paused { heartbeat_age } => format!(
-            "paused: the trainer's last heartbeat is {heartbeat_age:.0} s old; going on when it beats again"
+        WorkerEvent::Paused { unchanged_for } => format!(
+            "paused: the pointer has not changed for {unchanged_for:.0} s (no heartbeat of the \
+             trainer); going on when it changes again"
+        ),
+        WorkerEvent::PointerBack { seen, kept } => format!(
+            "ignored a pointer of epoch {} generation {}: older than epoch {} generation {} \
+             seen before (a trainer that was taken over)",
+            seen.0, seen.1, kept.0, kept.1
         ),
         WorkerEvent::Net { net, generation } => {
             format!("network {net} ready (trainer at generation {generation})")

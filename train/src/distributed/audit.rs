@@ -1,11 +1,13 @@
 //! Checks the invariants of a shared run in its store, for `crumble store-check --audit`
-//! and the distributed smoke script: every record file is used by at most one commit (by
-//! key and by content), every committed generation's files exist, the commits are those of
-//! generations 1..=N with no gap, and every quarantined file is in `quarantine/` and named
-//! in `quarantine.csv`.
+//! and the distributed smoke script: the commits are those of generations 1..=N read by
+//! key with no gap, in non-decreasing epochs; every record file is used by at most one
+//! commit (by key and by content) and, while it is still in the store, holds the bytes its
+//! commit names; every checkpoint and replay file a commit names holds those bytes; every
+//! quarantined file is in `quarantine/` and named in `quarantine.csv`.
 
-use super::commit::Consumed;
-use super::{DistError, INCOMING, MAX_NET_FILE, QUARANTINE};
+use super::commit::{self, Commit};
+use super::pointer::Pointer;
+use super::{DistError, INCOMING, MAX_NET_FILE, QUARANTINE, sha256_hex};
 use crate::store::Store;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,82 +17,122 @@ pub struct Audit {
     pub generations: u32,
     pub used_files: usize,
     pub used_games: u64,
-    pub stale: usize,
     pub duplicates: usize,
     pub quarantined: usize,
+    pub dropped: usize,
+    /// Checkpoint and replay files whose hashes were confirmed.
+    pub generation_files: usize,
+    /// The epoch of the newest commit.
+    pub epoch: u64,
     /// Every record key seen, with what became of it (`used gen-N`, `duplicate gen-N`,
-    /// `stale gen-N`, `quarantined gen-N`, `waiting`).
+    /// `dropped gen-N`, `quarantined gen-N`, `waiting`).
     pub keys: BTreeMap<String, String>,
 }
 
 /// Audits the run in `store`; the first broken invariant is the error.
 pub fn audit(store: &Store) -> Result<Audit, DistError> {
-    let bad = |what: String| DistError::Corrupt {
+    let bad = |key: &str, what: String| DistError::Corrupt {
         store: store.name().into(),
-        key: super::COMMITS.into(),
+        key: key.into(),
         what,
     };
-    let (_, commits) = Consumed::read(store)?;
+    let mut commits: Vec<Commit> = Vec::new();
+    while let Some(c) = Commit::read(store, commits.len() as u32 + 1)? {
+        commits.push(c);
+    }
+    let n = commits.len() as u32;
+    // Anything beyond N shows a gap at N + 1.
+    let listed = store
+        .list(super::COMMITS)?
+        .iter()
+        .filter_map(|e| commit::generation_of_key(&e.key))
+        .max();
+    let pointed = Pointer::read(store)?.map(|p| p.generation);
+    for (what, g) in [
+        ("commits/ lists generation", listed),
+        ("the pointer says", pointed),
+    ] {
+        if let Some(g) = g.filter(|&g| g > n) {
+            return Err(DistError::CommitGap {
+                store: store.name().into(),
+                key: commit::commit_key(n + 1),
+                evidence: format!("{what} {g}"),
+            });
+        }
+    }
     let mut a = Audit::default();
     let mut hashes = BTreeSet::new();
-    for (i, c) in commits.iter().enumerate() {
-        if c.generation != i as u32 + 1 {
-            return Err(bad(format!(
-                "commits are not generations 1..={}: found generation {} at position {}",
-                commits.len(),
-                c.generation,
-                i + 1
-            )));
-        }
+    for c in &commits {
         let g = c.generation;
+        let key = commit::commit_key(g);
+        if c.epoch < a.epoch {
+            return Err(bad(
+                &key,
+                format!(
+                    "committed in epoch {}, after a commit of epoch {}",
+                    c.epoch, a.epoch
+                ),
+            ));
+        }
+        a.epoch = c.epoch;
         for u in &c.used {
             if let Some(before) = a.keys.insert(u.key.clone(), format!("used gen-{g:04}")) {
-                return Err(bad(format!(
-                    "{} is in two commits ({before}, gen-{g:04})",
-                    u.key
-                )));
+                return Err(bad(&key, format!("{} is in two commits ({before})", u.key)));
             }
             if !hashes.insert(u.sha256.clone()) {
-                return Err(bad(format!(
-                    "{} (gen-{g:04}): its bytes were already used under another key",
-                    u.key
-                )));
+                return Err(bad(
+                    &key,
+                    format!("{}: its bytes were already used under another key", u.key),
+                ));
             }
-            let Some(bytes) = store.get(&u.key, MAX_NET_FILE)? else {
-                return Err(bad(format!("{} (used by gen-{g:04}) is missing", u.key)));
-            };
-            if super::sha256_hex(&bytes) != u.sha256 {
-                return Err(bad(format!("{} changed after gen-{g:04} used it", u.key)));
+            // Consumed files are deleted after their commit; one still there must match.
+            if let Some(bytes) = store.get(&u.key, MAX_NET_FILE)?
+                && sha256_hex(&bytes) != u.sha256
+            {
+                return Err(bad(&key, format!("{} changed after it was used", u.key)));
             }
             a.used_files += 1;
             a.used_games += u.games;
         }
+        for f in &c.files {
+            let Some(bytes) = store.get(&f.key, MAX_NET_FILE)? else {
+                return Err(bad(&key, format!("{} is missing", f.key)));
+            };
+            let got = sha256_hex(&bytes);
+            if got != f.sha256 {
+                return Err(bad(
+                    &key,
+                    format!(
+                        "{} holds SHA-256 {got}, the commit names {}: not the committed file",
+                        f.key, f.sha256
+                    ),
+                ));
+            }
+            a.generation_files += 1;
+        }
         for (list, what) in [
-            (&c.stale, "stale"),
             (&c.duplicates, "duplicate"),
             (&c.quarantined, "quarantined"),
+            (&c.dropped, "dropped"),
         ] {
             for s in list {
                 a.keys.insert(s.key.clone(), format!("{what} gen-{g:04}"));
             }
         }
-        a.stale += c.stale.len();
         a.duplicates += c.duplicates.len();
         a.quarantined += c.quarantined.len();
+        a.dropped += c.dropped.len();
         for q in &c.quarantined {
             let rel = q
                 .key
                 .strip_prefix(&format!("{INCOMING}/"))
                 .unwrap_or(&q.key);
-            if store
-                .get(&format!("{QUARANTINE}/{rel}"), MAX_NET_FILE)?
-                .is_none()
-            {
-                return Err(bad(format!("{} is not in {QUARANTINE}/", q.key)));
+            if !store.exists(&format!("{QUARANTINE}/{rel}"))? {
+                return Err(bad(&key, format!("{} is not in {QUARANTINE}/", q.key)));
             }
         }
     }
-    a.generations = commits.len() as u32;
+    a.generations = n;
     let log = store
         .get("quarantine.csv", MAX_NET_FILE)?
         .unwrap_or_default();
@@ -101,7 +143,10 @@ pub fn audit(store: &Store) -> Result<Audit, DistError> {
                 .lines()
                 .any(|l| l.split(',').nth(1) == Some(q.key.as_str()))
             {
-                return Err(bad(format!("{} is not named in quarantine.csv", q.key)));
+                return Err(bad(
+                    "quarantine.csv",
+                    format!("{} is not named there", q.key),
+                ));
             }
         }
     }
@@ -111,4 +156,54 @@ pub fn audit(store: &Store) -> Result<Audit, DistError> {
         }
     }
     Ok(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distributed::commit::GenFile;
+    use crate::distributed::fence::Fence;
+    use crate::store::Location;
+
+    #[test]
+    fn the_audit_confirms_generation_files_by_hash_and_refuses_gaps() {
+        let dir = std::env::temp_dir().join(format!(
+            "crumble-audit-{}-{}",
+            std::process::id(),
+            crate::store::conformance::unique_id()
+        ));
+        let store = Store::open(&Location::Local(dir.clone())).unwrap();
+        let fence = Fence::take(&store, 0).unwrap();
+        let ck = "checkpoints/gen-0001/net.crnet";
+        store.put(ck, b"weights".to_vec()).unwrap();
+        let mut c = Commit {
+            protocol: super::super::PROTOCOL,
+            epoch: fence.epoch(),
+            generation: 1,
+            used: Vec::new(),
+            duplicates: Vec::new(),
+            quarantined: Vec::new(),
+            dropped: Vec::new(),
+            files: vec![GenFile {
+                key: ck.into(),
+                sha256: sha256_hex(b"weights"),
+            }],
+            row: Vec::new(),
+        };
+        c.write(&store, &fence).unwrap();
+        let a = audit(&store).unwrap();
+        assert_eq!((a.generations, a.generation_files), (1, 1));
+        // Same size, other bytes: not the committed checkpoint.
+        store.put(ck, b"WEIGHTS".to_vec()).unwrap();
+        let e = audit(&store).unwrap_err().to_string();
+        assert!(e.contains("not the committed file"), "{e}");
+        store.put(ck, b"weights".to_vec()).unwrap();
+        // Generation 3 without generation 2: a gap, named.
+        c.generation = 3;
+        c.write(&store, &fence).unwrap();
+        let e = audit(&store).unwrap_err().to_string();
+        assert!(e.contains("commits/gen-0002.json is missing"), "{e}");
+        assert!(e.contains("commits/ lists generation 3"), "{e}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }

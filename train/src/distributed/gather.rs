@@ -1,9 +1,12 @@
-//! The trainer collecting one generation's games from `incoming/`: every file not yet
-//! consumed is looked at once, oldest first; stale, duplicate and bad files are set aside
-//! (bad ones moved to `quarantine/` and named in `quarantine.csv`), good ones are taken
-//! whole until the generation has its games.
+//! The trainer collecting one generation's games from `incoming/`: it lists only the
+//! prefixes of the fresh networks (`incoming/nNNNN/`), takes every file not yet consumed,
+//! newest first, until the generation has at least its minimum of games, and then every
+//! other file already there up to the intake cap; fresh files over the cap are dropped
+//! (named in the commit, so the trainer says how far behind it is). Duplicate and bad files
+//! are set aside (bad ones moved to `quarantine/` and named in `quarantine.csv`).
 
 use super::commit::{Consumed, SetAside, UsedFile};
+use super::fence::Fence;
 use super::{DistError, INCOMING, MAX_RECORD_FILE, QUARANTINE, io_err, sha256_hex};
 use crate::games::TrainGame;
 use crate::store::Store;
@@ -21,42 +24,56 @@ pub struct Gathered {
     /// The games, file by file in the order taken.
     pub games: Vec<GameRecord>,
     pub used: Vec<UsedFile>,
-    pub stale: Vec<SetAside>,
     pub duplicates: Vec<SetAside>,
     pub quarantined: Vec<SetAside>,
-    /// Seconds spent waiting for files.
+    /// Fresh files over the intake cap.
+    pub dropped: Vec<SetAside>,
+    /// Seconds spent gathering.
     pub seconds: f64,
+    /// Listings made.
+    pub lists: u64,
 }
 
 /// How to gather.
 #[derive(Clone, Debug)]
 pub struct GatherSettings {
     pub generation: u32,
-    /// Games wanted (whole files are taken, so a few more may come).
+    /// Games wanted at least (whole files are taken, so a few more may come).
     pub games: u64,
-    /// Files of networks older than this are stale.
-    pub min_net: u32,
+    /// Games taken at most (whole files: the last one may pass it).
+    pub cap: u64,
+    /// The fresh networks, whose prefixes are listed.
+    pub nets: Vec<u32>,
     /// How often to look again while files are missing.
     pub poll: Duration,
     /// `quarantine.csv` of the trainer's run directory.
     pub quarantine_log: std::path::PathBuf,
 }
 
-/// The network generation in a record key `incoming/WORKER/nNNNN-....crsp`.
+/// The prefix of the uploads of network `net`.
+pub fn net_prefix(net: u32) -> String {
+    format!("{INCOMING}/n{net:04}")
+}
+
+/// The network generation in a record key `incoming/nNNNN/WORKER/....crsp`.
 pub fn net_of_key(key: &str) -> Option<u32> {
-    let name = key.rsplit('/').next()?;
-    let rest = name.strip_prefix('n')?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    if digits.is_empty() || !rest[digits.len()..].starts_with('-') {
+    let mut parts = key.split('/');
+    if parts.next()? != INCOMING {
+        return None;
+    }
+    let digits = parts.next()?.strip_prefix('n')?;
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
     digits.parse().ok()
 }
 
 /// Gathers generation `s.generation`'s games; `on_wait(games, files, seconds)` reports
-/// progress while it waits.
+/// progress while it waits. Stops with [`DistError::Fenced`] when a newer trainer took
+/// the run over.
 pub fn gather<G: TrainGame>(
     store: &Store,
+    fence: &Fence,
     consumed: &Consumed,
     standard: &G,
     s: &GatherSettings,
@@ -69,35 +86,42 @@ pub fn gather<G: TrainGame>(
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut hashes: BTreeSet<String> = BTreeSet::new();
     loop {
-        let mut entries: Vec<_> = store
-            .list(INCOMING)?
-            .into_iter()
-            .filter(|e| e.key.ends_with(".crsp") && !consumed.keys.contains(&e.key))
-            .filter(|e| !seen.contains(&e.key))
-            .collect();
-        entries.sort_by(|a, b| (a.modified_ms, &a.key).cmp(&(b.modified_ms, &b.key)));
+        fence.check()?;
+        let mut entries = Vec::new();
+        for &net in &s.nets {
+            out.lists += 1;
+            entries.extend(
+                store
+                    .list(&net_prefix(net))?
+                    .into_iter()
+                    .filter(|e| e.key.ends_with(".crsp") && !consumed.keys.contains(&e.key))
+                    .filter(|e| !seen.contains(&e.key)),
+            );
+        }
+        // Newest first: when the cap bites, the oldest games are the ones dropped.
+        entries.sort_by(|a, b| (b.modified_ms, &b.key).cmp(&(a.modified_ms, &a.key)));
         for e in entries {
             seen.insert(e.key.clone());
             let aside = |reason: String| SetAside {
                 key: e.key.clone(),
                 reason,
             };
-            let Some(net) = net_of_key(&e.key) else {
-                let a = aside("the key does not name its network (nNNNN-...)".into());
-                quarantine(store, s, &a, None)?;
-                out.quarantined.push(a);
-                continue;
-            };
-            if net < s.min_net {
-                out.stale.push(aside(format!(
-                    "network {net} is older than the oldest allowed, {}",
-                    s.min_net
+            if out.games.len() as u64 >= s.cap {
+                out.dropped.push(aside(format!(
+                    "over the intake cap of {} games: the trainer is behind the workers",
+                    s.cap
                 )));
                 continue;
             }
+            let Some(net) = net_of_key(&e.key) else {
+                let a = aside("the key does not name its network (incoming/nNNNN/...)".into());
+                quarantine(store, fence, s, &a, None)?;
+                out.quarantined.push(a);
+                continue;
+            };
             if e.size > MAX_RECORD_FILE {
                 let a = aside(format!("{} bytes, over {MAX_RECORD_FILE}", e.size));
-                quarantine(store, s, &a, None)?;
+                quarantine(store, fence, s, &a, None)?;
                 out.quarantined.push(a);
                 continue;
             }
@@ -124,14 +148,14 @@ pub fn gather<G: TrainGame>(
                 }
                 Err(reason) => {
                     let a = aside(reason);
-                    quarantine(store, s, &a, Some(bytes))?;
+                    quarantine(store, fence, s, &a, Some(bytes))?;
                     out.quarantined.push(a);
                 }
             }
-            if out.games.len() as u64 >= s.games {
-                out.seconds = t0.elapsed().as_secs_f64();
-                return Ok(out);
-            }
+        }
+        if out.games.len() as u64 >= s.games {
+            out.seconds = t0.elapsed().as_secs_f64();
+            return Ok(out);
         }
         on_wait(
             out.games.len() as u64,
@@ -184,6 +208,7 @@ fn check<G: TrainGame>(
 /// `quarantine.csv`, at once: a trainer killed before its commit has still said so.
 fn quarantine(
     store: &Store,
+    fence: &Fence,
     s: &GatherSettings,
     a: &SetAside,
     bytes: Option<Vec<u8>>,
@@ -198,14 +223,14 @@ fn quarantine(
         None => store.get(&a.key, MAX_RECORD_FILE).ok().flatten(),
     };
     if let Some(b) = bytes {
-        store.put(&to, b)?;
+        fence.put(&to, b)?;
     }
     let txt = a.key.replace(".crsp", ".txt");
     if let Some(t) = store.get(&txt, MAX_RECORD_FILE)? {
-        store.put(&to.replace(".crsp", ".txt"), t)?;
-        store.delete(&txt)?;
+        fence.put(&to.replace(".crsp", ".txt"), t)?;
+        fence.delete(&txt)?;
     }
-    store.delete(&a.key)?;
+    fence.delete(&a.key)?;
     let path = &s.quarantine_log;
     let new = !path.exists();
     let mut f = std::fs::OpenOptions::new()
@@ -265,10 +290,117 @@ mod tests {
 
     #[test]
     fn keys_name_their_network() {
-        assert_eq!(net_of_key("incoming/w1/n0003-000001-0.crsp"), Some(3));
-        assert_eq!(net_of_key("incoming/w1/n12-x.crsp"), Some(12));
-        assert_eq!(net_of_key("incoming/w1/x0003-1.crsp"), None);
-        assert_eq!(net_of_key("incoming/w1/n-1.crsp"), None);
-        assert_eq!(net_of_key("incoming/w1/n0003.crsp"), None);
+        assert_eq!(net_of_key("incoming/n0003/w1/000001-0.crsp"), Some(3));
+        assert_eq!(net_of_key("incoming/n12/w1/x.crsp"), Some(12));
+        assert_eq!(net_of_key("incoming/x0003/w1/1.crsp"), None);
+        assert_eq!(net_of_key("incoming/n/w1/1.crsp"), None);
+        assert_eq!(net_of_key("incoming/n00a3/w1/1.crsp"), None);
+        assert_eq!(net_of_key("other/n0003/w1/1.crsp"), None);
+        assert_eq!(net_prefix(7), "incoming/n0007");
+    }
+}
+
+#[cfg(test)]
+mod listing {
+    use super::*;
+    use crate::config::TrainConfig;
+    use crate::games::TrainGame;
+    use crate::store::testing::{Faulty, Memory};
+    use crumble_core::games::tictactoe::TicTacToe;
+    use crumble_selfplay::{Agent, AgentKind, UniformEvaluator};
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+
+    /// `n` record files of tic-tac-toe games played by a uniform search.
+    fn record_files(n: u64) -> Vec<Vec<u8>> {
+        let mut cfg = TrainConfig::default();
+        cfg.selfplay.games_per_file = 1;
+        cfg.selfplay.parallel_games = 1;
+        let agent = Agent::<TicTacToe> {
+            name: "uniform".into(),
+            kind: AgentKind::Mcts {
+                evaluator: Box::new(UniformEvaluator),
+                simulations: 4,
+                config: cfg.search.clone(),
+            },
+        };
+        let dir = std::env::temp_dir().join(format!(
+            "crumble-listing-{}-{}",
+            std::process::id(),
+            crate::store::conformance::unique_id()
+        ));
+        let standard = TicTacToe::standard_start(&cfg).unwrap();
+        crumble_selfplay::selfplay::run_selfplay(
+            agent,
+            &cfg.selfplay,
+            &standard,
+            &dir,
+            n,
+            &mut |_| {},
+        )
+        .unwrap();
+        let files = crumble_selfplay::selfplay::record_files(&dir).unwrap();
+        let out = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+        std::fs::remove_dir_all(dir).unwrap();
+        out
+    }
+
+    /// Gathers 4 games from a store holding `junk` objects of networks no longer fresh;
+    /// returns the LIST calls and the seconds taken.
+    fn gather_among(junk: usize, files: &[Vec<u8>]) -> (u64, f64) {
+        let memory = Store::from_backend(Arc::new(Memory::default()), "memory");
+        for i in 0..junk {
+            // Stale networks' uploads and commits of a long run.
+            let key = format!("incoming/n{:04}/w{:03}/{i:06}-000000.crsp", i % 97, i % 13);
+            memory.put(&key, vec![1; 16]).unwrap();
+        }
+        for (i, f) in files.iter().enumerate() {
+            memory
+                .put(&format!("incoming/n0100/w1/{i:06}-000000.crsp"), f.clone())
+                .unwrap();
+        }
+        let faulty = Arc::new(Faulty::new(memory));
+        let store = Store::from_backend(faulty.clone(), "counted");
+        let fence = Fence::take(&store, 0).unwrap();
+        let s = GatherSettings {
+            generation: 101,
+            games: files.len() as u64,
+            cap: 1000,
+            nets: vec![100, 99],
+            poll: Duration::from_millis(10),
+            quarantine_log: std::env::temp_dir().join("crumble-listing-unused.csv"),
+        };
+        let before = faulty.lists.load(Ordering::SeqCst);
+        let t0 = Instant::now();
+        let got = gather::<TicTacToe>(
+            &store,
+            &fence,
+            &Consumed::default(),
+            &TicTacToe::standard_start(&TrainConfig::default()).unwrap(),
+            &s,
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        let secs = t0.elapsed().as_secs_f64();
+        assert_eq!(got.used.len(), files.len());
+        assert_eq!(got.lists, 2);
+        (faulty.lists.load(Ordering::SeqCst) - before, secs)
+    }
+
+    #[test]
+    fn a_gather_lists_only_fresh_networks_however_old_the_run() {
+        let files = record_files(4);
+        let junk: usize = std::env::var("CRUMBLE_LISTING_OBJECTS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20_000);
+        let (empty_lists, empty_s) = gather_among(0, &files);
+        let (full_lists, full_s) = gather_among(junk, &files);
+        assert_eq!((empty_lists, full_lists), (2, 2));
+        eprintln!(
+            "gather of {} files: {empty_s:.4} s on an empty store, {full_s:.4} s among {junk} \
+             stale objects, {full_lists} LIST calls each",
+            files.len()
+        );
     }
 }

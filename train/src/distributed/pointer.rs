@@ -1,5 +1,6 @@
 //! The pointer `latest.json` (what workers follow) and the trainer lock `trainer.lock`.
 
+use super::fence::Fence;
 use super::{DistError, LOCK_KEY, POINTER_KEY, PROTOCOL, get_json, host_name, now_unix};
 use crate::store::{Put, Store};
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,8 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct Pointer {
     pub protocol: u32,
+    /// The epoch of the trainer that wrote it ([`super::fence`]).
+    pub epoch: u64,
     /// Generations the trainer has finished; workers play for the next one.
     pub generation: u32,
     /// The generation of the network to play with.
@@ -18,7 +21,9 @@ pub struct Pointer {
     pub sha256: String,
     /// The run's whole config (TOML): `[game]`, `[search]`, `[selfplay]` say how to play.
     pub config: String,
-    /// When the trainer last said it is alive (seconds since the Unix epoch).
+    /// When the trainer last said it is alive (seconds since the Unix epoch, on the
+    /// trainer's clock). Workers only look at whether it changes, never compare it with
+    /// their own clock.
     pub heartbeat: f64,
     /// The run reached its target: workers stop.
     pub finished: bool,
@@ -49,15 +54,16 @@ impl Pointer {
             })
     }
 
-    /// Publishes the pointer (replacing the previous one).
-    pub fn write(&self, store: &Store) -> Result<(), DistError> {
+    /// Publishes the pointer (replacing the previous one) if `fence` still holds the
+    /// newest epoch.
+    pub fn write(&self, fence: &Fence) -> Result<(), DistError> {
         let json = serde_json::to_vec_pretty(self).expect("a pointer serialises");
-        Ok(store.put(POINTER_KEY, json)?)
+        fence.put(POINTER_KEY, json)
     }
 
-    /// Seconds since the trainer's last heartbeat.
-    pub fn age(&self) -> f64 {
-        now_unix() - self.heartbeat
+    /// The order of pointers: a reader never goes back to a smaller one.
+    pub fn order(&self) -> (u64, u32) {
+        (self.epoch, self.generation)
     }
 }
 
@@ -112,8 +118,11 @@ impl Lock {
         Ok(me)
     }
 
-    /// Gives the lock up if it is still ours.
-    pub fn release(&self, store: &Store) {
+    /// Gives the lock up if it is still ours and no newer trainer took the run over.
+    pub fn release(&self, store: &Store, fence: &Fence) {
+        if fence.check().is_err() {
+            return;
+        }
         // serde_json may read a float back one ulp off: the start time is compared loosely.
         if let Ok(Some(h)) = get_json::<Lock>(store, LOCK_KEY)
             && h.host == self.host
@@ -143,8 +152,10 @@ mod tests {
     fn a_pointer_of_an_unknown_protocol_is_refused_by_name() {
         let (s, dir) = store("protocol");
         assert_eq!(Pointer::read(&s).unwrap(), None);
+        let fence = Fence::take(&s, 0).unwrap();
         let p = Pointer {
             protocol: PROTOCOL,
+            epoch: fence.epoch(),
             generation: 3,
             net: 2,
             checkpoint: "checkpoints/gen-0002/net.crnet".into(),
@@ -153,15 +164,15 @@ mod tests {
             heartbeat: now_unix(),
             finished: false,
         };
-        p.write(&s).unwrap();
+        p.write(&fence).unwrap();
         assert_eq!(Pointer::read(&s).unwrap(), Some(p));
         s.put(
             POINTER_KEY,
-            br#"{"protocol": 2, "something": "new"}"#.to_vec(),
+            br#"{"protocol": 9, "something": "new"}"#.to_vec(),
         )
         .unwrap();
         let e = Pointer::read(&s).unwrap_err().to_string();
-        assert!(e.contains("speaks protocol 2"), "{e}");
+        assert!(e.contains("speaks protocol 9"), "{e}");
         s.put(POINTER_KEY, b"{not json".to_vec()).unwrap();
         let e = Pointer::read(&s).unwrap_err().to_string();
         assert!(e.contains("latest.json"), "{e}");
@@ -188,7 +199,7 @@ mod tests {
         };
         s.put(LOCK_KEY, serde_json::to_vec(&dead).unwrap()).unwrap();
         let again = Lock::acquire(&s, false).unwrap();
-        again.release(&s);
+        again.release(&s, &Fence::take(&s, 0).unwrap());
         assert_eq!(s.get(LOCK_KEY, 1 << 20).unwrap(), None);
         std::fs::remove_dir_all(dir).unwrap();
     }

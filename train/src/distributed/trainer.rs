@@ -1,22 +1,25 @@
-//! The trainer's side of a run shared through a store: the lock, the mirror of the run
-//! directory into the store, the pointer and its heartbeat, gathering, the commit of each
-//! generation, and recovery after a crash.
+//! The trainer's side of a run shared through a store: the lock and the epoch, the mirror
+//! of the run directory into the store, the pointer and its heartbeat, gathering, the
+//! commit of each generation, and recovery after a crash.
 //!
 //! Order of one generation's commit: the checkpoint and replay files are in the store, then
-//! the commit object is created (create-only: the commit point of the generation in the
-//! store), then the ledger row is appended locally and `progress.csv` mirrored, then the
-//! pointer names the network of the next generation. A trainer killed after the commit
-//! object but before its row finds the row in the commit when it resumes.
+//! the commit object is created (create-only, naming their hashes: the commit point of the
+//! generation in the store), then the consumed uploads are deleted, the ledger row is
+//! appended locally and `progress.csv` mirrored, then the pointer names the network of the
+//! next generation. A trainer killed after the commit object but before its row finds the
+//! row in the commit when it resumes. Every write first checks the trainer's epoch
+//! ([`super::fence`]).
 
-use super::commit::{Commit, Consumed};
+use super::commit::{self, Commit, Consumed};
+use super::fence::Fence;
 use super::gather::{self, GatherSettings, Gathered};
+use super::mirror::Mirror;
 use super::pointer::{Lock, Pointer};
 use super::{DistError, PROTOCOL, io_err, sha256_hex};
 use crate::games::TrainGame;
 use crate::ledger::{self, Row};
 use crate::store::{Store, conformance};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -28,9 +31,12 @@ pub struct Shared {
     pub store: Store,
     /// Games come from workers (`--selfplay external`) instead of this process.
     pub external: bool,
-    /// Files of networks more than this many generations older than the current self-play
-    /// network are stale.
+    /// Files of networks promoted more than this many promotions before the current
+    /// self-play network are stale (never listed).
     pub max_lag: u32,
+    /// The most games one generation takes (`None`: [`DEFAULT_CAP_FACTOR`] times the
+    /// config's `[generation] games`).
+    pub intake_cap: Option<u64>,
     /// How often to look for new files while waiting.
     pub poll: Duration,
     /// How often the pointer's heartbeat is renewed.
@@ -39,15 +45,23 @@ pub struct Shared {
     pub take_over: bool,
 }
 
+/// The intake cap, by default, in multiples of the configured games per generation. It
+/// only bites when the trainer cannot keep up: below that, a generation's intake settles
+/// at what arrives while the previous one trains; above it, an uncapped generation would
+/// grow without end (its training steps grow with its positions).
+pub const DEFAULT_CAP_FACTOR: u64 = 64;
+
 /// The trainer's side while the run is open. Dropping it stops the heartbeat and releases
 /// the lock.
 #[derive(Debug)]
 pub struct TrainerSide {
     shared: Shared,
     lock: Lock,
+    fence: Fence,
     consumed: Consumed,
-    /// The store is not the run directory: files are copied up.
-    mirror: bool,
+    mirror: Mirror,
+    /// The networks promoted so far (starting with 0), oldest first.
+    promoted: Vec<u32>,
     pointer: Arc<Mutex<Option<Pointer>>>,
     stop: Arc<AtomicBool>,
     beat: Option<std::thread::JoinHandle<()>>,
@@ -87,50 +101,112 @@ fn write_local(path: &Path, bytes: &[u8]) -> Result<(), DistError> {
 }
 
 impl TrainerSide {
-    /// Checks the store, takes the lock, and (external self-play) settles a generation left
-    /// half-committed: a commit without its ledger row gets the row; the gathered inputs of
-    /// an uncommitted generation are dropped locally (they are still in the store).
+    /// Checks the store, takes the lock and a new epoch, and (external self-play) settles a
+    /// generation left half-committed: a commit without its ledger row gets the row; the
+    /// gathered inputs of an uncommitted generation are dropped locally (they are still in
+    /// the store).
     pub fn start(shared: Shared, dir: &Path) -> Result<TrainerSide, DistError> {
         conformance::probe(&shared.store)?;
         let lock = Lock::acquire(&shared.store, shared.take_over)?;
-        let mirror = !shared.store.is_dir(dir);
+        let hint = match Pointer::read(&shared.store) {
+            Ok(Some(p)) => p.epoch,
+            _ => 0,
+        };
+        let fence = Fence::take(&shared.store, hint)?;
+        let mirror = Mirror::new(!shared.store.is_dir(dir));
         let mut side = TrainerSide {
             shared,
             lock,
+            fence,
             consumed: Consumed::default(),
             mirror,
+            promoted: vec![0],
             pointer: Arc::new(Mutex::new(None)),
             stop: Arc::new(AtomicBool::new(false)),
             beat: None,
             pending: None,
         };
-        if side.shared.external {
-            side.recover(dir)?;
-        }
+        side.recover(dir)?;
         Ok(side)
     }
 
     fn recover(&mut self, dir: &Path) -> Result<(), DistError> {
-        let (consumed, commits) = Consumed::read(&self.shared.store)?;
-        self.consumed = consumed;
+        let store = self.shared.store.clone();
         let csv = dir.join("progress.csv");
-        if !csv.exists() {
-            return Ok(());
+        let mut rows = Vec::new();
+        if csv.exists() {
+            ledger::drop_torn_tail(&csv)?;
+            rows = ledger::read(&csv)?;
         }
-        ledger::drop_torn_tail(&csv)?;
-        let done = ledger::read(&csv)?.len() as u32;
-        if let Some(c) = commits.iter().find(|c| c.generation == done + 1) {
-            let row = c.row().ok_or_else(|| DistError::Corrupt {
-                store: self.shared.store.name().into(),
-                key: super::commit::commit_key(c.generation),
-                what: "its row does not have the ledger's columns".into(),
-            })?;
-            ledger::append(&csv, &row)?;
+        let mut done = rows.len() as u32;
+        if self.shared.external {
+            let next = Commit::read(&store, done + 1)?;
+            let ahead = if csv.exists() { 2 } else { 1 };
+            if Commit::read(&store, done + ahead)?.is_some() {
+                let mut g = done + ahead;
+                while store.exists(&commit::commit_key(g + 1))? {
+                    g += 1;
+                }
+                return Err(DistError::StoreAhead {
+                    store: store.name().into(),
+                    local: done,
+                    store_gen: g,
+                });
+            }
+            if let Some(c) = next.filter(|_| csv.exists()) {
+                let row = c.row().ok_or_else(|| DistError::Corrupt {
+                    store: store.name().into(),
+                    key: commit::commit_key(c.generation),
+                    what: "its row does not have the ledger's columns".into(),
+                })?;
+                self.fence.check()?;
+                ledger::append(&csv, &row)?;
+                rows.push(row);
+                done += 1;
+            }
         }
-        let done = ledger::read(&csv)?.len() as u32;
-        let unfinished = crate::replay::generation_dir(dir, done + 1);
-        if unfinished.exists() {
-            std::fs::remove_dir_all(&unfinished).map_err(io_err(&unfinished))?;
+        for r in &rows {
+            self.note_net(r.best_net as u32);
+        }
+        if self.shared.external {
+            let from = self.min_net() + 1;
+            let evidence = format!("the ledger holds {done} generations");
+            let live = commit::read_range(&store, from, done, &evidence)?;
+            for c in &live {
+                self.consumed.add(c);
+            }
+            // Killed between a commit and the deletes that follow it: delete again.
+            if let Some(c) = live.last() {
+                self.delete_uploads(c)?;
+            }
+            let unfinished = crate::replay::generation_dir(dir, done + 1);
+            if unfinished.exists() {
+                self.fence.check()?;
+                std::fs::remove_dir_all(&unfinished).map_err(io_err(&unfinished))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn note_net(&mut self, net: u32) {
+        if self.promoted.last() != Some(&net) {
+            self.promoted.push(net);
+        }
+    }
+
+    /// The oldest network whose files are still fresh.
+    fn min_net(&self) -> u32 {
+        let n = self.promoted.len();
+        self.promoted[n.saturating_sub(self.shared.max_lag as usize + 1)]
+    }
+
+    /// Deletes the uploads a commit consumed; a failed delete is left for a later start
+    /// (the key stays named in a live commit, so it is never taken again).
+    fn delete_uploads(&self, c: &Commit) -> Result<(), DistError> {
+        for k in c.consumed_uploads() {
+            if let Err(e @ DistError::Fenced { .. }) = self.fence.delete(&k) {
+                return Err(e);
+            }
         }
         Ok(())
     }
@@ -139,51 +215,44 @@ impl TrainerSide {
         self.shared.external
     }
 
-    /// Copies the run directory's files of finished generations up to `upto` (and the
-    /// top-level files and logs) into the store where missing or changed in size.
-    pub fn mirror(&self, dir: &Path, upto: u32) -> Result<(), DistError> {
-        if !self.mirror {
-            return Ok(());
-        }
-        let store = &self.shared.store;
-        let mut there: BTreeMap<String, u64> = BTreeMap::new();
-        for prefix in ["checkpoints", "replay", "tb"] {
-            there.extend(store.list(prefix)?.into_iter().map(|e| (e.key, e.size)));
-        }
-        let mut files = Vec::new();
-        for top in ["config.toml", "progress.csv", "quarantine.csv"] {
-            files.push(PathBuf::from(top));
-        }
-        for sub in ["checkpoints", "replay"] {
-            for g in 0..=upto {
-                let d = Path::new(sub).join(format!("gen-{g:04}"));
-                files.extend(list_files(dir, &d)?);
-            }
-        }
-        files.extend(list_files(dir, Path::new("tb"))?);
-        for rel in files {
-            let path = dir.join(&rel);
-            let Ok(meta) = std::fs::metadata(&path) else {
-                continue;
-            };
-            let key = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
-            let top = !key.contains('/');
-            if !top && there.get(&key) == Some(&meta.len()) {
-                continue;
-            }
-            let bytes = std::fs::read(&path).map_err(io_err(&path))?;
-            store.put(&key, bytes)?;
+    /// This trainer's epoch.
+    pub fn epoch(&self) -> u64 {
+        self.fence.epoch()
+    }
+
+    /// Refuses once a newer trainer took the run over (one request); call it before each
+    /// write to the run directory.
+    pub fn check(&self) -> Result<(), DistError> {
+        self.fence.check()
+    }
+
+    /// The refusal, when the heartbeat or an earlier check already found a newer trainer
+    /// (no request: cheap enough for every training step).
+    pub fn fenced(&self) -> Result<(), DistError> {
+        if self.fence.is_fenced() {
+            return self.fence.check();
         }
         Ok(())
     }
 
+    /// At start: the finished generations' files into the store (those missing) and the
+    /// pointer to net `net` after `done` generations.
+    pub fn open(
+        &mut self,
+        dir: &Path,
+        config: &str,
+        done: u32,
+        net: u32,
+        finished: bool,
+    ) -> Result<(), DistError> {
+        self.mirror
+            .start(&self.shared.store, &self.fence, dir, done)?;
+        self.publish(dir, config, done, net, finished)
+    }
+
     /// Publishes the pointer to net `net` after `done` generations and starts the heartbeat
     /// (if not running).
-    pub fn publish(
+    fn publish(
         &mut self,
         dir: &Path,
         config: &str,
@@ -196,6 +265,7 @@ impl TrainerSide {
         let bytes = std::fs::read(&path).map_err(io_err(&path))?;
         let p = Pointer {
             protocol: PROTOCOL,
+            epoch: self.fence.epoch(),
             generation: done,
             net,
             checkpoint: rel,
@@ -206,7 +276,7 @@ impl TrainerSide {
         };
         {
             let mut slot = self.pointer.lock().unwrap_or_else(|e| e.into_inner());
-            p.write(&self.shared.store)?;
+            p.write(&self.fence)?;
             *slot = Some(p);
         }
         if finished {
@@ -218,11 +288,7 @@ impl TrainerSide {
     }
 
     fn start_heartbeat(&mut self) {
-        let (pointer, stop, store) = (
-            self.pointer.clone(),
-            self.stop.clone(),
-            self.shared.store.clone(),
-        );
+        let (pointer, stop, fence) = (self.pointer.clone(), self.stop.clone(), self.fence.clone());
         let every = self.shared.heartbeat;
         self.stop.store(false, Ordering::SeqCst);
         self.beat = Some(std::thread::spawn(move || {
@@ -238,9 +304,12 @@ impl TrainerSide {
                 let mut slot = pointer.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(p) = slot.as_mut() {
                     p.heartbeat = super::now_unix();
-                    // A failed beat is retried at the next one; workers only pause when
-                    // beats stay missing.
-                    let _ = p.write(&store);
+                    // A failed beat is retried at the next one (workers only pause when
+                    // beats stay missing); a newer epoch ends the beats, and the training
+                    // loop stops at its next step.
+                    if let Err(DistError::Fenced { .. }) = p.write(&fence) {
+                        return;
+                    }
                 }
             }
         }));
@@ -253,24 +322,39 @@ impl TrainerSide {
         }
     }
 
-    /// Gathers generation `g`'s games (self-play net `net`, `games` wanted).
+    /// Gathers generation `g`'s games (self-play net `net`, at least `games` wanted).
     pub fn gather<G: TrainGame>(
         &mut self,
         standard: &G,
         dir: &Path,
         g: u32,
-        net: u32,
         games: u64,
         on_wait: &mut dyn FnMut(u64, usize, f64),
     ) -> Result<&Gathered, DistError> {
+        let min = self.min_net();
+        let nets: Vec<u32> = self
+            .promoted
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&n| n >= min)
+            .collect();
+        let cap = self
+            .shared
+            .intake_cap
+            .unwrap_or(games.saturating_mul(DEFAULT_CAP_FACTOR))
+            .max(games);
         let s = GatherSettings {
             generation: g,
             games,
-            min_net: net.saturating_sub(self.shared.max_lag),
+            cap,
+            nets,
             poll: self.shared.poll,
             quarantine_log: dir.join("quarantine.csv"),
         };
-        let got = gather::gather::<G>(&self.shared.store, &self.consumed, standard, &s, on_wait)?;
+        let store = &self.shared.store;
+        let got = gather::gather::<G>(store, &self.fence, &self.consumed, standard, &s, on_wait)?;
+        self.fence.check()?;
         gather::write_generation::<G>(&crate::replay::generation_dir(dir, g), &got)?;
         Ok(self.pending.insert(got))
     }
@@ -284,26 +368,30 @@ impl TrainerSide {
     }
 
     /// Before generation `g`'s ledger row: its files into the store, then (external
-    /// self-play) its commit object.
+    /// self-play) its commit object naming their hashes, then the consumed uploads deleted.
     pub fn before_row(&mut self, dir: &Path, g: u32, row: &Row) -> Result<(), DistError> {
-        self.mirror(dir, g)?;
+        let store = self.shared.store.clone();
+        let files = self.mirror.generation(&store, &self.fence, dir, g)?;
+        self.mirror.top(&self.fence, dir)?;
         if !self.shared.external {
             return Ok(());
         }
         let p = self.pending.take().unwrap_or_default();
         let mut c = Commit {
             protocol: PROTOCOL,
+            epoch: self.fence.epoch(),
             generation: g,
             used: p.used,
-            stale: p.stale,
             duplicates: p.duplicates,
             quarantined: p.quarantined,
+            dropped: p.dropped,
+            files,
             row: Vec::new(),
         };
         c.set_row(row);
-        c.write(&self.shared.store)?;
+        c.write(&store, &self.fence)?;
         self.consumed.add(&c);
-        Ok(())
+        self.delete_uploads(&c)
     }
 
     /// After generation `g`'s ledger row: the ledger into the store, the pointer to the
@@ -316,7 +404,11 @@ impl TrainerSide {
         net: u32,
         finished: bool,
     ) -> Result<(), DistError> {
-        self.mirror(dir, g)?;
+        self.note_net(net);
+        // Commits up to the oldest fresh network's generation name only files no gather
+        // lists any more.
+        self.consumed.forget_upto(self.min_net());
+        self.mirror.top(&self.fence, dir)?;
         self.publish(dir, config, g, net, finished)
     }
 }
@@ -324,130 +416,10 @@ impl TrainerSide {
 impl Drop for TrainerSide {
     fn drop(&mut self) {
         self.stop_heartbeat();
-        self.lock.release(&self.shared.store);
+        self.lock.release(&self.shared.store, &self.fence);
     }
-}
-
-/// The files under `dir/rel` (recursively), relative to `dir`; none if it does not exist.
-/// Temporaries are left out.
-fn list_files(dir: &Path, rel: &Path) -> Result<Vec<PathBuf>, DistError> {
-    let mut out = Vec::new();
-    let mut stack = vec![rel.to_path_buf()];
-    while let Some(r) = stack.pop() {
-        let d = dir.join(&r);
-        if !d.is_dir() {
-            continue;
-        }
-        for e in std::fs::read_dir(&d).map_err(io_err(&d))? {
-            let e = e.map_err(io_err(&d))?;
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".tmp") {
-                continue;
-            }
-            let child = r.join(&name);
-            if e.path().is_dir() {
-                stack.push(child);
-            } else {
-                out.push(child);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::Location;
-
-    #[test]
-    fn an_empty_working_copy_is_filled_with_the_run_but_not_the_uploads() {
-        let base = std::env::temp_dir().join(format!(
-            "crumble-syncdown-{}-{}",
-            std::process::id(),
-            conformance::unique_id()
-        ));
-        let store = Store::open(&Location::Local(base.join("store"))).unwrap();
-        for (k, v) in [
-            ("config.toml", "cfg"),
-            ("progress.csv", "rows"),
-            ("checkpoints/gen-0000/net.crnet", "net"),
-            ("replay/gen-0001/selfplay-000000.crsp", "games"),
-            ("tb/events.out.tfevents.1", "tb"),
-            ("incoming/w1/n0000-000000-0.crsp", "upload"),
-            ("commits/gen-0001.json", "{}"),
-        ] {
-            store.put(k, v.as_bytes().to_vec()).unwrap();
-        }
-        let copy = base.join("copy");
-        sync_down(&store, &copy).unwrap();
-        let read = |k: &str| std::fs::read_to_string(copy.join(k)).ok();
-        assert_eq!(read("config.toml").as_deref(), Some("cfg"));
-        assert_eq!(
-            read("checkpoints/gen-0000/net.crnet").as_deref(),
-            Some("net")
-        );
-        assert_eq!(
-            read("replay/gen-0001/selfplay-000000.crsp").as_deref(),
-            Some("games")
-        );
-        assert_eq!(read("tb/events.out.tfevents.1").as_deref(), Some("tb"));
-        assert!(!copy.join("incoming").exists() && !copy.join("commits").exists());
-        // A working copy that holds a run is left as it is.
-        store.put("config.toml", b"changed".to_vec()).unwrap();
-        sync_down(&store, &copy).unwrap();
-        assert_eq!(read("config.toml").as_deref(), Some("cfg"));
-        std::fs::remove_dir_all(base).unwrap();
-    }
-
-    #[test]
-    fn a_commit_without_its_ledger_row_gives_the_row_on_resume() {
-        let dir = std::env::temp_dir().join(format!(
-            "crumble-recover-{}-{}",
-            std::process::id(),
-            conformance::unique_id()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let csv = dir.join("progress.csv");
-        ledger::create(&csv).unwrap();
-        let store = Store::open(&Location::Local(dir.clone())).unwrap();
-        // Generation 1 committed in the store, killed before its row; generation 2's
-        // gathered games were on their way when the trainer died.
-        let mut row = Row::new(1);
-        row.games = 4.0;
-        row.best_net = 1.0;
-        let mut c = Commit {
-            protocol: PROTOCOL,
-            generation: 1,
-            used: Vec::new(),
-            stale: Vec::new(),
-            duplicates: Vec::new(),
-            quarantined: Vec::new(),
-            row: Vec::new(),
-        };
-        c.set_row(&row);
-        c.write(&store).unwrap();
-        let gen2 = crate::replay::generation_dir(&dir, 2);
-        std::fs::create_dir_all(&gen2).unwrap();
-        let shared = Shared {
-            store: store.clone(),
-            external: true,
-            max_lag: 1,
-            poll: Duration::from_millis(10),
-            heartbeat: Duration::from_secs(1),
-            take_over: false,
-        };
-        let side = TrainerSide::start(shared, &dir).unwrap();
-        let rows = ledger::read(&csv).unwrap();
-        assert_eq!(rows.len(), 1);
-        assert_eq!((rows[0].generation, rows[0].games), (1.0, 4.0));
-        assert!(!gen2.exists());
-        // The generation is committed: a second commit of it is refused.
-        let e = c.write(&store).unwrap_err().to_string();
-        assert!(e.contains("another trainer committed generation 1"), "{e}");
-        drop(side);
-        assert!(!dir.join(super::super::LOCK_KEY).exists());
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-}
+#[path = "trainer_tests.rs"]
+mod tests;

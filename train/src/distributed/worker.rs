@@ -2,11 +2,17 @@
 //! uploads each finished record file from the spool.
 //!
 //! Three threads: the *follower* reads the pointer every `poll` and downloads a new network
-//! in the background (checked against the pointer's SHA-256); the *player* plays batches of
-//! games (one batch: enough games for `[selfplay] parallel_games`, in whole record files)
-//! and switches to the newest downloaded network between batches; the *uploader* empties
-//! the spool's `pending/`, retrying with backoff. The player pauses while the trainer's
-//! heartbeat is older than `stale_after`, and stops when the pointer says the run finished.
+//! in the background (checked against the pointer's SHA-256), ignoring a pointer whose
+//! (epoch, generation) goes back; the *player* plays batches of games (one batch: enough
+//! games for the worker's `parallel_games`, in whole record files of its own size) and
+//! switches to the newest downloaded network between batches; the *uploader* sends each
+//! record file as soon as it is complete, and empties the spool's `pending/`, retrying with
+//! backoff.
+//!
+//! The trainer is judged alive by the pointer changing (its heartbeat rewrites it), timed
+//! on this worker's monotonic clock: the player starts once it has seen one change, pauses
+//! while none was seen for `stale_after`, and stops when the pointer says the run finished.
+//! No clock of another machine is compared with this one's.
 
 use super::pointer::Pointer;
 use super::spool::Spool;
@@ -20,7 +26,7 @@ use crumble_selfplay::selfplay::run_selfplay;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What `crumble worker` was asked to do.
 #[derive(Clone, Debug)]
@@ -35,6 +41,12 @@ pub struct WorkerOptions {
     pub stale_after: Duration,
     /// Stop after this many games of this process (`None`: until the run finishes).
     pub max_games: Option<u64>,
+    /// Games played at once (`None`: the run config's `[selfplay] parallel_games`, at most
+    /// 16 a thread).
+    pub parallel_games: Option<usize>,
+    /// Games per record file, each uploaded when complete (`None`: the run config's, at
+    /// most a quarter of `parallel_games`).
+    pub games_per_file: Option<usize>,
 }
 
 /// What the worker reports as it goes (from any of its threads).
@@ -47,8 +59,14 @@ pub enum WorkerEvent<'a> {
     Waiting {
         why: &'a str,
     },
+    /// No change of the pointer seen for this many seconds (this worker's clock).
     Paused {
-        heartbeat_age: f64,
+        unchanged_for: f64,
+    },
+    /// A pointer older than one already seen (a trainer that was taken over): ignored.
+    PointerBack {
+        seen: (u64, u32),
+        kept: (u64, u32),
     },
     Net {
         net: u32,
@@ -91,6 +109,8 @@ struct Follow {
     pointer: Option<Pointer>,
     /// The newest network downloaded and checked.
     ready: Option<u32>,
+    /// When the pointer was last seen to change (`None`: not since the start).
+    changed: Option<Instant>,
     fatal: Option<DistError>,
 }
 
@@ -99,7 +119,7 @@ pub fn run_worker(
     opts: &WorkerOptions,
     on_event: &(dyn Fn(WorkerEvent) + Sync),
 ) -> Result<u64, DistError> {
-    let spool = Spool::open(&opts.spool)?;
+    let spool = Spool::open(&opts.spool, opts.store.name())?;
     conformance::probe(&opts.store)?;
     on_event(WorkerEvent::Started {
         id: spool.id(),
@@ -162,20 +182,37 @@ fn player<G: TrainGame>(
 ) -> Result<(&'static str, u64), DistError> {
     let standard =
         G::standard_start(cfg).map_err(|e| crate::run::TrainError::Start(Box::new(e)))?;
-    let per_file = cfg.selfplay.games_per_file.max(1) as u64;
-    let batch_games = (cfg.selfplay.parallel_games.max(1) as u64).div_ceil(per_file) * per_file;
+    // The worker's own sizes: the run config's are made for the trainer's machine. Games
+    // played at once finish together, so a batch is the delay before the first upload:
+    // at most 16 games a thread (network batches hardly gain past 16 on a CPU), in files
+    // of a quarter batch.
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    };
+    let mut sp = cfg.selfplay.clone();
+    sp.parallel_games = opts
+        .parallel_games
+        .unwrap_or(sp.parallel_games.min(16 * threads))
+        .max(1);
+    sp.games_per_file = opts
+        .games_per_file
+        .unwrap_or(sp.games_per_file.min(sp.parallel_games.div_ceil(4)))
+        .max(1);
+    let per_file = sp.games_per_file as u64;
+    let batch_games = (sp.parallel_games as u64).div_ceil(per_file) * per_file;
     let mut games = 0u64;
     let mut paused = false;
     loop {
         if opts.max_games.is_some_and(|m| games >= m) {
             return Ok(("played the games asked for", games));
         }
-        let (pointer, ready) = {
+        let (pointer, ready, changed) = {
             let mut f = lock(follow);
             if let Some(e) = f.fatal.take() {
                 return Err(e);
             }
-            (f.pointer.clone(), f.ready)
+            (f.pointer.clone(), f.ready, f.changed)
         };
         let (Some(p), Some(net)) = (pointer, ready) else {
             std::thread::sleep(opts.poll);
@@ -184,10 +221,20 @@ fn player<G: TrainGame>(
         if p.finished {
             return Ok(("the run finished", games));
         }
-        let age = p.age();
-        if age > opts.stale_after.as_secs_f64() {
+        let Some(changed) = changed else {
+            on_event(WorkerEvent::Waiting {
+                why: "the pointer has not changed since this worker started: waiting for the \
+                      trainer's next heartbeat",
+            });
+            std::thread::sleep(opts.poll);
+            continue;
+        };
+        let unchanged_for = changed.elapsed();
+        if unchanged_for > opts.stale_after {
             if !paused {
-                on_event(WorkerEvent::Paused { heartbeat_age: age });
+                on_event(WorkerEvent::Paused {
+                    unchanged_for: unchanged_for.as_secs_f64(),
+                });
             }
             paused = true;
             std::thread::sleep(opts.poll);
@@ -224,7 +271,6 @@ fn player<G: TrainGame>(
             p.generation + 1,
             seed,
         )?;
-        let mut sp = cfg.selfplay.clone();
         sp.seed = seed;
         with_threads(opts.threads, || {
             run_selfplay(agent, &sp, &standard, &dir, batch_games, &mut |progress| {
@@ -260,6 +306,15 @@ fn follower(
             }),
             Ok(None) => {}
             Ok(Some(p)) => {
+                let kept = lock(follow).pointer.as_ref().map(Pointer::order);
+                if let Some(kept) = kept.filter(|&k| p.order() < k) {
+                    on_event(WorkerEvent::PointerBack {
+                        seen: p.order(),
+                        kept,
+                    });
+                    sleep_unless(stop, opts.poll);
+                    continue;
+                }
                 let want = p.net;
                 let have = lock(follow).ready;
                 if have != Some(want) {
@@ -277,7 +332,11 @@ fn follower(
                         }),
                     }
                 }
-                lock(follow).pointer = Some(p);
+                let mut f = lock(follow);
+                if f.pointer.as_ref().is_some_and(|old| *old != p) {
+                    f.changed = Some(Instant::now());
+                }
+                f.pointer = Some(p);
             }
         }
         sleep_unless(stop, opts.poll);
@@ -320,7 +379,28 @@ fn uploader(
     loop {
         let last = stop.load(Ordering::SeqCst);
         let mut failed = false;
+        // Complete files of the batch in progress first: the trainer may take them now.
+        for b in spool.building().unwrap_or_default() {
+            match spool.upload_building(&opts.store, &b) {
+                Ok(key) => {
+                    on_event(WorkerEvent::Uploaded { key: &key });
+                    backoff = Duration::from_millis(500);
+                }
+                Err(e) => {
+                    on_event(WorkerEvent::UploadFailed {
+                        file: &b.stem,
+                        error: e.to_string(),
+                        retry_in: backoff.as_secs_f64(),
+                    });
+                    failed = true;
+                    break;
+                }
+            }
+        }
         for stem in spool.pending().unwrap_or_default() {
+            if failed {
+                break;
+            }
             match spool.upload(&opts.store, &stem) {
                 Ok(key) => {
                     on_event(WorkerEvent::Uploaded { key: &key });
@@ -356,5 +436,103 @@ fn sleep_unless(stop: &AtomicBool, d: Duration) {
     while slept < d && !stop.load(Ordering::SeqCst) {
         std::thread::sleep(tick.min(d - slept));
         slept += tick;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::distributed::{POINTER_KEY, PROTOCOL};
+    use crate::store::Location;
+
+    fn pointer(epoch: u64, generation: u32, heartbeat: f64) -> Pointer {
+        Pointer {
+            protocol: PROTOCOL,
+            epoch,
+            generation,
+            net: 0,
+            checkpoint: "checkpoints/gen-0000/net.crnet".into(),
+            sha256: "00".into(),
+            config: String::new(),
+            heartbeat,
+            finished: false,
+        }
+    }
+
+    #[test]
+    fn the_follower_ignores_a_pointer_that_goes_back_and_times_changes_itself() {
+        let base = std::env::temp_dir().join(format!(
+            "crumble-follower-{}-{}",
+            std::process::id(),
+            crate::store::conformance::unique_id()
+        ));
+        let store = Store::open(&Location::Local(base.join("store"))).unwrap();
+        let spool = Spool::open(&base.join("spool"), store.name()).unwrap();
+        let opts = WorkerOptions {
+            store: store.clone(),
+            spool: base.join("spool"),
+            threads: 1,
+            poll: Duration::from_millis(20),
+            stale_after: Duration::from_secs(60),
+            max_games: None,
+            parallel_games: None,
+            games_per_file: None,
+        };
+        let put = |p: &Pointer| {
+            store
+                .put(POINTER_KEY, serde_json::to_vec(p).unwrap())
+                .unwrap()
+        };
+        let seen = |f: &Mutex<Follow>| lock(f).pointer.as_ref().map(Pointer::order);
+        let wait = |f: &Mutex<Follow>, want: (u64, u32)| {
+            for _ in 0..500 {
+                if seen(f) == Some(want) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            panic!("the follower never took {want:?}");
+        };
+        let follow = Mutex::new(Follow::default());
+        let stop = AtomicBool::new(false);
+        let back = std::sync::atomic::AtomicU32::new(0);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                follower(&opts, &spool, &follow, &stop, &|e| {
+                    if let WorkerEvent::PointerBack { .. } = e {
+                        back.fetch_add(1, Ordering::SeqCst);
+                    }
+                })
+            });
+            // A heartbeat far in the past (another machine's clock) is no reason to wait.
+            put(&pointer(2, 3, 1.0));
+            wait(&follow, (2, 3));
+            assert!(
+                lock(&follow).changed.is_none(),
+                "first sight is not a change"
+            );
+            put(&pointer(2, 3, 2.0));
+            for _ in 0..500 {
+                if lock(&follow).changed.is_some() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            assert!(
+                lock(&follow).changed.is_some(),
+                "a new heartbeat is a change"
+            );
+            // A trainer that was taken over writes its older pointer: ignored.
+            put(&pointer(1, 9, 3.0));
+            std::thread::sleep(Duration::from_millis(200));
+            assert_eq!(seen(&follow), Some((2, 3)));
+            assert!(back.load(Ordering::SeqCst) > 0);
+            // A newer epoch goes on from any generation.
+            put(&pointer(3, 3, 4.0));
+            wait(&follow, (3, 3));
+            stop.store(true, Ordering::SeqCst);
+        });
+        drop(spool);
+        std::fs::remove_dir_all(base).unwrap();
     }
 }

@@ -7,14 +7,14 @@ use crate::games::TrainGame;
 use crate::ledger::Row;
 
 impl<G: TrainGame> Run<G> {
-    /// Step 1 of generation `g` with external self-play: gathers the workers' files (games
-    /// of net `selfplay_net` or at most the allowed lag older) into `replay/gen-g`, fills the
-    /// self-play columns (simulations are the workers': not measured here) and puts the
-    /// games into the window. Returns the generation's positions.
+    /// Step 1 of generation `g` with external self-play: gathers the workers' files (every
+    /// fresh one there, at least `[generation] games`, at most the intake cap) into
+    /// `replay/gen-g`, fills the self-play columns (simulations are the workers': not
+    /// measured here) and puts the games into the window. Returns the generation's
+    /// positions.
     pub(super) fn gather(
         &mut self,
         g: u32,
-        selfplay_net: u32,
         row: &mut Row,
         on_event: &mut (dyn FnMut(Event) + Send),
     ) -> Result<u64, TrainError> {
@@ -23,24 +23,29 @@ impl<G: TrainGame> Run<G> {
             .dist
             .as_mut()
             .expect("external self-play has a shared run");
-        let seconds = side
-            .gather::<G>(
-                &self.standard,
-                &self.dir,
-                g,
-                selfplay_net,
-                wanted,
-                &mut |games, files, seconds| {
-                    on_event(Event::Gather {
-                        generation: g,
-                        games,
-                        wanted,
-                        files,
-                        seconds,
-                    })
-                },
-            )?
-            .seconds;
+        let got = side.gather::<G>(
+            &self.standard,
+            &self.dir,
+            g,
+            wanted,
+            &mut |games, files, seconds| {
+                on_event(Event::Gather {
+                    generation: g,
+                    games,
+                    wanted,
+                    files,
+                    seconds,
+                })
+            },
+        )?;
+        let (seconds, dropped) = (got.seconds, got.dropped.len());
+        if dropped > 0 {
+            on_event(Event::Dropped {
+                generation: g,
+                files: dropped,
+                used: got.used.len(),
+            });
+        }
         let games = side.take_games();
         selfplay_stats::<G>(&games, row)?;
         row.selfplay_s = seconds;
@@ -65,8 +70,16 @@ impl<G: TrainGame> Run<G> {
         };
         let done = self.history.done;
         let net = self.history.last.as_ref().map_or(0, |r| r.best_net as u32);
-        side.mirror(&self.dir, done)?;
-        side.publish(&self.dir, &self.cfg.to_toml_string(), done, net, finished)?;
+        side.open(&self.dir, &self.cfg.to_toml_string(), done, net, finished)?;
+        Ok(())
+    }
+
+    /// Refuses to write into the run directory once a newer trainer took a shared run over
+    /// (one request to the store; nothing for a local run).
+    pub(super) fn check_fence(&self) -> Result<(), TrainError> {
+        if let Some(d) = &self.dist {
+            d.check()?;
+        }
         Ok(())
     }
 }

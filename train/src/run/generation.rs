@@ -30,13 +30,14 @@ impl<G: TrainGame> Run<G> {
         let mut row = Row::new(g);
         row.selfplay_net = f64::from(selfplay_net);
         let new_positions = if self.dist.as_ref().is_some_and(|d| d.external()) {
-            self.gather(g, selfplay_net, &mut row, on_event)?
+            self.gather(g, &mut row, on_event)?
         } else {
             self.selfplay(g, selfplay_net, &mut row, on_event)?
         };
         self.slide_window(g, new_positions, &mut row)?;
         self.train_generation(g, new_positions, &mut row, on_event)?;
         let net = self.net.as_ref().expect("the training net is always there");
+        self.check_fence()?;
         save_checkpoint(&self.dir, g, &self.net_config, net, Some(&self.optim))?;
         let promoted = self.evaluate(g, last, &mut row, on_event)?;
         row.promoted = if promoted { 1.0 } else { 0.0 };
@@ -106,10 +107,12 @@ impl<G: TrainGame> Run<G> {
         // Logged before the ledger commits the generation: a kill in between repeats the
         // generation and logs its step twice, rather than never.
         let tb_dir = self.dir.join("tb");
+        self.check_fence()?;
         log_row(&mut self.tb, &row, g).map_err(io_err(&tb_dir))?;
         if let Some(d) = &mut self.dist {
             d.before_row(&self.dir, g, &row)?;
         }
+        self.check_fence()?;
         ledger::append(&self.dir.join("progress.csv"), &row)?;
         self.history.push(row.clone(), self.cfg.replay.window_max);
         if let Some(d) = &mut self.dist {

@@ -106,7 +106,8 @@ pub enum TrainError {
          nothing was saved or promoted, and the finished generations are untouched"
     )]
     NonFinite { generation: u32, what: String },
-    #[error("shared run: {0}")]
+    // Transparent: its messages name the store already, and `{:#}` would repeat them.
+    #[error(transparent)]
     Dist(#[from] crate::distributed::DistError),
 }
 
@@ -156,6 +157,13 @@ pub enum Event<'a> {
         wanted: u64,
         files: usize,
         seconds: f64,
+    },
+    /// The trainer could not keep up: fresh files over the intake cap were dropped (named
+    /// in the generation's commit).
+    Dropped {
+        generation: u32,
+        files: usize,
+        used: usize,
     },
     Train {
         generation: u32,

@@ -79,6 +79,10 @@ impl<G: TrainGame> Run<G> {
             if self.window.is_empty() {
                 break;
             }
+            // A trainer taken over (found by its heartbeat) stops within a step.
+            if let Some(d) = &self.dist {
+                d.fenced()?;
+            }
             let batch = self.next_batch(&mut rng, &mut host)?;
             lr = self.cfg.optim.lr_at(g, steps_before + step);
             let stats = self.step(&batch, lr);

@@ -5,10 +5,12 @@
 
 use super::ServeError;
 use super::game::{BoardView, Loaded, ServeGame, size_in};
-use crumble_core::notation::{self, Frame};
-use crumble_core::record::{self, GameRecord};
-use crumble_core::render::{self, BaseMark, Highlight, html};
-use crumble_core::{Color, Decision, DecisionKind, Dir, Game, Phase, Rect, position};
+use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::position;
+use crumble_core::games::crumble::record::{self, GameRecord};
+use crumble_core::games::crumble::render::{self, BaseMark, Highlight, html};
+use crumble_core::games::crumble::{Crumble, DecisionKind, Dir, Phase, Rect};
+use crumble_core::{Color, Decision};
 use serde_json::{Value, json};
 
 /// `[x, y, w, h]`.
@@ -17,7 +19,7 @@ fn rect(r: Rect) -> Value {
 }
 
 /// The piece of `game` beside `from` in direction `dir` (the target of a swap step).
-fn neighbour(game: &Game, from: Rect, dir: Dir) -> Option<Rect> {
+fn neighbour(game: &Crumble, from: Rect, dir: Dir) -> Option<Rect> {
     let g = game.grid_size();
     let (x, y) = match dir {
         Dir::N if from.top() < g => (from.x, from.top()),
@@ -32,7 +34,7 @@ fn neighbour(game: &Game, from: Rect, dir: Dir) -> Option<Rect> {
 /// The notation of a turn begun with `path` from `start` (a turn start): the whole move when
 /// the path ends the turn or may stop here, else its position and letter (`3,1H…`); empty
 /// for an empty path.
-fn building_text(start: &Game, path: &[Decision]) -> String {
+fn building_text(start: &Crumble, path: &[Decision]) -> String {
     if path.is_empty() {
         return String::new();
     }
@@ -86,7 +88,7 @@ fn building_text(start: &Game, path: &[Decision]) -> String {
 
 /// One legal decision of `game` (the position shown), drawn: its kind, where it is clicked,
 /// and the notation of the turn it would make so far.
-fn decision_json(game: &Game, start: &Game, partial: &[Decision], d: Decision) -> Value {
+fn decision_json(game: &Crumble, start: &Crumble, partial: &[Decision], d: Decision) -> Value {
     let gs = game.grid_size();
     let b = game.board();
     let mut path = partial.to_vec();
@@ -94,7 +96,7 @@ fn decision_json(game: &Game, start: &Game, partial: &[Decision], d: Decision) -
     let text = building_text(start, &path);
     match d.decode(gs) {
         Some(DecisionKind::Split { cut, x, y }) => json!({
-            "d": d.0, "kind": if cut == crumble_core::Cut::H { "split-h" } else { "split-v" },
+            "d": d.0, "kind": if cut == crumble_core::games::crumble::Cut::H { "split-h" } else { "split-v" },
             "rect": rect(b.piece_at(x, y).rect), "text": text,
         }),
         Some(DecisionKind::Join { x, y }) => json!({
@@ -139,13 +141,13 @@ fn highlight_json(h: Option<Highlight>) -> Value {
     })
 }
 
-impl ServeGame for Game {
+impl ServeGame for Crumble {
     const DEFAULT_AGENT: &'static str = "bot";
     const BUILTIN: bool = true;
 
     /// The standard start of a board of 2 to 16 cells a side at resolution 8 (the built-in
     /// network's), or Crumble's position JSON.
-    fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Game, ServeError> {
+    fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Crumble, ServeError> {
         if let Some(text) = position_json {
             return position::from_json(text).map_err(|e| ServeError::BadPosition(e.to_string()));
         }
@@ -153,24 +155,24 @@ impl ServeGame for Game {
             Some(b) => size_in(b, 2..=16, "boards of cells a side")?,
             None => 6,
         };
-        Game::new(n as u16, 8).map_err(|e| ServeError::BadPosition(e.to_string()))
+        Crumble::new(n as u16, 8).map_err(|e| ServeError::BadPosition(e.to_string()))
     }
 
     fn colour_to_move(&self) -> Option<Color> {
         self.decider()
     }
 
-    fn move_text(before: &Game, path: &[Decision]) -> Option<String> {
+    fn move_text(before: &Crumble, path: &[Decision]) -> Option<String> {
         let mv = before.move_from_decisions(path).ok()?;
         notation::format_move(before, &mv, Frame::PerPlayer)
     }
 
-    fn parse_move(before: &Game, text: &str) -> Result<Vec<Decision>, String> {
+    fn parse_move(before: &Crumble, text: &str) -> Result<Vec<Decision>, String> {
         let mv = notation::parse_move(before, text, Frame::PerPlayer).map_err(|e| e.to_string())?;
         before.move_decisions(&mv).map_err(|e| e.to_string())
     }
 
-    fn building_text(start: &Game, path: &[Decision]) -> String {
+    fn building_text(start: &Crumble, path: &[Decision]) -> String {
         building_text(start, path)
     }
 
@@ -178,12 +180,12 @@ impl ServeGame for Game {
         render::status_line(self)
     }
 
-    fn board_json(v: &BoardView<'_, Game>) -> Value {
+    fn board_json(v: &BoardView<'_, Crumble>) -> Value {
         board_json(v)
     }
 
     fn write_record(
-        start: &Game,
+        start: &Crumble,
         moves: &[(Vec<Decision>, Option<f32>)],
         tags: &[(String, String)],
     ) -> Result<String, ServeError> {
@@ -202,7 +204,7 @@ impl ServeGame for Game {
         Ok(rec.write())
     }
 
-    fn read_record(text: &str) -> Result<Loaded<Game>, ServeError> {
+    fn read_record(text: &str) -> Result<Loaded<Crumble>, ServeError> {
         let rec = record::parse(text).map_err(|e| ServeError::BadRecord(e.to_string()))?;
         let mut g = rec.start.clone();
         let mut moves = Vec::with_capacity(rec.moves.len());
@@ -214,7 +216,10 @@ impl ServeGame for Game {
         }
         Ok(Loaded {
             values: (0..moves.len())
-                .map(|i| rec.comment(i).and_then(html::parse_value_comment))
+                .map(|i| {
+                    rec.comment(i)
+                        .and_then(crumble_core::render::parse_value_comment)
+                })
                 .collect(),
             start: rec.start,
             moves,
@@ -224,7 +229,7 @@ impl ServeGame for Game {
 }
 
 /// The position as `assets/crumble.js` draws it.
-fn board_json(v: &BoardView<'_, Game>) -> Value {
+fn board_json(v: &BoardView<'_, Crumble>) -> Value {
     let game = v.game;
     let b = game.board();
     let pieces: Vec<Value> = b
@@ -237,9 +242,9 @@ fn board_json(v: &BoardView<'_, Game>) -> Value {
         Phase::Extent { kind, start } => (
             "extent",
             json!({ "kind": match kind {
-                crumble_core::ChoiceKind::Split(crumble_core::Cut::H) => "split-h",
-                crumble_core::ChoiceKind::Split(crumble_core::Cut::V) => "split-v",
-                crumble_core::ChoiceKind::Join => "join",
+                crumble_core::games::crumble::ChoiceKind::Split(crumble_core::games::crumble::Cut::H) => "split-h",
+                crumble_core::games::crumble::ChoiceKind::Split(crumble_core::games::crumble::Cut::V) => "split-v",
+                crumble_core::games::crumble::ChoiceKind::Join => "join",
             }, "rect": rect(start) }),
         ),
         Phase::Swap => ("swap", Value::Null),

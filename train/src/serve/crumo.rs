@@ -1,14 +1,14 @@
-//! Crumo on the board (RULES-crumo.md): the picture is the one `crumble show --svg` draws
-//! (`crumble_core::render::crumo::svg`), and every legal decision is placed on it in the
+//! Crumo on the board (games/crumo/RULES.md): the picture is the one `crumble show --svg` draws
+//! (`crumble_core::games::crumo::render::svg`), and every legal decision is placed on it in the
 //! picture's units for `assets/crumo.js`: a `Place` at its point with its height, a `From` at
 //! the stack it moves, a `To` at the point the move ends on; `Pass` and `Swap` are buttons.
 
 use super::ServeError;
 use super::game::{BoardView, Loaded, ServeGame, size_in};
-use crumble_core::crumo::record::{self, CrumoRecord};
-use crumble_core::crumo::{Action, Crumo, MAX_SIZE, MIN_SIZE, Point, notation, position};
-use crumble_core::render::crumo::svg::{self, POINT_STEP, SvgOptions, point_at};
-use crumble_core::render::crumo::{CrumoHighlight, status_line};
+use crumble_core::games::crumo::record::{self, CrumoRecord};
+use crumble_core::games::crumo::render::svg::{self, POINT_STEP, SvgOptions, point_at};
+use crumble_core::games::crumo::render::{CrumoHighlight, status_line};
+use crumble_core::games::crumo::{Action, Crumo, MAX_SIZE, MIN_SIZE, Point, notation, position};
 use crumble_core::{Color, Decision, Player};
 use serde_json::{Value, json};
 

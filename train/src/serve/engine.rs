@@ -235,7 +235,7 @@ impl<G: ServeGame> Engine<G> {
     }
 
     /// Runs the analysis search of the position `start` + `partial` (live) for at most
-    /// `simulations`, calling `report` with an update every [`REPORT_EVERY`] and once at the
+    /// `simulations`, calling `report` with an update every `REPORT_EVERY` and once at the
     /// end (`"done": true`); stops early when `stop` is set or `report` returns false (the
     /// page went away).
     pub fn analyse(

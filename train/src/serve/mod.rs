@@ -2,10 +2,10 @@
 //! with an agent.
 //!
 //! A small HTTP server (axum) hands out one page (its HTML, script and styles compiled into
-//! the program: [`assets`]) and a JSON API under `/api/`. Each browser tab opens a session
+//! the program: `assets.rs`) and a JSON API under `/api/`. Each browser tab opens a session
 //! (`POST /api/session`) and then works on its own game at `/api/s/ID/...`. The sessions,
 //! the engine and the routes are written once against [`ServeGame`]; a session of any game
-//! is a [`board::Board`], so a new game or a loaded file may change the session's game.
+//! is a `board::Board`, so a new game or a loaded file may change the session's game.
 //!
 //! | request | what it does |
 //! | --- | --- |
@@ -20,7 +20,7 @@
 //! | `POST load?index=K` (body: a `.rec` text or a `.crsp` file) | load a game; `GET record` saves it |
 //!
 //! Safety: the server binds to loopback unless told otherwise, bodies are capped at
-//! [`MAX_BODY`], simulations at the [`engine`] limits, sessions at [`MAX_SESSIONS`] (the
+//! [`MAX_BODY`], simulations at the engine's limits, sessions at [`MAX_SESSIONS`] (the
 //! least recently used goes), one analysis runs per session, and it reads no file the page
 //! names: agents from the page cannot load networks, records come in the request body.
 
@@ -41,9 +41,10 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use board::{Board, Live};
-use crumble_core::crumo::Crumo;
-use crumble_core::splinter::Splinter;
-use crumble_core::{Game, GameState, Player};
+use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumo::Crumo;
+use crumble_core::games::splinter::Splinter;
+use crumble_core::{GameState, Player};
 use crumble_selfplay::SearchConfig;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -98,12 +99,12 @@ impl IntoResponse for ServeError {
 }
 
 /// The games the board plays, by name.
-pub const GAMES: &[&str] = &[<Game as GameState>::NAME, Splinter::NAME, Crumo::NAME];
+pub const GAMES: &[&str] = &[<Crumble as GameState>::NAME, Splinter::NAME, Crumo::NAME];
 
 /// The engine of each game.
 #[derive(Debug)]
 struct Engines {
-    crumble: Arc<Engine<Game>>,
+    crumble: Arc<Engine<Crumble>>,
     splinter: Arc<Engine<Splinter>>,
     crumo: Arc<Engine<Crumo>>,
 }
@@ -164,7 +165,7 @@ impl AppState {
         let pick = |name: &str| agent.filter(|_| name == game);
         Ok(AppState {
             engines: Engines {
-                crumble: Arc::new(Engine::for_game(config.clone(), pick(Game::NAME))?),
+                crumble: Arc::new(Engine::for_game(config.clone(), pick(Crumble::NAME))?),
                 splinter: Arc::new(Engine::for_game(config.clone(), pick(Splinter::NAME))?),
                 crumo: Arc::new(Engine::for_game(config, pick(Crumo::NAME))?),
             },

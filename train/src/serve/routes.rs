@@ -164,7 +164,7 @@ fn parse_new(a: NewArgs) -> Result<NewGame, ServeError> {
 async fn open_session(State(st): Shared) -> Answer {
     let n = st.next();
     // Not a secret: ids only keep the tabs of one person apart.
-    let id = format!("{:016x}", crumble_core::hash::mix64(n ^ 0x5e55_1011));
+    let id = format!("{:016x}", crumble_core::game::hash::mix64(n ^ 0x5e55_1011));
     let board = st.new_board(&NewGame {
         game: None,
         board: None,

@@ -1,15 +1,17 @@
-//! Splinter on the board (RULES-splinter.md): the picture is the one `crumble show --svg`
-//! draws (`crumble_core::render::splinter::svg`), and every legal decision is placed on it in
+//! Splinter on the board (games/splinter/RULES.md): the picture is the one `crumble show --svg`
+//! draws (`crumble_core::games::splinter::render::svg`), and every legal decision is placed on it in
 //! the picture's units for `assets/splinter.js`: a `Move` as the square it leaves and the
 //! square it steps to, a `Keep` as the squares of the group that would stay.
 
 use super::ServeError;
 use super::game::{BoardView, Loaded, ServeGame};
-use crumble_core::render::html;
-use crumble_core::render::splinter::svg::{self, SQUARE, SvgOptions, square_corner};
-use crumble_core::render::splinter::{SplinterHighlight, status_line};
-use crumble_core::splinter::record::{self, SplinterRecord};
-use crumble_core::splinter::{Action, Board, Splinter, SplinterMove, Square, notation, position};
+use crumble_core::games::crumble::render::html;
+use crumble_core::games::splinter::record::{self, SplinterRecord};
+use crumble_core::games::splinter::render::svg::{self, SQUARE, SvgOptions, square_corner};
+use crumble_core::games::splinter::render::{SplinterHighlight, status_line};
+use crumble_core::games::splinter::{
+    Action, Board, Splinter, SplinterMove, Square, notation, position,
+};
 use crumble_core::{Color, Decision};
 use serde_json::{Value, json};
 
@@ -214,7 +216,10 @@ impl ServeGame for Splinter {
         }
         Ok(Loaded {
             values: (0..moves.len())
-                .map(|i| rec.comment(i).and_then(html::parse_value_comment))
+                .map(|i| {
+                    rec.comment(i)
+                        .and_then(crumble_core::render::parse_value_comment)
+                })
                 .collect(),
             start: rec.start,
             moves,

@@ -19,6 +19,8 @@
 
 pub mod conformance;
 mod object;
+#[cfg(test)]
+pub mod testing;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -242,6 +244,16 @@ impl Store {
             });
         }
         Ok(bytes)
+    }
+
+    /// Whether `key` exists (one HEAD request, no listing: a key read this way is seen
+    /// even by stores whose listings lag behind their writes).
+    pub fn exists(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .backend
+            .size(key)
+            .map_err(self.op("head", key))?
+            .is_some())
     }
 
     /// The objects under the directory `prefix`, sorted by key.

@@ -7,7 +7,8 @@
 //! (a Crumble [`Move`], a Splinter move with its splinter choice).
 
 use anyhow::Context as _;
-use crumble_core::{Decision, Game, GameState, Move};
+use crumble_core::games::crumble::{Crumble, Move};
+use crumble_core::{Decision, GameState};
 use crumble_selfplay::{
     AgentKind, AgentSpec, CheckpointLoader, Evaluator, GameHooks, Search, SearchConfig, selfplay,
 };
@@ -16,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// One agent with its evaluator and search tree.
 #[derive(Debug)]
-pub struct Bot<G: GameState = Game> {
+pub struct Bot<G: GameState = Crumble> {
     /// The agent string (`mcts:rollout:200`).
     pub name: String,
     kind: Kind<G>,
@@ -41,14 +42,14 @@ pub struct Choice {
     pub value: Option<f32>,
 }
 
-impl Bot<Game> {
+impl Bot<Crumble> {
     /// The agent of `spec`, with match settings; `ckpt:` agents load their checkpoint here.
     pub fn new(spec: &AgentSpec, cfg: &SearchConfig, seed: u64) -> anyhow::Result<Bot> {
         Bot::with_loader(spec, cfg, seed, &crumble_model::NetLoader::new())
     }
 
     /// The agent's move in `game` (a live game at the start of a turn).
-    pub fn choose(&mut self, game: &Game) -> anyhow::Result<Choice> {
+    pub fn choose(&mut self, game: &Crumble) -> anyhow::Result<Choice> {
         let (path, value) = self.choose_turn(game)?;
         let mv = game
             .move_from_decisions(&path)

@@ -1,8 +1,8 @@
 //! `crumble play --config CRUMO.toml`: Crumo against an agent in the terminal. The board is
 //! drawn with Crumo's terminal picture after every move; the person types moves in the
-//! notation of RULES-crumo.md rule 11 (`3e5` places, `e5-e7` moves, `pass`, `swap`) or the
+//! notation of games/crumo/RULES.md rule 11 (`3e5` places, `e5-e7` moves, `pass`, `swap`) or the
 //! commands `moves`, `hint`, `undo`, `board`, `resign`, `quit`, `help`. The game is saved as
-//! a Crumo game record (`crumble_core::crumo::record`); that format has no comments, so the
+//! a Crumo game record (`crumble_core::games::crumo::record`); that format has no comments, so the
 //! agent's values are printed but not saved.
 //!
 //! `--as` picks the person's seat: `black` the first seat (which places the first stack),
@@ -15,11 +15,11 @@
 use super::bot::Bot;
 use super::{Args, End, ViewArg, capital, out_path, read_line, save, use_colour};
 use anyhow::{Context as _, bail};
-use crumble_core::crumo::record::result_token;
-use crumble_core::crumo::{
+use crumble_core::games::crumo::record::result_token;
+use crumble_core::games::crumo::render::{CrumoHighlight, status_line, term};
+use crumble_core::games::crumo::{
     Crumo, CrumoMove, CrumoRecord, MoveError, Outcome, Pie, Reason, notation, position,
 };
-use crumble_core::render::crumo::{CrumoHighlight, status_line, term};
 use crumble_core::{Color, Player};
 use crumble_selfplay::AgentSpec;
 use crumble_train::config::TrainConfig;

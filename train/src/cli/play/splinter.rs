@@ -1,8 +1,8 @@
 //! `crumble play --config SPLINTER.toml`: Splinter against an agent in the terminal. The board
 //! is drawn with Splinter's terminal picture after every move; the person types moves in the
-//! notation of RULES-splinter.md rule 9 (`h9-h10`, `e5-e6/f2` when the move leaves equal
+//! notation of games/splinter/RULES.md rule 9 (`h9-h10`, `e5-e6/f2` when the move leaves equal
 //! largest groups) or the commands `moves`, `hint`, `undo`, `board`, `resign`, `quit`,
-//! `help`. The game is saved as a Splinter game record (`crumble_core::splinter::record`)
+//! `help`. The game is saved as a Splinter game record (`crumble_core::games::splinter::record`)
 //! with the agent's value after each of its moves as a comment `{value +0.12}`.
 //!
 //! The board is the config's `[game] width × height` (standard start), or a `--position`
@@ -12,10 +12,10 @@ use super::bot::Bot;
 use super::{Args, End, ViewArg, capital, out_path, read_line, save, use_colour};
 use anyhow::{Context as _, bail};
 use crumble_core::Color;
-use crumble_core::render::html;
-use crumble_core::render::splinter::{SplinterHighlight, status_line, term};
-use crumble_core::splinter::record::result_token;
-use crumble_core::splinter::{
+use crumble_core::games::crumble::render::html;
+use crumble_core::games::splinter::record::result_token;
+use crumble_core::games::splinter::render::{SplinterHighlight, status_line, term};
+use crumble_core::games::splinter::{
     MoveError, Outcome, Reason, Splinter, SplinterMove, SplinterRecord, notation, position,
 };
 use crumble_selfplay::AgentSpec;
@@ -128,14 +128,14 @@ impl Session {
         let mut mv = None;
         for d in path {
             match g.decode(d) {
-                Some(crumble_core::splinter::Action::Move { from, dir }) => {
+                Some(crumble_core::games::splinter::Action::Move { from, dir }) => {
                     mv = Some(SplinterMove {
                         from,
                         dir,
                         keep: None,
                     })
                 }
-                Some(crumble_core::splinter::Action::Keep { square }) => {
+                Some(crumble_core::games::splinter::Action::Keep { square }) => {
                     if let Some(m) = mv.as_mut() {
                         m.keep = Some(square);
                     }

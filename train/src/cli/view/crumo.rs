@@ -1,15 +1,15 @@
-//! `crumble view` for Crumo games: a Crumo text record (`[Game "crumo"]`, as `crumble play`
+//! `crumble view` for Crumo games: a Crumo text record (`[Crumble "crumo"]`, as `crumble play`
 //! and `crumble match --out` write them) or a `.crsp` file of Crumo games, as a page of
-//! hexagon pictures (`crumble_core::render::crumo::html`). The players' names of a `.crsp`
+//! hexagon pictures (`crumble_core::games::crumo::render::html`). The players' names of a `.crsp`
 //! game come from the `.txt` beside it when that holds the same games.
 
 use super::super::output::write_output;
 use super::{Args, crsp_values_by};
 use crate::cli::show::ViewArg;
 use anyhow::{Context as _, bail};
-use crumble_core::crumo::Crumo;
-use crumble_core::crumo::record::{self, CrumoRecord, result_token};
-use crumble_core::render::crumo::html;
+use crumble_core::games::crumo::Crumo;
+use crumble_core::games::crumo::record::{self, CrumoRecord, result_token};
+use crumble_core::games::crumo::render::html;
 use crumble_selfplay::record as sp;
 use std::path::Path;
 use std::process::ExitCode;
@@ -48,7 +48,7 @@ impl CrumoGames {
             }
             CrumoGames::Crsp(games, beside) => {
                 let g = &games[i];
-                let mut rec = crumble_selfplay::crumo::to_record(g, None)
+                let mut rec = crumble_selfplay::games::crumo::to_record(g, None)
                     .with_context(|| format!("{} game {i}", path.display()))?;
                 let text = beside
                     .as_ref()

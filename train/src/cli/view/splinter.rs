@@ -1,16 +1,16 @@
-//! `crumble view` for Splinter games: a Splinter text record (`[Game "splinter"]`, as
+//! `crumble view` for Splinter games: a Splinter text record (`[Crumble "splinter"]`, as
 //! `crumble play` and `crumble match --out` write them) or a `.crsp` file of Splinter games,
-//! as a page of Splinter pictures (`crumble_core::render::splinter::html`). The players'
+//! as a page of Splinter pictures (`crumble_core::games::splinter::render::html`). The players'
 //! names of a `.crsp` game come from the `.txt` beside it when that holds the same games.
 
 use super::super::output::write_output;
 use super::{Args, crsp_values};
 use crate::cli::show::ViewArg;
 use anyhow::{Context as _, bail};
-use crumble_core::render::html::values_from_moves_comments;
-use crumble_core::render::splinter::html;
-use crumble_core::splinter::Splinter;
-use crumble_core::splinter::record::{self, SplinterRecord, result_token};
+use crumble_core::games::splinter::Splinter;
+use crumble_core::games::splinter::record::{self, SplinterRecord, result_token};
+use crumble_core::games::splinter::render::html;
+use crumble_core::render::values_from_moves_comments;
 use crumble_selfplay::record as sp;
 use std::path::Path;
 use std::process::ExitCode;
@@ -52,7 +52,7 @@ impl SplinterGames {
             }
             SplinterGames::Crsp(games, beside) => {
                 let g = &games[i];
-                let mut rec = crumble_selfplay::splinter::to_record(g, None)
+                let mut rec = crumble_selfplay::games::splinter::to_record(g, None)
                     .with_context(|| format!("{} game {i}", path.display()))?;
                 let text = beside
                     .as_ref()

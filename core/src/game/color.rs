@@ -1,0 +1,44 @@
+//! The two colours players' pieces wear in the project's games (Black moves first in each).
+
+use std::fmt;
+
+/// A player, and the colour of that player's pieces.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub const BOTH: [Color; 2] = [Color::Black, Color::White];
+
+    #[inline]
+    pub fn opposite(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// Lower-case name used in JSON and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Color> {
+        match s {
+            "black" => Some(Color::Black),
+            "white" => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

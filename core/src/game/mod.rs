@@ -1,0 +1,21 @@
+//! The game-independent contract: the state interface every game implements ([`GameState`]),
+//! decisions and their errors, players, colours and results, hashing, the conformance test
+//! every game must pass, and an exact solver of small games for tests.
+
+pub mod color;
+pub mod conformance;
+pub mod decision;
+pub mod error;
+pub mod hash;
+pub mod negamax;
+pub mod perft;
+pub mod shortwin;
+pub mod state;
+pub mod text;
+
+pub use color::Color;
+pub use decision::Decision;
+pub use error::DecisionError;
+pub use negamax::Negamax;
+pub use state::{GameResult, GameState, Player};
+pub use text::{GameText, TextError};

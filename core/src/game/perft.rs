@@ -1,0 +1,70 @@
+//! Turn-level perft for any game: the number of lines of complete moves (turns) from a state,
+//! each turn counted once per decision path (a complete move is one path of decisions). The
+//! check that a game's move generation agrees with another engine's, and a measure of its
+//! branching. Crumble has a faster one of its own (`games::crumble::perft`).
+
+use super::decision::Decision;
+use super::state::GameState;
+use super::text::{GameText, TextError};
+
+/// The number of lines of `turns` complete turns from `state` (a turn start). A line that
+/// ends the game before its last turn counts nothing, as in chess perft; `turns == 0` counts
+/// the empty line.
+pub fn perft<G: GameState>(state: &G, turns: u32) -> u64 {
+    count(&mut state.clone(), turns)
+}
+
+/// [`perft`] split by the first complete move: (its text, the count under it), in byte order.
+pub fn divide<G: GameText>(
+    state: &G,
+    turns: u32,
+    notation: G::Notation,
+) -> Result<Vec<(String, u64)>, TextError> {
+    assert!(turns >= 1, "divide needs at least one turn");
+    let mut firsts = Vec::new();
+    each_turn(&mut state.clone(), &mut Vec::new(), &mut |after, path| {
+        firsts.push((path.to_vec(), count(after, turns - 1)));
+    });
+    let mut lines = firsts
+        .into_iter()
+        .map(|(path, n)| Ok((state.move_text(&path, notation)?, n)))
+        .collect::<Result<Vec<_>, TextError>>()?;
+    lines.sort_unstable();
+    Ok(lines)
+}
+
+fn count<G: GameState>(state: &mut G, turns: u32) -> u64 {
+    if turns == 0 {
+        return 1;
+    }
+    if state.decider().is_none() {
+        return 0;
+    }
+    let mut total = 0;
+    each_turn(state, &mut Vec::new(), &mut |after, _| {
+        total += count(after, turns - 1)
+    });
+    total
+}
+
+/// Calls `visit` with the state after each complete turn from `state` (a live turn start)
+/// and the turn's decisions.
+pub(crate) fn each_turn<G: GameState>(
+    state: &mut G,
+    path: &mut Vec<Decision>,
+    visit: &mut dyn FnMut(&mut G, &[Decision]),
+) {
+    let mut legal = Vec::new();
+    state.legal_decisions_into(&mut legal);
+    for d in legal {
+        let mut next = state.clone();
+        next.apply_unchecked(d);
+        path.push(d);
+        if next.decider().is_none() || next.at_turn_start() {
+            visit(&mut next, path);
+        } else {
+            each_turn(&mut next, path, visit);
+        }
+        path.pop();
+    }
+}

@@ -1,0 +1,245 @@
+//! The text layer every game implements beside its rules ([`GameText`]): complete moves in
+//! the game's notation and their decisions, the legal moves as text, positions as JSON, and
+//! results. Programs (`replay`, `moves`, `random-game`, records) are written once against it;
+//! [`check_text`] holds every game to the same round trips on random games.
+
+use super::decision::Decision;
+use super::state::GameState;
+use rand::Rng;
+use std::error::Error;
+use std::fmt;
+
+/// Why a game's text was refused: the game's own typed error inside, its message as is.
+#[derive(Debug, thiserror::Error)]
+pub enum TextError {
+    /// A move after the end of the game.
+    #[error("the game is over (result {result})")]
+    GameOver { result: String },
+    /// A move's text is malformed, or the move is not legal here.
+    #[error(transparent)]
+    Move(Box<dyn Error + Send + Sync>),
+    /// A position's JSON is malformed or not a position of the game.
+    #[error(transparent)]
+    Position(Box<dyn Error + Send + Sync>),
+    /// The game could not write what it was given (a bug in the game's text layer).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl TextError {
+    /// A refused move, with the game's own error inside.
+    pub fn of_move(e: impl Error + Send + Sync + 'static) -> TextError {
+        TextError::Move(Box::new(e))
+    }
+
+    /// A refused position, with the game's own error inside.
+    pub fn of_position(e: impl Error + Send + Sync + 'static) -> TextError {
+        TextError::Position(Box::new(e))
+    }
+}
+
+/// A game's text, in the game's own notation and position JSON.
+///
+/// A *complete move* is everything one player decides in one turn: one or more decisions
+/// (a Crumble split and its swap path, a Splinter slide and the group that stays, one
+/// tic-tac-toe mark). Its text is the game's notation of it.
+pub trait GameText: GameState {
+    /// How moves are written beyond the notation itself: Crumble's frame (each player's view
+    /// or the absolute one); `()` for a game with one way.
+    type Notation: Copy + Default + fmt::Debug + Send + Sync + 'static;
+
+    /// The turn limit of a random game (`random-game`) when none is given: long enough that
+    /// random play almost always ends by the rules.
+    const RANDOM_GAME_TURNS: u32;
+
+    /// The decisions of the complete move written `text`, from this state at a turn start.
+    /// A move that cannot be played here (its text is malformed, the move is illegal, the game
+    /// is over) is refused with the reason.
+    fn parse_move(&self, text: &str, notation: Self::Notation) -> Result<Vec<Decision>, TextError>;
+
+    /// The canonical text of the complete move made of `turn`: the decisions of one whole
+    /// turn from this state, at a turn start. `parse_move` of the text gives `turn` back.
+    fn move_text(&self, turn: &[Decision], notation: Self::Notation) -> Result<String, TextError>;
+
+    /// The legal moves as the game lists them (`crumble moves`), one text each, in the
+    /// game's order; empty once the game is over. (Crumble lists its splits and joins
+    /// without their swap paths, which can be too many to list.)
+    fn legal_move_texts(&self, notation: Self::Notation) -> Result<Vec<String>, TextError>;
+
+    /// The position as the game's position JSON (canonical: one position, one text; no
+    /// trailing newline). By default the state's start specification ([`GameState::to_start`])
+    /// as JSON, which plays on exactly as the state does.
+    fn position_json(&self) -> String {
+        // A start specification is plain data; failing to write it is a bug in its type.
+        serde_json::to_string(&self.to_start()).expect("a start specification writes as JSON")
+    }
+
+    /// A state from position JSON, read strictly: an error names the key, piece or cell. By
+    /// default a start specification's JSON through [`GameState::from_start`].
+    fn from_position_json(text: &str) -> Result<Self, TextError> {
+        let start: Self::Start = serde_json::from_str(text).map_err(TextError::of_position)?;
+        Self::from_start(&start).map_err(TextError::of_position)
+    }
+
+    /// The result as JSON (`null` while the game is live), as `random-game` prints it. By
+    /// default `{"winner": "first"}`, `"second"` or `null` for a draw.
+    fn result_json(&self) -> serde_json::Value {
+        match self.game_result() {
+            None => serde_json::Value::Null,
+            Some(r) => serde_json::json!({
+                "winner": r.winner().map(|p| p.to_string()),
+            }),
+        }
+    }
+
+    /// The board in a few words for a report's header (`9x10 board`, `size 5 (61 points)`);
+    /// by default the position JSON.
+    fn board_text(&self) -> String {
+        self.position_json()
+    }
+
+    /// A plain-text drawing of the position for a terminal, for a game without pictures of
+    /// its own (`crumble show`); `None` when the game draws its positions elsewhere.
+    fn diagram(&self) -> Option<String> {
+        None
+    }
+
+    /// The result in words for messages ("the game is over (result …)"); by default the
+    /// result JSON.
+    fn result_text(&self) -> String {
+        self.result_json().to_string()
+    }
+}
+
+/// Plays the rest of the game at random from a turn start, returning each turn's text: the
+/// one loop behind `random-game` for every game. Stops at the state's turn limit, if any.
+pub fn random_move_texts<G: GameText, R: Rng + ?Sized>(
+    game: &mut G,
+    rng: &mut R,
+    notation: G::Notation,
+) -> Result<Vec<String>, TextError> {
+    let mut path = Vec::new();
+    let mut out = Vec::new();
+    while game.decider().is_some() {
+        let before = game.clone();
+        game.play_random_turn_recorded(rng, &mut path);
+        out.push(before.move_text(&path, notation)?);
+    }
+    Ok(out)
+}
+
+/// Plays the complete move written `text` on `game`: its decisions through checked apply,
+/// so a game whose `parse_move` let an illegal move through is caught here.
+pub fn play_move_text<G: GameText>(
+    game: &mut G,
+    text: &str,
+    notation: G::Notation,
+) -> Result<(), TextError> {
+    let turn = game.parse_move(text, notation)?;
+    for d in turn {
+        game.apply(d).map_err(|e| {
+            TextError::Internal(format!(
+                "a decision of the parsed move {text:?} was refused: {e}"
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// A broken rule of the text contract, found by [`check_text`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{game} text check, turn {turn}: {what}")]
+pub struct TextViolation {
+    pub game: &'static str,
+    pub turn: u32,
+    pub what: String,
+}
+
+/// Checks a game's text layer on `games` random games from `start` (seeded by `rng`): at
+/// every live turn start, the position JSON reads back, with the same player to move, as the
+/// same text; every
+/// listed move parses and prints back to its own text; the random turn's decisions print as a
+/// text that parses back to the same decisions; the result JSON is `null` exactly while live.
+pub fn check_text<G: GameText, R: Rng + ?Sized>(
+    start: &G,
+    games: usize,
+    notation: G::Notation,
+    rng: &mut R,
+) -> Result<u32, TextViolation> {
+    let mut turns_checked = 0;
+    let mut path = Vec::new();
+    for _ in 0..games {
+        let mut game = start.clone();
+        let mut turn = 0;
+        loop {
+            turn += 1;
+            let bad = |what: String| TextViolation {
+                game: G::NAME,
+                turn,
+                what,
+            };
+            let live = game.decider().is_some();
+            let json = game.position_json();
+            // A game over by the turn limit has a position the rules still play on: only live
+            // positions must read back as themselves.
+            if live {
+                let back = G::from_position_json(&json)
+                    .map_err(|e| bad(format!("position JSON {json} does not read back: {e}")))?;
+                if back.position_json() != json {
+                    return Err(bad(format!(
+                        "position JSON is not canonical: {json} reads back as {}",
+                        back.position_json()
+                    )));
+                }
+                if back.decider() != game.decider() || back.game_result().is_some() {
+                    return Err(bad(format!("position JSON {json} loses who moves")));
+                }
+            }
+            if game.result_json().is_null() != live {
+                return Err(bad(format!(
+                    "result JSON {} while the game is {}",
+                    game.result_json(),
+                    if live { "live" } else { "over" }
+                )));
+            }
+            let listed = game
+                .legal_move_texts(notation)
+                .map_err(|e| bad(format!("listing the legal moves failed: {e}")))?;
+            if !live {
+                if !listed.is_empty() {
+                    return Err(bad(format!("{} moves listed after the end", listed.len())));
+                }
+                break;
+            }
+            if listed.is_empty() {
+                return Err(bad("no move listed in a live position".into()));
+            }
+            for text in &listed {
+                let turn_of = game
+                    .parse_move(text, notation)
+                    .map_err(|e| bad(format!("listed move {text:?} does not parse: {e}")))?;
+                let again = game
+                    .move_text(&turn_of, notation)
+                    .map_err(|e| bad(format!("listed move {text:?} does not print: {e}")))?;
+                if &again != text {
+                    return Err(bad(format!("listed move {text:?} prints as {again:?}")));
+                }
+            }
+            let before = game.clone();
+            game.play_random_turn_recorded(rng, &mut path);
+            let text = before
+                .move_text(&path, notation)
+                .map_err(|e| bad(format!("the random turn {path:?} does not print: {e}")))?;
+            let parsed = before
+                .parse_move(&text, notation)
+                .map_err(|e| bad(format!("{text:?} (the random turn) does not parse: {e}")))?;
+            if parsed != path {
+                return Err(bad(format!(
+                    "{text:?} parses as {parsed:?}, not the random turn {path:?}"
+                )));
+            }
+            turns_checked += 1;
+        }
+    }
+    Ok(turns_checked)
+}

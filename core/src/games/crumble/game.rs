@@ -1,0 +1,1636 @@
+//! The game state: the board plus the turn in progress, the rules of RULES.md sections 3–5,
+//! and the turn as atomic decisions (see [`crate::games::crumble::decision`]).
+
+use crate::game::Color;
+use crate::game::Decision;
+use crate::game::DecisionError;
+use crate::game::hash::mix64;
+use crate::games::crumble::board::{Board, NO_SLOT};
+use crate::games::crumble::decision::{DecisionKind, action_count};
+use crate::games::crumble::error::SizeError;
+use crate::games::crumble::geom::{Cut, Dir, Rect, rect_key};
+
+/// Why a game ended (RULES.md section 5).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Reason {
+    FourSides,
+    DrawRule,
+    NoSplitOrJoin,
+    TurnLimit,
+    Resignation,
+    Agreement,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 6] = [
+        Reason::FourSides,
+        Reason::DrawRule,
+        Reason::NoSplitOrJoin,
+        Reason::TurnLimit,
+        Reason::Resignation,
+        Reason::Agreement,
+    ];
+    /// The name used in JSON and game records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::FourSides => "four-sides",
+            Reason::DrawRule => "draw-rule",
+            Reason::NoSplitOrJoin => "no-split-or-join",
+            Reason::TurnLimit => "turn-limit",
+            Reason::Resignation => "resignation",
+            Reason::Agreement => "agreement",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.name() == s)
+    }
+    /// Does this reason need a winner (`true`) or forbid one (`false`)?
+    pub fn has_winner(self) -> bool {
+        matches!(self, Reason::FourSides | Reason::Resignation)
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    pub reason: Reason,
+}
+
+impl Outcome {
+    pub fn draw(reason: Reason) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+}
+
+/// Where the turn in progress stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    /// Start of a turn: choose a split or a join.
+    Choose,
+    /// A split or join was chosen at `start`; decide where it ends.
+    Extent { kind: ChoiceKind, start: Rect },
+    /// After the split or join: swap steps or stop.
+    Swap,
+    /// The game has a result.
+    Over,
+}
+
+/// The pending choice of an extent decision.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ChoiceKind {
+    Split(Cut),
+    Join,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    Choose,
+    Extent { kind: ChoiceKind, start: u32 },
+    Swap,
+    Over,
+}
+
+/// What one turn did, for the automatic draw rule (5.2).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TurnRecord {
+    /// Pieces split (before the cut), or the join outline: disjoint rectangles.
+    pub(crate) region: Vec<Rect>,
+    /// The swap's targets, in order.
+    pub(crate) targets: Vec<Rect>,
+}
+
+impl TurnRecord {
+    fn clear(&mut self) {
+        self.region.clear();
+        self.targets.clear();
+    }
+    fn copy_from(&mut self, o: &TurnRecord) {
+        self.region.clear();
+        self.region.extend_from_slice(&o.region);
+        self.targets.clear();
+        self.targets.extend_from_slice(&o.targets);
+    }
+    fn hash(&self) -> u64 {
+        let mut h = 0x51_7cc1_b727_220au64;
+        for r in &self.region {
+            h = mix64(h ^ rect_key(*r));
+        }
+        h = mix64(h ^ 0xff);
+        for r in &self.targets {
+            h = mix64(h ^ rect_key(*r));
+        }
+        h
+    }
+}
+
+/// The last six turns (three of each player), oldest first.
+#[derive(Clone, Debug, Default)]
+struct DrawWindow {
+    turns: [TurnRecord; 6],
+    head: usize,
+    len: usize,
+}
+
+impl DrawWindow {
+    fn push(&mut self, rec: &TurnRecord) {
+        let i = (self.head + self.len) % 6;
+        self.turns[i].copy_from(rec);
+        if self.len < 6 {
+            self.len += 1;
+        } else {
+            self.head = (self.head + 1) % 6;
+        }
+    }
+    fn get(&self, i: usize) -> &TurnRecord {
+        &self.turns[(self.head + i) % 6]
+    }
+    fn clear(&mut self) {
+        self.head = 0;
+        self.len = 0;
+    }
+}
+
+/// `a` lies inside `b` as point sets; both are lists of disjoint rectangles.
+fn region_inside(a: &[Rect], b: &[Rect]) -> bool {
+    a.iter()
+        .all(|ra| b.iter().map(|rb| ra.overlap_area(*rb)).sum::<u64>() == ra.area())
+}
+
+/// One loop-guard state of the turn: colouring (hash + snapshot of colour bits) and swapper.
+#[derive(Clone, Copy, Debug)]
+struct GuardEntry {
+    key: u64,
+    swapper: u32,
+    offset: u32,
+}
+
+/// Buffers reused across decisions so the hot path does not allocate.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    mark: Vec<u32>,
+    mark_id: u32,
+    safe: Vec<u32>,
+    stack: Vec<u32>,
+    group: Vec<u32>,
+    seeds: Vec<u32>,
+    to_flip: Vec<u32>,
+    /// Slots whose colour changed in the current step, in order (for undo).
+    pub(crate) flips: Vec<u32>,
+    xs: Vec<u16>,
+    ys: Vec<u16>,
+    run: Vec<u32>,
+    runs: Vec<(Cut, u32, u32)>,
+    joins: Vec<(u32, Rect)>,
+    /// Buffers for `is_legal`, `any_step` and random play: each user its own, because they
+    /// nest (applying a decision checks for steps while random play holds its list).
+    legal: Vec<Decision>,
+    pub(crate) random: Vec<Decision>,
+    /// For the debug-build check of the cached swap steps.
+    #[cfg(debug_assertions)]
+    check: Vec<Decision>,
+}
+
+impl Clone for Scratch {
+    /// Scratch space holds no state: a clone starts empty.
+    fn clone(&self) -> Scratch {
+        Scratch::default()
+    }
+}
+
+impl Scratch {
+    /// A fresh stamp for `mark`/`safe`, sized for `slots` slots.
+    fn stamp(&mut self, slots: usize) -> u32 {
+        if self.mark.len() < slots {
+            self.mark.resize(slots, 0);
+            self.safe.resize(slots, 0);
+        }
+        if self.mark_id == u32::MAX {
+            self.mark.fill(0);
+            self.safe.fill(0);
+            self.mark_id = 0;
+        }
+        self.mark_id += 1;
+        self.mark_id
+    }
+}
+
+/// A game in progress: position, turn state, draw-rule history and result.
+#[derive(Debug)]
+pub struct Crumble {
+    board: Board,
+    to_move: Color,
+    state: State,
+    fresh: Vec<u32>,
+    swapper: u32,
+    /// The legal steps of the current swap state, sorted (see `any_step`).
+    steps: Vec<Decision>,
+    guard: Vec<GuardEntry>,
+    guard_bits: Vec<u64>,
+    turn: TurnRecord,
+    window: DrawWindow,
+    turns_played: u32,
+    max_turns: u32,
+    outcome: Option<Outcome>,
+    s: Scratch,
+}
+
+impl Clone for Crumble {
+    fn clone(&self) -> Crumble {
+        let mut g = Crumble {
+            board: self.board.clone(),
+            to_move: self.to_move,
+            state: self.state,
+            fresh: Vec::new(),
+            swapper: self.swapper,
+            steps: Vec::new(),
+            guard: Vec::new(),
+            guard_bits: Vec::new(),
+            turn: TurnRecord::default(),
+            window: DrawWindow::default(),
+            turns_played: self.turns_played,
+            max_turns: self.max_turns,
+            outcome: self.outcome,
+            s: Scratch::default(),
+        };
+        g.clone_from(self);
+        g
+    }
+
+    /// Copies `src` into `self` reusing every buffer (scratch space included): no heap
+    /// allocation once the buffers are large enough, which search relies on.
+    fn clone_from(&mut self, src: &Crumble) {
+        self.board.clone_from(&src.board);
+        self.to_move = src.to_move;
+        self.state = src.state;
+        self.fresh.clone_from(&src.fresh);
+        self.swapper = src.swapper;
+        self.steps.clone_from(&src.steps);
+        self.guard.clone_from(&src.guard);
+        self.guard_bits.clone_from(&src.guard_bits);
+        self.turn.copy_from(&src.turn);
+        self.window.head = src.window.head;
+        self.window.len = src.window.len;
+        for (a, b) in self.window.turns.iter_mut().zip(&src.window.turns) {
+            a.copy_from(b);
+        }
+        self.turns_played = src.turns_played;
+        self.max_turns = src.max_turns;
+        self.outcome = src.outcome;
+    }
+}
+
+impl PartialEq for Crumble {
+    /// Equal positions in equal turn states with equal draw-rule windows (slot layouts may
+    /// differ): equal exactly when everything `hash` covers is equal.
+    fn eq(&self, o: &Crumble) -> bool {
+        self.board == o.board
+            && self.to_move == o.to_move
+            && self.phase() == o.phase()
+            && self.outcome == o.outcome
+            && self.fresh_pieces() == o.fresh_pieces()
+            && self.swapper_piece() == o.swapper_piece()
+            && self.max_turns == o.max_turns
+            // The turn count matters only under a turn limit (as in `hash`).
+            && (self.max_turns == 0 || self.turns_played == o.turns_played)
+            && self.window_hash() == o.window_hash()
+            && self.guard_hash() == o.guard_hash()
+    }
+}
+
+impl Crumble {
+    /// The standard start (rule 1.4) on an `n × n` board at resolution `r`.
+    pub fn new(n: u16, r: u16) -> Result<Crumble, SizeError> {
+        let board = Board::standard(n, r)?;
+        Ok(Crumble::from_board(board, Color::Black, None))
+    }
+
+    /// A game from a loaded position (rule 3.6): surrounded groups are resolved, a four-side
+    /// chain becomes a result, then rule 5.3 is checked. A given result is kept.
+    pub fn from_board(board: Board, to_move: Color, result: Option<Outcome>) -> Crumble {
+        let mut game = Crumble {
+            board,
+            to_move,
+            state: State::Choose,
+            fresh: Vec::new(),
+            swapper: NO_SLOT,
+            steps: Vec::new(),
+            guard: Vec::new(),
+            guard_bits: Vec::new(),
+            turn: TurnRecord::default(),
+            window: DrawWindow::default(),
+            turns_played: 0,
+            max_turns: 0,
+            outcome: result,
+            s: Scratch::default(),
+        };
+        game.resolve_all();
+        if game.outcome.is_none() {
+            if let Some(w) = game.winner_full() {
+                game.outcome = Some(Outcome {
+                    winner: Some(w),
+                    reason: Reason::FourSides,
+                });
+            } else if !game.has_split_or_join(to_move) {
+                game.outcome = Some(Outcome::draw(Reason::NoSplitOrJoin));
+            }
+        }
+        if game.outcome.is_some() {
+            game.state = State::Over;
+        }
+        game
+    }
+
+    /// Sets the turn limit of rule 5.4 (`0` = none), counted from the start or loaded position.
+    pub fn set_max_turns(&mut self, max_turns: u32) {
+        self.max_turns = max_turns;
+        if self.outcome.is_none()
+            && self.state == State::Choose
+            && max_turns > 0
+            && self.turns_played >= max_turns
+        {
+            self.finish(Outcome::draw(Reason::TurnLimit));
+        }
+    }
+
+    pub fn max_turns(&self) -> u32 {
+        self.max_turns
+    }
+
+    /// Restarts from the standard start, keeping the buffers (and the turn limit).
+    pub fn reset_standard(&mut self) {
+        self.board.reset_standard();
+        self.to_move = Color::Black;
+        self.state = State::Choose;
+        self.fresh.clear();
+        self.swapper = NO_SLOT;
+        self.guard.clear();
+        self.guard_bits.clear();
+        self.turn.clear();
+        self.window.clear();
+        self.turns_played = 0;
+        self.outcome = None;
+    }
+
+    /// Ends the game now with `outcome` (resignation, agreement, or any result from outside).
+    pub fn finish(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+        self.state = State::Over;
+    }
+
+    #[inline]
+    pub(crate) fn scratch(&mut self) -> &mut Scratch {
+        &mut self.s
+    }
+
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    #[inline]
+    pub fn grid_size(&self) -> u16 {
+        self.board.grid_size()
+    }
+    /// Size of the action space, `8·G·G + 1`.
+    #[inline]
+    pub fn action_count(&self) -> u32 {
+        action_count(self.board.grid_size())
+    }
+    /// The player whose turn it is (after the game ended: who would move next).
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+    /// Who makes the next decision: the player to move, or `None` when the game is over.
+    #[inline]
+    pub fn decider(&self) -> Option<Color> {
+        (self.state != State::Over).then_some(self.to_move)
+    }
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.state == State::Over
+    }
+    /// Turns completed since the start or the loaded position.
+    #[inline]
+    pub fn turns_played(&self) -> u32 {
+        self.turns_played
+    }
+    pub fn phase(&self) -> Phase {
+        match self.state {
+            State::Choose => Phase::Choose,
+            State::Extent { kind, start } => Phase::Extent {
+                kind,
+                start: self.board.rect(start),
+            },
+            State::Swap => Phase::Swap,
+            State::Over => Phase::Over,
+        }
+    }
+    /// The turn's fresh pieces (rule 4.1.6, 4.2.2), sorted by `(y, x)`; empty outside the swap.
+    pub fn fresh_pieces(&self) -> Vec<Rect> {
+        let mut v: Vec<Rect> = self.fresh.iter().map(|&s| self.board.rect(s)).collect();
+        v.sort_unstable_by_key(|r| (r.y, r.x));
+        v
+    }
+    /// The current swapper, once a first step has been taken.
+    pub fn swapper_piece(&self) -> Option<Rect> {
+        (self.swapper != NO_SLOT && self.state == State::Swap)
+            .then(|| self.board.rect(self.swapper))
+    }
+    /// Is the game at the beginning of a turn (where complete moves start)?
+    #[inline]
+    pub fn at_turn_start(&self) -> bool {
+        self.state == State::Choose
+    }
+
+    // ---------------------------------------------------------------- hash
+
+    fn window_hash(&self) -> u64 {
+        let mut h = self.window.len as u64;
+        for i in 0..self.window.len {
+            h = mix64(h ^ self.window.get(i).hash());
+        }
+        h
+    }
+    fn guard_hash(&self) -> u64 {
+        // The set of states visited this turn: order-free, so XOR.
+        self.guard.iter().fold(0, |h, e| h ^ mix64(e.key))
+    }
+
+    /// 64-bit hash of everything that affects the legal decisions or the outcome: pieces and
+    /// colours, who decides, phase, pending choice, fresh pieces, swapper, the loop-guard states
+    /// of the turn, the draw-rule window, the result, and the turn count when a limit is set.
+    pub fn hash(&self) -> u64 {
+        let mut h = self.board.hash() ^ mix64(0xC0 + self.to_move as u64);
+        let phase = match self.state {
+            State::Choose => 1,
+            State::Extent { kind, start } => {
+                let k = match kind {
+                    ChoiceKind::Split(Cut::H) => 2,
+                    ChoiceKind::Split(Cut::V) => 3,
+                    ChoiceKind::Join => 4,
+                };
+                mix64(k ^ rect_key(self.board.rect(start)) << 3)
+            }
+            State::Swap => 5,
+            State::Over => 6,
+        };
+        h ^= mix64(0xA1 ^ phase);
+        if self.state == State::Swap {
+            for &f in &self.fresh {
+                h ^= mix64(0xF5E5 ^ rect_key(self.board.rect(f)));
+            }
+            if self.swapper != NO_SLOT {
+                h ^= mix64(0x5a5a ^ rect_key(self.board.rect(self.swapper)));
+            }
+            h ^= mix64(self.guard_hash() ^ 0x6d);
+        }
+        h ^= mix64(self.window_hash() ^ 0x77);
+        if let Some(o) = self.outcome {
+            h ^= mix64(((o.reason as u64) << 8) ^ o.winner.map_or(3, |c| c as u64));
+        }
+        if self.max_turns > 0 {
+            h ^= mix64(0x7e7e ^ u64::from(self.turns_played) << 20 ^ u64::from(self.max_turns));
+        }
+        h
+    }
+
+    // ---------------------------------------------------------------- captures and wins
+
+    /// BFS of the group (touching, same colour) of `seed`. Returns true as soon as it reaches a
+    /// side of the board or a piece already known safe under stamp `safe_id`; then every piece
+    /// visited is marked safe. Otherwise the whole group is left in `s.group`.
+    fn group_reaches_side(&mut self, seed: u32, safe_id: u32) -> bool {
+        let b = &self.board;
+        let s = &mut self.s;
+        let g = b.grid_size();
+        let id = s.stamp(b.slot_limit());
+        let color = b.color(seed);
+        s.group.clear();
+        s.stack.clear();
+        s.stack.push(seed);
+        s.mark[seed as usize] = id;
+        let mut found = false;
+        while let Some(p) = s.stack.pop() {
+            s.group.push(p);
+            if b.rect(p).touches_side(g) {
+                found = true;
+                break;
+            }
+            // A neighbour on a side (or known safe) settles it before it is even pushed.
+            let mut hit_safe = false;
+            b.for_each_touching(p, |q| {
+                if b.color(q) == color {
+                    if s.safe[q as usize] == safe_id || b.rect(q).touches_side(g) {
+                        hit_safe = true;
+                    } else if s.mark[q as usize] != id {
+                        s.mark[q as usize] = id;
+                        s.stack.push(q);
+                    }
+                }
+            });
+            if hit_safe {
+                found = true;
+                break;
+            }
+        }
+        if found {
+            for &p in &s.group {
+                s.safe[p as usize] = safe_id;
+            }
+        }
+        found
+    }
+
+    /// Captures after a step that flipped `a` and `b`: only groups touching them can have lost
+    /// their contact with the sides. Returns whether anything was captured.
+    fn resolve_after_step(&mut self, a: u32, b: u32) -> bool {
+        let safe_id = self.s.stamp(self.board.slot_limit());
+        let mut seeds = std::mem::take(&mut self.s.seeds);
+        seeds.clear();
+        seeds.push(a);
+        seeds.push(b);
+        self.board.for_each_touching(a, |q| seeds.push(q));
+        self.board.for_each_touching(b, |q| seeds.push(q));
+        // A surrounded group found is flipped at once, and the groups touching it are looked
+        // at again (only they can have changed); any order of flips gives the same result.
+        // Groups found safe stay safe: flips only ever grow side-touching groups.
+        let mut captured = false;
+        let mut i = 0;
+        while i < seeds.len() {
+            let seed = seeds[i];
+            i += 1;
+            if self.s.safe[seed as usize] == safe_id || self.group_reaches_side(seed, safe_id) {
+                continue;
+            }
+            captured = true;
+            let group = std::mem::take(&mut self.s.group);
+            for &p in &group {
+                self.board.flip(p);
+                self.s.flips.push(p);
+            }
+            for &p in &group {
+                seeds.push(p);
+                self.board.for_each_touching(p, |q| seeds.push(q));
+            }
+            self.s.group = group;
+        }
+        self.s.seeds = seeds;
+        captured
+    }
+
+    /// Resolves every surrounded group (rule 3.3) of the current colouring; returns whether
+    /// anything was captured. Positions reached by play are always resolved already, so this
+    /// is for benchmarks and checks.
+    pub fn resolve_captures(&mut self) -> bool {
+        self.s.flips.clear();
+        self.resolve_all()
+    }
+
+    /// The capture rule (3.3) from scratch: while some group touches no side, flip it. All
+    /// surrounded groups of a pass flip together; the result is the same in any order.
+    pub(crate) fn resolve_all(&mut self) -> bool {
+        let mut any = false;
+        loop {
+            let id = self.s.stamp(self.board.slot_limit());
+            self.s.to_flip.clear();
+            let g = self.board.grid_size();
+            for p in 0..self.board.slot_capacity() as u32 {
+                if !self.board.is_live(p) || self.s.mark[p as usize] == id {
+                    continue;
+                }
+                let color = self.board.color(p);
+                let b = &self.board;
+                let s = &mut self.s;
+                s.group.clear();
+                s.stack.clear();
+                s.stack.push(p);
+                s.mark[p as usize] = id;
+                let mut side = false;
+                while let Some(x) = s.stack.pop() {
+                    s.group.push(x);
+                    side |= b.rect(x).touches_side(g);
+                    b.for_each_touching(x, |q| {
+                        if b.color(q) == color && s.mark[q as usize] != id {
+                            s.mark[q as usize] = id;
+                            s.stack.push(q);
+                        }
+                    });
+                }
+                if !side {
+                    s.to_flip.extend_from_slice(&s.group);
+                }
+            }
+            if self.s.to_flip.is_empty() {
+                return any;
+            }
+            any = true;
+            for i in 0..self.s.to_flip.len() {
+                let p = self.s.to_flip[i];
+                self.board.flip(p);
+                self.s.flips.push(p);
+            }
+        }
+    }
+
+    /// Sides (mask, see [`Rect::side_mask`]) touched by the chain (edge-neighbours, same colour)
+    /// of `seed`; stops early once all four are found.
+    fn chain_sides(&mut self, seed: u32, id: u32) -> u8 {
+        let b = &self.board;
+        let s = &mut self.s;
+        let g = b.grid_size();
+        let color = b.color(seed);
+        s.stack.clear();
+        s.stack.push(seed);
+        s.mark[seed as usize] = id;
+        let mut mask = 0u8;
+        while let Some(p) = s.stack.pop() {
+            mask |= b.rect(p).side_mask(g);
+            if mask == 15 {
+                break;
+            }
+            b.for_each_edge_neighbour(p, |q| {
+                if b.color(q) == color && s.mark[q as usize] != id {
+                    s.mark[q as usize] = id;
+                    s.stack.push(q);
+                }
+            });
+        }
+        mask
+    }
+
+    /// Rule 3.1 over the whole board: a winning chain must contain a piece on the west side.
+    pub(crate) fn winner_full(&mut self) -> Option<Color> {
+        let id = self.s.stamp(self.board.slot_limit());
+        let mut winner = None;
+        let mut y = 0;
+        while y < self.board.grid_size() {
+            let p = self.board.slot_at(0, y);
+            y = self.board.rect(p).top();
+            if self.s.mark[p as usize] == id {
+                continue;
+            }
+            if self.chain_sides(p, id) == 15 {
+                let c = self.board.color(p);
+                debug_assert!(
+                    winner.is_none_or(|w| w == c),
+                    "both players have a four-side chain"
+                );
+                winner = Some(c);
+            }
+        }
+        winner
+    }
+
+    // ---------------------------------------------------------------- splits and joins
+
+    /// Next piece of a cut run along line `c` from `pos` (along the line), if the cut can reach
+    /// it: the line may run along piece sides, and the first piece it crosses must be one of
+    /// `color`'s with its legal midline on the line (rules 4.1.2, 4.1.3).
+    #[inline]
+    pub(crate) fn run_next(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
+        match cut {
+            Cut::H => Crumble::run_walk::<true, true>(b, c, pos, color),
+            Cut::V => Crumble::run_walk::<false, true>(b, c, pos, color),
+        }
+    }
+
+    /// Like [`Crumble::run_next`] but walking back from `pos` (exclusive).
+    #[inline]
+    fn run_prev(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
+        match cut {
+            Cut::H => Crumble::run_walk::<true, false>(b, c, pos, color),
+            Cut::V => Crumble::run_walk::<false, false>(b, c, pos, color),
+        }
+    }
+
+    /// The walk behind [`Crumble::run_next`] (`FORWARD`) and [`Crumble::run_prev`], specialised
+    /// for horizontal (`H`) and vertical lines, since it runs for every piece every turn.
+    fn run_walk<const H: bool, const FORWARD: bool>(
+        b: &Board,
+        c: u16,
+        mut pos: u16,
+        color: Color,
+    ) -> Option<u32> {
+        let g = b.grid_size();
+        let cut = if H { Cut::H } else { Cut::V };
+        loop {
+            if FORWARD && pos >= g || !FORWARD && pos == 0 {
+                return None;
+            }
+            let at = if FORWARD { pos } else { pos - 1 };
+            let (p, q) = if H {
+                (b.slot_at(at, c), b.slot_at(at, c - 1))
+            } else {
+                (b.slot_at(c, at), b.slot_at(c - 1, at))
+            };
+            if p == q {
+                return (b.color(p) == color && b.rect(p).midline(cut) == Some(c)).then_some(p);
+            }
+            let (rp, rq) = (b.rect(p), b.rect(q));
+            pos = match (H, FORWARD) {
+                (true, true) => rp.right().min(rq.right()),
+                (false, true) => rp.top().min(rq.top()),
+                (true, false) => rp.x.max(rq.x),
+                (false, false) => rp.y.max(rq.y),
+            };
+        }
+    }
+
+    #[inline]
+    fn run_end(r: Rect, cut: Cut) -> u16 {
+        match cut {
+            Cut::H => r.right(),
+            Cut::V => r.top(),
+        }
+    }
+    #[inline]
+    fn run_start(r: Rect, cut: Cut) -> u16 {
+        match cut {
+            Cut::H => r.x,
+            Cut::V => r.y,
+        }
+    }
+
+    /// Checks that `outline` is a union of whole pieces of `color` (rule 4.2), given that the
+    /// pieces along its bottom and left sides are already known to sit inside it.
+    fn outline_is_own(b: &Board, o: Rect, color: Color) -> bool {
+        let (x1, y1) = (o.right(), o.top());
+        // Cheap filter first: the upper-right piece must be own and fit the corner.
+        let ur = b.slot_at(x1 - 1, y1 - 1);
+        let r = b.rect(ur);
+        if r.right() != x1 || r.top() != y1 || b.color(ur) != color {
+            return false;
+        }
+        let mut x = o.x;
+        while x < x1 {
+            let r = b.rect(b.slot_at(x, y1 - 1));
+            if r.top() != y1 {
+                return false;
+            }
+            x = r.right();
+        }
+        let mut y = o.y;
+        while y < y1 {
+            let r = b.rect(b.slot_at(x1 - 1, y));
+            if r.right() != x1 {
+                return false;
+            }
+            y = r.top();
+        }
+        // Rows between `y` and the lowest top of the pieces on row `y` hold the same pieces.
+        let mut y = o.y;
+        while y < y1 {
+            let mut x = o.x;
+            let mut next = y1;
+            while x < x1 {
+                let s = b.slot_at(x, y);
+                if b.color(s) != color {
+                    return false;
+                }
+                let r = b.rect(s);
+                next = next.min(r.top());
+                x = r.right();
+            }
+            y = next;
+        }
+        true
+    }
+
+    /// Calls `f` with every legal join outline whose lower-left corner is the corner of piece
+    /// `p` (of colour `color`), until `f` returns false.
+    fn joins_from(
+        b: &Board,
+        s: &mut Scratch,
+        p: u32,
+        color: Color,
+        mut f: impl FnMut(Rect) -> bool,
+    ) {
+        let g = b.grid_size();
+        let pr = b.rect(p);
+        let (x0, y0) = (pr.x, pr.y);
+        // Candidate tops: the pieces up the left side must sit on it. The first `ys_flat` of
+        // them also end at the piece's right side: a column of whole pieces.
+        s.ys.clear();
+        s.ys.push(pr.top());
+        let mut ys_flat = 1;
+        let mut y = pr.top();
+        while y < g {
+            let q = b.slot_at(x0, y);
+            let r = b.rect(q);
+            if r.x != x0 || b.color(q) != color {
+                break;
+            }
+            y = r.top();
+            s.ys.push(y);
+            if ys_flat == s.ys.len() - 1 && r.right() == pr.right() {
+                ys_flat += 1;
+            }
+        }
+        // Candidate right sides, no further than twice the tallest candidate height; the
+        // first `xs_flat` also end at the piece's top: a row of whole pieces.
+        let x_max = (u32::from(x0) + 2 * u32::from(y - y0)).min(u32::from(g)) as u16;
+        s.xs.clear();
+        let mut xs_flat = 0;
+        let mut x = x0;
+        if pr.right() <= x_max {
+            s.xs.push(pr.right());
+            xs_flat = 1;
+            x = pr.right();
+        }
+        while x < x_max {
+            let q = b.slot_at(x, y0);
+            let r = b.rect(q);
+            if r.y != y0 || b.color(q) != color || r.right() > x_max {
+                break;
+            }
+            x = r.right();
+            s.xs.push(x);
+            if xs_flat == s.xs.len() - 1 && r.top() == pr.top() {
+                xs_flat += 1;
+            }
+        }
+        if s.xs.len() + s.ys.len() <= 2 {
+            return; // only the piece itself fits
+        }
+        for (k, &x1) in s.xs.iter().enumerate() {
+            let w = x1 - x0;
+            let mut hs = [w / 2, w, 2 * w];
+            if w % 2 != 0 {
+                hs[0] = 0;
+            }
+            for h in hs {
+                if h == 0 || (w == pr.w && h == pr.h) {
+                    continue;
+                }
+                let y1 = u32::from(y0) + u32::from(h);
+                if y1 > u32::from(y) {
+                    break; // taller than the left side allows; larger h only more so
+                }
+                let Ok(j) = s.ys.binary_search(&(y1 as u16)) else {
+                    continue;
+                };
+                let o = Rect::new(x0, y0, w, h);
+                // A row or column of whole own pieces needs no further check.
+                let whole = (h == pr.h && k < xs_flat) || (w == pr.w && j < ys_flat);
+                if (whole || Crumble::outline_is_own(b, o, color)) && !f(o) {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn has_join_from(&mut self, p: u32, color: Color) -> bool {
+        let mut found = false;
+        Crumble::joins_from(&self.board, &mut self.s, p, color, |_| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// Rule 5.3: does `color` have any legal split or join?
+    fn has_split_or_join(&mut self, color: Color) -> bool {
+        let mut own = std::mem::take(&mut self.s.run);
+        own.clear();
+        let mut any_split = false;
+        for p in self.board.slots_of(color) {
+            let r = self.board.rect(p);
+            if r.h_midline().is_some() || r.v_midline().is_some() {
+                any_split = true;
+                break;
+            }
+            own.push(p);
+        }
+        let found = any_split || own.iter().any(|&p| self.has_join_from(p, color));
+        self.s.run = own;
+        found
+    }
+
+    /// Finds every legal split and join of the player to move: split runs go to `s.runs`
+    /// (cut, offset into `s.run`, length: a run of `m` pieces gives `m(m+1)/2` splits), joins
+    /// to `s.joins`. Returns the number of complete splits and joins.
+    fn find_bases(&mut self) -> usize {
+        let color = self.to_move;
+        let mut run = std::mem::take(&mut self.s.run);
+        let mut runs = std::mem::take(&mut self.s.runs);
+        let mut joins = std::mem::take(&mut self.s.joins);
+        run.clear();
+        runs.clear();
+        joins.clear();
+        let mut total = 0;
+        for p in self.board.slots_of(color) {
+            let r = self.board.rect(p);
+            for cut in [Cut::H, Cut::V] {
+                let Some(c) = r.midline(cut) else { continue };
+                if Crumble::run_prev(&self.board, cut, c, Crumble::run_start(r, cut), color)
+                    .is_some()
+                {
+                    continue; // not the first piece of its run; its run is listed from there
+                }
+                let offset = run.len();
+                run.push(p);
+                let mut q = p;
+                while let Some(n) = Crumble::run_next(
+                    &self.board,
+                    cut,
+                    c,
+                    Crumble::run_end(self.board.rect(q), cut),
+                    color,
+                ) {
+                    run.push(n);
+                    q = n;
+                }
+                let m = run.len() - offset;
+                total += m * (m + 1) / 2;
+                runs.push((cut, offset as u32, m as u32));
+            }
+            Crumble::joins_from(&self.board, &mut self.s, p, color, |o| {
+                joins.push((p, o));
+                true
+            });
+        }
+        total += joins.len();
+        self.s.run = run;
+        self.s.runs = runs;
+        self.s.joins = joins;
+        total
+    }
+
+    /// The `k`-th complete split or join found by [`Crumble::find_bases`], as (choose, extent).
+    pub(crate) fn nth_base(&self, mut k: usize) -> (Decision, Decision) {
+        let g = self.board.grid_size();
+        for &(cut, offset, m) in &self.s.runs {
+            let (offset, m) = (offset as usize, m as usize);
+            if k >= m * (m + 1) / 2 {
+                k -= m * (m + 1) / 2;
+                continue;
+            }
+            for i in 0..m {
+                if k < m - i {
+                    let a = self.board.rect(self.s.run[offset + i]);
+                    let b = self.board.rect(self.s.run[offset + i + k]);
+                    return (
+                        Decision::encode(
+                            DecisionKind::Split {
+                                cut,
+                                x: a.x,
+                                y: a.y,
+                            },
+                            g,
+                        ),
+                        Decision::encode(DecisionKind::End { x: b.x, y: b.y }, g),
+                    );
+                }
+                k -= m - i;
+            }
+        }
+        let (_, o) = self.s.joins[k];
+        (
+            Decision::encode(DecisionKind::Join { x: o.x, y: o.y }, g),
+            Decision::encode(
+                DecisionKind::End {
+                    x: o.right() - 1,
+                    y: o.top() - 1,
+                },
+                g,
+            ),
+        )
+    }
+
+    /// Picks one complete split or join uniformly with `pick(n) in 0..n`; `None` if there is none.
+    pub(crate) fn pick_base(
+        &mut self,
+        pick: impl FnOnce(usize) -> usize,
+    ) -> Option<(Decision, Decision)> {
+        let n = self.find_bases();
+        (n > 0).then(|| self.nth_base(pick(n)))
+    }
+
+    /// Every legal (choose, extent) pair of the player to move, in no particular order: all
+    /// complete splits (each contiguous run of each cut line) and joins.
+    pub(crate) fn collect_bases(&mut self, out: &mut Vec<(Decision, Decision)>) {
+        out.clear();
+        let n = self.find_bases();
+        out.extend((0..n).map(|k| self.nth_base(k)));
+    }
+
+    // ---------------------------------------------------------------- legal decisions
+
+    /// The legal decisions, sorted ascending; never empty while the game goes on.
+    pub fn legal_decisions(&mut self) -> Vec<Decision> {
+        let mut v = Vec::new();
+        self.legal_decisions_into(&mut v);
+        v
+    }
+
+    /// [`Crumble::legal_decisions`] into a caller's buffer (cleared first), without allocating
+    /// once the buffer is large enough.
+    pub fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
+        out.clear();
+        let g = self.board.grid_size();
+        let color = self.to_move;
+        match self.state {
+            State::Over => {}
+            State::Choose => {
+                for p in self.board.slots_of(color) {
+                    let r = self.board.rect(p);
+                    if r.h_midline().is_some() {
+                        out.push(Decision::encode(
+                            DecisionKind::Split {
+                                cut: Cut::H,
+                                x: r.x,
+                                y: r.y,
+                            },
+                            g,
+                        ));
+                    }
+                    if r.v_midline().is_some() {
+                        out.push(Decision::encode(
+                            DecisionKind::Split {
+                                cut: Cut::V,
+                                x: r.x,
+                                y: r.y,
+                            },
+                            g,
+                        ));
+                    }
+                    let mut join = false;
+                    Crumble::joins_from(&self.board, &mut self.s, p, color, |_| {
+                        join = true;
+                        false
+                    });
+                    if join {
+                        out.push(Decision::encode(DecisionKind::Join { x: r.x, y: r.y }, g));
+                    }
+                }
+                out.sort_unstable();
+            }
+            State::Extent {
+                kind: ChoiceKind::Split(cut),
+                start,
+            } => {
+                let c = self
+                    .board
+                    .rect(start)
+                    .midline(cut)
+                    .expect("pending split has a midline");
+                let mut q = start;
+                loop {
+                    let r = self.board.rect(q);
+                    out.push(Decision::encode(DecisionKind::End { x: r.x, y: r.y }, g));
+                    match Crumble::run_next(&self.board, cut, c, Crumble::run_end(r, cut), color) {
+                        Some(n) => q = n,
+                        None => break,
+                    }
+                }
+                out.sort_unstable();
+            }
+            State::Extent {
+                kind: ChoiceKind::Join,
+                start,
+            } => {
+                Crumble::joins_from(&self.board, &mut self.s, start, color, |o| {
+                    out.push(Decision::encode(
+                        DecisionKind::End {
+                            x: o.right() - 1,
+                            y: o.top() - 1,
+                        },
+                        g,
+                    ));
+                    true
+                });
+                out.sort_unstable();
+            }
+            State::Swap => {
+                // Computed when the swap state was entered; stop is the largest index.
+                #[cfg(debug_assertions)]
+                {
+                    let mut fresh = std::mem::take(&mut self.s.check);
+                    fresh.clear();
+                    self.push_steps(&mut fresh);
+                    fresh.sort_unstable();
+                    debug_assert_eq!(fresh, self.steps, "stale cached swap steps");
+                    self.s.check = fresh;
+                }
+                out.extend_from_slice(&self.steps);
+                out.push(Decision::stop(g));
+            }
+        }
+    }
+
+    /// The legal swap steps (without stop), unsorted.
+    pub(crate) fn push_steps(&mut self, out: &mut Vec<Decision>) {
+        let g = self.board.grid_size();
+        if self.swapper == NO_SLOT {
+            for i in 0..self.fresh.len() {
+                let f = self.fresh[i];
+                let r = self.board.rect(f);
+                for dir in Dir::ALL {
+                    // A first step never recreates the state before it: the swapper changes.
+                    if self.target(f, dir).is_some() {
+                        out.push(Decision::encode(
+                            DecisionKind::Step {
+                                dir,
+                                x: r.x,
+                                y: r.y,
+                            },
+                            g,
+                        ));
+                    }
+                }
+            }
+        } else {
+            let s = self.swapper;
+            let r = self.board.rect(s);
+            for dir in Dir::ALL {
+                if self.guarded_target(s, dir).is_some() {
+                    out.push(Decision::encode(
+                        DecisionKind::Step {
+                            dir,
+                            x: r.x,
+                            y: r.y,
+                        },
+                        g,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// An opponent two-point neighbour of `s` in `dir` (rule 4.3.2), ignoring the loop guard.
+    #[inline]
+    fn target(&self, s: u32, dir: Dir) -> Option<u32> {
+        let t = self.board.two_point_neighbour(s, dir)?;
+        (self.board.color(t) != self.to_move).then_some(t)
+    }
+
+    /// [`Crumble::target`] that also passes the loop guard (rule 4.3.4).
+    fn guarded_target(&mut self, s: u32, dir: Dir) -> Option<u32> {
+        let t = self.target(s, dir)?;
+        if self.guard.iter().any(|e| e.swapper == t) {
+            // Only a state with the same swapper can be recreated: simulate and undo.
+            self.s.flips.clear();
+            self.flip_step(s, t);
+            let repeat = self.guard_contains(t);
+            for i in (0..self.s.flips.len()).rev() {
+                let p = self.s.flips[i];
+                self.board.flip(p);
+            }
+            if repeat {
+                return None;
+            }
+        }
+        Some(t)
+    }
+
+    /// Colours of one step: `s` to the opponent, `t` to the mover, then captures.
+    fn flip_step(&mut self, s: u32, t: u32) -> bool {
+        let mover = self.to_move;
+        self.board.set_color(s, mover.opposite());
+        self.board.set_color(t, mover);
+        self.s.flips.push(s);
+        self.s.flips.push(t);
+        self.resolve_after_step(s, t)
+    }
+
+    fn guard_key(&self, swapper: u32) -> u64 {
+        self.board.hash() ^ mix64(rect_key(self.board.rect(swapper)) ^ 0x6a09_e667)
+    }
+
+    /// The current swap state as the loop guard keys it (colouring after captures and the
+    /// swapper's slot), for searches that visit each state of a turn once; `None` before the
+    /// first step or outside a swap. Slots are stable within a turn, so within one turn two
+    /// states are equal iff their swapper slots and `black_bits` are.
+    pub(crate) fn swap_state(&self) -> Option<(u64, u32, &[u64])> {
+        (self.state == State::Swap && self.swapper != NO_SLOT).then(|| {
+            (
+                self.guard_key(self.swapper),
+                self.swapper,
+                self.board.black_bits(),
+            )
+        })
+    }
+
+    fn guard_contains(&self, swapper: u32) -> bool {
+        let key = self.guard_key(swapper);
+        let bits = self.board.black_bits();
+        self.guard.iter().any(|e| {
+            e.swapper == swapper && e.key == key && {
+                let o = e.offset as usize;
+                &self.guard_bits[o..o + bits.len()] == bits
+            }
+        })
+    }
+
+    fn guard_push(&mut self, swapper: u32) {
+        let key = self.guard_key(swapper);
+        let offset = self.guard_bits.len() as u32;
+        self.guard_bits.extend_from_slice(self.board.black_bits());
+        self.guard.push(GuardEntry {
+            key,
+            swapper,
+            offset,
+        });
+    }
+
+    // ---------------------------------------------------------------- applying decisions
+
+    /// Is `d` legal here?
+    pub fn is_legal(&mut self, d: Decision) -> bool {
+        let mut buf = std::mem::take(&mut self.s.legal);
+        self.legal_decisions_into(&mut buf);
+        let ok = buf.binary_search(&d).is_ok();
+        self.s.legal = buf;
+        ok
+    }
+
+    /// Applies a decision after checking it; on an illegal decision the state is untouched.
+    pub fn apply(&mut self, d: Decision) -> Result<(), DecisionError> {
+        if self.state == State::Over {
+            return Err(DecisionError::GameOver);
+        }
+        if d.0 >= self.action_count() {
+            return Err(DecisionError::OutOfRange {
+                index: d.0,
+                size: self.action_count(),
+            });
+        }
+        if !self.is_legal(d) {
+            let what = d
+                .decode(self.grid_size())
+                .map_or_else(|| d.0.to_string(), |k| k.to_string());
+            return Err(DecisionError::Illegal(what));
+        }
+        self.apply_unchecked(d);
+        Ok(())
+    }
+
+    /// Applies a decision known to be legal (search's hot path); legality is only
+    /// debug-asserted.
+    pub fn apply_unchecked(&mut self, d: Decision) {
+        debug_assert!(
+            self.is_legal(d),
+            "illegal decision {:?}",
+            d.decode(self.grid_size())
+        );
+        let g = self.board.grid_size();
+        let kind = d.decode(g).expect("decision in range");
+        match (self.state, kind) {
+            (State::Choose, DecisionKind::Split { cut, x, y }) => {
+                let start = self
+                    .board
+                    .slot_with_corner(x, y)
+                    .expect("piece at split start");
+                self.state = State::Extent {
+                    kind: ChoiceKind::Split(cut),
+                    start,
+                };
+            }
+            (State::Choose, DecisionKind::Join { x, y }) => {
+                let start = self
+                    .board
+                    .slot_with_corner(x, y)
+                    .expect("piece at join corner");
+                self.state = State::Extent {
+                    kind: ChoiceKind::Join,
+                    start,
+                };
+            }
+            (
+                State::Extent {
+                    kind: ChoiceKind::Split(cut),
+                    start,
+                },
+                DecisionKind::End { x, y },
+            ) => self.do_split(cut, start, x, y),
+            (
+                State::Extent {
+                    kind: ChoiceKind::Join,
+                    start,
+                },
+                DecisionKind::End { x, y },
+            ) => {
+                let r = self.board.rect(start);
+                let outline = Rect::new(r.x, r.y, x + 1 - r.x, y + 1 - r.y);
+                self.turn.region.clear();
+                self.turn.region.push(outline);
+                let slot = self.board.join(outline, self.to_move);
+                self.fresh.clear();
+                self.fresh.push(slot);
+                self.begin_swap();
+            }
+            (State::Swap, DecisionKind::Step { dir, x, y }) => {
+                let s = if self.swapper == NO_SLOT {
+                    self.board
+                        .slot_with_corner(x, y)
+                        .expect("fresh piece at step")
+                } else {
+                    self.swapper
+                };
+                self.do_step(s, dir);
+            }
+            (State::Swap, DecisionKind::Stop) => self.end_turn(),
+            (state, kind) => panic!("decision {kind} does not fit state {state:?}"),
+        }
+    }
+
+    fn do_split(&mut self, cut: Cut, start: u32, ex: u16, ey: u16) {
+        let color = self.to_move;
+        let c = self.board.rect(start).midline(cut).expect("midline");
+        let mut run = std::mem::take(&mut self.s.run);
+        run.clear();
+        let mut q = start;
+        loop {
+            run.push(q);
+            let r = self.board.rect(q);
+            if r.x == ex && r.y == ey {
+                break;
+            }
+            q = Crumble::run_next(&self.board, cut, c, Crumble::run_end(r, cut), color)
+                .expect("end lies on the run");
+        }
+        self.turn.region.clear();
+        self.fresh.clear();
+        for &p in &run {
+            self.turn.region.push(self.board.rect(p));
+            let (lo, hi) = self.board.split(p, cut);
+            self.fresh.push(lo);
+            self.fresh.push(hi);
+        }
+        self.s.run = run;
+        self.begin_swap();
+    }
+
+    fn begin_swap(&mut self) {
+        self.state = State::Swap;
+        self.swapper = NO_SLOT;
+        self.guard.clear();
+        self.guard_bits.clear();
+        if !self.any_step() {
+            self.end_turn();
+        }
+    }
+
+    /// Computes the legal steps of the swap state just entered into `steps` (sorted), which
+    /// stays valid until the next decision; returns whether there is any.
+    fn any_step(&mut self) -> bool {
+        let mut buf = std::mem::take(&mut self.steps);
+        buf.clear();
+        self.push_steps(&mut buf);
+        buf.sort_unstable();
+        let any = !buf.is_empty();
+        self.steps = buf;
+        any
+    }
+
+    /// The legal steps (without stop), sorted; only meaningful in the swap phase.
+    #[inline]
+    pub(crate) fn swap_steps(&self) -> &[Decision] {
+        &self.steps
+    }
+
+    fn do_step(&mut self, s: u32, dir: Dir) {
+        let t = self
+            .board
+            .two_point_neighbour(s, dir)
+            .expect("target of a legal step");
+        if self.swapper == NO_SLOT {
+            self.guard_push(s);
+        }
+        self.s.flips.clear();
+        let captured = self.flip_step(s, t);
+        self.turn.targets.push(self.board.rect(t));
+        let winner = if captured {
+            self.winner_full()
+        } else {
+            let id = self.s.stamp(self.board.slot_limit());
+            let wt = self.chain_sides(t, id) == 15;
+            let ws = self.board.color(s) != self.board.color(t) && self.chain_sides(s, id) == 15;
+            debug_assert!(!(wt && ws), "both players have a four-side chain");
+            if wt {
+                Some(self.board.color(t))
+            } else if ws {
+                Some(self.board.color(s))
+            } else {
+                None
+            }
+        };
+        if let Some(w) = winner {
+            self.outcome = Some(Outcome {
+                winner: Some(w),
+                reason: Reason::FourSides,
+            });
+            self.end_turn();
+            return;
+        }
+        if self.board.color(t) != self.to_move {
+            self.end_turn(); // the swapper was captured (rule 4.3.3)
+            return;
+        }
+        self.guard_push(t);
+        self.swapper = t;
+        if !self.any_step() {
+            self.end_turn();
+        }
+    }
+
+    fn end_turn(&mut self) {
+        self.window.push(&self.turn);
+        self.turn.clear();
+        self.turns_played += 1;
+        self.to_move = self.to_move.opposite();
+        self.fresh.clear();
+        self.swapper = NO_SLOT;
+        self.guard.clear();
+        self.guard_bits.clear();
+        self.state = State::Choose;
+        if self.outcome.is_some() {
+            self.state = State::Over;
+            return;
+        }
+        let outcome = if self.draw_rule() {
+            Some(Outcome::draw(Reason::DrawRule))
+        } else if !self.has_split_or_join(self.to_move) {
+            Some(Outcome::draw(Reason::NoSplitOrJoin))
+        } else if self.max_turns > 0 && self.turns_played >= self.max_turns {
+            Some(Outcome::draw(Reason::TurnLimit))
+        } else {
+            None
+        };
+        if let Some(o) = outcome {
+            self.finish(o);
+        }
+    }
+
+    /// The swap targets of the turn in progress, in order; at a turn start (or once over),
+    /// those of the turn just ended.
+    pub(crate) fn turn_targets(&self) -> &[Rect] {
+        match self.state {
+            State::Choose | State::Over if self.window.len > 0 => {
+                &self.window.get(self.window.len - 1).targets
+            }
+            _ => &self.turn.targets,
+        }
+    }
+
+    /// The pieces through which the targets of the turn in progress can still decide an
+    /// automatic draw (rule 5.2) at the end of this turn or of the next one: the draw needs
+    /// one piece among the targets of six consecutive turns, so only a piece that was a
+    /// target of each of the last four turns before this one can. Empty when fewer than four
+    /// turns are in the window (no draw within two turns then).
+    pub(crate) fn draw_candidates(&self) -> Vec<Rect> {
+        let w = &self.window;
+        if w.len < 4 {
+            return Vec::new();
+        }
+        let mut out: Vec<Rect> = Vec::new();
+        for &x in &w.get(w.len - 1).targets {
+            if !out.contains(&x) && (w.len - 4..w.len - 1).all(|i| w.get(i).targets.contains(&x)) {
+                out.push(x);
+            }
+        }
+        out
+    }
+
+    /// The automatic draw of rule 5.2 over the last six turns.
+    fn draw_rule(&self) -> bool {
+        let w = &self.window;
+        if w.len < 6 {
+            return false;
+        }
+        let nested = |i: usize| {
+            let latest = &w.get(i).region;
+            region_inside(latest, &w.get(i - 2).region)
+                && region_inside(latest, &w.get(i - 4).region)
+        };
+        if !(nested(5) && nested(4)) {
+            return false;
+        }
+        w.get(5)
+            .targets
+            .iter()
+            .any(|x| (0..5).all(|i| w.get(i).targets.contains(x)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(region: &[Rect], targets: &[Rect]) -> TurnRecord {
+        TurnRecord {
+            region: region.to_vec(),
+            targets: targets.to_vec(),
+        }
+    }
+
+    /// A game whose draw-rule window holds `turns` (oldest first).
+    fn with_window(turns: &[TurnRecord]) -> Crumble {
+        let mut g = Crumble::new(6, 8).unwrap();
+        for t in turns {
+            g.window.push(t);
+        }
+        g
+    }
+
+    const A: Rect = Rect::new(0, 0, 16, 16);
+    const A1: Rect = Rect::new(0, 0, 8, 16);
+    const A2: Rect = Rect::new(8, 0, 8, 16);
+    const B: Rect = Rect::new(32, 32, 16, 16);
+    const X: Rect = Rect::new(16, 16, 8, 8);
+    const Y: Rect = Rect::new(24, 16, 8, 8);
+
+    #[test]
+    fn rule_5_2_draw_when_regions_nest_and_one_piece_is_always_a_target() {
+        // Black splits A, joins A's halves back, splits A again; White works inside B; both
+        // swap into X every turn (also with other targets on the way).
+        let turns = [
+            rec(&[A], &[X]),
+            rec(&[B], &[Y, X]),
+            rec(&[A], &[X]),
+            rec(&[B], &[X]),
+            rec(&[A1, A2], &[X, Y]),
+            rec(&[B], &[X]),
+        ];
+        assert!(with_window(&turns).draw_rule());
+        // A latest region inside the union of two pieces split earlier also nests.
+        let mut t2 = turns.clone();
+        t2[0] = rec(&[A1, A2], &[X]);
+        t2[4] = rec(&[A], &[X]);
+        assert!(with_window(&t2).draw_rule());
+    }
+
+    #[test]
+    fn rule_5_2_no_draw_otherwise() {
+        let good = [
+            rec(&[A], &[X]),
+            rec(&[B], &[X]),
+            rec(&[A], &[X]),
+            rec(&[B], &[X]),
+            rec(&[A], &[X]),
+            rec(&[B], &[X]),
+        ];
+        assert!(with_window(&good).draw_rule());
+        // Fewer than six turns.
+        assert!(!with_window(&good[..5]).draw_rule());
+        // One turn without a swap has no targets.
+        let mut t = good.clone();
+        t[2] = rec(&[A], &[]);
+        assert!(!with_window(&t).draw_rule());
+        // A target other than X on one turn.
+        let mut t = good.clone();
+        t[3] = rec(&[B], &[Y]);
+        assert!(!with_window(&t).draw_rule());
+        // Black's latest region not inside the one two turns back.
+        let mut t3 = good.clone();
+        t3[4] = rec(&[B], &[X]); // Black's latest turn worked in White's region
+        assert!(!with_window(&t3).draw_rule());
+        // White's latest region larger than an earlier one.
+        let mut t4 = good.clone();
+        t4[1] = rec(&[Rect::new(32, 32, 8, 16)], &[X]);
+        assert!(!with_window(&t4).draw_rule());
+        // Only the last six turns count: an old non-matching turn is forgotten.
+        let mut g = with_window(&[rec(&[B], &[Y])]);
+        for r in &good {
+            g.window.push(r);
+        }
+        assert!(g.draw_rule());
+    }
+
+    #[test]
+    fn draw_candidates_are_the_targets_of_the_last_four_turns() {
+        let four = [
+            rec(&[A], &[X, Y]),
+            rec(&[B], &[X]),
+            rec(&[A], &[Y, X]),
+            rec(&[B], &[X, Y]),
+        ];
+        assert_eq!(with_window(&four).draw_candidates(), vec![X]);
+        // Fewer than four turns: no draw within two turns, so no candidate.
+        assert!(with_window(&four[1..]).draw_candidates().is_empty());
+        // Only the last four count: an old turn without X does not remove it.
+        let mut six = vec![rec(&[A], &[Y]), rec(&[B], &[Y])];
+        six.extend_from_slice(&four);
+        assert_eq!(with_window(&six).draw_candidates(), vec![X]);
+        // One of the four without a swap: no candidate.
+        let mut gap = four.to_vec();
+        gap[1] = rec(&[B], &[]);
+        assert!(with_window(&gap).draw_candidates().is_empty());
+    }
+
+    #[test]
+    fn region_inside_compares_point_sets() {
+        assert!(region_inside(&[A1], &[A]));
+        assert!(region_inside(&[A], &[A1, A2]));
+        assert!(!region_inside(&[A], &[A1]));
+        assert!(!region_inside(&[B], &[A]));
+    }
+}

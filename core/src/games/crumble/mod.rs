@@ -1,0 +1,325 @@
+//! Crumble as a [`GameState`]: the glue between the generic game interface and the rules
+//! engine ([`Crumble`]), which it uses as it is.
+//!
+//! Black is the [`Player::First`], White the second. A start is a board size and resolution
+//! (the standard start of rule 1.4) or a position in position JSON ([`crate::games::crumble::position`]).
+//!
+//! The engine's modules: [`board`] (the tiling), [`geom`] (integer geometry), [`game`] (the
+//! turn's state machine), [`decision`] (the action space), [`moves`] and [`notation`]
+//! (complete moves and their text), [`position`] (position JSON), [`record`] (text records),
+//! [`random`], [`lookahead`], [`ends`], [`perft`] and [`solve`] (exact play), [`render`]
+//! (pictures).
+
+pub mod board;
+pub mod decision;
+pub mod ends;
+pub mod error;
+pub mod game;
+pub mod geom;
+pub mod lookahead;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod random;
+pub mod record;
+pub mod render;
+pub mod solve;
+pub mod text;
+
+pub use board::Board;
+pub use decision::{DecisionKind, action_count};
+pub use error::{MoveError, SizeError};
+pub use game::{ChoiceKind, Crumble, Outcome, Phase, Reason};
+pub use geom::{Cut, Dir, Piece, Rect};
+pub use moves::{Base, Move, Swap};
+pub use notation::Frame;
+
+use crate::game::Color;
+use crate::game::Decision;
+use crate::game::DecisionError;
+use crate::game::state::{GameResult, GameState, Player};
+use lookahead::WinCheck;
+use position::PositionError;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use solve::Solver;
+use thiserror::Error;
+
+impl From<Color> for Player {
+    #[inline]
+    fn from(c: Color) -> Player {
+        match c {
+            Color::Black => Player::First,
+            Color::White => Player::Second,
+        }
+    }
+}
+
+impl From<Player> for Color {
+    #[inline]
+    fn from(p: Player) -> Color {
+        match p {
+            Player::First => Color::Black,
+            Player::Second => Color::White,
+        }
+    }
+}
+
+/// Where a Crumble game starts, as records and configs store it:
+/// `{"board": 6, "resolution": 8}` for the standard start, or with
+/// `"position": {...position JSON...}` for any other (its board and resolution must agree).
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrumbleStart {
+    /// Board size `N` in cells (rule 1.1).
+    pub board: u16,
+    /// Resolution `R`: grid units per cell (rule 1.1).
+    pub resolution: u16,
+    /// A start position instead of the standard start, as a position JSON object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<serde_json::Value>,
+}
+
+impl CrumbleStart {
+    /// The standard start on an `n × n` board at resolution `r`.
+    pub fn standard(board: u16, resolution: u16) -> CrumbleStart {
+        CrumbleStart {
+            board,
+            resolution,
+            position: None,
+        }
+    }
+
+    /// A start at `game`'s position (its board as it stands, the player to move, its result).
+    pub fn from_position(game: &Crumble) -> CrumbleStart {
+        let b = game.board();
+        let json = position::to_json(game);
+        CrumbleStart {
+            board: b.board_size(),
+            resolution: b.resolution(),
+            // `to_json` writes valid JSON; a failure here is a bug in the writer.
+            position: Some(serde_json::from_str(&json).expect("position JSON parses")),
+        }
+    }
+}
+
+impl Default for CrumbleStart {
+    /// The default board of the configs: 6 × 6 at resolution 8.
+    fn default() -> CrumbleStart {
+        CrumbleStart::standard(6, 8)
+    }
+}
+
+/// Why a [`CrumbleStart`] cannot be played.
+#[derive(Debug, Error)]
+pub enum CrumbleStartError {
+    #[error(transparent)]
+    Size(#[from] SizeError),
+    #[error("start position: {0}")]
+    Position(#[from] PositionError),
+    #[error(
+        "start position is {found_board}x{found_board} at resolution {found_resolution}, \
+         but the start names {board}x{board} at resolution {resolution}"
+    )]
+    SizeMismatch {
+        board: u16,
+        resolution: u16,
+        found_board: u16,
+        found_resolution: u16,
+    },
+}
+
+// Methods of `Crumble` with the trait's names are called as `Crumble::name(self)`: inherent methods
+// take precedence over trait methods, so these calls reach the rules engine, not themselves.
+impl GameState for Crumble {
+    const NAME: &'static str = "crumble";
+    type Start = CrumbleStart;
+    type StartError = CrumbleStartError;
+
+    fn from_start(start: &CrumbleStart) -> Result<Crumble, CrumbleStartError> {
+        let Some(json) = &start.position else {
+            return Ok(Crumble::new(start.board, start.resolution)?);
+        };
+        let game = position::from_json(&json.to_string())?;
+        let b = game.board();
+        if (b.board_size(), b.resolution()) != (start.board, start.resolution) {
+            return Err(CrumbleStartError::SizeMismatch {
+                board: start.board,
+                resolution: start.resolution,
+                found_board: b.board_size(),
+                found_resolution: b.resolution(),
+            });
+        }
+        Ok(game)
+    }
+
+    fn to_start(&self) -> CrumbleStart {
+        let b = self.board();
+        let (n, r) = (b.board_size(), b.resolution());
+        // The turn limit is a setting of the run, not of the position.
+        let standard = Crumble::new(n, r).is_ok_and(|s| {
+            let mut plain = self.clone();
+            plain.set_max_turns(0);
+            s == plain
+        });
+        if standard {
+            CrumbleStart::standard(n, r)
+        } else {
+            CrumbleStart::from_position(self)
+        }
+    }
+
+    type WinCheck = WinCheck;
+
+    #[inline]
+    fn win_this_turn<'c>(&self, check: &'c mut WinCheck) -> Option<&'c [Decision]> {
+        check.win_path(self)
+    }
+
+    /// [`Solver::forcing_rest`]; the budget counts the states its walks visit.
+    type ForcingCheck = Solver;
+
+    fn forcing_turn(&self, check: &mut Solver, budget: u64) -> Option<Vec<Decision>> {
+        check.forcing_rest(self, budget)
+    }
+
+    #[inline]
+    fn action_count(&self) -> u32 {
+        Crumble::action_count(self)
+    }
+
+    #[inline]
+    fn decider(&self) -> Option<Player> {
+        Crumble::decider(self).map(Player::from)
+    }
+
+    #[inline]
+    fn is_over(&self) -> bool {
+        Crumble::is_over(self)
+    }
+
+    #[inline]
+    fn game_result(&self) -> Option<GameResult> {
+        self.outcome().map(|o| match o.winner {
+            Some(c) => GameResult::Win(c.into()),
+            None => GameResult::Draw,
+        })
+    }
+
+    #[inline]
+    fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
+        Crumble::legal_decisions_into(self, out);
+    }
+
+    #[inline]
+    fn apply(&mut self, decision: Decision) -> Result<(), DecisionError> {
+        Crumble::apply(self, decision)
+    }
+
+    #[inline]
+    fn apply_unchecked(&mut self, decision: Decision) {
+        Crumble::apply_unchecked(self, decision);
+    }
+
+    #[inline]
+    fn state_hash(&self) -> u64 {
+        self.hash()
+    }
+
+    #[inline]
+    fn at_turn_start(&self) -> bool {
+        Crumble::at_turn_start(self)
+    }
+
+    #[inline]
+    fn turns_played(&self) -> u32 {
+        Crumble::turns_played(self)
+    }
+
+    #[inline]
+    fn turn_limit(&self) -> u32 {
+        self.max_turns()
+    }
+
+    #[inline]
+    fn set_turn_limit(&mut self, limit: u32) {
+        self.set_max_turns(limit);
+    }
+
+    #[inline]
+    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        random::play_random_turn(self, rng)
+    }
+
+    #[inline]
+    fn play_random_turn_recorded<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        path: &mut Vec<Decision>,
+    ) -> u32 {
+        random::play_random_turn_recorded(self, rng, path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_json_names_board_resolution_and_an_optional_position() {
+        let standard = CrumbleStart::standard(4, 2);
+        let text = serde_json::to_string(&standard).unwrap();
+        assert_eq!(text, r#"{"board":4,"resolution":2}"#);
+        let game = <Crumble as GameState>::from_start(&standard).unwrap();
+        assert_eq!(game, Crumble::new(4, 2).unwrap());
+
+        let mut moved = Crumble::new(4, 2).unwrap();
+        moved.play_random_turn(&mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(3));
+        let at = CrumbleStart::from_position(&moved);
+        let back: CrumbleStart =
+            serde_json::from_str(&serde_json::to_string(&at).unwrap()).unwrap();
+        let loaded = <Crumble as GameState>::from_start(&back).unwrap();
+        assert_eq!(loaded.board(), moved.board());
+        assert_eq!(loaded.to_move(), Color::White);
+    }
+
+    #[test]
+    fn bad_starts_are_refused_with_the_reason() {
+        let too_big = CrumbleStart::standard(40, 8);
+        assert!(matches!(
+            Crumble::from_start(&too_big),
+            Err(CrumbleStartError::Size(SizeError::Board(40)))
+        ));
+        let mut mismatch = CrumbleStart::from_position(&Crumble::new(4, 2).unwrap());
+        mismatch.board = 5;
+        assert!(matches!(
+            Crumble::from_start(&mismatch),
+            Err(CrumbleStartError::SizeMismatch {
+                board: 5,
+                found_board: 4,
+                ..
+            })
+        ));
+        let broken = CrumbleStart {
+            position: Some(serde_json::json!({"board": 4})),
+            ..CrumbleStart::standard(4, 2)
+        };
+        assert!(matches!(
+            Crumble::from_start(&broken),
+            Err(CrumbleStartError::Position(_))
+        ));
+        let unknown =
+            serde_json::from_str::<CrumbleStart>(r#"{"board":4,"resolution":2,"size":3}"#);
+        assert!(unknown.is_err(), "an unknown key is refused");
+    }
+
+    #[test]
+    fn players_are_colours_with_black_first() {
+        assert_eq!(Player::from(Color::Black), Player::First);
+        assert_eq!(Color::from(Player::Second), Color::White);
+        let g = Crumble::new(6, 8).unwrap();
+        assert_eq!(GameState::decider(&g), Some(Player::First));
+        assert_eq!(<Crumble as GameState>::NAME, "crumble");
+    }
+}

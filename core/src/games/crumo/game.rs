@@ -1,0 +1,610 @@
+//! A Crumo game: the position of rule 12 (stacks, colour to move, pie state, seats, the
+//! previous turn's kind, captures, result), the turn as one or two atomic decisions, removal
+//! of dead stacks (rule 6.3), passing, the pie rule and the turn limit.
+//!
+//! # The action space
+//!
+//! With `P` points (indexed by rank, then file: see [`super::board`]) and
+//! `HMAX = D = 2(n−1)` the largest placement height of the size, a decision is one integer
+//! below `(HMAX + 2) · P + 2`:
+//!
+//! | decisions | meaning |
+//! | --- | --- |
+//! | `(h − 1) · P + p`, `h` in `1..=HMAX` | `Place`: a stack of height `h` on point `p` (a whole turn) |
+//! | `HMAX · P + p` | `From`: move (part of) the stack on `p`; the turn continues |
+//! | `(HMAX + 1) · P + t` | `To`: the target `t` of the move begun by `From`; ends the turn |
+//! | `(HMAX + 2) · P` | `Pass` |
+//! | `(HMAX + 2) · P + 1` | `Swap` (rule 8.2) |
+//!
+//! Size 5: `P = 61`, `HMAX = 8`, 612 decisions; size 7: `P = 127`, `HMAX = 12`, 1780.
+//!
+//! A move is `From(s)` then `To(t)`: the number of pieces `k` and the direction follow from
+//! `t − s` (rule 11.3). `From(s)` is legal only when some `To` is legal after it. Between
+//! the two the state is *pending*: the mover still decides, nothing on the board has
+//! changed, and the state has no JSON or notation form.
+
+use super::board::{
+    AfterMovement, BoardView, Cells, Geometry, MAX_POINTS, Point, Stack, cell_of, geometry,
+    is_color, stack_of,
+};
+use crate::game::Color;
+use crate::game::Decision;
+use crate::game::DecisionError;
+use crate::game::hash::mix64;
+
+pub use super::status::{Outcome, Pie, Previous, Reason};
+
+/// A decoded decision.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Action {
+    Place { point: Point, height: u32 },
+    From { point: Point },
+    To { point: Point },
+    Pass,
+    Swap,
+}
+
+/// One Crumo game.
+#[derive(PartialEq, Eq, Debug)]
+pub struct Crumo {
+    pub(crate) size: u8,
+    /// One word per point (see [`super::board`]'s `cell_of`): `+h` black, `−h` white.
+    pub(crate) cells: Vec<i64>,
+    pub(crate) to_move: Color,
+    pub(crate) pie: Pie,
+    pub(crate) swapped: bool,
+    pub(crate) previous: Previous,
+    /// `[black, white]`: enemy pieces captured for each colour (rule 6.4).
+    pub(crate) captures: [u64; 2],
+    /// The source chosen by `From`, awaiting its `To`.
+    pub(crate) pending: Option<Point>,
+    pub(crate) result: Option<Outcome>,
+    pub(crate) turns_played: u32,
+    pub(crate) turn_limit: u32,
+}
+
+impl Clone for Crumo {
+    fn clone(&self) -> Crumo {
+        let mut c = Crumo {
+            cells: Vec::new(),
+            ..*self
+        };
+        c.cells.clone_from(&self.cells);
+        c
+    }
+
+    /// Reuses the cell buffer: search copies states into scratch states without allocating.
+    fn clone_from(&mut self, source: &Crumo) {
+        self.cells.clone_from(&source.cells);
+        self.size = source.size;
+        self.to_move = source.to_move;
+        self.pie = source.pie;
+        self.swapped = source.swapped;
+        self.previous = source.previous;
+        self.captures = source.captures;
+        self.pending = source.pending;
+        self.result = source.result;
+        self.turns_played = source.turns_played;
+        self.turn_limit = source.turn_limit;
+    }
+}
+
+impl Crumo {
+    /// The standard start of rule 8.1 on a board of `size`, or `None` for a size outside
+    /// rule 1.1's range (checked before anything is allocated).
+    pub fn standard(size: u8) -> Option<Crumo> {
+        let geo = geometry(size)?;
+        Some(Crumo {
+            size,
+            cells: vec![0; geo.points()],
+            to_move: Color::Black,
+            pie: Pie::First,
+            swapped: false,
+            previous: Previous::Other,
+            captures: [0, 0],
+            pending: None,
+            result: None,
+            turns_played: 0,
+            turn_limit: 0,
+        })
+    }
+
+    // ------------------------------------------------------------------- accessors
+
+    #[inline]
+    pub fn geometry(&self) -> &'static Geometry {
+        geometry(self.size).expect("a game's size is supported")
+    }
+    #[inline]
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+    /// `P`, the number of points.
+    #[inline]
+    pub fn points(&self) -> usize {
+        self.cells.len()
+    }
+    /// `HMAX = D = 2(n−1)`: the largest placement height of this size.
+    #[inline]
+    pub fn max_height(&self) -> u32 {
+        2 * (u32::from(self.size) - 1)
+    }
+    /// The stack on a point, if any.
+    #[inline]
+    pub fn stack(&self, p: Point) -> Option<Stack> {
+        stack_of(self.cells[usize::from(p)])
+    }
+    /// Every stack with its point, in point order (rank, then file).
+    pub fn stacks(&self) -> impl Iterator<Item = (Point, Stack)> + '_ {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(p, &c)| stack_of(c).map(|s| (p as Point, s)))
+    }
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+    #[inline]
+    pub fn pie(&self) -> Pie {
+        self.pie
+    }
+    /// Did the second seat take Black (rule 8.3)?
+    #[inline]
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+    /// Does the first seat play `c` (rule 8.3)?
+    #[inline]
+    pub fn first_seat_plays(&self, c: Color) -> bool {
+        (c == Color::Black) != self.swapped
+    }
+    #[inline]
+    pub fn previous(&self) -> Previous {
+        self.previous
+    }
+    /// Enemy pieces captured for `c` (rule 6.4).
+    #[inline]
+    pub fn captures(&self, c: Color) -> u64 {
+        self.captures[c as usize]
+    }
+    /// The source chosen by a `From` decision, while its `To` is awaited.
+    #[inline]
+    pub fn pending_source(&self) -> Option<Point> {
+        self.pending
+    }
+    #[inline]
+    pub fn is_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+    #[inline]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.result
+    }
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+    #[inline]
+    pub fn turns_played(&self) -> u32 {
+        self.turns_played
+    }
+    #[inline]
+    pub fn turn_limit(&self) -> u32 {
+        self.turn_limit
+    }
+
+    /// Sets the turn limit of rule 10.1 (`0`: none). Set at a turn start with the limit
+    /// already reached, it ends the game at once.
+    pub fn set_turn_limit(&mut self, limit: u32) {
+        self.turn_limit = limit;
+        if self.pending.is_none() {
+            self.check_turn_limit();
+        }
+    }
+
+    /// Ends a live game at a turn start by a result outside the moves (rule 10.2's
+    /// resignation or agreement). Returns `false`, with the game unchanged, when the game is
+    /// over or in the middle of a turn.
+    pub fn finish(&mut self, outcome: Outcome) -> bool {
+        if self.result.is_some() || self.pending.is_some() {
+            return false;
+        }
+        self.result = Some(outcome);
+        true
+    }
+
+    #[inline]
+    pub(crate) fn view(&self) -> BoardView<'_> {
+        BoardView {
+            cells: &self.cells,
+            geo: self.geometry(),
+        }
+    }
+
+    /// `[G_black(x), G_white(x)]` (rule 3.2) on the current board.
+    pub fn guards(&self, x: Point) -> [u32; 2] {
+        self.view().guards(x)
+    }
+
+    // ------------------------------------------------------------------- decisions
+
+    #[inline]
+    fn p32(&self) -> u32 {
+        self.cells.len() as u32
+    }
+
+    /// Size of the action space: `(HMAX + 2) · P + 2`.
+    #[inline]
+    pub fn action_count(&self) -> u32 {
+        (self.max_height() + 2) * self.p32() + 2
+    }
+
+    /// The decision of an action (which must fit this size).
+    #[inline]
+    pub fn encode(&self, action: Action) -> Decision {
+        let (p, hmax) = (self.p32(), self.max_height());
+        Decision(match action {
+            Action::Place { point, height } => (height - 1) * p + u32::from(point),
+            Action::From { point } => hmax * p + u32::from(point),
+            Action::To { point } => (hmax + 1) * p + u32::from(point),
+            Action::Pass => (hmax + 2) * p,
+            Action::Swap => (hmax + 2) * p + 1,
+        })
+    }
+
+    /// The action of a decision, if it is inside the action space.
+    #[inline]
+    pub fn decode(&self, d: Decision) -> Option<Action> {
+        let (p, hmax) = (self.p32(), self.max_height());
+        let (plane, point) = (d.0 / p, (d.0 % p) as Point);
+        Some(match plane {
+            _ if plane < hmax => Action::Place {
+                point,
+                height: plane + 1,
+            },
+            _ if plane == hmax => Action::From { point },
+            _ if plane == hmax + 1 => Action::To { point },
+            _ if d.0 == (hmax + 2) * p => Action::Pass,
+            _ if d.0 == (hmax + 2) * p + 1 => Action::Swap,
+            _ => return None,
+        })
+    }
+
+    /// The heights `h` (bit `h − 1`) that colour `c` could place on the empty point `p`
+    /// (rule 5.2 a–c), whoever is to move; `0` when `p` is occupied or none is legal.
+    pub fn placement_heights(&self, c: Color, p: Point) -> u32 {
+        if self.cells[usize::from(p)] != 0 {
+            return 0;
+        }
+        let view = self.view();
+        let g = view.guards(p);
+        // (c): the new stack adds 1 to its own defence; its height does not matter.
+        if g[c.opposite() as usize] > 1 + g[c as usize] {
+            return 0;
+        }
+        let geo = view.geo;
+        let mut mask = 0u32;
+        for h in 1..=self.max_height() {
+            let mut exists = false;
+            let mut enemy = false;
+            for d in 0..12 {
+                if let Some(t) = geo.step(p, d, h) {
+                    exists = true;
+                    enemy |= is_color(self.cells[usize::from(t)], c.opposite());
+                }
+            }
+            if exists && !enemy {
+                mask |= 1 << (h - 1);
+            }
+        }
+        mask
+    }
+
+    /// Could `c` place some stack on `p` (rule 9.1's test)?
+    #[inline]
+    pub fn could_place(&self, c: Color, p: Point) -> bool {
+        self.placement_heights(c, p) != 0
+    }
+
+    /// Would the complete-stack move `s → t` capture (rule 6.5): does phase 1 of its
+    /// removal remove an enemy stack? Between turns no stack is dead (rule 4.3), and the
+    /// movement raises the attack only on the points the moved stack guards from `t`, so
+    /// only the enemy stacks there can die.
+    pub fn complete_move_captures(&self, s: Point, t: Point) -> bool {
+        let (sc, tc) = (self.cells[usize::from(s)], self.cells[usize::from(t)]);
+        let view = AfterMovement {
+            cells: &self.cells,
+            geo: self.geometry(),
+            s,
+            s_cell: 0,
+            t,
+            t_cell: tc + sc,
+        };
+        let mover = if sc > 0 { Color::Black } else { Color::White };
+        let h = (tc + sc).unsigned_abs();
+        if h > u64::from(self.max_height()) {
+            return false;
+        }
+        (0..12).any(|d| {
+            view.geo
+                .step(t, d, h as u32)
+                .is_some_and(|y| is_color(view.cell(y), mover.opposite()) && view.is_dead(y))
+        })
+    }
+
+    /// Is the move of the stack on `s` to `t` legal for the player to move (rule 6.1, 6.5)?
+    /// `s` must hold a stack of theirs.
+    pub(crate) fn target_ok(&self, s: Point, t: Point) -> bool {
+        let sc = self.cells[usize::from(s)];
+        let Some((_, k)) = self.geometry().line_between(s, t) else {
+            return false;
+        };
+        let h = sc.unsigned_abs();
+        if u64::from(k) > h || is_color(self.cells[usize::from(t)], self.to_move.opposite()) {
+            return false;
+        }
+        let complete = u64::from(k) == h;
+        !(complete && self.previous == Previous::CompleteMove && !self.complete_move_captures(s, t))
+    }
+
+    /// Calls `f` with every legal target of the player's stack on `s` (in no fixed order)
+    /// until it returns `false`.
+    fn for_each_target(&self, s: Point, mut f: impl FnMut(Point) -> bool) {
+        let geo = self.geometry();
+        let h = self.cells[usize::from(s)].unsigned_abs();
+        let reach = h.min(u64::from(self.max_height())) as u32;
+        for d in 0..12 {
+            for k in 1..=reach {
+                let Some(t) = geo.step(s, d, k) else { break };
+                if self.target_ok(s, t) && !f(t) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Has the player's stack on `s` a legal move?
+    pub fn has_target(&self, s: Point) -> bool {
+        let mut any = false;
+        self.for_each_target(s, |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    pub fn is_legal(&self, d: Decision) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        let me = self.to_move;
+        match (self.decode(d), self.pending) {
+            (Some(Action::To { point }), Some(s)) => point != s && self.target_ok(s, point),
+            (_, Some(_)) | (None, None) | (Some(Action::To { .. }), None) => false,
+            (Some(Action::Place { point, height }), None) => {
+                self.placement_heights(me, point) & (1 << (height - 1)) != 0
+            }
+            (Some(Action::From { point }), None) => {
+                self.pie != Pie::First
+                    && is_color(self.cells[usize::from(point)], me)
+                    && self.has_target(point)
+            }
+            (Some(Action::Pass), None) => self.pie != Pie::First,
+            (Some(Action::Swap), None) => self.pie == Pie::Choice,
+        }
+    }
+
+    /// The legal decisions, ascending, into `out` (cleared first). No allocation once `out`
+    /// is large enough.
+    pub fn legal_decisions_into(&self, out: &mut Vec<Decision>) {
+        out.clear();
+        if self.result.is_some() {
+            return;
+        }
+        if let Some(s) = self.pending {
+            self.for_each_target(s, |t| {
+                out.push(self.encode(Action::To { point: t }));
+                true
+            });
+            // Each (direction, distance) reaches a different point: sorting is enough.
+            out.sort_unstable();
+            return;
+        }
+        let me = self.to_move;
+        let mut masks = [0u32; MAX_POINTS];
+        for (p, m) in masks[..self.points()].iter_mut().enumerate() {
+            *m = self.placement_heights(me, p as Point);
+        }
+        for h in 1..=self.max_height() {
+            for (p, &m) in masks[..self.points()].iter().enumerate() {
+                if m & (1 << (h - 1)) != 0 {
+                    out.push(self.encode(Action::Place {
+                        point: p as Point,
+                        height: h,
+                    }));
+                }
+            }
+        }
+        if self.pie == Pie::First {
+            return;
+        }
+        for p in 0..self.points() as Point {
+            if is_color(self.cells[usize::from(p)], me) && self.has_target(p) {
+                out.push(self.encode(Action::From { point: p }));
+            }
+        }
+        out.push(self.encode(Action::Pass));
+        if self.pie == Pie::Choice {
+            out.push(self.encode(Action::Swap));
+        }
+    }
+
+    /// Applies a decision if it is legal; otherwise leaves the game as it was.
+    pub fn apply(&mut self, d: Decision) -> Result<(), DecisionError> {
+        if self.result.is_some() {
+            return Err(DecisionError::GameOver);
+        }
+        if d.0 >= self.action_count() {
+            return Err(DecisionError::OutOfRange {
+                index: d.0,
+                size: self.action_count(),
+            });
+        }
+        if !self.is_legal(d) {
+            return Err(DecisionError::Illegal(format!("{:?}", self.decode(d))));
+        }
+        self.apply_unchecked(d);
+        Ok(())
+    }
+
+    /// Applies a legal decision (search's hot path; legality is only debug-asserted).
+    pub fn apply_unchecked(&mut self, d: Decision) {
+        debug_assert!(self.is_legal(d), "illegal {d:?} = {:?}", self.decode(d));
+        let me = self.to_move;
+        match self.decode(d) {
+            Some(Action::Place { point, height }) => {
+                self.cells[usize::from(point)] = cell_of(Some(Stack {
+                    color: me,
+                    height: u64::from(height),
+                }));
+                self.previous = Previous::Other;
+                self.end_turn();
+            }
+            Some(Action::From { point }) => self.pending = Some(point),
+            Some(Action::To { point: t }) => {
+                let s = self.pending.take().expect("a pending source");
+                let complete = self.move_pieces(s, t);
+                self.previous = if complete {
+                    Previous::CompleteMove
+                } else {
+                    Previous::Other
+                };
+                self.end_turn();
+            }
+            Some(Action::Pass) => {
+                let ended = self.previous == Previous::Pass;
+                self.previous = Previous::Pass;
+                self.end_turn_then(|g| {
+                    if ended && g.result.is_none() {
+                        // The half point goes to the first of the two passers, now to move.
+                        g.result = Some(Outcome::scored(
+                            Reason::TwoPasses,
+                            g.score_halves(Some(g.to_move)),
+                        ));
+                    }
+                });
+            }
+            Some(Action::Swap) => {
+                // Seats change; the board, to_move and previous stay (rule 8.2).
+                self.swapped = true;
+                self.pie = Pie::Over;
+                self.turns_played += 1;
+                self.check_turn_limit();
+            }
+            None => unreachable!("decision outside the action space"),
+        }
+    }
+
+    fn end_turn(&mut self) {
+        self.end_turn_then(|_| ());
+    }
+
+    /// The end of an ordinary turn (Appendix B): the other colour moves, the pie state
+    /// advances, `then` may end the game, the turn is counted and the limit checked.
+    fn end_turn_then(&mut self, then: impl FnOnce(&mut Crumo)) {
+        self.to_move = self.to_move.opposite();
+        self.pie = if self.pie == Pie::First {
+            Pie::Choice
+        } else {
+            Pie::Over
+        };
+        then(self);
+        self.turns_played += 1;
+        self.check_turn_limit();
+    }
+
+    /// Moves `k = dist(s, t)` pieces from `s` to `t` (rule 6.2), then removes the dead
+    /// stacks (rule 6.3) and counts the captures (6.4). Returns whether it was a
+    /// complete-stack move.
+    fn move_pieces(&mut self, s: Point, t: Point) -> bool {
+        let me = self.to_move;
+        let (_, k) = self
+            .geometry()
+            .line_between(s, t)
+            .expect("a legal target is on a line");
+        let sc = self.cells[usize::from(s)];
+        let complete = sc.unsigned_abs() == u64::from(k);
+        let moved = if me == Color::Black {
+            i64::from(k)
+        } else {
+            -i64::from(k)
+        };
+        self.cells[usize::from(s)] = sc - moved;
+        self.cells[usize::from(t)] += moved;
+        let enemy = me.opposite();
+        let taken = self.remove_dead(enemy);
+        self.captures[me as usize] += taken;
+        let lost = self.remove_dead(me);
+        self.captures[enemy as usize] += lost;
+        complete
+    }
+
+    /// One phase of rule 6.3: while some stack of colour `c` is dead, removes all of `c`'s
+    /// dead stacks at once. Returns the pieces removed.
+    fn remove_dead(&mut self, c: Color) -> u64 {
+        let mut removed = 0;
+        let mut dead = [0 as Point; MAX_POINTS];
+        loop {
+            let mut count = 0;
+            let view = self.view();
+            for p in 0..self.points() as Point {
+                if is_color(view.cell(p), c) && view.is_dead(p) {
+                    dead[count] = p;
+                    count += 1;
+                }
+            }
+            if count == 0 {
+                return removed;
+            }
+            for &p in &dead[..count] {
+                removed += self.cells[usize::from(p)].unsigned_abs();
+                self.cells[usize::from(p)] = 0;
+            }
+        }
+    }
+
+    fn check_turn_limit(&mut self) {
+        if self.result.is_none() && self.turn_limit > 0 && self.turns_played >= self.turn_limit {
+            self.result = Some(Outcome::scored(Reason::TurnLimit, self.score_halves(None)));
+        }
+    }
+
+    /// 64-bit hash of everything equality compares.
+    pub fn hash(&self) -> u64 {
+        let mut h = mix64(
+            u64::from(self.size)
+                | (self.to_move as u64) << 8
+                | (self.pie as u64) << 10
+                | u64::from(self.swapped) << 12
+                | (self.previous as u64) << 13
+                | u64::from(self.pending.map_or(0xffff, |p| p)) << 16
+                | u64::from(self.turns_played) << 32,
+        );
+        for (p, &c) in self.cells.iter().enumerate() {
+            if c != 0 {
+                h ^= mix64((p as u64) << 48 ^ c as u64);
+            }
+        }
+        h ^= mix64(self.captures[0] ^ 0x0ca0_0000_0000_0000);
+        h ^= mix64(self.captures[1] ^ 0x0ca1_0000_0000_0000).rotate_left(17);
+        if let Some(o) = self.result {
+            let [b, w] = o.score_halves.unwrap_or([u64::MAX, u64::MAX]);
+            h ^= mix64(
+                0x4e5d_0000_0000 | o.reason as u64 | o.winner.map_or(0, |c| 1 + c as u64) << 8,
+            ) ^ mix64(b).rotate_left(7)
+                ^ mix64(w).rotate_left(29);
+        }
+        h ^ mix64(u64::from(self.turn_limit) ^ 0x7e7e_0000_0000_0000)
+    }
+}

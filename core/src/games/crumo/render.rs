@@ -1,0 +1,92 @@
+//! Pictures of a Crumo position (`games/crumo/RULES.md`): [`term`] draws it for a terminal
+//! (colour or plain ASCII), [`svg`] as an SVG image. Both return a `String` (core does no
+//! I/O), draw the hexagon as rule 1.3's diagram does (rank 1 at the bottom, each row half a
+//! point to the right of the one above it below the middle), show every stack's colour and
+//! height, label ranks and files with the notation's names, and can highlight the last move's
+//! points; [`html`] puts a whole game's pictures on one page.
+
+pub mod html;
+pub mod svg;
+pub mod term;
+
+use crate::game::Color;
+use crate::games::crumo::{Crumo, CrumoMove, Point};
+use crate::render::capital;
+
+/// The points the last move touched: the placed stack, or a move's source and target.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CrumoHighlight {
+    pub points: Vec<Point>,
+}
+
+impl CrumoHighlight {
+    /// The highlight of `mv` (pass and swap touch no point).
+    pub fn of(mv: &CrumoMove) -> Option<CrumoHighlight> {
+        match *mv {
+            CrumoMove::Place { point, .. } => Some(CrumoHighlight {
+                points: vec![point],
+            }),
+            CrumoMove::Move { from, to } => Some(CrumoHighlight {
+                points: vec![from, to],
+            }),
+            CrumoMove::Pass | CrumoMove::Swap => None,
+        }
+    }
+
+    fn has(&self, p: Point) -> bool {
+        self.points.contains(&p)
+    }
+}
+
+/// One line saying whose turn it is or how the game ended, e.g. `Black to move (turn 3)`,
+/// `White wins (two-passes)` or `Draw (turn-limit)`; the pie state when it matters.
+pub fn status_line(game: &Crumo) -> String {
+    match game.outcome() {
+        Some(o) => match o.winner {
+            Some(w) => format!("{} wins ({})", capital(w), o.reason.name()),
+            None => format!("Draw ({})", o.reason.name()),
+        },
+        None => {
+            let pie = match game.pie() {
+                crate::games::crumo::Pie::First => ", first turn: Black places",
+                crate::games::crumo::Pie::Choice => ", White may swap",
+                crate::games::crumo::Pie::Over => "",
+            };
+            format!(
+                "{} to move (turn {}{pie})",
+                capital(game.to_move()),
+                game.turns_played() + 1
+            )
+        }
+    }
+}
+
+/// Captures, and the scores once the game is scored, e.g.
+/// `captures: Black 3, White 0; score: Black 6.0, White 3.5`.
+pub fn score_line(game: &Crumo) -> String {
+    use Color::{Black, White};
+    let mut s = format!(
+        "captures: Black {}, White {}",
+        game.captures(Black),
+        game.captures(White)
+    );
+    if let Some(o) = game.outcome()
+        && let (Some(b), Some(w)) = (o.score(Black), o.score(White))
+    {
+        s += &format!("; score: Black {b:.1}, White {w:.1}");
+    }
+    if game.swapped() {
+        s += "; swapped: the second seat plays Black";
+    }
+    s
+}
+
+/// A stack's label: its colour letter and height (`B3`, `W12`), heights over 99 as `>99`.
+fn label(c: Color, height: u64) -> String {
+    let letter = if c == Color::Black { 'B' } else { 'W' };
+    if height > 99 {
+        format!("{letter}>99")
+    } else {
+        format!("{letter}{height}")
+    }
+}

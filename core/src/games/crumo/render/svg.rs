@@ -1,0 +1,184 @@
+//! A Crumo board as an SVG image: the hexagon's points joined by the grid lines of the
+//! triangular grid, one disc per stack filled in its owner's colour with its height written
+//! on it (class `stack <colour>`), the last move's points ringed, rank numbers at the left
+//! of each row and file letters under each file's lowest point, then status lines. Sized by
+//! its `viewBox` only, so it scales cleanly.
+//!
+//! Units: neighbouring points are 60 user units apart; `y` grows downwards as SVG wants,
+//! so rank 1 is the bottom row.
+
+use super::{CrumoHighlight, score_line, status_line};
+use crate::game::Color;
+use crate::games::crumo::{Crumo, DIRECTIONS, Point};
+use crate::render::svg::{BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc};
+use std::fmt::Write as _;
+
+/// How to draw.
+#[derive(Clone, Debug, Default)]
+pub struct SvgOptions {
+    /// Label the rows with rank numbers and the files with their letters.
+    pub coords: bool,
+    /// The last move's points.
+    pub highlight: Option<CrumoHighlight>,
+    /// Text of the last move for the status lines (e.g. its notation).
+    pub last_move: Option<String>,
+}
+
+const STEP: f64 = 60.0;
+const PAD: f64 = 50.0;
+const LINE: f64 = 32.0;
+const STATUS: f64 = 2.0 * LINE + 16.0;
+
+/// The distance between neighbouring points in the picture's units.
+pub const POINT_STEP: f64 = STEP;
+
+/// Where point `p` of `game` is in the picture [`render`] draws (so that a page can place
+/// things on the picture).
+pub fn point_at(game: &Crumo, p: Point) -> (f64, f64) {
+    let n = f64::from(game.size());
+    let rows = 2.0 * n - 1.0;
+    let h3 = 3f64.sqrt() / 2.0;
+    // Rule 1.2: (q, r) at (q + r/2, r·√3/2) on paper, shifted so the board starts at PAD.
+    let (q, r) = game.geometry().coords(p);
+    let (q, r) = (f64::from(q), f64::from(r));
+    (
+        PAD + STEP * (q + r / 2.0 - (n - 1.0) / 2.0),
+        PAD + STEP * h3 * (rows - 1.0 - r),
+    )
+}
+
+/// Draws the position (see the module documentation).
+pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
+    let geo = game.geometry();
+    let n = f64::from(game.size());
+    let rows = 2.0 * n - 1.0;
+    let h3 = 3f64.sqrt() / 2.0;
+    let at = |p: Point| point_at(game, p);
+    let width = 2.0 * PAD + STEP * (rows - 1.0);
+    let board_h = 2.0 * PAD + STEP * h3 * (rows - 1.0);
+    let height = board_h + STATUS;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" font-family="sans-serif">"#,
+        num(width),
+        num(height)
+    );
+    let _ = write!(
+        s,
+        r#"<rect width="{}" height="{}" fill="{BACKGROUND}"/>"#,
+        num(width),
+        num(height)
+    );
+    // Grid lines: each point to its east, north-east and north-west neighbours.
+    s.push_str(r##"<g stroke="#8c8371" stroke-width="1.5">"##);
+    for p in 0..geo.points() as Point {
+        for d in 0..3 {
+            if let Some(t) = geo.step(p, d, 1) {
+                let ((x1, y1), (x2, y2)) = (at(p), at(t));
+                let _ = write!(
+                    s,
+                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+                    num(x1),
+                    num(y1),
+                    num(x2),
+                    num(y2)
+                );
+            }
+        }
+    }
+    s.push_str("</g>");
+    debug_assert_eq!(DIRECTIONS[0], (1, 0));
+    if opts.coords {
+        let font = r##"font-size="16" fill="#5b5447" text-anchor="middle""##;
+        for r in 0..geo.points() as Point {
+            let (q, rr) = geo.coords(r);
+            // The first point of each row takes the rank; the lowest point of each file the letter.
+            let row_first = q == 0 || geo.point_at(i32::from(q) - 1, i32::from(rr)).is_none();
+            let file_lowest = geo.point_at(i32::from(q), i32::from(rr) - 1).is_none();
+            let (x, y) = at(r);
+            if row_first {
+                let _ = write!(
+                    s,
+                    r#"<text x="{}" y="{}" {font}>{}</text>"#,
+                    num(x - 0.6 * STEP),
+                    num(y + 5.0),
+                    u32::from(rr) + 1
+                );
+            }
+            if file_lowest {
+                let _ = write!(
+                    s,
+                    r#"<text x="{}" y="{}" {font}>{}</text>"#,
+                    num(x - 0.3 * STEP),
+                    num(y + 0.55 * STEP),
+                    char::from(b'a' + q)
+                );
+            }
+        }
+    }
+    for p in 0..geo.points() as Point {
+        let (x, y) = at(p);
+        let hot = opts.highlight.as_ref().is_some_and(|h| h.has(p));
+        if hot {
+            let _ = write!(
+                s,
+                r##"<circle class="last-move" cx="{}" cy="{}" r="{}" fill="none" stroke="#e66101" stroke-width="5"/>"##,
+                num(x),
+                num(y),
+                num(0.44 * STEP)
+            );
+        }
+        match game.stack(p) {
+            None => {
+                let _ = write!(
+                    s,
+                    r##"<circle cx="{}" cy="{}" r="4" fill="#8c8371"/>"##,
+                    num(x),
+                    num(y)
+                );
+            }
+            Some(st) => {
+                let (fill, ink, class) = match st.color {
+                    Color::Black => (BLACK_FILL, WHITE_FILL, "black"),
+                    Color::White => (WHITE_FILL, BLACK_FILL, "white"),
+                };
+                let _ = write!(
+                    s,
+                    r##"<circle class="stack {class}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="#262626" stroke-width="1.5"/><text x="{}" y="{}" font-size="22" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
+                    num(x),
+                    num(y),
+                    num(0.36 * STEP),
+                    num(x),
+                    num(y + 8.0),
+                    st.height
+                );
+            }
+        }
+    }
+    let mut status = status_line(game);
+    if let Some(m) = &opts.last_move {
+        status += &format!("; last move {m}");
+    }
+    let y0 = board_h + LINE * 0.5;
+    let disc = game
+        .outcome()
+        .map_or(game.to_move(), |o| o.winner.unwrap_or(game.to_move()));
+    s.push_str(&status_disc(PAD, y0, disc));
+    let _ = write!(
+        s,
+        r##"<text x="{}" y="{}" font-size="18" fill="#262626">{}</text>"##,
+        num(PAD + 20.0),
+        num(y0 + 6.0),
+        escape(&status)
+    );
+    let _ = write!(
+        s,
+        r##"<text x="{}" y="{}" font-size="18" fill="#262626">{}</text>"##,
+        num(PAD),
+        num(y0 + LINE + 6.0),
+        escape(&score_line(game))
+    );
+    s.push_str("</svg>\n");
+    s
+}

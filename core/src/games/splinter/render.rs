@@ -1,0 +1,140 @@
+//! Pictures of a Splinter position (`games/splinter/RULES.md`): [`term`] draws it for a terminal
+//! (colour or plain ASCII), [`svg`] as an SVG image ([`html`] puts one per position on a page to step through a game).
+//! Both return a `String` (core does no I/O), draw the board as the notation sees it (rank 1 at the bottom, file `a` on the left,
+//! rule 2.2), label the edges with the notation's file letters and rank numbers, tell the
+//! four piece types apart, and can highlight the last move: the squares of the pieces it
+//! moved, the square it left and its direction.
+
+pub mod html;
+pub mod svg;
+pub mod term;
+
+use crate::games::splinter::{Dir, PieceType, Splinter, SplinterMove, Square};
+use crate::render::capital;
+
+/// What the last move did, for highlighting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplinterHighlight {
+    /// The square the moving piece left; `None` when only the position's `last_move` is known
+    /// (a position file names the moved squares and the direction, not the origin).
+    pub from: Option<Square>,
+    /// The move's direction.
+    pub dir: Dir,
+    /// The squares on which the pieces the move moved stand after it (rule 4.4: those
+    /// eliminated by the move are not among them), in canonical order.
+    pub moved: Vec<Square>,
+}
+
+impl SplinterHighlight {
+    /// The highlight of `mv` played in `before` (a turn start); `None` if it is not legal.
+    pub fn of(before: &Splinter, mv: &SplinterMove) -> Option<SplinterHighlight> {
+        let mut after = before.clone();
+        after.play(mv).ok()?;
+        Some(SplinterHighlight {
+            from: Some(mv.from),
+            dir: mv.dir,
+            moved: after
+                .last_move()
+                .map(|l| l.moved.iter().collect())
+                .unwrap_or_default(),
+        })
+    }
+
+    /// The highlight of the position's own no-return state (`last_move`, rule 10.1), if any.
+    pub fn of_last_move(game: &Splinter) -> Option<SplinterHighlight> {
+        game.last_move().map(|l| SplinterHighlight {
+            from: None,
+            dir: l.dir,
+            moved: l.moved.iter().collect(),
+        })
+    }
+
+    fn is_moved(&self, s: Square) -> bool {
+        self.moved.contains(&s)
+    }
+}
+
+/// The letter of a piece type: `K`ing, `R`ook, `B`ishop, `P`awn (as in rule 2.7's diagram).
+pub fn type_letter(t: PieceType) -> char {
+    match t {
+        PieceType::King => 'K',
+        PieceType::Rook => 'R',
+        PieceType::Bishop => 'B',
+        PieceType::Pawn => 'P',
+    }
+}
+
+/// One line saying whose turn it is or how the game ended, e.g. `Black to move (turn 3)`,
+/// `White wins (knockouts)` or `Draw (turn-limit)`. Turns count from the start or the loaded
+/// position (rule 8.4).
+pub fn status_line(game: &Splinter) -> String {
+    match game.outcome() {
+        Some(o) => match o.winner {
+            Some(w) => format!("{} wins ({})", capital(w), o.reason.name()),
+            None => format!("Draw ({})", o.reason.name()),
+        },
+        None => format!(
+            "{} to move (turn {})",
+            capital(game.to_move()),
+            game.turns_played() + 1
+        ),
+    }
+}
+
+/// The knockouts (rule 7) and pieces of both players, e.g.
+/// `knockouts: Black 0, White 1; pieces: Black 15, White 12`.
+pub fn score_line(game: &Splinter) -> String {
+    use crate::game::Color::{Black, White};
+    let counts = game.board().type_counts();
+    let pieces = |c: usize| counts[c].iter().map(|&n| u32::from(n)).sum::<u32>();
+    format!(
+        "knockouts: Black {}, White {}; pieces: Black {}, White {}",
+        game.knockouts(Black),
+        game.knockouts(White),
+        pieces(Black as usize),
+        pieces(White as usize)
+    )
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// The standard 15 × 18 game after `moves`, with the last move's highlight.
+    pub(crate) fn after(moves: &[&str]) -> (Splinter, Option<SplinterHighlight>) {
+        let mut g = Splinter::standard(15, 18).unwrap();
+        let mut hl = None;
+        for m in moves {
+            let mv = crate::games::splinter::notation::parse_move(g.board(), m).unwrap();
+            hl = SplinterHighlight::of(&g, &mv);
+            g.play(&mv).unwrap();
+        }
+        (g, hl)
+    }
+
+    #[test]
+    fn highlight_follows_the_move_and_the_position() {
+        let start = Splinter::standard(15, 18).unwrap();
+        let b = start.board();
+        let sq = |name: &str| crate::games::splinter::notation::parse_square(b, name).unwrap();
+        let mv = crate::games::splinter::notation::parse_move(b, "h9-h10").unwrap();
+        let hl = SplinterHighlight::of(&start, &mv).unwrap();
+        assert_eq!(hl.from, Some(sq("h9")));
+        assert_eq!(hl.dir, Dir::N);
+        assert_eq!(hl.moved, vec![sq("h10"), sq("h11"), sq("h12"), sq("h13")]);
+        let mut after = start.clone();
+        after.play(&mv).unwrap();
+        let own = SplinterHighlight::of_last_move(&after).unwrap();
+        assert_eq!((own.from, own.dir, &own.moved), (None, Dir::N, &hl.moved));
+        assert!(SplinterHighlight::of_last_move(&start).is_none());
+        // Not legal after the move: the no-return rule (rule 5).
+        let back = crate::games::splinter::notation::parse_move(b, "h11-h10").unwrap();
+        assert!(SplinterHighlight::of(&after, &back).is_none());
+        assert_eq!(status_line(&start), "Black to move (turn 1)");
+        assert_eq!(status_line(&after), "White to move (turn 2)");
+        assert_eq!(
+            score_line(&after),
+            "knockouts: Black 0, White 0; pieces: Black 15, White 15"
+        );
+    }
+}

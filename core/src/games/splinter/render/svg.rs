@@ -1,0 +1,377 @@
+//! A Splinter board as an SVG image: a checkerboard of squares, one shape per piece filled
+//! in its owner's colour — the seed's star for a king, a square for a rook, a cross (`×`)
+//! for a bishop and a circle for a pawn (rule 1.2), each with the class
+//! `piece <colour> <type>` — the file letters and rank numbers on the edges, the last move
+//! (the squares of the pieces it moved, the square it left and an arrow in its direction)
+//! and status lines (side to move or result, last move, knockouts). Sized by its `viewBox`
+//! only, so it scales cleanly to any size.
+//!
+//! Units: one square is 60 user units; `y` grows downwards as SVG wants, so rank 1 is the
+//! bottom row.
+
+use super::{SplinterHighlight, score_line, status_line};
+use crate::games::splinter::{Board, PieceType, Splinter, Square};
+use crate::render::svg::{
+    ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc,
+};
+use std::fmt::Write as _;
+
+/// How to draw.
+#[derive(Clone, Debug, Default)]
+pub struct SvgOptions {
+    /// Label the left and bottom edges with rank numbers and file letters.
+    pub coords: bool,
+    /// The last move's highlight (see [`SplinterHighlight::of`]).
+    pub highlight: Option<SplinterHighlight>,
+    /// Text of the last move for the status lines (e.g. its notation).
+    pub last_move: Option<String>,
+}
+
+const CELL: f64 = 60.0;
+const PAD: f64 = 20.0;
+const GUTTER: f64 = 36.0;
+const LINE: f64 = 32.0;
+const STATUS: f64 = 3.0 * LINE + 12.0;
+
+/// The shape of a piece of type `kind` centred on `(cx, cy)`, with its classes.
+fn piece_shape(kind: PieceType, class: &str, cx: f64, cy: f64) -> String {
+    let points = |pts: &[(f64, f64)]| {
+        pts.iter()
+            .map(|&(x, y)| format!("{},{}", num(cx + x), num(cy + y)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match kind {
+        PieceType::King => {
+            // A five-pointed star, one point up.
+            let (outer, inner) = (0.42 * CELL, 0.18 * CELL);
+            let pts: Vec<(f64, f64)> = (0..10)
+                .map(|i| {
+                    let r = if i % 2 == 0 { outer } else { inner };
+                    let a = std::f64::consts::PI * f64::from(i) / 5.0;
+                    (r * a.sin(), -r * a.cos())
+                })
+                .collect();
+            format!(r#"<polygon class="{class}" points="{}"/>"#, points(&pts))
+        }
+        PieceType::Rook => {
+            let side = 0.58 * CELL;
+            format!(
+                r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
+                num(cx - side / 2.0),
+                num(cy - side / 2.0),
+                num(side),
+                num(side)
+            )
+        }
+        PieceType::Bishop => {
+            // A plus of arm half-width `a` and half-length `l`, turned by 45°.
+            let (a, l) = (0.09 * CELL, 0.38 * CELL);
+            let plus = [
+                (a, l),
+                (a, a),
+                (l, a),
+                (l, -a),
+                (a, -a),
+                (a, -l),
+                (-a, -l),
+                (-a, -a),
+                (-l, -a),
+                (-l, a),
+                (-a, a),
+                (-a, l),
+            ];
+            let k = std::f64::consts::FRAC_1_SQRT_2;
+            let turned: Vec<(f64, f64)> = plus
+                .iter()
+                .map(|&(x, y)| (k * (x - y), k * (x + y)))
+                .collect();
+            format!(r#"<polygon class="{class}" points="{}"/>"#, points(&turned))
+        }
+        PieceType::Pawn => format!(
+            r#"<circle class="{class}" cx="{}" cy="{}" r="{}"/>"#,
+            num(cx),
+            num(cy),
+            num(0.27 * CELL)
+        ),
+    }
+}
+
+/// The side of a square in the picture's units.
+pub const SQUARE: f64 = CELL;
+
+/// The top-left corner of square `s` in the picture [`render`] draws of a game on `board`
+/// with `coords` as in its options (so that a page can place things on the picture).
+pub fn square_corner(board: &Board, s: Square, coords: bool) -> (f64, f64) {
+    let left = if coords { GUTTER } else { PAD };
+    let (x, y) = board.xy(s);
+    (
+        left + f64::from(x) * CELL,
+        PAD + f64::from(board.height() - 1 - y) * CELL,
+    )
+}
+
+/// Draws the position (see the module documentation).
+pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
+    let b = game.board();
+    let (w, h) = (b.width(), b.height());
+    let left = if opts.coords { GUTTER } else { PAD };
+    let bottom_gap = if opts.coords { GUTTER } else { PAD };
+    let (bw, bh) = (CELL * f64::from(w), CELL * f64::from(h));
+    let (width, height) = (left + bw + PAD, PAD + bh + bottom_gap + STATUS);
+    let corner = |s: Square| square_corner(b, s, opts.coords);
+    let centre = |s: Square| {
+        let (x, y) = corner(s);
+        (x + CELL / 2.0, y + CELL / 2.0)
+    };
+    let square_rect = |s: Square, class: &str| {
+        let (x, y) = corner(s);
+        format!(
+            r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
+            num(x),
+            num(y),
+            num(CELL),
+            num(CELL)
+        )
+    };
+
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" font-family="sans-serif">"#,
+        num(width),
+        num(height)
+    );
+    let _ = writeln!(
+        s,
+        "<title>Splinter {w}x{h}: {}</title>",
+        escape(&status_line(game))
+    );
+    let _ = writeln!(s, "<defs>\n{ARROW_MARKER}\n</defs>");
+    let _ = writeln!(
+        s,
+        "<style>.light{{fill:#efe8d8}} .dark{{fill:#ddd2bb}} .piece{{stroke:#555;stroke-width:2;stroke-linejoin:round}} .black{{fill:{BLACK_FILL}}} .white{{fill:{WHITE_FILL}}} .moved{{fill:#f5b56b}} .left{{fill:#fbe0bd;stroke:#d7301f;stroke-width:3;stroke-dasharray:7 5}} .step{{stroke:#d7301f;stroke-width:5;stroke-linecap:round;fill:none}} .label{{font-size:22px;fill:#555}} .status{{font-size:24px;fill:#222}}</style>"
+    );
+    let _ = writeln!(
+        s,
+        r#"<rect class="background" x="0" y="0" width="{}" height="{}" fill="{BACKGROUND}"/>"#,
+        num(width),
+        num(height)
+    );
+    s += "<g class=\"squares\">\n";
+    for sq in 0..b.square_count() as Square {
+        let (x, y) = b.xy(sq);
+        // a1 is dark, as on a chessboard.
+        let class = if (x + y) % 2 == 0 { "dark" } else { "light" };
+        s += &square_rect(sq, &format!("square {class}"));
+        s.push('\n');
+    }
+    s += "</g>\n";
+    let hl = opts.highlight.as_ref();
+    if let Some(hl) = hl {
+        s += "<g class=\"last-move\">\n";
+        for &m in &hl.moved {
+            s += &square_rect(m, "moved");
+            s.push('\n');
+        }
+        if let Some(from) = hl.from {
+            s += &square_rect(from, "left");
+            s.push('\n');
+        }
+        s += "</g>\n";
+    }
+    s += "<g class=\"pieces\">\n";
+    for (sq, p) in b.pieces() {
+        let (cx, cy) = centre(sq);
+        let class = format!("piece {} {}", p.color.name(), p.kind.name());
+        s += &piece_shape(p.kind, &class, cx, cy);
+        s.push('\n');
+    }
+    s += "</g>\n";
+    if let Some(hl) = hl {
+        // The step from the square left to the destination, or, with only the position's
+        // `last_move`, a short arrow through each moved square.
+        let (dx, dy) = hl.dir.delta();
+        let (ux, uy) = (f64::from(dx), -f64::from(dy));
+        let len = (ux * ux + uy * uy).sqrt();
+        let (ux, uy) = (ux / len, uy / len);
+        let arrows: Vec<((f64, f64), (f64, f64))> = match hl.from {
+            Some(from) => {
+                let (ax, ay) = centre(from);
+                // Into the destination square, short of its piece's centre.
+                let reach = CELL * len * 0.62;
+                vec![((ax, ay), (ax + ux * reach, ay + uy * reach))]
+            }
+            None => hl
+                .moved
+                .iter()
+                .map(|&m| {
+                    let (cx, cy) = centre(m);
+                    let r = 0.32 * CELL;
+                    ((cx - ux * r, cy - uy * r), (cx + ux * r, cy + uy * r))
+                })
+                .collect(),
+        };
+        s += "<g class=\"last-move-direction\">\n";
+        for ((x1, y1), (x2, y2)) in arrows {
+            let _ = writeln!(
+                s,
+                r#"<line class="step" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#arrow)"/>"#,
+                num(x1),
+                num(y1),
+                num(x2),
+                num(y2)
+            );
+        }
+        s += "</g>\n";
+    }
+    let _ = writeln!(
+        s,
+        r##"<rect class="frame" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="2"/>"##,
+        num(left),
+        num(PAD),
+        num(bw),
+        num(bh)
+    );
+    if opts.coords {
+        s += "<g class=\"coords\">\n";
+        for x in 0..w {
+            let _ = writeln!(
+                s,
+                r#"<text class="label" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+                num(left + (f64::from(x) + 0.5) * CELL),
+                num(PAD + bh + 26.0),
+                char::from(b'a' + x)
+            );
+        }
+        for y in 0..h {
+            let _ = writeln!(
+                s,
+                r#"<text class="label" x="{}" y="{}" text-anchor="end">{}</text>"#,
+                num(left - 6.0),
+                num(PAD + (f64::from(h - 1 - y) + 0.5) * CELL + 8.0),
+                u32::from(y) + 1
+            );
+        }
+        s += "</g>\n";
+    }
+
+    // Status: a disc in the colour of the side to move (or the winner) and the status text,
+    // then the last move, then the knockouts and pieces.
+    let disc = match game.outcome() {
+        Some(o) => o.winner,
+        None => Some(game.to_move()),
+    };
+    let ty = PAD + bh + bottom_gap + LINE / 2.0;
+    let mut tx = left;
+    if let Some(c) = disc {
+        s += &status_disc(tx + 11.0, ty, c);
+        tx += 30.0;
+    }
+    let last = match (&opts.last_move, hl) {
+        (Some(m), _) => Some(format!("last move {m}")),
+        (None, Some(h)) => Some(format!("last move direction {}", h.dir.name())),
+        (None, None) => None,
+    };
+    let lines = [Some(status_line(game)), last, Some(score_line(game))];
+    for (i, text) in lines.iter().flatten().enumerate() {
+        let class = if i == 0 { "status" } else { "label" };
+        let _ = writeln!(
+            s,
+            r#"<text class="{class}" x="{}" y="{}" dominant-baseline="middle">{}</text>"#,
+            num(tx),
+            num(ty + LINE * i as f64),
+            escape(text)
+        );
+    }
+    s += "</svg>\n";
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::splinter::render::tests::after;
+
+    #[test]
+    fn every_piece_has_its_type_shape_and_colour() {
+        let (g, _) = after(&[]);
+        let svg = render(
+            &g,
+            &SvgOptions {
+                coords: true,
+                ..SvgOptions::default()
+            },
+        );
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        let count = |t: &str| svg.matches(t).count();
+        assert_eq!(count("<g"), count("</g>"));
+        for (tag, kind, n) in [
+            ("polygon", "king", 1),
+            ("rect", "rook", 2),
+            ("polygon", "bishop", 3),
+            ("circle", "pawn", 9),
+        ] {
+            for colour in ["black", "white"] {
+                let mark = format!(r#"<{tag} class="piece {colour} {kind}""#);
+                assert_eq!(count(&mark), n, "{mark}");
+            }
+        }
+        assert_eq!(count("class=\"square "), 15 * 18);
+        assert_eq!(count("class=\"label\""), 15 + 18 + 1);
+        assert!(svg.contains(">a</text>") && svg.contains(">o</text>"));
+        assert!(svg.contains(">18</text>"));
+        assert!(svg.contains("Black to move (turn 1)"));
+        assert!(!svg.contains("class=\"moved\""));
+        // The king's star and the bishop's cross are different polygons.
+        let points = |kind: &str| {
+            let at = svg.find(&format!("black {kind}\" points=\"")).unwrap();
+            svg[at..].split('"').nth(2).unwrap().split(' ').count()
+        };
+        assert_eq!((points("king"), points("bishop")), (10, 12));
+    }
+
+    #[test]
+    fn the_last_move_is_marked() {
+        let (g, hl) = after(&["h9-h10", "g11-g10"]);
+        let svg = render(
+            &g,
+            &SvgOptions {
+                coords: false,
+                highlight: hl,
+                last_move: Some("g11-g10 (white)".into()),
+            },
+        );
+        assert_eq!(svg.matches("<rect class=\"moved\"").count(), 5, "{svg}");
+        assert_eq!(svg.matches("<rect class=\"left\"").count(), 1);
+        assert_eq!(svg.matches("marker-end=\"url(#arrow)\"").count(), 1);
+        assert!(svg.contains("last move g11-g10 (white)"));
+        assert!(!svg.contains("class=\"label\" x=\"14\""), "no coordinates");
+        // With only the position's no-return state: one arrow per moved square.
+        let own = SplinterHighlight::of_last_move(&g);
+        let svg = render(
+            &g,
+            &SvgOptions {
+                coords: true,
+                highlight: own,
+                last_move: None,
+            },
+        );
+        assert_eq!(svg.matches("marker-end=\"url(#arrow)\"").count(), 5);
+        assert_eq!(svg.matches("<rect class=\"left\"").count(), 0);
+        assert!(svg.contains("last move direction s"));
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        let (g, _) = after(&[]);
+        let svg = render(
+            &g,
+            &SvgOptions {
+                last_move: Some("<&>".into()),
+                ..SvgOptions::default()
+            },
+        );
+        assert!(svg.contains("last move &lt;&amp;&gt;"));
+    }
+}

@@ -1,0 +1,111 @@
+//! Crumble's encoder: the rasteriser's planes on the fine grid ([`planes`]), decisions as
+//! policy indices ([`action`]) and the square's symmetries ([`symmetry`]).
+
+pub mod action;
+pub mod planes;
+pub mod symmetry;
+
+use crate::encoder::Encoder;
+use crumble_core::Decision;
+use crumble_core::games::crumble::Crumble;
+use crumble_selfplay::SearchRecord;
+use ndarray::{ArrayView3, ArrayViewMut3};
+use symmetry::Sym;
+
+/// Crumble's encoder: the rasteriser's planes ([`planes`]), the action space as the policy
+/// ([`action`]: 8 planes on the fine grid and `Stop`), and the 8 symmetries of the square
+/// ([`symmetry`]), with choose-phase targets mapped through the joint (choose, extent)
+/// distribution.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CrumbleEncoder;
+
+impl Encoder<Crumble> for CrumbleEncoder {
+    type Scratch = planes::Rasteriser;
+
+    fn input_planes(&self) -> usize {
+        planes::PLANES
+    }
+    fn policy_planes(&self) -> usize {
+        8
+    }
+    fn policy_extra(&self) -> usize {
+        1
+    }
+    fn grid(&self, state: &Crumble) -> usize {
+        usize::from(state.grid_size())
+    }
+    fn resolution(&self, state: &Crumble) -> usize {
+        usize::from(state.board().resolution())
+    }
+    fn encode(&self, state: &Crumble, scratch: &mut planes::Rasteriser, out: &mut [f32]) {
+        scratch.rasterise_slice(state, out);
+    }
+    fn encode_cells(
+        &self,
+        state: &Crumble,
+        scratch: &mut planes::Rasteriser,
+        stride: usize,
+        _planes: &mut Vec<f32>,
+        out: &mut [f32],
+    ) {
+        scratch.rasterise_cells(state, stride, out);
+    }
+    fn policy_index(&self, _state: &Crumble, d: Decision) -> usize {
+        action::index(d)
+    }
+    fn symmetries(&self, state: &Crumble) -> Vec<usize> {
+        symmetry::exact_syms(state)
+            .into_iter()
+            .map(Sym::index)
+            .collect()
+    }
+    fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]) {
+        let sym = Sym::from_index(sym).expect("a symmetry index below 8");
+        let src = ArrayView3::from_shape((planes::PLANES, g, g), src).expect("plane buffer shape");
+        let dst =
+            ArrayViewMut3::from_shape((planes::PLANES, g, g), dst).expect("plane buffer shape");
+        sym.planes(src, dst);
+    }
+    fn policy_target(
+        &self,
+        game: &Crumble,
+        search: &SearchRecord,
+        sym: usize,
+        target: &mut [f32],
+        mask: &mut [f32],
+    ) -> Result<(), String> {
+        let sym = Sym::from_index(sym).ok_or_else(|| format!("symmetry {sym} of 8"))?;
+        let a = target.len();
+        let mut put = |d: Decision, p: f32| -> Result<(), String> {
+            let i = action::index(d);
+            if i >= a {
+                return Err(format!("decision {} outside the action space", d.0));
+            }
+            target[i] += p;
+            mask[i] = 1.0;
+            Ok(())
+        };
+        if sym == Sym::IDENTITY {
+            for &(d, p) in &search.policy {
+                put(d, p)?;
+            }
+        } else if game.at_turn_start() && !search.joint.is_empty() {
+            // A choose decision maps exactly only with its extent: go through the pairs.
+            for (c, e) in symmetry::legal_bases(game) {
+                let (c2, _) = symmetry::map_base(game, c, e, sym)
+                    .ok_or_else(|| format!("transform {} of a legal pair", sym.name()))?;
+                put(c2, 0.0)?;
+            }
+            for (d, p) in symmetry::transform_choose_target(game, &search.joint, sym) {
+                put(d, p)?;
+            }
+        } else {
+            for &(d, p) in &search.policy {
+                let d2 = symmetry::map_decision(game, d, sym)
+                    .ok_or_else(|| format!("transform {} of decision {}", sym.name(), d.0))?;
+                put(d2, p)?;
+            }
+        }
+        Ok(())
+    }
+}

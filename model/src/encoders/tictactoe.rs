@@ -1,0 +1,88 @@
+//! Tic-tac-toe's encoder, for tests of the generic pipeline: three planes on the 3 × 3 board.
+
+use crate::encoder::Encoder;
+use crate::encoders::crumble::symmetry::Sym;
+use crumble_core::games::tictactoe::TicTacToe;
+use crumble_core::{Decision, GameState, Player};
+use crumble_selfplay::SearchRecord;
+
+/// Tic-tac-toe's encoder (the test game that runs through the whole pipeline): planes for
+/// the decider's marks, the opponent's marks and a plane of ones on the 3 × 3 grid; one
+/// policy plane (the cell to mark), no extra logit; the 8 symmetries of the square.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TicTacToeEncoder;
+
+/// Cell `i` of tic-tac-toe (row by row from the top) as `(x, y)` on the 3 × 3 grid.
+fn ttt_cell(i: usize) -> (u16, u16) {
+    ((i % 3) as u16, (i / 3) as u16)
+}
+
+fn ttt_index(x: u16, y: u16) -> usize {
+    usize::from(y) * 3 + usize::from(x)
+}
+
+impl Encoder<TicTacToe> for TicTacToeEncoder {
+    type Scratch = ();
+
+    fn input_planes(&self) -> usize {
+        3
+    }
+    fn policy_planes(&self) -> usize {
+        1
+    }
+    fn policy_extra(&self) -> usize {
+        0
+    }
+    fn grid(&self, _state: &TicTacToe) -> usize {
+        3
+    }
+    fn encode(&self, state: &TicTacToe, _scratch: &mut (), out: &mut [f32]) {
+        let me = state.decider().unwrap_or(Player::First);
+        out.fill(0.0);
+        for i in 0..9 {
+            match state.cell(i) {
+                Some(p) if p == me => out[i] = 1.0,
+                Some(_) => out[9 + i] = 1.0,
+                None => {}
+            }
+            out[18 + i] = 1.0;
+        }
+    }
+    fn policy_index(&self, _state: &TicTacToe, d: Decision) -> usize {
+        d.0 as usize
+    }
+    fn symmetries(&self, _state: &TicTacToe) -> Vec<usize> {
+        (0..8).collect()
+    }
+    fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]) {
+        let sym = Sym::from_index(sym).expect("a symmetry index below 8");
+        for c in 0..src.len() / (g * g) {
+            for i in 0..9 {
+                let (x, y) = ttt_cell(i);
+                let (tx, ty) = sym.cell(x, y, 3);
+                dst[c * 9 + ttt_index(tx, ty)] = src[c * 9 + i];
+            }
+        }
+    }
+    fn policy_target(
+        &self,
+        _state: &TicTacToe,
+        search: &SearchRecord,
+        sym: usize,
+        target: &mut [f32],
+        mask: &mut [f32],
+    ) -> Result<(), String> {
+        let sym = Sym::from_index(sym).ok_or_else(|| format!("symmetry {sym} of 8"))?;
+        for &(d, p) in &search.policy {
+            if d.0 >= 9 {
+                return Err(format!("decision {} outside the board", d.0));
+            }
+            let (x, y) = ttt_cell(d.0 as usize);
+            let (tx, ty) = sym.cell(x, y, 3);
+            let i = ttt_index(tx, ty);
+            target[i] += p;
+            mask[i] = 1.0;
+        }
+        Ok(())
+    }
+}

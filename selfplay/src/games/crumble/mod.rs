@@ -1,0 +1,89 @@
+//! Crumble's own views of the generic records (game records in Crumble's notation), and its
+//! own tools: the tactics suite ([`tactics`]) and the opening statistics ([`openings`]).
+
+pub mod openings;
+pub mod tactics;
+
+use crate::record::{Ending, GameRecord, RecordError};
+use crumble_core::Decision;
+use crumble_core::games::crumble::{Crumble, Frame, Move, Outcome, Reason};
+
+/// How a recorded Crumble game ended, with Crumble's reason: the rules' own for a game that
+/// ended by them, resignation or agreement for an adjudicated one. `game` is the replayed game.
+pub fn outcome(rec: &GameRecord, game: &Crumble) -> Outcome {
+    match rec.ending {
+        Ending::Rules => game
+            .outcome()
+            .expect("a replayed game that ended by the rules"),
+        Ending::Resignation => Outcome {
+            winner: rec.winner().map(Into::into),
+            reason: Reason::Resignation,
+        },
+        Ending::Stopped => Outcome {
+            winner: None,
+            reason: Reason::Agreement,
+        },
+    }
+}
+
+/// Replays a Crumble record from its start and hands each completed turn to `on_turn` as a
+/// move with the position it was played in, while `on_turn` asks for more (`true`); returns
+/// the final state of the whole replay. A decision that does not apply is an error.
+pub fn replay_moves(
+    rec: &GameRecord,
+    mut on_turn: impl FnMut(&Crumble, Move) -> bool,
+) -> Result<Crumble, RecordError> {
+    let mut g: Crumble = rec.start_state()?;
+    let mut before = g.clone();
+    let mut path: Vec<Decision> = Vec::new();
+    let mut turn = g.turns_played();
+    let mut more = true;
+    for s in &rec.steps {
+        g.apply(s.decision).map_err(|e| RecordError::Replay {
+            index: rec.index,
+            what: format!("decision refused: {e}"),
+        })?;
+        if !more {
+            continue;
+        }
+        path.push(s.decision);
+        if g.turns_played() != turn || g.is_over() {
+            let mv = before
+                .move_from_decisions(&path)
+                .map_err(|e| RecordError::Replay {
+                    index: rec.index,
+                    what: format!("turn {}: {e}", turn + 1),
+                })?;
+            more = on_turn(&before, mv);
+            path.clear();
+            before.clone_from(&g);
+            turn = g.turns_played();
+        }
+    }
+    Ok(g)
+}
+
+/// The game as a human-readable game record (`crumble_core::games::crumble::record`, per-player frame):
+/// tags `Game` (its number in the run) and the result, the moves in notation.
+pub fn to_game_record(
+    rec: &GameRecord,
+) -> Result<crumble_core::games::crumble::record::GameRecord, RecordError> {
+    let end = rec.replay::<Crumble>()?;
+    // The record's start is the position alone: the turn limit is a setting of the run (the
+    // result says when it ended a game), and would make a standard start look custom.
+    let mut plain: Crumble = rec.start_state()?;
+    plain.set_max_turns(0);
+    let mut out = crumble_core::games::crumble::record::GameRecord::new(plain, Frame::PerPlayer);
+    out.set_tag("Game", &rec.index.to_string());
+    replay_moves(rec, |_, mv| {
+        out.push_move(mv, None);
+        true
+    })?;
+    out.result = Some(outcome(rec, &end));
+    Ok(out)
+}
+
+/// The game as the text of a game record (see [`to_game_record`]).
+pub fn to_text(rec: &GameRecord) -> Result<String, RecordError> {
+    Ok(to_game_record(rec)?.write())
+}

@@ -1,0 +1,266 @@
+//! The rules commands written once for every game, run over the registry: whatever game a
+//! line of `train/src/games.rs` adds, `random-game`, `replay` and `moves` play it through its
+//! text layer, and bad moves and flags are refused with exit 2.
+
+mod common;
+
+use common::{crumble, refused, stderr, stdout};
+use crumble_train::games::GAMES;
+
+/// The moves of a random game of `game`, and its result line.
+fn random_game(game: &str, seed: &str) -> (Vec<String>, String) {
+    let out = crumble(&["random-game", "--game", game, "--seed", seed]);
+    assert!(out.status.success(), "{game}: {}", stderr(&out));
+    let text = stdout(&out);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let result = lines.pop().expect("a result line");
+    assert!(result.starts_with("# result: "), "{game}: {text}");
+    assert_ne!(result, "# result: null", "{game}: a random game ends");
+    (lines, result)
+}
+
+#[test]
+fn every_game_replays_its_random_games_and_lists_its_moves() {
+    for &game in GAMES {
+        let (moves, result) = random_game(game, "3");
+        assert!(!moves.is_empty(), "{game}");
+        // The same seed gives the same game.
+        assert_eq!(random_game(game, "3").0, moves, "{game}");
+        // Replaying the game's moves gives a position; one move fewer leaves a move to list.
+        let mut args = vec!["replay", "--game", game];
+        args.extend(moves.iter().map(String::as_str));
+        let out = crumble(&args);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        assert!(stdout(&out).trim_start().starts_with('{'), "{game}");
+        let mut args = vec!["moves", "--game", game];
+        args.extend(moves[..moves.len() - 1].iter().map(String::as_str));
+        let out = crumble(&args);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let listed = stdout(&out);
+        assert!(
+            !listed.is_empty(),
+            "{game}: no move listed before the last turn"
+        );
+        // Every move listed at the start replays.
+        let out = crumble(&["moves", "--game", game]);
+        for mv in stdout(&out).lines().take(20) {
+            let out = crumble(&["replay", "--game", game, mv]);
+            assert!(out.status.success(), "{game} {mv}: {}", stderr(&out));
+        }
+        if result.contains("limit") {
+            // The random game's turn limit ended it; `moves` and `replay` set none.
+            continue;
+        }
+        // After the end: nothing listed, a note on stderr.
+        let mut args = vec!["moves", "--game", game];
+        args.extend(moves.iter().map(String::as_str));
+        let out = crumble(&args);
+        assert!(out.status.success(), "{game}");
+        assert_eq!(stdout(&out), "", "{game}");
+        assert!(stderr(&out).contains("the game is over"), "{game}");
+    }
+}
+
+#[test]
+fn every_game_refuses_a_bad_move_and_a_move_after_the_end() {
+    for &game in GAMES {
+        refused(
+            &["replay", "--game", game, "zz9-?"],
+            &["move 1 (\"zz9-?\") refused"],
+        );
+        let (mut moves, result) = random_game(game, "5");
+        if result.contains("limit") {
+            continue;
+        }
+        let last = moves.last().cloned().expect("a move");
+        moves.push(last);
+        let mut args = vec!["replay", "--game", game];
+        args.extend(moves.iter().map(String::as_str));
+        refused(&args, &[&format!("move {} (", moves.len()), "refused"]);
+    }
+}
+
+#[test]
+fn the_test_games_play_from_position_files_and_refuse_board_flags() {
+    let dir = std::env::temp_dir().join(format!("crumble-every-game-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ttt = dir.join("ttt.json");
+    std::fs::write(&ttt, r#"{"cells":"xo.x.o..."}"#).unwrap();
+    let out = crumble(&[
+        "moves",
+        "--game",
+        "tictactoe",
+        "--position",
+        ttt.to_str().unwrap(),
+    ]);
+    assert_eq!(stdout(&out), "c3\nb2\na1\nb1\nc1\n");
+    let out = crumble(&[
+        "replay",
+        "--game",
+        "tictactoe",
+        "--position",
+        ttt.to_str().unwrap(),
+        "a1",
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "{\"cells\":\"xo.x.ox..\"}\n",
+        "{}",
+        stderr(&out)
+    );
+    let nim = dir.join("nim.json");
+    std::fs::write(&nim, r#"{"heaps":[2,0,1]}"#).unwrap();
+    let out = crumble(&[
+        "moves",
+        "--game",
+        "nim",
+        "--position",
+        nim.to_str().unwrap(),
+    ]);
+    assert_eq!(stdout(&out), "1-1\n1-2\n3-1\n");
+    std::fs::write(&nim, r#"{"heaps":[2,0,1], "extra": 1}"#).unwrap();
+    refused(
+        &[
+            "replay",
+            "--game",
+            "nim",
+            "--position",
+            nim.to_str().unwrap(),
+        ],
+        &["position file", "refused"],
+    );
+    for flag in [
+        ["--board", "4"],
+        ["--size", "5"],
+        ["--width", "6"],
+        ["--frame", "absolute"],
+    ] {
+        refused(
+            &["moves", "--game", "nim", flag[0], flag[1]],
+            &[flag[0], "not a flag of nim"],
+        );
+    }
+    refused(&["moves", "--game", "chess"], &["chess"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_game_has_a_rules_benchmark() {
+    for &game in GAMES {
+        let out = crumble(&[
+            "bench",
+            "rules",
+            "--game",
+            game,
+            "--json",
+            "--seconds",
+            "0.05",
+        ]);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert!(
+            v["games_per_sec_per_core"].as_f64().unwrap() > 0.0,
+            "{game}: {v}"
+        );
+        if game != "crumble" {
+            assert_eq!(v["game"], game, "{v}");
+            assert!(v["games"].as_u64().unwrap() >= 1, "{v}");
+        }
+    }
+}
+
+#[test]
+fn every_game_shows_its_positions() {
+    for &game in GAMES {
+        let (moves, _) = random_game(game, "4");
+        let mut args = vec!["show", "--game", game, "--color", "never"];
+        args.extend(moves.iter().take(2).map(String::as_str));
+        let out = crumble(&args);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        assert!(
+            stdout(&out).lines().count() >= 3,
+            "{game}: {}",
+            stdout(&out)
+        );
+    }
+    let out = crumble(&["show", "--game", "tictactoe", "b2", "a3"]);
+    assert_eq!(
+        stdout(&out),
+        "3 o . .\n2 . x .\n1 . . .\n  a b c\nfirst player to move (turn 3)\n"
+    );
+    refused(
+        &["show", "--game", "nim", "--svg", "x.svg"],
+        &["--svg", "text diagram"],
+    );
+}
+
+#[test]
+fn crumble_only_commands_refuse_another_games_config() {
+    refused(
+        &[
+            "tactics",
+            "--config",
+            "../configs/nim.toml",
+            "--agent",
+            "random",
+        ],
+        &["Crumble's", "nim"],
+    );
+    refused(
+        &[
+            "openings",
+            "--config",
+            "../configs/nim.toml",
+            "--games",
+            "tests/data",
+        ],
+        &["Crumble's", "nim"],
+    );
+}
+
+#[test]
+fn every_game_counts_its_moves() {
+    for &game in GAMES {
+        let out = crumble(&["perft", "--game", game, "--turns", "1", "--divide"]);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let text = stdout(&out);
+        let total: u64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("perft 1 turns: "))
+            .unwrap_or_else(|| panic!("{game}: {text}"))
+            .parse()
+            .unwrap();
+        let lines = text.lines().count() as u64 - 2;
+        assert_eq!(lines, total, "{game}: one line a first move:\n{text}");
+    }
+    let out = crumble(&["perft", "--game", "tictactoe", "--turns", "2"]);
+    assert!(
+        stdout(&out).contains("perft 2 turns: 72\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn every_game_solves_short_wins() {
+    for &game in GAMES {
+        let (moves, _) = random_game(game, "6");
+        let mut args = vec!["solve", "--game", game, "--depth", "1"];
+        args.extend(moves.iter().take(moves.len() - 1).map(String::as_str));
+        let out = crumble(&args);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        assert!(stdout(&out).starts_with("# "), "{game}: {}", stdout(&out));
+    }
+    // X to move blocks O's diagonal at c1 and so threatens two lines at once.
+    let out = crumble(&["solve", "--game", "tictactoe", "a3", "a2", "c3", "b2"]);
+    let text = stdout(&out);
+    assert!(text.contains("1 moves win at once"), "{text}");
+    let out = crumble(&["solve", "--game", "tictactoe", "c3", "a3", "a1", "b2"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("forced win within two turns (0 moves win at once, 1 win next turn")
+            && text.contains("\nc1\n"),
+        "{text}"
+    );
+    refused(&["solve", "--game", "nim", "--annotate"], &["--annotate"]);
+}
