@@ -1,8 +1,8 @@
 //! The network's two heavy operations on burn's CPU backend, as a backend extension with
 //! their own forward **and backward** passes ([`CpuOps`]):
 //! - [`conv3x3`]: the tower's 3×3 convolution on channels-last activations with an optional
-//!   ReLU before and after, `y = relu?(conv3x3_pad1(relu?(x)) + b)`: one im2col and one `gemm`
-//!   per pass, the im2col kept from forward for the weight gradient, no NCHW↔NHWC copies;
+//!   ReLU before and after, `y = relu?(conv3x3_pad1(relu?(x)) + b)`, in the kernels of
+//!   [`crate::kernels`], no NCHW↔NHWC copies;
 //! - [`dense`]: `y = relu?(x·w + b)`, every matrix multiply of the stem, the heads and the
 //!   global pooling: the weight gradient sums over the long batch dimension on both cores.
 //!
@@ -12,7 +12,9 @@
 //! same functions run burn's own operations ([`conv3x3_reference`], [`dense_reference`]),
 //! which the tests hold the fast path to.
 
-use crate::kernels::{MatRef, conv_matrix, conv_weights, im2col3, matmul, matmul_at_b};
+use crate::kernels::{
+    self, Kernels, MatRef, Weights, conv_matrix, conv_weights, im2col3, matmul, matmul_at_b,
+};
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::autodiff::grads::Gradients;
@@ -26,6 +28,9 @@ use burn::tensor::activation::relu;
 use burn::tensor::module::{conv2d, linear};
 use burn::tensor::ops::ConvOptions;
 use burn::tensor::{DType, Device, Shape, Tensor};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// The fast operations, implemented for flex and autodiff over flex.
@@ -170,7 +175,7 @@ pub fn patch_dense_reference(
     dense_reference(x, w, b, relu_out)
 }
 
-/// The sizes of one call.
+/// The sizes of a 3×3 convolution call: images `[b, h, w, cin]`, weights `[cout, cin, 3, 3]`.
 #[derive(Clone, Copy, Debug)]
 struct Dims {
     b: usize,
@@ -181,30 +186,31 @@ struct Dims {
 }
 
 impl Dims {
-    fn of(x: &FlexTensor, w: &FlexTensor, b: &FlexTensor) -> Dims {
-        let xs = x.shape();
-        let ws = w.shape();
-        assert!(
-            xs.num_dims() == 4 && ws.num_dims() == 4 && ws[2] == 3 && ws[3] == 3,
-            "conv3x3: x must be [B, H, W, Cin] and w [Cout, Cin, 3, 3], got {xs:?} and {ws:?}"
-        );
-        assert_eq!(
-            xs[3], ws[1],
-            "conv3x3: x has {} channels, w reads {}",
-            xs[3], ws[1]
-        );
-        assert_eq!(b.shape().num_elements(), ws[0], "conv3x3: bias length");
-        Dims {
-            b: xs[0],
-            h: xs[1],
-            w: xs[2],
-            cin: ws[1],
-            cout: ws[0],
-        }
-    }
-
     fn rows(&self) -> usize {
         self.b * self.h * self.w
+    }
+}
+
+/// The sizes of a convolution call, checked.
+fn conv_dims(x: &FlexTensor, w: &FlexTensor, b: &FlexTensor) -> Dims {
+    let xs = x.shape();
+    let ws = w.shape();
+    assert!(
+        xs.num_dims() == 4 && ws.num_dims() == 4 && ws[2] == 3 && ws[3] == 3,
+        "conv3x3: x must be [B, H, W, Cin] and w [Cout, Cin, 3, 3], got {xs:?} and {ws:?}"
+    );
+    assert_eq!(
+        xs[3], ws[1],
+        "conv3x3: x has {} channels, w reads {}",
+        xs[3], ws[1]
+    );
+    assert_eq!(b.shape().num_elements(), ws[0], "conv3x3: bias length");
+    Dims {
+        b: xs[0],
+        h: xs[1],
+        w: xs[2],
+        cin: ws[1],
+        cout: ws[0],
     }
 }
 
@@ -224,44 +230,98 @@ fn tensor(v: Vec<f32>, shape: impl Into<Shape>) -> FlexTensor {
     FlexTensor::new(Bytes::from_elems(v), Layout::contiguous(shape), DType::F32)
 }
 
-/// The convolution's forward pass; also returns the im2col of the (rectified) input for the weight gradient.
+/// The convolution's forward pass.
 fn conv_forward(
     x: &FlexTensor,
     w: &FlexTensor,
     b: &FlexTensor,
     relu_in: bool,
     relu_out: bool,
-) -> (FlexTensor, Vec<f32>) {
-    let d = Dims::of(x, w, b);
-    let (x, w, bias) = (host(x), host(w), host(b));
-    let mut cols = Vec::new();
-    im2col3(slice(&x), d.b, d.h, d.w, d.cin, relu_in, &mut cols);
-    let wmat = conv_matrix(slice(&w), d.cout, d.cin, 9, false);
-    let m = d.rows();
-    let mut y = vec![0.0; m * d.cout];
-    let k = 9 * d.cin;
-    matmul(
-        [m, k, d.cout],
-        MatRef::rows(&cols, k),
-        MatRef::rows(&wmat, d.cout),
-        &mut y,
-        false,
-        true,
+) -> FlexTensor {
+    let d = conv_dims(x, w, b);
+    let weights = prepared(w, As::Conv);
+    let (x, bias) = (host(x), host(b));
+    let image = [d.b, d.h, d.w];
+    let y = kernels::conv3x3(
+        slice(&x),
+        image,
+        &weights,
+        Some(slice(&bias)),
+        relu_in,
+        relu_out,
     );
-    add_bias(&mut y, slice(&bias), relu_out);
-    (tensor(y, [d.b, d.h, d.w, d.cout]), cols)
+    tensor(y, [d.b, d.h, d.w, d.cout])
 }
 
-/// Adds `bias` to every row of `y`, then the ReLU if asked.
-fn add_bias(y: &mut [f32], bias: &[f32], relu: bool) {
-    for row in y.chunks_exact_mut(bias.len()) {
-        for (v, b) in row.iter_mut().zip(bias) {
-            *v += b;
-            if relu {
-                *v = v.max(0.0);
-            }
-        }
+/// How a weight tensor is read: as a matrix `[K, N]`, or as burn's convolution weights
+/// `[N, I, k, k]` ([`Weights::conv`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum As {
+    Matrix,
+    Conv,
+}
+
+/// A weight tensor prepared for the kernels.
+struct PreparedEntry {
+    /// The tensor's storage: holding it keeps it alive and unchanged (flex copies shared
+    /// storage before writing to it), so a tensor on this storage with this layout holds
+    /// the values `weights` was prepared from.
+    data: Arc<Bytes>,
+    layout: Layout,
+    read_as: As,
+    kernels: Kernels,
+    weights: Rc<Weights>,
+}
+
+/// Weight tensors prepared lately on this thread.
+const PREPARED_KEPT: usize = 32;
+
+std::thread_local! {
+    static PREPARED: RefCell<VecDeque<PreparedEntry>> = const { RefCell::new(VecDeque::new()) };
+}
+
+/// `w` prepared for this thread's kernels, from the cache when the same tensor was prepared
+/// lately: inference runs the same weights for every batch, and preparing them (the stem's
+/// most) cost about a tenth of a forward pass.
+fn prepared(w: &FlexTensor, read_as: As) -> Rc<Weights> {
+    let kernels = kernels::current();
+    let data = w.data_arc();
+    let hit = |e: &PreparedEntry| {
+        Arc::ptr_eq(&e.data, &data)
+            && e.layout == *w.layout()
+            && e.read_as == read_as
+            && e.kernels == kernels
+    };
+    if let Some(found) = PREPARED.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|e| hit(e))
+            .map(|e| e.weights.clone())
+    }) {
+        return found;
     }
+    let ws = w.shape();
+    let host_w = host(w);
+    let values = slice(&host_w);
+    let weights = Rc::new(match (read_as, ws.num_dims()) {
+        (As::Matrix, 2) => Weights::matrix(MatRef::rows(values, ws[1]), ws[0], ws[1]),
+        (As::Conv, 4) => Weights::conv(values, ws[0], ws[1], ws[2] * ws[3], false),
+        _ => panic!("weights must be [K, N] or [N, I, k, k], got {ws:?}"),
+    });
+    PREPARED.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() == PREPARED_KEPT {
+            c.pop_front();
+        }
+        c.push_back(PreparedEntry {
+            data,
+            layout: w.layout().clone(),
+            read_as,
+            kernels,
+            weights: weights.clone(),
+        });
+    });
+    weights
 }
 
 /// Zeroes `g` where `by` is not positive (the gradient through a ReLU, read at its input or
@@ -314,7 +374,13 @@ fn dense_matrix(w: &FlexTensor) -> (usize, usize, Vec<f32>) {
 /// The dense layer's forward pass.
 fn dense_forward(x: &FlexTensor, w: &FlexTensor, b: &FlexTensor, relu_out: bool) -> FlexTensor {
     let xs = x.shape();
-    let (k, n, wmat) = dense_matrix(w);
+    let read_as = if w.shape().num_dims() == 4 {
+        As::Conv
+    } else {
+        As::Matrix
+    };
+    let weights = prepared(w, read_as);
+    let (k, n) = (weights.k(), weights.n());
     assert!(
         xs.num_dims() == 2 && xs[1] == k,
         "dense: x must be [M, {k}], got {xs:?}"
@@ -322,16 +388,7 @@ fn dense_forward(x: &FlexTensor, w: &FlexTensor, b: &FlexTensor, relu_out: bool)
     let m = xs[0];
     assert_eq!(b.shape().num_elements(), n, "dense: bias length");
     let (x, bias) = (host(x), host(b));
-    let mut y = vec![0.0; m * n];
-    matmul(
-        [m, k, n],
-        MatRef::rows(slice(&x), k),
-        MatRef::rows(&wmat, n),
-        &mut y,
-        false,
-        true,
-    );
-    add_bias(&mut y, slice(&bias), relu_out);
+    let y = kernels::dense(slice(&x), m, &weights, Some(slice(&bias)), relu_out);
     tensor(y, [m, n])
 }
 
@@ -343,7 +400,7 @@ impl CpuOps for Flex {
         relu_in: bool,
         relu_out: bool,
     ) -> FlexTensor {
-        conv_forward(&x, &w, &b, relu_in, relu_out).0
+        conv_forward(&x, &w, &b, relu_in, relu_out)
     }
 
     fn dense(x: FlexTensor, w: FlexTensor, b: FlexTensor, relu_out: bool) -> FlexTensor {
@@ -351,13 +408,12 @@ impl CpuOps for Flex {
     }
 }
 
-/// What the convolution's backward pass reads: the input before its ReLU (for the mask), the weights, the
-/// forward im2col, and the output after its ReLU (for its mask).
+/// What the convolution's backward pass reads: the input before its ReLU (for the mask and
+/// the weight gradient's im2col), the weights, and the output after its ReLU (for its mask).
 #[derive(Clone)]
 struct ConvSaved {
     x: FlexTensor,
     w: FlexTensor,
-    cols: Arc<Vec<f32>>,
     y: Option<FlexTensor>,
     dims: Dims,
     relu_in: bool,
@@ -390,25 +446,24 @@ impl Backward<Flex, 3> for Conv3x3Backward {
         }
         if let Some(node) = node_w {
             let k = 9 * d.cin;
+            let mut cols = Vec::new();
+            im2col3(
+                slice(&host(&s.x)),
+                d.b,
+                d.h,
+                d.w,
+                d.cin,
+                s.relu_in,
+                &mut cols,
+            );
             let mut dmat = vec![0.0; k * d.cout];
-            matmul_at_b(k, m, d.cout, &s.cols, &g, &mut dmat);
+            matmul_at_b(k, m, d.cout, &cols, &g, &mut dmat);
             let dw = conv_weights(&dmat, d.cout, d.cin, 9);
             grads.register::<Flex>(node.id, tensor(dw, [d.cout, d.cin, 3, 3]));
         }
         if let Some(node) = node_x {
-            let mut gcols = Vec::new();
-            im2col3(&g, d.b, d.h, d.w, d.cout, false, &mut gcols);
-            let wflip = conv_matrix(slice(&host(&s.w)), d.cout, d.cin, 9, true);
-            let k = 9 * d.cout;
-            let mut dx = vec![0.0; m * d.cin];
-            matmul(
-                [m, k, d.cin],
-                MatRef::rows(&gcols, k),
-                MatRef::rows(&wflip, d.cin),
-                &mut dx,
-                false,
-                true,
-            );
+            let flipped = Weights::conv(slice(&host(&s.w)), d.cout, d.cin, 9, true);
+            let mut dx = kernels::conv3x3(&g, [d.b, d.h, d.w], &flipped, None, false, false);
             if s.relu_in {
                 relu_mask(&mut dx, &s.x);
             }
@@ -433,12 +488,11 @@ impl<C: CheckpointStrategy> CpuOps for Autodiff<Flex, C> {
         {
             OpsKind::Tracked(prep) => {
                 let (xp, wp, bp) = (x.into_primitive(), w.into_primitive(), b.into_primitive());
-                let (y, cols) = conv_forward(&xp, &wp, &bp, relu_in, relu_out);
+                let y = conv_forward(&xp, &wp, &bp, relu_in, relu_out);
                 let saved = ConvSaved {
-                    dims: Dims::of(&xp, &wp, &bp),
+                    dims: conv_dims(&xp, &wp, &bp),
                     x: xp,
                     w: wp,
-                    cols: Arc::new(cols),
                     y: relu_out.then(|| y.clone()),
                     relu_in,
                 };
@@ -446,7 +500,7 @@ impl<C: CheckpointStrategy> CpuOps for Autodiff<Flex, C> {
             }
             OpsKind::UnTracked(prep) => {
                 let (xp, wp, bp) = (x.into_primitive(), w.into_primitive(), b.into_primitive());
-                prep.finish(conv_forward(&xp, &wp, &bp, relu_in, relu_out).0)
+                prep.finish(conv_forward(&xp, &wp, &bp, relu_in, relu_out))
             }
         }
     }

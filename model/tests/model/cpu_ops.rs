@@ -1,13 +1,22 @@
 //! The CPU fast operations ([`crumble_model::cpu_ops`]: the tower's convolution and the dense
 //! layer) against burn's own operations: forward values and the gradients of input, weights
-//! and bias, with and without autodiff, for every ReLU placement and odd shapes.
+//! and bias, with and without autodiff, for every ReLU placement and odd shapes; each test
+//! once with every set of kernels the CPU runs ([`crumble_model::kernels::Kernels`]).
 
 use burn::tensor::{Device, Tensor, TensorData};
 use crumble_model::cpu_ops::{
     conv3x3, conv3x3_reference, dense, dense_reference, on_flex, patch_dense, patch_dense_reference,
 };
+use crumble_model::kernels;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// Runs `test` with each set of kernels this CPU has.
+fn each_kernels(test: fn()) {
+    for k in kernels::available() {
+        kernels::with_kernels(k, test);
+    }
+}
 
 fn random<const D: usize>(shape: [usize; D], rng: &mut ChaCha8Rng, device: &Device) -> Tensor<D> {
     let n: usize = shape.iter().product();
@@ -68,6 +77,10 @@ const SHAPES: &[[usize; 5]] = &[
 
 #[test]
 fn the_fast_forward_is_burns_convolution() {
+    each_kernels(the_fast_forward_is_burns_convolution_with);
+}
+
+fn the_fast_forward_is_burns_convolution_with() {
     let device = Device::flex();
     assert!(on_flex(&device) && on_flex(&device.clone().autodiff()));
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -89,6 +102,10 @@ fn the_fast_forward_is_burns_convolution() {
 /// the fast backward pass and through burn's own.
 #[test]
 fn the_fast_backward_is_burns_gradient() {
+    each_kernels(the_fast_backward_is_burns_gradient_with);
+}
+
+fn the_fast_backward_is_burns_gradient_with() {
     let device = Device::flex().autodiff();
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     for &[b, h, w, cin, cout] in SHAPES {
@@ -115,6 +132,10 @@ fn the_fast_backward_is_burns_gradient() {
 /// gradient is burn's. A constant input mixed into a tracked graph also works.
 #[test]
 fn gradients_flow_to_the_tracked_inputs_only() {
+    each_kernels(gradients_flow_to_the_tracked_inputs_only_with);
+}
+
+fn gradients_flow_to_the_tracked_inputs_only_with() {
     let device = Device::flex().autodiff();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let x = random([2, 4, 4, 3], &mut rng, &device);
@@ -135,6 +156,10 @@ fn gradients_flow_to_the_tracked_inputs_only() {
 /// backward pass.
 #[test]
 fn the_weight_gradient_matches_finite_differences() {
+    each_kernels(the_weight_gradient_matches_finite_differences_with);
+}
+
+fn the_weight_gradient_matches_finite_differences_with() {
     let device = Device::flex();
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let (b, h, w, cin, cout) = (2, 3, 4, 2, 3);
@@ -178,6 +203,10 @@ fn the_weight_gradient_matches_finite_differences() {
 /// thousands of rows (split across the threads).
 #[test]
 fn the_fast_dense_layer_is_burns_linear() {
+    each_kernels(the_fast_dense_layer_is_burns_linear_with);
+}
+
+fn the_fast_dense_layer_is_burns_linear_with() {
     let device = Device::flex().autodiff();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for &[m, k, n] in &[
@@ -219,6 +248,10 @@ fn the_fast_dense_layer_is_burns_linear() {
 /// reordered inside the operation, against burn's permute and `linear`, gradients included.
 #[test]
 fn the_patch_convolution_is_burns() {
+    each_kernels(the_patch_convolution_is_burns_with);
+}
+
+fn the_patch_convolution_is_burns_with() {
     let device = Device::flex().autodiff();
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     for &[m, i, k, n] in &[[1, 1, 1, 1], [5, 3, 2, 4], [300, 33, 8, 32]] {
@@ -236,5 +269,32 @@ fn the_patch_convolution_is_burns() {
                 &r,
             );
         }
+    }
+}
+
+/// The fast operations keep each weight tensor prepared for the kernels; a weight tensor
+/// changed in place, or a new one, must never be served another's preparation, including
+/// after the cache has turned over.
+#[test]
+fn prepared_weights_follow_the_tensors_values() {
+    each_kernels(prepared_weights_follow_the_tensors_values_with);
+}
+
+fn prepared_weights_follow_the_tensors_values_with() {
+    let device = Device::flex();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let x = random([5, 6, 6, 4], &mut rng, &device);
+    let bias = random([3], &mut rng, &device);
+    let mut wt = random([3, 4, 3, 3], &mut rng, &device);
+    for step in 0..40 {
+        let got = conv3x3(x.clone(), wt.clone(), bias.clone(), false, true);
+        let want = conv3x3_reference(x.clone(), wt.clone(), bias.clone(), false, true);
+        assert_close(&format!("step {step}"), &host(got), &host(want));
+        // in place where burn can (the only handle), else a new tensor
+        wt = if step % 2 == 0 {
+            wt.mul_scalar(-1.5)
+        } else {
+            wt + random([3, 4, 3, 3], &mut rng, &device)
+        };
     }
 }
