@@ -20,6 +20,8 @@ use std::time::Instant;
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct NetBench {
     pub cores: usize,
+    /// The kernels of the CPU path ([`crate::kernels::Kernels`]): `avx2` or `gemm`.
+    pub kernels: &'static str,
     pub flops_per_pos: u64,
     pub infer_pos_per_sec_b1: f64,
     pub infer_pos_per_sec_b16: f64,
@@ -214,6 +216,7 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     let train_gflops = steps * b as f64 * 3.0 * flops / 1e9;
     Ok(NetBench {
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        kernels: crate::kernels::current().name(),
         flops_per_pos: flops as u64,
         infer_pos_per_sec_b1: infer[0],
         infer_pos_per_sec_b16: infer[1],

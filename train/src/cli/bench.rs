@@ -31,6 +31,10 @@ pub enum Bench {
     /// Search: simulations per second (uniform and rollout evaluators), self-play games/hour.
     Mcts(super::bench_mcts::Args),
     /// Network: FLOPs, inference positions/s (batch 1, 16, 64, 256), training samples/s.
+    ///
+    /// On the CPU the products run in this project's AVX2 kernels on x86 CPUs with AVX2 and
+    /// FMA but without AVX-512, in `gemm`'s elsewhere; the environment variable
+    /// `CRUMBLE_KERNELS=avx2` or `=gemm` picks them (for every command) to compare the two.
     Net(super::bench_net::Args),
     /// Self-play with a fresh network: simulations/s, the network alone at self-play's mean
     /// batch, and the shares of time in the network, encoding and tree work.

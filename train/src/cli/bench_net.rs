@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print one JSON object with the keys cores, flops_per_pos, infer_pos_per_sec_b1,
+    /// Print one JSON object with the keys cores, kernels, flops_per_pos, infer_pos_per_sec_b1,
     /// infer_pos_per_sec_b16, infer_pos_per_sec_b64, infer_pos_per_sec_b256,
     /// train_samples_per_sec_b128, peak_gflops, peak_isa, infer_gflops_b256,
     /// infer_peak_share_b256, train_gflops_b128, train_peak_share_b128.
@@ -71,7 +71,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let build = super::bench::build_kind();
         let backend = std::env::var("BURN_DEVICE").unwrap_or_else(|_| "flex".into());
         super::print(&format!(
-            "crumble bench net: {n}x{n} board, R = {r}, inference and training on burn {backend}, {build}, machine with {cores} cores\n\
+            "crumble bench net: {n}x{n} board, R = {r}, inference and training on burn {backend} ({kernels} kernels on the CPU), {build}, machine with {cores} cores\n\
              network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}\n\
              FLOPs per position  {flops:>12.1} M\n\
              inference           {:>12.0} positions/s at batch 1\n\
@@ -92,6 +92,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             100.0 * f.train_peak_share_b128,
             f.train_gflops_b128,
             isa = f.peak_isa,
+            kernels = f.kernels,
             n = a.board,
             r = config.resolution,
             cores = f.cores,
