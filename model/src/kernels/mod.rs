@@ -302,18 +302,13 @@ impl Weights {
     /// in]`), which maps an output gradient's neighbourhoods to the input gradient. The same
     /// matrices as [`conv_matrix`].
     pub fn conv(w: &[f32], cout: usize, cin: usize, taps: usize, flip: bool) -> Weights {
-        assert_eq!(w.len(), cout * cin * taps, "convolution weights length");
-        if flip {
-            Weights::from_fn(taps * cout, cin, |p, i| {
-                let (t, o) = (p / cout, p % cout);
-                w[(o * cin + i) * taps + taps - 1 - t]
-            })
+        let m = conv_matrix(w, cout, cin, taps, flip);
+        let (k, n) = if flip {
+            (taps * cout, cin)
         } else {
-            Weights::from_fn(taps * cin, cout, |p, o| {
-                let (t, i) = (p / cin, p % cin);
-                w[(o * cin + i) * taps + t]
-            })
-        }
+            (taps * cin, cout)
+        };
+        Weights::matrix(MatRef::rows(&m, n), k, n)
     }
 
     /// The matrix whose element `(p, j)` is `f(p, j)`.
