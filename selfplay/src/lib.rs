@@ -49,6 +49,7 @@ pub mod ratings;
 pub mod record;
 pub mod selfplay;
 pub mod stats;
+pub mod text_record;
 pub mod tournament;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};

@@ -5,7 +5,8 @@ mod common;
 use common::{crumble, refused};
 
 use crumble_core::Color;
-use crumble_core::games::crumo::{CrumoMove, Reason, record};
+use crumble_core::game::record::Record;
+use crumble_core::games::crumo::{Crumo, CrumoMove, Outcome, Reason};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -100,6 +101,20 @@ fn check_page(page: &str, moves: &[CrumoMove]) {
     assert_eq!(page.matches("</script>").count(), 2);
 }
 
+/// How the recorded game ended, as its final position says.
+fn outcome(rec: &Record<Crumo>) -> Option<Outcome> {
+    rec.ended_positions().unwrap().pop().unwrap().outcome()
+}
+
+/// The record's moves as Crumo moves.
+fn moves(rec: &Record<Crumo>) -> Vec<CrumoMove> {
+    let positions = rec.positions().unwrap();
+    let turns = rec.moves.iter().enumerate();
+    turns
+        .map(|(i, t)| positions[i].move_of_turn(t).unwrap())
+        .collect()
+}
+
 #[test]
 fn a_scripted_crumo_game_with_refusals_undo_the_agents_swap_and_resign() {
     let dir = temp_dir("scripted");
@@ -145,13 +160,13 @@ fn a_scripted_crumo_game_with_refusals_undo_the_agents_swap_and_resign() {
     assert!(stdout.contains("B2") && !stdout.contains('\x1b'));
 
     let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = record::parse(&saved).unwrap();
+    let rec = Record::<Crumo>::parse(&saved).unwrap();
     // The players by the colours they ended with.
     assert_eq!(rec.tag("Black"), Some("random"));
     assert_eq!(rec.tag("White"), Some("Tester"));
     assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
     assert!(saved.contains("\n1. 2e3 2. swap 1-0\n"), "{saved}");
-    let result = rec.result.unwrap();
+    let result = outcome(&rec).unwrap();
     assert_eq!(
         (result.winner, result.reason),
         (Some(Color::Black), Reason::Resignation)
@@ -161,7 +176,7 @@ fn a_scripted_crumo_game_with_refusals_undo_the_agents_swap_and_resign() {
     let o = crumble(&["view", "--record", s(&out), "-o", s(&page)]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let html = std::fs::read_to_string(&page).unwrap();
-    check_page(&html, &rec.moves);
+    check_page(&html, &moves(&rec));
     assert!(html.contains("data-ply=\"2\">swap</span>"), "{html}");
     assert!(html.contains("Tester") && html.contains("1-0: Black wins (resignation)"));
     refused(
@@ -190,11 +205,11 @@ fn the_second_seat_swaps_and_then_plays_black() {
     assert!(stdout.contains("you play 2. swap\nthe seats swap colours: you play Black"));
     assert!(stdout.contains("White (random) plays 3. "), "{stdout}");
     assert!(stdout.contains("Black resigns"), "{stdout}");
-    let rec = record::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let rec = Record::<Crumo>::parse(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(rec.tag("Black"), Some("Tester"));
     assert_eq!(rec.tag("White"), Some("random"));
     assert_eq!(rec.moves.len(), 3);
-    assert_eq!(rec.result.unwrap().winner, Some(Color::White));
+    assert_eq!(outcome(&rec).unwrap().winner, Some(Color::White));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -205,8 +220,8 @@ fn passing_plays_a_game_to_its_scored_end() {
     let script = format!("2e3\n{}", "pass\n".repeat(20));
     let stdout = play(&out, &["--seed", "2", "--max-turns", "12"], &script);
     let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = record::parse(&saved).unwrap();
-    let result = rec.result.unwrap_or_else(|| panic!("unfinished: {stdout}"));
+    let rec = Record::<Crumo>::parse(&saved).unwrap();
+    let result = outcome(&rec).unwrap_or_else(|| panic!("unfinished: {stdout}"));
     assert!(
         matches!(result.reason, Reason::TwoPasses | Reason::TurnLimit),
         "{saved}"
@@ -214,7 +229,10 @@ fn passing_plays_a_game_to_its_scored_end() {
     assert!(result.score_halves.is_some(), "a scored end: {saved}");
     assert!(stdout.contains("score: Black "), "{stdout}");
     assert_eq!(rec.tag("TurnLimit"), Some("12"));
-    assert_eq!(rec.replay().unwrap().outcome(), Some(result));
+    assert_eq!(
+        rec.ended_positions().unwrap().pop().unwrap().outcome(),
+        Some(result)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -255,12 +273,12 @@ fn view_draws_crumo_self_play_and_match_files() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let crsp = sp.join("selfplay-000000.crsp");
     let txt = std::fs::read_to_string(sp.join("selfplay-000000.txt")).unwrap();
-    let first = record::parse(txt.split("\n\n[Game").next().unwrap()).unwrap();
+    let first = Record::<Crumo>::parse(txt.split("\n\n[Game").next().unwrap()).unwrap();
     let page = dir.join("sp.html");
     let o = crumble(&["view", "--record", s(&crsp), "--game", "0", "-o", s(&page)]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let html = std::fs::read_to_string(&page).unwrap();
-    check_page(&html, &first.moves);
+    check_page(&html, &moves(&first));
     assert!(html.contains("id=\"chart\""), "the search values");
     assert!(html.contains("class=\"stack "));
 

@@ -5,7 +5,8 @@ mod common;
 use common::crumble;
 
 use crumble_core::Color;
-use crumble_core::games::splinter::{Reason, record};
+use crumble_core::game::record::Record;
+use crumble_core::games::splinter::{Outcome, Reason, Splinter};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -82,6 +83,11 @@ fn check_page(page: &str, moves: usize) {
     assert_eq!(page.matches("</script>").count(), 2);
 }
 
+/// How the recorded game ended, as its final position says.
+fn outcome(rec: &Record<Splinter>) -> Option<Outcome> {
+    rec.ended_positions().unwrap().pop().unwrap().outcome()
+}
+
 #[test]
 fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     let dir = temp_dir("scripted");
@@ -143,14 +149,14 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     assert!(stdout.contains("bK") && !stdout.contains('\x1b'));
 
     let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = record::parse(&saved).unwrap();
+    let rec = Record::<Splinter>::parse(&saved).unwrap();
     assert_eq!(rec.tag("Black"), Some("Tester"));
     assert_eq!(rec.tag("White"), Some("random"));
     assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
     assert_eq!(rec.moves.len(), 2, "the undone moves are gone: {saved}");
     assert!(saved.contains("\n1. e4-d3/f4 2. "), "{saved}");
     assert!(saved.contains("[Start {\"width\":9"), "{saved}");
-    let result = rec.result.unwrap();
+    let result = outcome(&rec).unwrap();
     assert_eq!(
         (result.winner, result.reason),
         (Some(Color::White), Reason::Resignation)
@@ -215,15 +221,15 @@ fn match_out_writes_splinter_records_beside_the_record_files() {
         } else {
             format!("[Game{g}")
         };
-        let rec = record::parse(&g).unwrap_or_else(|e| panic!("{e}\n{g}"));
+        let rec = Record::<Splinter>::parse(&g).unwrap_or_else(|e| panic!("{e}\n{g}"));
         assert_eq!(rec.tag("Index"), Some(i.to_string().as_str()));
         assert_eq!(rec.tag("Black"), Some("random"));
-        assert!(rec.result.is_some() && !rec.moves.is_empty());
+        assert!(outcome(&rec).is_some() && !rec.moves.is_empty());
         assert!(g.contains("[Board \"5x6\"]") && g.contains("\n1. "), "{g}");
     }
     // The record file as a page, the players' names from the text beside it.
     let crsp = dir.join("match-000000.crsp");
-    let second = record::parse(&format!("[Game{}", games[1])).unwrap();
+    let second = Record::<Splinter>::parse(&format!("[Game{}", games[1])).unwrap();
     let page = dir.join("game.html");
     let o = crumble(&["view", "--record", s(&crsp), "--game", "1", "-o", s(&page)]);
     assert!(o.status.success(), "{}", text(&o.stderr));

@@ -3,8 +3,10 @@
 //! results. Programs (`replay`, `moves`, `random-game`, records) are written once against it;
 //! [`check_text`] holds every game to the same round trips on random games.
 
+use super::color::Color;
 use super::decision::Decision;
-use super::state::GameState;
+use super::record::{self, BoardTagError, Ending, Record};
+use super::state::{GameState, Player};
 use rand::Rng;
 use std::error::Error;
 use std::fmt;
@@ -109,6 +111,39 @@ pub trait GameText: GameState {
     fn result_text(&self) -> String {
         self.result_json().to_string()
     }
+
+    /// The tags that name the board in a game record ([`Record`](super::record::Record)),
+    /// written after `Game` (Splinter's `Board "9x10"`); none by default.
+    fn board_tags(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    /// The standard start of the board that a record's tags name (`tags`: name and value),
+    /// the start of a record whose `Start` is `standard`. By default `Start::default()`.
+    fn standard_start_of(tags: &[(&str, &str)]) -> Result<Self, BoardTagError> {
+        let _ = tags;
+        record::default_standard_start()
+    }
+
+    /// The colour player `p` plays in this state: records name results and players by colour
+    /// (`1-0`: Black won). By default the first player is Black.
+    fn colour_of(&self, p: Player) -> Color {
+        record::default_colour(p)
+    }
+
+    /// The game's name of how its rules ended it (a record's `Termination`), `None` while it
+    /// goes on or for a game that names no reasons (the default).
+    fn end_reason(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Ends a live game as a record says when its moves do not (`end` is not
+    /// [`Ending::Rules`]; `winner` the result's winner), for a game whose states can hold
+    /// such an end (pictures and status lines then show it). By default nothing: the record
+    /// alone carries the result.
+    fn end_as(&mut self, end: Ending, winner: Option<Color>) {
+        let _ = (end, winner);
+    }
 }
 
 /// Plays the rest of the game at random from a turn start, returning each turn's text: the
@@ -170,6 +205,7 @@ pub fn check_text<G: GameText, R: Rng + ?Sized>(
     let mut path = Vec::new();
     for _ in 0..games {
         let mut game = start.clone();
+        let mut rec = Record::new(start.clone());
         let mut turn = 0;
         loop {
             turn += 1;
@@ -209,6 +245,7 @@ pub fn check_text<G: GameText, R: Rng + ?Sized>(
                 if !listed.is_empty() {
                     return Err(bad(format!("{} moves listed after the end", listed.len())));
                 }
+                check_record(&rec, &game).map_err(bad)?;
                 break;
             }
             if listed.is_empty() {
@@ -238,8 +275,33 @@ pub fn check_text<G: GameText, R: Rng + ?Sized>(
                     "{text:?} parses as {parsed:?}, not the random turn {path:?}"
                 )));
             }
+            rec.push_move(path.clone(), None);
             turns_checked += 1;
         }
     }
     Ok(turns_checked)
+}
+
+/// The game record of a finished random game (`end` its final state) writes a text that
+/// reads back as the same record, whose replay ends in the same position.
+fn check_record<G: GameText>(rec: &Record<G>, end: &G) -> Result<(), String> {
+    let mut rec = rec.clone();
+    // The record's start has no turn limit: a game the limit ended goes on in the record.
+    let mut replayed = rec.final_position().map_err(|e| e.to_string())?;
+    rec.end = Some(if replayed.is_over() {
+        Ending::Rules
+    } else {
+        Ending::TurnLimit
+    });
+    let text = rec.write();
+    let back =
+        Record::<G>::parse(&text).map_err(|e| format!("its record {text:?} is refused: {e}"))?;
+    if back != rec {
+        return Err(format!("its record {text:?} reads back as another record"));
+    }
+    replayed.set_turn_limit(end.turn_limit());
+    if replayed.position_json() != end.position_json() {
+        return Err(format!("its record {text:?} replays to another position"));
+    }
+    Ok(())
 }

@@ -7,7 +7,38 @@ pub mod page;
 pub mod svg;
 pub mod term;
 
-use crate::game::Color;
+use crate::game::record::Record;
+use crate::game::{Color, GameText, TextError};
+
+/// A game whose recorded games are drawn as one self-contained HTML page (`crumble view`).
+pub trait RecordPage: GameText {
+    /// The page of `rec`: a picture per position, the moves, and the value chart when
+    /// `values` is not empty (`values[k]`: the value of the position after `k` moves, Black's
+    /// view); `source` names the file under the heading. A move that does not replay is an
+    /// error.
+    fn record_page(
+        rec: &Record<Self>,
+        values: &[Option<f32>],
+        source: Option<&str>,
+    ) -> Result<String, TextError>;
+}
+
+/// Chart values (Black's view, per position) from the value comments of `rec`: the comment
+/// after move `i` is its mover's value of the position before it. Empty when no comment
+/// carries a value.
+pub fn record_values<G: GameText>(rec: &Record<G>) -> Result<Vec<Option<f32>>, TextError> {
+    let positions = rec.positions()?;
+    let mut out = vec![None; positions.len()];
+    let mut any = false;
+    for (i, before) in positions.iter().take(rec.moves.len()).enumerate() {
+        let mover = before.decider().map(|p| before.colour_of(p));
+        if let (Some(v), Some(c)) = (rec.comment(i).and_then(parse_value_comment), mover) {
+            out[i] = Some(if c == Color::Black { v } else { -v });
+            any = true;
+        }
+    }
+    Ok(if any { out } else { Vec::new() })
+}
 
 /// The colour's name as a sentence starts it (`Black`).
 pub fn capital(c: Color) -> &'static str {
@@ -17,7 +48,12 @@ pub fn capital(c: Color) -> &'static str {
     }
 }
 
-/// The value of a comment written by a game's value comment (`value -0.31`), if it is one.
+/// The comment `crumble play` writes after an agent's move: its value estimate, mover's view.
+pub fn value_comment(value: f32) -> String {
+    format!("value {value:+.2}")
+}
+
+/// The value of a comment written by [`value_comment`] (`value -0.31`), if it is one.
 pub fn parse_value_comment(comment: &str) -> Option<f32> {
     let v: f32 = comment.trim().strip_prefix("value ")?.trim().parse().ok()?;
     (v.is_finite() && (-1.0..=1.0).contains(&v)).then_some(v)

@@ -1,6 +1,4 @@
-//! Each game's own views of the generic records (notation of its moves), and Crumble's own
-//! tools: the tactics suite and the opening statistics.
+//! Crumble's own tools: the tactics suite and the opening statistics. (Every game's text
+//! records are generic: `crate::text_record`.)
 
 pub mod crumble;
-pub mod crumo;
-pub mod splinter;

@@ -28,7 +28,7 @@ use bot::Bot;
 use crumble_core::Color;
 use crumble_core::games::crumble::notation::{self, Frame, NotationError};
 use crumble_core::games::crumble::record::GameRecord;
-use crumble_core::games::crumble::render::{self, Highlight, html, term::TermOptions};
+use crumble_core::games::crumble::render::{self, Highlight, term::TermOptions};
 use crumble_core::games::crumble::{Crumble, Move, Outcome, Reason};
 use crumble_selfplay::{AgentSpec, ConfigFile};
 use std::io::{BufRead as _, IsTerminal as _, Write as _};
@@ -338,7 +338,10 @@ impl Session {
         rec.set_tag("White", &white);
         rec.set_tag("Date", date);
         for p in &self.history {
-            let comment = p.value.filter(|_| p.by_agent).map(html::value_comment);
+            let comment = p
+                .value
+                .filter(|_| p.by_agent)
+                .map(crumble_core::render::value_comment);
             rec.push_move(p.mv.clone(), comment);
         }
         rec.result = self.game.outcome();

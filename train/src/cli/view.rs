@@ -10,9 +10,8 @@
 //! every turn of a `.crsp` game, or the `value` comments `crumble play` writes after the
 //! agent's moves.
 //!
-//! Splinter games (a text record with `[Crumble "splinter"]`, or a `.crsp` file of Splinter
-//! games) are drawn on the same page by [`splinter`], Crumo games (`[Crumble "crumo"]`, or a
-//! `.crsp` file of Crumo games) by [`crumo`].
+//! Splinter and Crumo games (a text record with `[Game "splinter"]`, or a `.crsp` file of
+//! the game) are drawn by their game's own page through [`tagged`].
 
 use super::output::{check_output, write_output};
 use super::position_args::FrameArg;
@@ -25,13 +24,11 @@ use crumble_core::games::crumo::Crumo;
 use crumble_core::games::splinter::Splinter;
 use crumble_core::{Color, GameState};
 use crumble_selfplay::record as sp;
-use crumo::CrumoGames;
-use splinter::SplinterGames;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use tagged::TaggedGames;
 
-mod crumo;
-mod splinter;
+mod tagged;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -72,9 +69,9 @@ struct Loaded {
 /// The games of a file, parsed only when asked for (a self-play text file holds many).
 enum Games {
     /// Splinter games: text records, or a `.crsp` file with the text beside it.
-    Splinter(SplinterGames),
+    Splinter(TaggedGames),
     /// Crumo games: text records, or a `.crsp` file with the text beside it.
-    Crumo(CrumoGames),
+    Crumo(TaggedGames),
     Text(Vec<(usize, String)>),
     /// The games, and the `.txt` beside the file when it holds the same games as text
     /// records (self-play and match files): the players' names are only there.
@@ -93,8 +90,9 @@ impl Games {
 
     fn get(&self, i: usize, path: &Path) -> anyhow::Result<Loaded> {
         match self {
-            Games::Splinter(_) => unreachable!("Splinter games are drawn by view::splinter"),
-            Games::Crumo(_) => unreachable!("Crumo games are drawn by view::crumo"),
+            Games::Splinter(_) | Games::Crumo(_) => {
+                unreachable!("Splinter and Crumo games are drawn by view::tagged")
+            }
             Games::Text(chunks) => {
                 let (first_line, text) = &chunks[i];
                 let rec = record::parse(text).map_err(|e| {
@@ -207,7 +205,7 @@ fn load(path: &Path) -> anyhow::Result<Games> {
                 .ok()
                 .map(|t| record::split_records(&t))
                 .filter(|t| t.len() == games.len());
-            return Ok(Games::Crumo(CrumoGames::Crsp(games, beside)));
+            return Ok(Games::Crumo(TaggedGames::Crsp(games, beside)));
         }
         if game_name.as_deref() == Some(Splinter::NAME) {
             let games = sp::decode_file_checked::<Splinter>(&bytes)
@@ -216,7 +214,7 @@ fn load(path: &Path) -> anyhow::Result<Games> {
                 .ok()
                 .map(|t| record::split_records(&t))
                 .filter(|t| t.len() == games.len());
-            return Ok(Games::Splinter(SplinterGames::Crsp(games, beside)));
+            return Ok(Games::Splinter(TaggedGames::Crsp(games, beside)));
         }
         let games = sp::decode_file_checked::<Crumble>(&bytes)
             .with_context(|| format!("self-play record file {} refused", path.display()))?;
@@ -243,10 +241,10 @@ fn load(path: &Path) -> anyhow::Result<Games> {
             .is_some_and(|(_, t)| t.lines().any(|l| l.trim() == tag))
     };
     if tagged(Splinter::NAME) {
-        return Ok(Games::Splinter(SplinterGames::Text(chunks)));
+        return Ok(Games::Splinter(TaggedGames::Text(chunks)));
     }
     if tagged(Crumo::NAME) {
-        return Ok(Games::Crumo(CrumoGames::Text(chunks)));
+        return Ok(Games::Crumo(TaggedGames::Text(chunks)));
     }
     Ok(Games::Text(chunks))
 }
@@ -277,11 +275,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let beside = a.record.with_extension("txt");
     let inputs: Vec<&Path> = match games {
         Games::Crsp(..)
-        | Games::Splinter(SplinterGames::Crsp(..))
-        | Games::Crumo(CrumoGames::Crsp(..)) => vec![&a.record, &beside],
+        | Games::Splinter(TaggedGames::Crsp(..))
+        | Games::Crumo(TaggedGames::Crsp(..)) => vec![&a.record, &beside],
         Games::Text(_)
-        | Games::Splinter(SplinterGames::Text(_))
-        | Games::Crumo(CrumoGames::Text(_)) => vec![&a.record],
+        | Games::Splinter(TaggedGames::Text(_))
+        | Games::Crumo(TaggedGames::Text(_)) => vec![&a.record],
     };
     if let Some(out) = &a.out {
         check_output("-o", out, &inputs, a.force)?;
@@ -291,10 +289,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         bail!("{} holds no game", a.record.display());
     }
     if let Games::Splinter(g) = &games {
-        return splinter::run(&a, g);
+        return tagged::run::<Splinter>(&a, g);
     }
     if let Games::Crumo(g) = &games {
-        return crumo::run(&a, g);
+        return tagged::run::<Crumo>(&a, g);
     }
     if a.list {
         super::print(&list(&games, &a.record)?)?;

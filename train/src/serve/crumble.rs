@@ -5,12 +5,12 @@
 
 use super::ServeError;
 use super::game::{BoardView, Loaded, ServeGame, size_in};
+use crumble_core::Decision;
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;
 use crumble_core::games::crumble::record::{self, GameRecord};
-use crumble_core::games::crumble::render::{self, BaseMark, Highlight, html};
+use crumble_core::games::crumble::render::{self, BaseMark, Highlight};
 use crumble_core::games::crumble::{Crumble, DecisionKind, Dir, Phase, Rect};
-use crumble_core::{Color, Decision};
 use serde_json::{Value, json};
 
 /// `[x, y, w, h]`.
@@ -158,20 +158,6 @@ impl ServeGame for Crumble {
         Crumble::new(n as u16, 8).map_err(|e| ServeError::BadPosition(e.to_string()))
     }
 
-    fn colour_to_move(&self) -> Option<Color> {
-        self.decider()
-    }
-
-    fn move_text(before: &Crumble, path: &[Decision]) -> Option<String> {
-        let mv = before.move_from_decisions(path).ok()?;
-        notation::format_move(before, &mv, Frame::PerPlayer)
-    }
-
-    fn parse_move(before: &Crumble, text: &str) -> Result<Vec<Decision>, String> {
-        let mv = notation::parse_move(before, text, Frame::PerPlayer).map_err(|e| e.to_string())?;
-        before.move_decisions(&mv).map_err(|e| e.to_string())
-    }
-
     fn building_text(start: &Crumble, path: &[Decision]) -> String {
         building_text(start, path)
     }
@@ -198,7 +184,7 @@ impl ServeGame for Crumble {
                 .map_err(|e| ServeError::Internal(format!("a move of the line: {e}")))?;
             end.play_move(&mv)
                 .map_err(|e| ServeError::Internal(format!("a move of the line: {e}")))?;
-            rec.push_move(mv, value.map(html::value_comment));
+            rec.push_move(mv, value.map(crumble_core::render::value_comment));
         }
         rec.result = end.outcome();
         Ok(rec.write())

@@ -361,7 +361,7 @@ fn principal_line<G: ServeGame>(start: &G, partial: &[Decision], pv: &[Decision]
         }
         path.push(d);
         if g.at_turn_start() || g.is_over() {
-            match G::move_text(&turn_start, &path) {
+            match super::game::complete_move_text(&turn_start, &path) {
                 Some(t) => out.push(t),
                 None => break,
             }

@@ -5,7 +5,9 @@
 
 use super::ServeError;
 use crate::games::TrainGame;
-use crumble_core::{Color, Decision, GameState, Player};
+use crumble_core::game::record::{Ending, Record};
+use crumble_core::render::{parse_value_comment, value_comment};
+use crumble_core::{Color, Decision, GameState, GameText};
 use crumble_selfplay::record as sp;
 use serde_json::Value;
 
@@ -23,21 +25,9 @@ pub trait ServeGame: TrainGame {
 
     /// The colour that makes the next decision (`None` once the game is over). A seat plays a
     /// colour; in Crumo a swap changes which.
-    fn colour_to_move(&self) -> Option<Color>;
-
-    /// The colour `seat` plays here.
-    fn colour_of(&self, seat: Player) -> Color {
-        match seat {
-            Player::First => Color::Black,
-            Player::Second => Color::White,
-        }
+    fn colour_to_move(&self) -> Option<Color> {
+        self.decider().map(|p| self.colour_of(p))
     }
-
-    /// The notation of the complete move `path` played from `before` (a turn start).
-    fn move_text(before: &Self, path: &[Decision]) -> Option<String>;
-
-    /// The decisions of a move typed in notation at `before` (a turn start), or why not.
-    fn parse_move(before: &Self, text: &str) -> Result<Vec<Decision>, String>;
 
     /// The notation of a turn begun with `path` from `start`, as far as it goes (`e4-d3/…`);
     /// the whole move once it is complete; empty for an empty path.
@@ -50,16 +40,41 @@ pub trait ServeGame: TrainGame {
     /// position shown, each with the place it is clicked (see each game's file).
     fn board_json(view: &BoardView<'_, Self>) -> Value;
 
-    /// The line as the game's text record: the start, the moves with the agent's values where
-    /// the format keeps comments, the tags, the result the moves reach.
+    /// The line as the game's text record: the start, the moves with the agent's values as
+    /// comments, the tags, the result the moves reach. By default the generic
+    /// [`Record`](crumble_core::game::record::Record).
     fn write_record(
         start: &Self,
         moves: &[(Vec<Decision>, Option<f32>)],
         tags: &[(String, String)],
-    ) -> Result<String, ServeError>;
+    ) -> Result<String, ServeError> {
+        let mut rec = Record::new(start.clone());
+        rec.tags = tags.to_vec();
+        let mut end = start.clone();
+        for (path, value) in moves {
+            for &d in path {
+                end.apply(d)
+                    .map_err(|e| ServeError::Internal(format!("a move of the line: {e}")))?;
+            }
+            rec.push_move(path.clone(), value.map(value_comment));
+        }
+        rec.end = end.is_over().then_some(Ending::Rules);
+        Ok(rec.write())
+    }
 
-    /// One text record of the game (one chunk of a file).
-    fn read_record(text: &str) -> Result<Loaded<Self>, ServeError>;
+    /// One text record of the game (one chunk of a file). By default the generic
+    /// [`Record`](crumble_core::game::record::Record).
+    fn read_record(text: &str) -> Result<Loaded<Self>, ServeError> {
+        let rec = Record::<Self>::parse(text).map_err(|e| ServeError::BadRecord(e.to_string()))?;
+        Ok(Loaded {
+            values: (0..rec.moves.len())
+                .map(|i| rec.comment(i).and_then(parse_value_comment))
+                .collect(),
+            start: rec.start,
+            moves: rec.moves,
+            tags: rec.tags,
+        })
+    }
 
     /// One game of a self-play file.
     fn read_selfplay(rec: &sp::GameRecord) -> Result<Loaded<Self>, ServeError> {
@@ -222,4 +237,17 @@ pub fn size_in(
         )));
     }
     Ok(n)
+}
+
+/// The notation of the complete move `path` played from `before` (a turn start); `None`
+/// when the decisions are not one whole turn.
+pub fn complete_move_text<G: GameText>(before: &G, path: &[Decision]) -> Option<String> {
+    let mut after = before.clone();
+    for &d in path {
+        after.apply(d).ok()?;
+    }
+    if path.is_empty() || !(after.at_turn_start() || after.is_over()) {
+        return None;
+    }
+    before.move_text(path, G::Notation::default()).ok()
 }

@@ -5,7 +5,7 @@
 //! Moves are kept as their decisions, so one session type serves every [`ServeGame`].
 
 use super::ServeError;
-use super::game::{Loaded, ServeGame, check_moves};
+use super::game::{Loaded, ServeGame, check_moves, complete_move_text};
 use crumble_core::{Color, Decision, Player};
 use crumble_selfplay::AgentSpec;
 use std::sync::Arc;
@@ -97,7 +97,7 @@ impl<G: ServeGame> Session<G> {
     /// Adds the turn `path` (legal at `ply`) to the line, dropping the moves after the
     /// position shown.
     fn push(&mut self, before: &G, path: Vec<Decision>, value: Option<f32>, by_agent: bool) {
-        let text = G::move_text(before, &path).unwrap_or_else(|| "??".into());
+        let text = complete_move_text(before, &path).unwrap_or_else(|| "??".into());
         let by = before.colour_to_move().unwrap_or(Color::Black);
         self.moves.truncate(self.ply);
         self.moves.push(Played {
@@ -140,7 +140,8 @@ impl<G: ServeGame> Session<G> {
         if before.is_over() {
             return Err(ServeError::BadMove("the game is over".into()));
         }
-        let path = G::parse_move(&before, text)
+        let path = before
+            .parse_move(text, Default::default())
             .map_err(|e| ServeError::BadMove(format!("`{}`: {e}", text.trim())))?;
         self.check_turn(&before, &path)
             .map_err(|e| ServeError::Internal(format!("a parsed move: {e}")))?;
@@ -222,7 +223,7 @@ impl<G: ServeGame> Session<G> {
         let mut g = rec.start.clone();
         let mut moves = Vec::with_capacity(rec.moves.len());
         for (path, value) in rec.moves.into_iter().zip(rec.values) {
-            let text = G::move_text(&g, &path).unwrap_or_else(|| "??".into());
+            let text = complete_move_text(&g, &path).unwrap_or_else(|| "??".into());
             let by = g.colour_to_move().unwrap_or(Color::Black);
             for &d in &path {
                 g.apply_unchecked(d);

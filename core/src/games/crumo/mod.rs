@@ -19,14 +19,15 @@
 //!
 //! Files: `board` points, directions and guarding; `game` the state, its decisions (the
 //! action space is documented there), removal and the end; `score` rule 9; `status` the pie state, the previous turn and the result; `moves` complete
-//! moves, checked play and random play; `notation`, `position` and `record` the text forms; `symmetry` the maps of rule 13; this file the [`GameState`] glue.
+//! moves, checked play and random play; `notation` and `position` the text forms (`text` their
+//! [`GameText`](crate::GameText), which also gives the game its records); `symmetry` the maps of
+//! rule 13; this file the [`GameState`] glue.
 
 pub mod board;
 pub mod game;
 pub mod moves;
 pub mod notation;
 pub mod position;
-pub mod record;
 pub mod render;
 pub mod score;
 pub mod status;
@@ -38,7 +39,6 @@ pub use game::{Action, Crumo, Outcome, Pie, Previous, Reason};
 pub use moves::{MoveError, Refusal};
 pub use notation::{CrumoMove, NotationError};
 pub use position::PositionError;
-pub use record::CrumoRecord;
 pub use symmetry::Symmetry;
 
 use crate::game::Color;

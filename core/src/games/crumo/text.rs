@@ -1,8 +1,9 @@
 //! Crumo's text layer ([`GameText`]): moves in the notation of rule 11, positions as the
 //! position JSON of rule 12, results as its result value with both scores.
 
-use super::{Crumo, notation, position};
-use crate::game::{Decision, GameText, TextError};
+use super::{Crumo, Outcome, Reason, notation, position};
+use crate::game::record::{BoardTagError, Ending, tag_value};
+use crate::game::{Color, Decision, GameText, Player, TextError};
 
 impl GameText for Crumo {
     type Notation = ();
@@ -47,5 +48,54 @@ impl GameText for Crumo {
 
     fn result_text(&self) -> String {
         position::outcome_value(self.outcome()).to_string()
+    }
+
+    fn board_tags(&self) -> Vec<(&'static str, String)> {
+        vec![("Size", self.size().to_string())]
+    }
+
+    /// `Size "N"`, the empty board of rule 1.1.
+    fn standard_start_of(tags: &[(&str, &str)]) -> Result<Crumo, BoardTagError> {
+        let size = tag_value(tags, "Size").ok_or(BoardTagError::Missing("Size"))?;
+        size.parse::<u8>()
+            .ok()
+            .filter(|n| n.to_string() == size)
+            .and_then(Crumo::standard)
+            .ok_or_else(|| BoardTagError::Bad {
+                tag: "Size",
+                why: "not a supported size (rule 1.1)".into(),
+            })
+    }
+
+    /// The seats swap colours when the second seat swaps (rule 8.3).
+    fn colour_of(&self, p: Player) -> Color {
+        if (p == Player::First) == self.first_seat_plays(Color::Black) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        self.outcome().map(|o| o.reason.name())
+    }
+
+    /// A turn limit scores the final position (rule 10.1).
+    fn end_as(&mut self, end: Ending, winner: Option<Color>) {
+        let outcome = match end {
+            Ending::Rules => return,
+            Ending::TurnLimit => Outcome::scored(Reason::TurnLimit, self.score_halves(None)),
+            Ending::Resignation { .. } => Outcome {
+                winner,
+                reason: Reason::Resignation,
+                score_halves: None,
+            },
+            Ending::Agreement => Outcome {
+                winner: None,
+                reason: Reason::Agreement,
+                score_halves: None,
+            },
+        };
+        self.finish(outcome);
     }
 }

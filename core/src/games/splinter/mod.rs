@@ -17,7 +17,8 @@
 //!
 //! Files: `board` squares, directions, pushes and groups; `game` the state, its decisions
 //! and the end of the game; `moves` complete moves, checked play and random play;
-//! `notation`, `position` and `record` the text forms; `symmetry` the maps of rule 11; this file the
+//! `notation` and `position` the text forms (`text` their [`GameText`](crate::GameText), which also
+//! gives the game its records); `symmetry` the maps of rule 11; this file the
 //! [`GameState`] glue.
 
 pub mod board;
@@ -26,7 +27,6 @@ pub mod lookahead;
 pub mod moves;
 pub mod notation;
 pub mod position;
-pub mod record;
 pub mod render;
 pub mod symmetry;
 pub mod text;
@@ -37,7 +37,6 @@ pub use lookahead::SplinterWinCheck;
 pub use moves::{MoveError, SplinterMove};
 pub use notation::NotationError;
 pub use position::PositionError;
-pub use record::SplinterRecord;
 pub use symmetry::Symmetry;
 
 use crate::game::Decision;

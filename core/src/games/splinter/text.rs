@@ -1,8 +1,9 @@
 //! Splinter's text layer ([`GameText`]): moves in the notation of rule 9, positions as the
 //! position JSON of rule 10, results as its result value.
 
-use super::{Action, Splinter, SplinterMove, notation, position};
-use crate::game::{Decision, GameText, TextError};
+use super::{Action, Outcome, Reason, Splinter, SplinterMove, notation, position};
+use crate::game::record::{BoardTagError, Ending, tag_value};
+use crate::game::{Color, Decision, GameText, TextError};
 
 impl Splinter {
     /// The complete move a turn's decisions make from this state (a turn start): the slide,
@@ -24,7 +25,9 @@ impl Splinter {
             }
             _ => return None,
         };
-        Some(SplinterMove { from, dir, keep })
+        let mv = SplinterMove { from, dir, keep };
+        // The decisions must be exactly the move's, which `resolve` gives.
+        (self.resolve(&mv).ok()? == (turn[0], turn.get(1).copied())).then_some(mv)
     }
 }
 
@@ -75,5 +78,36 @@ impl GameText for Splinter {
 
     fn result_text(&self) -> String {
         position::outcome_value(self.outcome()).to_string()
+    }
+
+    fn board_tags(&self) -> Vec<(&'static str, String)> {
+        let b = self.board();
+        vec![("Board", format!("{}x{}", b.width(), b.height()))]
+    }
+
+    /// `Board "WxH"`, the standard start of rule 2.7 on that board.
+    fn standard_start_of(tags: &[(&str, &str)]) -> Result<Splinter, BoardTagError> {
+        let size = tag_value(tags, "Board").ok_or(BoardTagError::Missing("Board"))?;
+        let bad = |why: String| BoardTagError::Bad { tag: "Board", why };
+        let (w, h) = size
+            .split_once('x')
+            .and_then(|(w, h)| Some((w.parse::<u8>().ok()?, h.parse::<u8>().ok()?)))
+            .ok_or_else(|| bad(format!("{size:?} is not WxH")))?;
+        Splinter::standard(w, h)
+            .ok_or_else(|| bad(format!("{size} is outside 5..=26 x 6..=26 (rule 2.1)")))
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        self.outcome().map(|o| o.reason.name())
+    }
+
+    fn end_as(&mut self, end: Ending, winner: Option<Color>) {
+        let reason = match end {
+            Ending::Rules => return,
+            Ending::Resignation { .. } => Reason::Resignation,
+            Ending::Agreement => Reason::Agreement,
+            Ending::TurnLimit => Reason::TurnLimit,
+        };
+        self.finish(Outcome { winner, reason });
     }
 }

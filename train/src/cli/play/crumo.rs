@@ -2,8 +2,8 @@
 //! drawn with Crumo's terminal picture after every move; the person types moves in the
 //! notation of games/crumo/RULES.md rule 11 (`3e5` places, `e5-e7` moves, `pass`, `swap`) or the
 //! commands `moves`, `hint`, `undo`, `board`, `resign`, `quit`, `help`. The game is saved as
-//! a Crumo game record (`crumble_core::games::crumo::record`); that format has no comments, so the
-//! agent's values are printed but not saved.
+//! a game record (`crumble_core::game::record`, with Crumo's `Size` tag); the agent's values
+//! are printed but not saved in it.
 //!
 //! `--as` picks the person's seat: `black` the first seat (which places the first stack),
 //! `white` the second (which may `swap` on the second turn and then plays Black, rule 8).
@@ -15,10 +15,10 @@
 use super::bot::Bot;
 use super::{Args, End, ViewArg, capital, out_path, read_line, save, use_colour};
 use anyhow::{Context as _, bail};
-use crumble_core::games::crumo::record::result_token;
+use crumble_core::game::record::{Ending, Record, result_token};
 use crumble_core::games::crumo::render::{CrumoHighlight, status_line, term};
 use crumble_core::games::crumo::{
-    Crumo, CrumoMove, CrumoRecord, MoveError, Outcome, Pie, Reason, notation, position,
+    Crumo, CrumoMove, MoveError, Outcome, Pie, Reason, notation, position,
 };
 use crumble_core::{Color, Player};
 use crumble_selfplay::AgentSpec;
@@ -251,10 +251,9 @@ impl Session {
 
     /// The game as a Crumo record: the players by the colours they ended with, the date, the
     /// turn limit, the moves and the result (`None`: unfinished).
-    fn record(&self, date: &str) -> CrumoRecord {
-        let mut start = self.start.clone();
+    fn record(&self, date: &str) -> Record<Crumo> {
         // The turn limit is a setting of this session, not part of the position: a tag.
-        start.set_turn_limit(0);
+        let mut rec = Record::new(self.start.clone());
         let name_of = |c: Color| {
             if colour_of(&self.game, self.seat) == c {
                 self.name.clone()
@@ -262,20 +261,21 @@ impl Session {
                 self.bot.name.clone()
             }
         };
-        let mut tags = vec![
-            ("Black".to_string(), name_of(Color::Black)),
-            ("White".to_string(), name_of(Color::White)),
-            ("Date".to_string(), date.to_string()),
-        ];
+        rec.set_tag("Black", &name_of(Color::Black));
+        rec.set_tag("White", &name_of(Color::White));
+        rec.set_tag("Date", date);
         if self.start.turn_limit() > 0 {
-            tags.push(("TurnLimit".into(), self.start.turn_limit().to_string()));
+            rec.set_tag("TurnLimit", &self.start.turn_limit().to_string());
         }
-        CrumoRecord {
-            start,
-            tags,
-            moves: self.history.iter().map(|p| p.mv).collect(),
-            result: self.game.outcome(),
+        for p in &self.history {
+            let (first, second) = p
+                .before
+                .resolve(&p.mv)
+                .expect("a played move resolves in the position it was played in");
+            rec.push_move(std::iter::once(first).chain(second).collect(), None);
         }
+        rec.end = Ending::of(&self.game);
+        rec
     }
 
     fn run(&mut self) -> anyhow::Result<End> {
@@ -400,7 +400,7 @@ pub fn run(a: &Args, full: &TrainConfig) -> anyhow::Result<ExitCode> {
     let how = match &ended {
         Ok(End::Over) => format!(
             "{}: {}",
-            result_token(s.game.outcome()),
+            s.game.outcome().map_or("*", |o| result_token(o.winner)),
             status_line(&s.game)
         ),
         Ok(End::Stopped) => "unfinished".to_string(),

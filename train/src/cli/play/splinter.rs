@@ -2,7 +2,8 @@
 //! is drawn with Splinter's terminal picture after every move; the person types moves in the
 //! notation of games/splinter/RULES.md rule 9 (`h9-h10`, `e5-e6/f2` when the move leaves equal
 //! largest groups) or the commands `moves`, `hint`, `undo`, `board`, `resign`, `quit`,
-//! `help`. The game is saved as a Splinter game record (`crumble_core::games::splinter::record`)
+//! `help`. The game is saved as a game record (`crumble_core::game::record`, with Splinter's
+//! `Board` tag)
 //! with the agent's value after each of its moves as a comment `{value +0.12}`.
 //!
 //! The board is the config's `[game] width × height` (standard start), or a `--position`
@@ -12,11 +13,10 @@ use super::bot::Bot;
 use super::{Args, End, ViewArg, capital, out_path, read_line, save, use_colour};
 use anyhow::{Context as _, bail};
 use crumble_core::Color;
-use crumble_core::games::crumble::render::html;
-use crumble_core::games::splinter::record::result_token;
+use crumble_core::game::record::{Ending, Record, result_token};
 use crumble_core::games::splinter::render::{SplinterHighlight, status_line, term};
 use crumble_core::games::splinter::{
-    MoveError, Outcome, Reason, Splinter, SplinterMove, SplinterRecord, notation, position,
+    MoveError, Outcome, Reason, Splinter, SplinterMove, notation, position,
 };
 use crumble_selfplay::AgentSpec;
 use crumble_train::config::TrainConfig;
@@ -275,8 +275,8 @@ impl Session {
 
     /// The game as a Splinter record: the names, the date, the moves with the agent's values
     /// as comments, and the result (`None`: unfinished).
-    fn record(&self, date: &str) -> SplinterRecord {
-        let mut rec = SplinterRecord::new(self.start.clone());
+    fn record(&self, date: &str) -> Record<Splinter> {
+        let mut rec = Record::new(self.start.clone());
         let (black, white) = if self.human == Color::Black {
             (self.name.clone(), self.bot.name.clone())
         } else {
@@ -289,10 +289,17 @@ impl Session {
             rec.set_tag("TurnLimit", &self.start.turn_limit().to_string());
         }
         for p in &self.history {
-            let comment = p.value.filter(|_| p.by_agent).map(html::value_comment);
-            rec.push_move(p.mv, comment);
+            let comment = p
+                .value
+                .filter(|_| p.by_agent)
+                .map(crumble_core::render::value_comment);
+            let (first, keep) = p
+                .before
+                .resolve(&p.mv)
+                .expect("a played move resolves in the position it was played in");
+            rec.push_move(std::iter::once(first).chain(keep).collect(), comment);
         }
-        rec.result = self.game.outcome();
+        rec.end = Ending::of(&self.game);
         rec
     }
 
@@ -408,7 +415,7 @@ pub fn run(a: &Args, full: &TrainConfig) -> anyhow::Result<ExitCode> {
     let how = match &ended {
         Ok(End::Over) => format!(
             "{}: {}",
-            result_token(s.game.outcome()),
+            s.game.outcome().map_or("*", |o| result_token(o.winner)),
             status_line(&s.game)
         ),
         Ok(End::Stopped) => "unfinished".to_string(),

@@ -60,11 +60,6 @@ pub enum HtmlError {
     Move { number: usize, why: String },
 }
 
-/// The comment `crumble play` writes after an agent's move: its value estimate, mover's view.
-pub fn value_comment(value: f32) -> String {
-    format!("value {value:+.2}")
-}
-
 /// Chart values (Black's view, per position) from the value comments of `rec`: the comment
 /// after move `i` is the mover's value of the position before it (position `i`). Empty when
 /// no comment carries a value.

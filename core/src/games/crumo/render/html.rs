@@ -6,21 +6,11 @@
 
 use super::svg::{self, SvgOptions};
 use super::{CrumoHighlight, score_line, status_line};
-use crate::game::Color;
-use crate::games::crumo::record::{CrumoRecord, result_token};
-use crate::games::crumo::{Crumo, CrumoMove, MoveError};
+use crate::game::record::{Record, result_token};
+use crate::game::{Color, TextError};
+use crate::games::crumo::{Crumo, CrumoMove};
 use crate::render::page::{self, Page, esc};
 use std::fmt::Write as _;
-use thiserror::Error;
-
-/// Why a record could not be drawn.
-#[derive(Debug, Error)]
-#[error("move {number} of the record is not legal in its position: {source}")]
-pub struct HtmlError {
-    pub number: usize,
-    #[source]
-    pub source: MoveError,
-}
 
 /// The frames are whole pictures in blocks; the shared style is written for Crumble's SVG
 /// groups.
@@ -28,30 +18,21 @@ const CSS: &str = "#board .ply.on{display:block}#board svg{width:100%;height:aut
 
 /// Every position of the record with the move that led to it (none for the start); the
 /// last one carries the record's result when the moves do not reach it (a resignation).
-fn positions(rec: &CrumoRecord) -> Result<Vec<(Crumo, Option<CrumoMove>)>, HtmlError> {
-    let mut game = rec.start.clone();
-    let mut out = vec![(game.clone(), None)];
-    for (i, mv) in rec.moves.iter().enumerate() {
-        game.play(mv).map_err(|source| HtmlError {
-            number: i + 1,
-            source,
-        })?;
-        out.push((game.clone(), Some(*mv)));
-    }
-    if let (Some(o), Some(last)) = (rec.result, out.last_mut())
-        && !last.0.is_over()
-    {
-        last.0.finish(o);
+fn positions(rec: &Record<Crumo>) -> Result<Vec<(Crumo, Option<CrumoMove>)>, TextError> {
+    let states = rec.ended_positions()?;
+    let mut out = vec![(states[0].clone(), None)];
+    for (i, turn) in rec.moves.iter().enumerate() {
+        out.push((states[i + 1].clone(), states[i].move_of_turn(turn)));
     }
     Ok(out)
 }
 
 /// The page; `values` as for Crumble's page (empty for none), `source` under the heading.
 pub fn render_game(
-    rec: &CrumoRecord,
+    rec: &Record<Crumo>,
     values: &[Option<f32>],
     source: Option<&str>,
-) -> Result<String, HtmlError> {
+) -> Result<String, TextError> {
     let positions = positions(rec)?;
     let n = positions.len() - 1;
     let geo = rec.start.geometry();
@@ -102,7 +83,7 @@ pub fn render_game(
     let black = rec.tag("Black").unwrap_or("Black");
     let white = rec.tag("White").unwrap_or("White");
     let result_text = match end.outcome() {
-        Some(_) => format!("{}: {}", result_token(end.outcome()), status_line(end)),
+        Some(o) => format!("{}: {}", result_token(o.winner), status_line(end)),
         None => "*: unfinished".to_string(),
     };
     let mut facts = format!(
@@ -146,7 +127,7 @@ pub fn render_game(
         source,
         result_text,
         facts,
-        moves: move_list(rec, &texts),
+        moves: move_list(&texts, rec.result_token(end)),
         values,
         result,
         data,
@@ -156,7 +137,7 @@ pub fn render_game(
 /// The move list: one row per turn, the move in its player's column (`data-ply` = the
 /// position after it). After a swap White moves twice in a row (rule 8.2), so rows follow
 /// turns, not pairs of moves.
-fn move_list(rec: &CrumoRecord, texts: &[(String, Color)]) -> String {
+fn move_list(texts: &[(String, Color)], token: &str) -> String {
     let mut s = String::from(
         "<div id=\"moves\" tabindex=\"-1\"><table><thead><tr><th></th><th>Black</th><th>White</th></tr></thead><tbody>",
     );
@@ -175,7 +156,7 @@ fn move_list(rec: &CrumoRecord, texts: &[(String, Color)]) -> String {
     let _ = write!(
         s,
         r#"</tbody></table><p id="final">{}</p></div>"#,
-        esc(result_token(rec.result))
+        esc(token)
     );
     s
 }
@@ -183,12 +164,11 @@ fn move_list(rec: &CrumoRecord, texts: &[(String, Color)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::crumo::record;
 
     #[test]
     fn one_picture_per_position_and_the_moves_in_notation() {
         let text = "[Game \"crumo\"]\n[Size \"5\"]\n[Black \"Ada <b>\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. 3e5 2. swap 3. 1a9 0-1\n";
-        let rec = record::parse(text).unwrap();
+        let rec = Record::<Crumo>::parse(text).unwrap();
         let page = render_game(&rec, &[], Some("game.rec")).unwrap();
         assert_eq!(page.matches("<svg xmlns").count(), 4);
         assert_eq!(page.matches("<div class=\"ply").count(), 4);
@@ -212,9 +192,20 @@ mod tests {
     #[test]
     fn a_move_that_does_not_replay_is_refused_with_its_number() {
         let text = "[Game \"crumo\"]\n[Size \"5\"]\n[Result \"*\"]\n\n1. 3e5 *\n";
-        let mut rec = record::parse(text).unwrap();
-        rec.moves.push(rec.moves[0]);
+        let mut rec = Record::<Crumo>::parse(text).unwrap();
+        let first = rec.moves[0].clone();
+        rec.push_move(first, None);
         let e = render_game(&rec, &[], None).unwrap_err();
-        assert!(e.to_string().starts_with("move 2 "), "{e}");
+        assert!(e.to_string().contains("move 2 "), "{e}");
+    }
+}
+
+impl crate::render::RecordPage for Crumo {
+    fn record_page(
+        rec: &Record<Crumo>,
+        values: &[Option<f32>],
+        source: Option<&str>,
+    ) -> Result<String, TextError> {
+        render_game(rec, values, source)
     }
 }

@@ -6,21 +6,22 @@
 
 use super::svg::{self, SvgOptions};
 use super::{SplinterHighlight, score_line, status_line};
-use crate::game::Color;
-use crate::games::splinter::record::{SplinterRecord, result_token};
-use crate::games::splinter::{MoveError, notation};
+use crate::game::record::{Record, result_token};
+use crate::game::{Color, TextError};
+use crate::games::splinter::{Splinter, SplinterMove, notation};
 use crate::render::page::{self, Page, esc};
 use crate::render::parse_value_comment;
 use std::fmt::Write as _;
-use thiserror::Error;
 
-/// Why a record could not be drawn.
-#[derive(Debug, Error)]
-#[error("move {number} of the record is not legal in its position: {source}")]
-pub struct HtmlError {
-    pub number: usize,
-    #[source]
-    pub source: MoveError,
+/// Every position of the record with the move that led to it (none for the start); the
+/// last one carries the record's result when the moves do not reach it (a resignation).
+fn positions(rec: &Record<Splinter>) -> Result<Vec<(Splinter, Option<SplinterMove>)>, TextError> {
+    let states = rec.ended_positions()?;
+    let mut out = vec![(states[0].clone(), None)];
+    for (i, turn) in rec.moves.iter().enumerate() {
+        out.push((states[i + 1].clone(), states[i].move_of_turn(turn)));
+    }
+    Ok(out)
 }
 
 /// The frames are whole pictures in blocks; the shared style is written for Crumble's SVG
@@ -29,13 +30,11 @@ const CSS: &str = "#board .ply.on{display:block}#board svg{width:100%;height:aut
 
 /// The page; `values` as for Crumble's page (empty for none), `source` under the heading.
 pub fn render_game(
-    rec: &SplinterRecord,
+    rec: &Record<Splinter>,
     values: &[Option<f32>],
     source: Option<&str>,
-) -> Result<String, HtmlError> {
-    let positions = rec
-        .positions()
-        .map_err(|(number, source)| HtmlError { number, source })?;
+) -> Result<String, TextError> {
+    let positions = positions(rec)?;
     let n = positions.len() - 1;
     let mut board = String::from(r#"<div id="board" role="img" aria-label="the board">"#);
     let mut plies = Vec::new();
@@ -90,7 +89,7 @@ pub fn render_game(
     let black = rec.tag("Black").unwrap_or("Black");
     let white = rec.tag("White").unwrap_or("White");
     let result_text = match end.outcome() {
-        Some(_) => format!("{}: {}", result_token(end.outcome()), status_line(end)),
+        Some(o) => format!("{}: {}", result_token(o.winner), status_line(end)),
         None => "*: unfinished".to_string(),
     };
     let mut facts = format!(
@@ -98,10 +97,7 @@ pub fn render_game(
         b.width(),
         b.height()
     );
-    let standard =
-        crate::games::splinter::Splinter::standard(b.width(), b.height()).is_some_and(|s| {
-            s.board() == b && s.to_move() == start.to_move() && start.last_move().is_none()
-        });
+    let standard = Splinter::standard(b.width(), b.height()).is_some_and(|s| s == *start);
     if !standard {
         facts.push_str("<div><dt>Start</dt><dd>a custom position</dd></div>");
     }
@@ -138,7 +134,7 @@ pub fn render_game(
         source,
         result_text,
         facts,
-        moves: move_list(rec, &texts),
+        moves: move_list(rec, &texts, rec.result_token(end)),
         values,
         result,
         data,
@@ -147,7 +143,7 @@ pub fn render_game(
 
 /// The move list: one row per turn, the move in its player's column (`data-ply` = the
 /// position after it), value comments as badges and other comments on a row of their own.
-fn move_list(rec: &SplinterRecord, texts: &[(String, Color)]) -> String {
+fn move_list(rec: &Record<Splinter>, texts: &[(String, Color)], token: &str) -> String {
     let mut s = String::from(
         "<div id=\"moves\" tabindex=\"-1\"><table><thead><tr><th></th><th>Black</th><th>White</th></tr></thead><tbody>",
     );
@@ -181,7 +177,7 @@ fn move_list(rec: &SplinterRecord, texts: &[(String, Color)]) -> String {
     let _ = write!(
         s,
         r#"</tbody></table><p id="final">{}</p></div>"#,
-        esc(result_token(rec.result))
+        esc(token)
     );
     s
 }
@@ -189,12 +185,11 @@ fn move_list(rec: &SplinterRecord, texts: &[(String, Color)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::splinter::record;
 
     #[test]
     fn one_picture_per_position_and_the_moves_in_notation() {
         let text = "[Game \"splinter\"]\n[Black \"Ada <b>\"]\n[Board \"15x18\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. h9-h10 {value +0.50} 2. g11-g10 {a </script> note} 3. f9-e9 0-1\n";
-        let rec = record::parse(text).unwrap();
+        let rec = Record::<Splinter>::parse(text).unwrap();
         let page = render_game(&rec, &[], Some("game.rec")).unwrap();
         assert_eq!(page.matches("<svg xmlns").count(), 4);
         assert_eq!(page.matches("<div class=\"ply").count(), 4);
@@ -219,10 +214,20 @@ mod tests {
     #[test]
     fn a_move_that_does_not_replay_is_refused_with_its_number() {
         let text = "[Game \"splinter\"]\n[Board \"15x18\"]\n[Result \"*\"]\n\nh9-h10 *\n";
-        let mut rec = record::parse(text).unwrap();
-        let first = rec.moves[0];
+        let mut rec = Record::<Splinter>::parse(text).unwrap();
+        let first = rec.moves[0].clone();
         rec.push_move(first, None);
         let e = render_game(&rec, &[], None).unwrap_err();
-        assert!(e.to_string().starts_with("move 2 "), "{e}");
+        assert!(e.to_string().contains("move 2 "), "{e}");
+    }
+}
+
+impl crate::render::RecordPage for Splinter {
+    fn record_page(
+        rec: &Record<Splinter>,
+        values: &[Option<f32>],
+        source: Option<&str>,
+    ) -> Result<String, TextError> {
+        render_game(rec, values, source)
     }
 }

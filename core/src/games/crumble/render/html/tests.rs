@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::games::crumble::record;
+use crate::render::value_comment;
 
 fn rec(text: &str) -> GameRecord {
     record::parse(text).unwrap()

@@ -1,42 +1,47 @@
-//! `crumble view` for Splinter games: a Splinter text record (`[Crumble "splinter"]`, as
-//! `crumble play` and `crumble match --out` write them) or a `.crsp` file of Splinter games,
-//! as a page of Splinter pictures (`crumble_core::games::splinter::render::html`). The players'
-//! names of a `.crsp` game come from the `.txt` beside it when that holds the same games.
+//! `crumble view` for the games whose records name their game (`[Game "splinter"]`, as
+//! `crumble play` and `crumble match --out` write them; every game but Crumble): a text
+//! record or a `.crsp` file of the game, drawn by the game's own page
+//! ([`RecordPage`](crumble_core::render::RecordPage)). The players' names of a `.crsp` game
+//! come from the `.txt` beside it when that holds the same games.
 
 use super::super::output::write_output;
-use super::{Args, crsp_values};
+use super::{Args, crsp_values_by};
 use crate::cli::show::ViewArg;
 use anyhow::{Context as _, bail};
-use crumble_core::games::splinter::Splinter;
-use crumble_core::games::splinter::record::{self, SplinterRecord, result_token};
-use crumble_core::games::splinter::render::html;
-use crumble_core::render::values_from_moves_comments;
+use crumble_core::GameText;
+use crumble_core::game::record::Record;
+use crumble_core::render::{RecordPage, record_values};
 use crumble_selfplay::record as sp;
+use crumble_selfplay::text_record::to_text_record;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// The Splinter games of a file.
-pub enum SplinterGames {
+/// The games of a file whose records name their game.
+pub enum TaggedGames {
     /// Text records, each with the 1-based line it starts on.
     Text(Vec<(usize, String)>),
     /// Self-play records, and the text beside them when it holds as many games.
     Crsp(Vec<sp::GameRecord>, Option<Vec<(usize, String)>>),
 }
 
-impl SplinterGames {
+impl TaggedGames {
     pub fn len(&self) -> usize {
         match self {
-            SplinterGames::Text(v) => v.len(),
-            SplinterGames::Crsp(v, _) => v.len(),
+            TaggedGames::Text(v) => v.len(),
+            TaggedGames::Crsp(v, _) => v.len(),
         }
     }
 
-    /// Game `i` as a record, with its chart values (Black's view per position).
-    fn get(&self, i: usize, path: &Path) -> anyhow::Result<(SplinterRecord, Vec<Option<f32>>)> {
+    /// Game `i` as a record of `G`, with its chart values (Black's view per position).
+    fn get<G: GameText>(
+        &self,
+        i: usize,
+        path: &Path,
+    ) -> anyhow::Result<(Record<G>, Vec<Option<f32>>)> {
         match self {
-            SplinterGames::Text(chunks) => {
+            TaggedGames::Text(chunks) => {
                 let (first_line, text) = &chunks[i];
-                let rec = record::parse(text).map_err(|e| {
+                let rec = Record::<G>::parse(text).map_err(|e| {
                     anyhow::anyhow!(
                         "{} line {}: {}",
                         path.display(),
@@ -44,52 +49,53 @@ impl SplinterGames {
                         e.kind
                     )
                 })?;
-                let values = values_from_moves_comments(
-                    rec.start.to_move(),
-                    (0..rec.moves.len()).map(|k| rec.comment(k)),
-                );
+                let values = record_values(&rec)?;
                 Ok((rec, values))
             }
-            SplinterGames::Crsp(games, beside) => {
+            TaggedGames::Crsp(games, beside) => {
                 let g = &games[i];
-                let mut rec = crumble_selfplay::games::splinter::to_record(g, None)
+                let mut rec = to_text_record::<G>(g, None)
                     .with_context(|| format!("{} game {i}", path.display()))?;
                 let text = beside
                     .as_ref()
-                    .and_then(|t| record::parse(&t[i].1).ok())
+                    .and_then(|t| Record::<G>::parse(&t[i].1).ok())
                     .filter(|t| t.moves == rec.moves);
                 for name in ["Black", "White"] {
                     if let Some(v) = text.as_ref().and_then(|t| t.tag(name)) {
                         rec.set_tag(name, v);
                     }
                 }
-                let values = crsp_values::<Splinter>(g)
-                    .with_context(|| format!("{} game {i}", path.display()))?;
+                // The searching seat plays the colour it has now (a Crumo swap changes it).
+                let values =
+                    crsp_values_by::<G>(g, |game| game.decider().map(|p| game.colour_of(p)))
+                        .with_context(|| format!("{} game {i}", path.display()))?;
                 Ok((rec, values))
             }
         }
     }
 }
 
-/// `view` of a file of Splinter games (the flags were checked by the caller but for
-/// Crumble's own).
-pub fn run(a: &Args, games: &SplinterGames) -> anyhow::Result<ExitCode> {
+/// `view` of a file of `G`'s games (the flags were checked by the caller but for Crumble's
+/// own).
+pub fn run<G: RecordPage>(a: &Args, games: &TaggedGames) -> anyhow::Result<ExitCode> {
     if a.frame.is_some() {
-        bail!("--frame is a Crumble flag: Splinter has one notation (rule 9)");
+        bail!("--frame is a Crumble flag: {} has one notation", G::NAME);
     }
     if a.view == ViewArg::White {
         bail!(
-            "--view white is a Crumble flag: Splinter's pictures have rank 1 at the bottom (rule 2.2)"
+            "--view white is a Crumble flag: {}'s pictures have rank 1 at the bottom",
+            G::NAME
         );
     }
     let n = games.len();
     if a.list {
         let mut out = String::from("index\tgame\tmoves\tresult\tblack\twhite\n");
         for i in 0..n {
-            let (r, _) = games.get(i, &a.record)?;
-            let result = match r.result {
-                Some(o) => format!("{} {}", result_token(Some(o)), o.reason.name()),
-                None => "*".into(),
+            let (r, _) = games.get::<G>(i, &a.record)?;
+            let last = r.final_position()?;
+            let result = match (r.result_token(&last), r.termination(&last)) {
+                (token, Some(t)) => format!("{token} {t}"),
+                (token, None) => token.to_string(),
             };
             out += &format!(
                 "{i}\t{}\t{}\t{result}\t{}\t{}\n",
@@ -103,7 +109,7 @@ pub fn run(a: &Args, games: &SplinterGames) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let index = super::pick_index(a, n)?;
-    let (rec, values) = games.get(index, &a.record)?;
+    let (rec, values) = games.get::<G>(index, &a.record)?;
     let name = a
         .record
         .file_name()
@@ -114,13 +120,13 @@ pub fn run(a: &Args, games: &SplinterGames) -> anyhow::Result<ExitCode> {
     } else {
         name
     };
-    let page = html::render_game(&rec, &values, Some(&source))
+    let page = G::record_page(&rec, &values, Some(&source))
         .with_context(|| format!("{} game index {index}", a.record.display()))?;
     let out = a.out.as_ref().expect("clap requires --out without --list");
     let beside = a.record.with_extension("txt");
     let inputs: Vec<&Path> = match games {
-        SplinterGames::Crsp(..) => vec![&a.record, &beside],
-        SplinterGames::Text(_) => vec![&a.record],
+        TaggedGames::Crsp(..) => vec![&a.record, &beside],
+        TaggedGames::Text(_) => vec![&a.record],
     };
     write_output("-o", out, &inputs, a.force, page.as_bytes())?;
     eprintln!(

@@ -1,21 +1,30 @@
-//! Round trips and refusals of Splinter game records.
+//! Splinter game records (the generic `Record` with Splinter's board tag): round trips, the
+//! splinter choice in notation, results by the rules, and refusals with their lines.
 
-use super::*;
+mod splinter_common;
+use crumble_core::GameText;
+use crumble_core::game::record::{Ending, Record, result_token};
+use splinter_common::*;
 
-fn game_of(moves: &[&str], w: u8, h: u8) -> (Splinter, Vec<SplinterMove>) {
+fn game_of(moves: &[&str], w: u8, h: u8) -> (Splinter, Vec<Vec<Decision>>) {
     let mut g = Splinter::standard(w, h).unwrap();
     let start = g.clone();
     let mut out = Vec::new();
     for m in moves {
-        let mv = notation::parse_move(g.board(), m).unwrap();
-        let mv = g.canonical(&mv).unwrap();
-        g.play(&mv).unwrap();
-        out.push(mv);
+        let turn = g.parse_move(m, ()).unwrap();
+        for &d in &turn {
+            g.apply(d).unwrap();
+        }
+        out.push(turn);
     }
     (start, out)
 }
 
-fn check(text: &str) -> SplinterRecord {
+fn parse(text: &str) -> Result<Record<Splinter>, crumble_core::game::record::RecordError> {
+    Record::parse(text)
+}
+
+fn check(text: &str) -> Record<Splinter> {
     let rec = parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let again = parse(&rec.write()).unwrap();
     assert_eq!(again, rec, "{}", rec.write());
@@ -31,23 +40,22 @@ fn refused(text: &str, line: usize, says: &str) {
 #[test]
 fn a_written_record_reads_back_the_same() {
     let (start, moves) = game_of(&["h9-h10", "g11-g10", "f9-e9"], 15, 18);
-    let mut rec = SplinterRecord::new(start);
+    let mut rec = Record::new(start);
     rec.set_tag("Index", "3");
     rec.set_tag("Black", "Ada \"the\" \\ first");
     rec.set_tag("White", "random");
     for (i, mv) in moves.into_iter().enumerate() {
         rec.push_move(mv, (i == 1).then(|| "value -0.25".to_string()));
     }
-    rec.result = Some(Outcome {
-        winner: Some(Color::White),
-        reason: Reason::Resignation,
+    rec.end = Some(Ending::Resignation {
+        winner: Color::White,
     });
     let text = rec.write();
     assert!(
-        text.starts_with("[Game \"splinter\"]\n[Index \"3\"]\n"),
+        text.starts_with("[Game \"splinter\"]\n[Board \"15x18\"]\n[Index \"3\"]\n"),
         "{text}"
     );
-    assert!(text.contains("[Board \"15x18\"]\n[Start \"standard\"]\n"));
+    assert!(text.contains("[Start \"standard\"]\n"));
     assert!(text.contains("[Result \"0-1\"]\n[Termination \"resignation\"]\n"));
     assert!(
         text.contains("\n1. h9-h10 2. g11-g10 {value -0.25} 3. f9-e9 0-1\n"),
@@ -58,12 +66,20 @@ fn a_written_record_reads_back_the_same() {
 }
 
 #[test]
+fn records_written_before_the_generic_record_still_read() {
+    // The Splinter records of earlier versions put the Board tag after the others.
+    let old = "[Game \"splinter\"]\n[Index \"3\"]\n[Black \"a\"]\n[White \"b\"]\n[Board \"9x10\"]\n[Start \"standard\"]\n[Result \"*\"]\n\n1. f6-f7 *\n";
+    let rec = check(old);
+    assert_eq!(rec.tags.len(), 3);
+    assert_eq!(rec.moves.len(), 1);
+    assert_eq!(rec.start.board().width(), 9);
+}
+
+#[test]
 fn a_splinter_choice_is_written_with_its_anchor_and_read_by_any_square() {
     // Worked example 18: `e5-e6/g4` keeps the group anchored on f2.
-    let json =
-        include_str!("../../../../tests/data/splinter-examples/18-three-groups-two-tied.json");
-    let example: serde_json::Value = serde_json::from_str(json).unwrap();
-    let start = position::to_json(&position::from_value(&example["start"]).unwrap());
+    let ex = example("18-three-groups-two-tied.json");
+    let start = position::to_json(&position::from_value(&ex["start"]).unwrap());
     let b = position::from_json(&start).unwrap();
     let size = format!("{}x{}", b.board().width(), b.board().height());
     let text = format!(
@@ -74,22 +90,23 @@ fn a_splinter_choice_is_written_with_its_anchor_and_read_by_any_square() {
     assert!(rec.write().contains("\n1. e5-e6/f2 *\n"), "{}", rec.write());
     assert!(rec.write().contains("[Start {"));
     refused(&text.replace("/g4", ""), 6, "name the group that stays");
+    refused(&text.replace(&size, "15x18"), 3, "the start position is");
 }
 
 #[test]
 fn a_game_that_ends_by_the_rules_needs_no_termination() {
     let mut g = Splinter::standard(7, 8).unwrap();
-    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(3);
-    let start = g.clone();
-    let mut rec = SplinterRecord::new(start);
-    while let Some(mv) = g.play_random_move(&mut rng) {
-        rec.push_move(mv, None);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut rec = Record::new(g.clone());
+    let mut turn = Vec::new();
+    while !g.is_over() {
+        g.play_random_turn_recorded(&mut rng, &mut turn);
+        rec.push_move(turn.clone(), None);
     }
-    rec.result = g.outcome();
-    assert!(rec.result.is_some());
+    rec.end = Some(Ending::Rules);
     let text = rec.write();
     let parsed = check(&text);
-    assert_eq!(parsed.positions().unwrap().last().unwrap().0, g);
+    assert_eq!(parsed.final_position().unwrap(), g);
     let without = text
         .lines()
         .filter(|l| !l.starts_with("[Termination"))
@@ -97,7 +114,7 @@ fn a_game_that_ends_by_the_rules_needs_no_termination() {
         .join("\n");
     assert_eq!(parse(&without).unwrap(), rec);
     // A wrong result is refused on the Result line.
-    let token = result_token(rec.result);
+    let token = result_token(g.outcome().unwrap().winner);
     let other = if token == "1-0" { "0-1" } else { "1-0" };
     let wrong = without.replace(&format!("\"{token}\""), &format!("\"{other}\""));
     let wrong = wrong.trim_end().strip_suffix(token).unwrap().to_string() + other;
