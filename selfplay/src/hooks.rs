@@ -1,4 +1,5 @@
-//! What the pipeline asks of a game beyond its rules ([`GameState`]): per-game hooks with
+//! What the pipeline asks of a game beyond its rules
+//! ([`GameState`](crumble_core::GameState)) and text ([`GameText`]): per-game hooks with
 //! generic defaults, so a new game plugs in with an empty `impl` and Crumble keeps its own
 //! notation.
 

@@ -112,7 +112,7 @@ pub trait GameText: GameState {
         self.result_json().to_string()
     }
 
-    /// The tags that name the board in a game record ([`Record`](super::record::Record)),
+    /// The tags that name the board in a game record ([`Record`]),
     /// written after `Game` (Splinter's `Board "9x10"`); none by default.
     fn board_tags(&self) -> Vec<(&'static str, String)> {
         Vec::new()

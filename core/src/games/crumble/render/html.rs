@@ -15,7 +15,7 @@
 //!
 //! **Values** (`HtmlOptions::values`): `values[k]` is the value of the position after `k`
 //! moves from Black's view (`+1` Black wins, `-1` White wins), as the search of the player to
-//! move saw it. [`value_comment`] and [`parse_value_comment`] define the comment `value +0.25`
+//! move saw it. [`value_comment`](crate::render::value_comment) and [`parse_value_comment`] define the comment `value +0.25`
 //! (the mover's view, written after an agent's move by `crumble play`) and
 //! [`values_from_comments`] turns such comments into chart values.
 

@@ -161,6 +161,16 @@ fn move_list(texts: &[(String, Color)], token: &str) -> String {
     s
 }
 
+impl crate::render::RecordPage for Crumo {
+    fn record_page(
+        rec: &Record<Crumo>,
+        values: &[Option<f32>],
+        source: Option<&str>,
+    ) -> Result<String, TextError> {
+        render_game(rec, values, source)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,15 +207,5 @@ mod tests {
         rec.push_move(first, None);
         let e = render_game(&rec, &[], None).unwrap_err();
         assert!(e.to_string().contains("move 2 "), "{e}");
-    }
-}
-
-impl crate::render::RecordPage for Crumo {
-    fn record_page(
-        rec: &Record<Crumo>,
-        values: &[Option<f32>],
-        source: Option<&str>,
-    ) -> Result<String, TextError> {
-        render_game(rec, values, source)
     }
 }

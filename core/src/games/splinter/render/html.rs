@@ -182,6 +182,16 @@ fn move_list(rec: &Record<Splinter>, texts: &[(String, Color)], token: &str) -> 
     s
 }
 
+impl crate::render::RecordPage for Splinter {
+    fn record_page(
+        rec: &Record<Splinter>,
+        values: &[Option<f32>],
+        source: Option<&str>,
+    ) -> Result<String, TextError> {
+        render_game(rec, values, source)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,15 +229,5 @@ mod tests {
         rec.push_move(first, None);
         let e = render_game(&rec, &[], None).unwrap_err();
         assert!(e.to_string().contains("move 2 "), "{e}");
-    }
-}
-
-impl crate::render::RecordPage for Splinter {
-    fn record_page(
-        rec: &Record<Splinter>,
-        values: &[Option<f32>],
-        source: Option<&str>,
-    ) -> Result<String, TextError> {
-        render_game(rec, values, source)
     }
 }
