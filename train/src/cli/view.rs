@@ -95,14 +95,8 @@ impl Games {
             }
             Games::Text(chunks) => {
                 let (first_line, text) = &chunks[i];
-                let rec = record::parse(text).map_err(|e| {
-                    anyhow::anyhow!(
-                        "{} line {}: {}",
-                        path.display(),
-                        e.line + first_line - 1,
-                        e.kind
-                    )
-                })?;
+                let rec = record::parse(text)
+                    .map_err(|e| refused_at(path, *first_line, e.line, e.kind))?;
                 let values = html::values_from_comments(&rec);
                 Ok(Loaded { rec, values })
             }
@@ -157,6 +151,17 @@ fn pick_index(a: &Args, n: usize) -> anyhow::Result<usize> {
             0
         }
     })
+}
+
+/// A record of a file of several refused: `line` (of the record starting at `first_line`)
+/// as the file's line.
+fn refused_at(
+    path: &Path,
+    first_line: usize,
+    line: usize,
+    what: impl std::fmt::Display,
+) -> anyhow::Error {
+    anyhow::anyhow!("{} line {}: {what}", path.display(), line + first_line - 1)
 }
 
 /// The search value at the start of every turn of a self-play game, Black's view, indexed by

@@ -5,7 +5,7 @@
 //! come from the `.txt` beside it when that holds the same games.
 
 use super::super::output::write_output;
-use super::{Args, crsp_values_by};
+use super::{Args, crsp_values_by, refused_at};
 use crate::cli::show::ViewArg;
 use anyhow::{Context as _, bail};
 use crumble_core::GameText;
@@ -41,14 +41,8 @@ impl TaggedGames {
         match self {
             TaggedGames::Text(chunks) => {
                 let (first_line, text) = &chunks[i];
-                let rec = Record::<G>::parse(text).map_err(|e| {
-                    anyhow::anyhow!(
-                        "{} line {}: {}",
-                        path.display(),
-                        e.line + first_line - 1,
-                        e.kind
-                    )
-                })?;
+                let rec = Record::<G>::parse(text)
+                    .map_err(|e| refused_at(path, *first_line, e.line, e.kind))?;
                 let values = record_values(&rec)?;
                 Ok((rec, values))
             }
