@@ -201,7 +201,7 @@ fn bad_sizes_positions_and_flags_are_refused() {
     assert_eq!(parse(&out)["size"], json!(4));
     refused(
         &["show", "--game", "crumo", "--view", "white"],
-        &["--view is not a Crumo flag"],
+        &["--view is a Crumble flag: Crumo does not take it"],
     );
 }
 

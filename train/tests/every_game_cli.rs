@@ -186,7 +186,7 @@ fn every_game_shows_its_positions() {
     let out = crumble(&["show", "--game", "tictactoe", "b2", "a3"]);
     assert_eq!(
         stdout(&out),
-        "3 o . .\n2 . x .\n1 . . .\n  a b c\nfirst player to move (turn 3)\n"
+        "3 o . .\n2 . x .\n1 . . .\n  a b c\nlast move: a3 (white)\nfirst player to move (turn 3)\n"
     );
     refused(
         &["show", "--game", "nim", "--svg", "x.svg"],
@@ -263,4 +263,90 @@ fn every_game_solves_short_wins() {
         "{text}"
     );
     refused(&["solve", "--game", "nim", "--annotate"], &["--annotate"]);
+}
+
+/// `crumble play` for `game` (its config, `configs/GAME.toml`; Crumble's is the default) from
+/// the position file `start`, the standard input `script`, the game saved in `out`; returns
+/// the transcript.
+fn play(game: &str, start: &std::path::Path, out: &std::path::Path, script: &str) -> String {
+    use std::io::Write as _;
+    let config = format!("{}/../configs/{game}.toml", env!("CARGO_MANIFEST_DIR"));
+    let mut args = vec!["play", "--agent", "random", "-o", out.to_str().unwrap()];
+    args.extend(["--position", start.to_str().unwrap()]);
+    if game != GAMES[0] {
+        args.extend(["--config", config.as_str()]);
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(&args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the crumble binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{game}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn every_game_plays_in_the_terminal_and_its_saved_game_draws_as_a_page() {
+    let dir = std::env::temp_dir().join(format!("crumble-every-game-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for &game in GAMES {
+        let out = crumble(&["moves", "--game", game]);
+        let first = stdout(&out).lines().next().unwrap().trim().to_string();
+        // The start `moves` lists from, as the position file of the session.
+        let start = dir.join(format!("{game}.json"));
+        std::fs::write(&start, stdout(&crumble(&["replay", "--game", game]))).unwrap();
+        let rec = dir.join(format!("{game}.rec"));
+        let transcript = play(
+            game,
+            &start,
+            &rec,
+            &format!("moves\n{first}\nundo\n{first}\nresign\n"),
+        );
+        assert!(transcript.contains("you play 1. "), "{game}: {transcript}");
+        assert!(
+            transcript.contains("took back your move"),
+            "{game}: {transcript}"
+        );
+        assert!(transcript.contains("resigns"), "{game}: {transcript}");
+        let saved = std::fs::read_to_string(&rec).unwrap();
+        // A resignation (by the colour the person ended with: Crumo's seats may swap).
+        assert!(
+            saved.contains("[Termination \"resignation\"]") && !saved.contains("[Result \"*\"]"),
+            "{game}: {saved}"
+        );
+        let page = dir.join(format!("{game}.html"));
+        let o = crumble(&[
+            "view",
+            "--record",
+            rec.to_str().unwrap(),
+            "-o",
+            page.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            html.contains("data-ply=\"1\""),
+            "{game}: no move on the page"
+        );
+        let o = crumble(&["view", "--record", rec.to_str().unwrap(), "--list"]);
+        assert!(
+            stdout(&o)
+                .lines()
+                .nth(1)
+                .is_some_and(|l| l.contains("resignation")),
+            "{game}: {}",
+            stdout(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

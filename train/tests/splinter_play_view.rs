@@ -116,7 +116,7 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     );
     let stdout = text(&o.stdout);
     assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
-    assert!(stdout.starts_with("Splinter 9x10: you (Tester) play Black against random."));
+    assert!(stdout.starts_with("Splinter 9x10 board: you (Tester) play Black against random."));
     assert!(
         stdout.contains("h9h10\nnot a legal move: \"h9h10\" is not a move: missing hyphen"),
         "{stdout}"

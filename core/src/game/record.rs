@@ -355,7 +355,7 @@ impl<G: GameText> Record<G> {
     }
 
     /// Whether the start is the standard start of its board tags.
-    fn is_standard_start(&self) -> bool {
+    pub fn is_standard_start(&self) -> bool {
         let tags = self.start.board_tags();
         let pairs: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (*n, v.as_str())).collect();
         G::standard_start_of(&pairs).is_ok_and(|s| s == self.start)

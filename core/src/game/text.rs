@@ -137,6 +137,38 @@ pub trait GameText: GameState {
         None
     }
 
+    /// How a person writes a move here, for `play`'s help: a few lines. By default: as
+    /// `moves` lists them.
+    fn notation_help(&self) -> String {
+        "Moves are written as `moves` lists them.\n".into()
+    }
+
+    /// More to say when `text` was refused as a move here (`e`: why), such as the choices
+    /// of a move named in part; nothing by default.
+    fn refusal_hint(&self, text: &str, e: &TextError) -> Option<String> {
+        let _ = (text, e);
+        None
+    }
+
+    /// What a person playing seat `p` from this position should know (Crumo's second seat
+    /// may swap); nothing by default.
+    fn seat_note(&self, p: Player) -> Option<&'static str> {
+        let _ = p;
+        None
+    }
+
+    /// The plain words that are moves in the game's notation (Crumo's `pass` and `swap`), so
+    /// that `play` does not take them for mistyped commands; none by default.
+    fn move_words(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// A move beyond the board's that a person may type now, for the prompt (Crumo's
+    /// `swap`); nothing by default.
+    fn prompt_note(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Ends a live game as a record says when its moves do not (`end` is not
     /// [`Ending::Rules`]; `winner` the result's winner), for a game whose states can hold
     /// such an end (pictures and status lines then show it). By default nothing: the record

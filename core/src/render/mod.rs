@@ -4,24 +4,16 @@
 //! own folder (`games/<name>/render`).
 
 pub mod page;
+pub mod picture;
+pub mod record_page;
 pub mod svg;
 pub mod term;
 
+pub use picture::{PictureStyle, Pictures};
+pub use record_page::record_page;
+
 use crate::game::record::Record;
 use crate::game::{Color, GameText, TextError};
-
-/// A game whose recorded games are drawn as one self-contained HTML page (`crumble view`).
-pub trait RecordPage: GameText {
-    /// The page of `rec`: a picture per position, the moves, and the value chart when
-    /// `values` is not empty (`values[k]`: the value of the position after `k` moves, Black's
-    /// view); `source` names the file under the heading. A move that does not replay is an
-    /// error.
-    fn record_page(
-        rec: &Record<Self>,
-        values: &[Option<f32>],
-        source: Option<&str>,
-    ) -> Result<String, TextError>;
-}
 
 /// Chart values (Black's view, per position) from the value comments of `rec`: the comment
 /// after move `i` is its mover's value of the position before it. Empty when no comment

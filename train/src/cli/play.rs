@@ -13,23 +13,21 @@
 //! readable.
 //!
 //! The game is the one `--config` names (`[game] name`, as for `crumble match`): Crumble by
-//! default, Splinter with a Splinter config ([`splinter`]), Crumo with a Crumo config
-//! ([`crumo`]).
+//! default; every other game through the generic session of [`any`].
 
+mod any;
 mod bot;
-mod crumo;
-mod splinter;
 
 use super::PositionArgs;
 use super::show::{ColorArg, ViewArg};
 use super::text::escape_controls;
 use anyhow::{Context as _, bail};
 use bot::Bot;
-use crumble_core::Color;
 use crumble_core::games::crumble::notation::{self, Frame, NotationError};
 use crumble_core::games::crumble::record::GameRecord;
 use crumble_core::games::crumble::render::{self, Highlight, term::TermOptions};
 use crumble_core::games::crumble::{Crumble, Move, Outcome, Reason};
+use crumble_core::{Color, GameState};
 use crumble_selfplay::{AgentSpec, ConfigFile};
 use std::io::{BufRead as _, IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -222,17 +220,7 @@ impl Session {
             .filter_map(|m| formatter.format(&self.game, m))
             .collect();
         texts.sort_unstable();
-        let width = texts.iter().map(String::len).max().unwrap_or(0) + 2;
-        let per_line = (78 / width.max(1)).max(1);
-        let mut s = String::new();
-        for row in texts.chunks(per_line) {
-            s.push_str("  ");
-            for t in row {
-                s += &format!("{t:<width$}");
-            }
-            s = s.trim_end().to_string();
-            s.push('\n');
-        }
+        let mut s = any::columns(&texts);
         s += &format!(
             "{} splits and joins; add swap steps (N, E, S, W) to swap, e.g. {}N\n",
             texts.len(),
@@ -477,15 +465,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(p) => Some(crumble_train::config::TrainConfig::load(p)?),
         None => None,
     };
-    match full.as_ref().map_or("crumble", |f| f.game.name.as_str()) {
-        "crumble" => {}
-        "splinter" => return splinter::run(&a, full.as_ref().expect("a Splinter config")),
-        "crumo" => return crumo::run(&a, full.as_ref().expect("a Crumo config")),
-        other => {
-            bail!(
-                "crumble play plays Crumble, Splinter and Crumo, not {other} (the config's [game] name)"
-            )
-        }
+    // Crumble writes its own record dialect in its own frames; every other game plays
+    // through the generic session.
+    if let Some(f) = full
+        .as_ref()
+        .filter(|f| f.game.name != <Crumble as GameState>::NAME)
+    {
+        return crumble_train::for_game!(f.game.name.as_str(), G => any::run::<G>(&a, f));
     }
     let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or(DEFAULT_AGENT))?;
     let hint_spec = match &a.hint_agent {

@@ -1,8 +1,9 @@
 //! `crumble show [POSITION FLAGS] [MOVE...] [--record FILE [--ply K]] [--svg FILE]`: draws the
 //! position in the terminal (colour when stdout is a terminal and `NO_COLOR` is not set), or
 //! writes it as an SVG image; with a record, the position after its move K (default: all).
-//! The last move is highlighted. With `--game splinter`, a Splinter board (`cli::splinter`);
-//! with `--game crumo`, a Crumo board (`cli::crumo`).
+//! The last move is highlighted. Every other game (`--game NAME`) is drawn by its own
+//! pictures (`crumble_core::render::Pictures`): Splinter's and Crumo's boards, the test
+//! games' text diagrams.
 
 use super::game_args::StartArgs;
 use super::output::{check_output, write_output};
@@ -11,9 +12,9 @@ use clap::ValueEnum;
 use crumble_core::games::crumble::render::{self, Highlight, svg::SvgOptions, term::TermOptions};
 use crumble_core::games::crumble::{Crumble, Move};
 use crumble_core::games::crumble::{notation, record};
-use crumble_core::games::crumo::Crumo;
-use crumble_core::games::splinter::Splinter;
-use crumble_core::{Color, GameState, GameText};
+use crumble_core::render::record_page::title;
+use crumble_core::render::{PictureStyle, Pictures};
+use crumble_core::{Color, GameState};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -137,15 +138,6 @@ fn from_moves(a: &Args) -> anyhow::Result<Shown> {
     })
 }
 
-/// What `show` draws and where, for the games with their own pictures beside Crumble.
-#[derive(Debug)]
-pub struct ShowOptions<'a> {
-    pub color: bool,
-    pub coords: bool,
-    pub svg: Option<&'a Path>,
-    pub force: bool,
-}
-
 /// Colour for the terminal drawing: `--color`, or with `auto` when stdout is a terminal and
 /// `NO_COLOR` is not set.
 fn use_color(c: ColorArg) -> bool {
@@ -160,35 +152,9 @@ fn use_color(c: ColorArg) -> bool {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    if ![Crumble::NAME, Splinter::NAME, Crumo::NAME].contains(&a.start.game.game.as_str()) {
+    if a.start.game.game != Crumble::NAME {
         let name = a.start.game.game.clone();
-        return crumble_train::for_game!(name.as_str(), G => show_diagram::<G>(&a));
-    }
-    if a.start.game.is_splinter() || a.start.game.is_crumo() {
-        let crumble_only = [
-            ("--record", a.record.is_some()),
-            ("--ply", a.ply.is_some()),
-            ("--view", a.view.is_some()),
-        ];
-        let (game, pos, turns) = (&a.start.game, &a.start.pos, a.max_turns.unwrap_or(0));
-        // The game's own flag checks first, for their messages.
-        if game.is_splinter() {
-            game.splinter(pos, &crumble_only)?;
-        } else {
-            game.crumo(pos, &crumble_only)?;
-        }
-        let setup = a.start.setup(turns, &[])?;
-        let opts = ShowOptions {
-            color: use_color(a.color),
-            coords: !a.no_coords,
-            svg: a.svg.as_deref(),
-            force: a.force,
-        };
-        return if game.is_splinter() {
-            super::splinter::show(&setup, &a.moves, &opts)
-        } else {
-            super::crumo::show(&setup, &a.moves, &opts)
-        };
+        return crumble_train::for_game!(name.as_str(), G => show_any::<G>(&a));
     }
     a.start
         .game
@@ -239,30 +205,63 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `show` for a game without pictures of its own: its plain-text diagram and whose turn it
-/// is (or the result), in the terminal only.
-fn show_diagram<G: GameText>(a: &Args) -> anyhow::Result<ExitCode> {
-    let not_crumble = [
+/// `show` for every game but Crumble: the position after the moves, the last of them
+/// highlighted, drawn by the game's pictures in the terminal or as SVG (a game without an SVG
+/// picture refuses `--svg`).
+fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
+    let crumble_only = [
         ("--record", a.record.is_some()),
         ("--ply", a.ply.is_some()),
         ("--view", a.view.is_some()),
-        ("--svg", a.svg.is_some()),
     ];
-    if let Some((flag, _)) = not_crumble.iter().find(|(_, given)| *given) {
+    if let Some((flag, _)) = crumble_only.iter().find(|(_, given)| *given) {
         bail!(
-            "{flag} draws Crumble, Splinter and Crumo; {} has a text diagram only",
-            G::NAME
+            "{flag} is a Crumble flag: {} does not take it",
+            title(G::NAME)
         );
     }
     let setup = a.start.setup(a.max_turns.unwrap_or(0), &[])?;
+    let inputs: Vec<&Path> = setup.position().into_iter().collect();
+    if let Some(path) = &a.svg {
+        check_output("--svg", path, &inputs, a.force)?;
+    }
     let game: G = setup.replay(&a.moves)?;
-    let diagram = game
-        .diagram()
-        .with_context(|| format!("{} has no diagram to show", G::NAME))?;
-    let status = match game.decider() {
-        Some(p) => format!("{p} player to move (turn {})", game.turns_played() + 1),
-        None => format!("game over, result {}", game.result_text()),
+    let last = match a.moves.split_last() {
+        Some((text, first)) => {
+            let before: G = setup.replay(first)?;
+            let turn = before.parse_move(text, setup.notation::<G>())?;
+            Some((before, turn))
+        }
+        None => None,
     };
-    super::print(&format!("{diagram}{status}\n"))?;
+    let style = PictureStyle {
+        color: use_color(a.color),
+        coords: !a.no_coords,
+        last_move: match &last {
+            Some((before, turn)) => Some(format!(
+                "{} ({})",
+                before.move_text(turn, setup.notation::<G>())?,
+                before
+                    .decider()
+                    .map_or(Color::Black, |p| before.colour_of(p))
+                    .name()
+            )),
+            None => None,
+        },
+        ..PictureStyle::default()
+    };
+    let last = last.as_ref().map(|(b, t)| (b, t.as_slice()));
+    if let Some(path) = &a.svg {
+        let text = game.svg_picture(last, &style).with_context(|| {
+            format!(
+                "--svg draws pictures, and {} has a text diagram only",
+                G::NAME
+            )
+        })?;
+        write_output("--svg", path, &inputs, a.force, text.as_bytes())?;
+        eprintln!("wrote {}", path.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    super::print(&game.term_picture(last, &style))?;
     Ok(ExitCode::SUCCESS)
 }

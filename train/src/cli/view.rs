@@ -10,8 +10,8 @@
 //! every turn of a `.crsp` game, or the `value` comments `crumble play` writes after the
 //! agent's moves.
 //!
-//! Splinter and Crumo games (a text record with `[Game "splinter"]`, or a `.crsp` file of
-//! the game) are drawn by their game's own page through [`tagged`].
+//! Every other game's games (a text record with `[Game "splinter"]`, or a `.crsp` file of the
+//! game) are drawn by the generic page with the game's pictures through [`tagged`].
 
 use super::output::{check_output, write_output};
 use super::position_args::FrameArg;
@@ -20,10 +20,9 @@ use anyhow::{Context as _, bail};
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::record;
 use crumble_core::games::crumble::render::html::{self, HtmlOptions};
-use crumble_core::games::crumo::Crumo;
-use crumble_core::games::splinter::Splinter;
 use crumble_core::{Color, GameState};
 use crumble_selfplay::record as sp;
+use crumble_train::for_game;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use tagged::TaggedGames;
@@ -68,10 +67,8 @@ struct Loaded {
 
 /// The games of a file, parsed only when asked for (a self-play text file holds many).
 enum Games {
-    /// Splinter games: text records, or a `.crsp` file with the text beside it.
-    Splinter(TaggedGames),
-    /// Crumo games: text records, or a `.crsp` file with the text beside it.
-    Crumo(TaggedGames),
+    /// Another game's games (named): text records, or a `.crsp` file with the text beside it.
+    Tagged(String, TaggedGames),
     Text(Vec<(usize, String)>),
     /// The games, and the `.txt` beside the file when it holds the same games as text
     /// records (self-play and match files): the players' names are only there.
@@ -81,8 +78,7 @@ enum Games {
 impl Games {
     fn len(&self) -> usize {
         match self {
-            Games::Splinter(g) => g.len(),
-            Games::Crumo(g) => g.len(),
+            Games::Tagged(_, g) => g.len(),
             Games::Text(v) => v.len(),
             Games::Crsp(v, _) => v.len(),
         }
@@ -90,8 +86,8 @@ impl Games {
 
     fn get(&self, i: usize, path: &Path) -> anyhow::Result<Loaded> {
         match self {
-            Games::Splinter(_) | Games::Crumo(_) => {
-                unreachable!("Splinter and Crumo games are drawn by view::tagged")
+            Games::Tagged(..) => {
+                unreachable!("the other games are drawn by view::tagged")
             }
             Games::Text(chunks) => {
                 let (first_line, text) = &chunks[i];
@@ -199,36 +195,27 @@ fn crsp_values_by<G: GameState>(
 fn load(path: &Path) -> anyhow::Result<Games> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read record {}", path.display()))?;
+    // Names are a nicety: a missing or different text file beside a .crsp file is not used.
+    let beside = |n: usize| {
+        std::fs::read_to_string(path.with_extension("txt"))
+            .ok()
+            .map(|t| record::split_records(&t))
+            .filter(|t| t.len() == n)
+    };
     if bytes.starts_with(&sp::MAGIC) {
         let game_name = sp::decode_file(&bytes)
             .ok()
             .and_then(|g| g.first().map(|g| g.game.clone()));
-        if game_name.as_deref() == Some(Crumo::NAME) {
-            let games = sp::decode_file_checked::<Crumo>(&bytes)
-                .with_context(|| format!("self-play record file {} refused", path.display()))?;
-            let beside = std::fs::read_to_string(path.with_extension("txt"))
-                .ok()
-                .map(|t| record::split_records(&t))
-                .filter(|t| t.len() == games.len());
-            return Ok(Games::Crumo(TaggedGames::Crsp(games, beside)));
+        let refused = || format!("self-play record file {} refused", path.display());
+        if let Some(name) = game_name.filter(|n| other_game(n)) {
+            let games = for_game!(name.as_str(), G => sp::decode_file_checked::<G>(&bytes))
+                .with_context(refused)?;
+            let text = beside(games.len());
+            return Ok(Games::Tagged(name, TaggedGames::Crsp(games, text)));
         }
-        if game_name.as_deref() == Some(Splinter::NAME) {
-            let games = sp::decode_file_checked::<Splinter>(&bytes)
-                .with_context(|| format!("self-play record file {} refused", path.display()))?;
-            let beside = std::fs::read_to_string(path.with_extension("txt"))
-                .ok()
-                .map(|t| record::split_records(&t))
-                .filter(|t| t.len() == games.len());
-            return Ok(Games::Splinter(TaggedGames::Crsp(games, beside)));
-        }
-        let games = sp::decode_file_checked::<Crumble>(&bytes)
-            .with_context(|| format!("self-play record file {} refused", path.display()))?;
-        // Names are a nicety: a missing or different text file is simply not used.
-        let beside = std::fs::read_to_string(path.with_extension("txt"))
-            .ok()
-            .map(|t| record::split_records(&t))
-            .filter(|t| t.len() == games.len());
-        return Ok(Games::Crsp(games, beside));
+        let games = sp::decode_file_checked::<Crumble>(&bytes).with_context(refused)?;
+        let text = beside(games.len());
+        return Ok(Games::Crsp(games, text));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
@@ -238,20 +225,22 @@ fn load(path: &Path) -> anyhow::Result<Games> {
         )
     })?;
     let chunks = record::split_records(&text);
-    // Splinter and Crumo records say so in their `Game` tag (Crumble's records never do).
-    let tagged = |name: &str| {
-        let tag = format!("[Game \"{name}\"]");
-        chunks
-            .first()
-            .is_some_and(|(_, t)| t.lines().any(|l| l.trim() == tag))
-    };
-    if tagged(Splinter::NAME) {
-        return Ok(Games::Splinter(TaggedGames::Text(chunks)));
-    }
-    if tagged(Crumo::NAME) {
-        return Ok(Games::Crumo(TaggedGames::Text(chunks)));
-    }
-    Ok(Games::Text(chunks))
+    // The generic records say their game in their `Game` tag (Crumble's records never do).
+    let tagged = chunks.first().and_then(|(_, t)| {
+        t.lines().find_map(|l| {
+            let name = l.trim().strip_prefix("[Game \"")?.strip_suffix("\"]")?;
+            other_game(name).then(|| name.to_string())
+        })
+    });
+    Ok(match tagged {
+        Some(name) => Games::Tagged(name, TaggedGames::Text(chunks)),
+        None => Games::Text(chunks),
+    })
+}
+
+/// A registered game other than Crumble: its records are the generic ones.
+fn other_game(name: &str) -> bool {
+    name != <Crumble as GameState>::NAME && crumble_train::games::GAMES.contains(&name)
 }
 
 fn list(games: &Games, path: &Path) -> anyhow::Result<String> {
@@ -279,12 +268,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     // The text file beside a .crsp file is read too (for the players' names).
     let beside = a.record.with_extension("txt");
     let inputs: Vec<&Path> = match games {
-        Games::Crsp(..)
-        | Games::Splinter(TaggedGames::Crsp(..))
-        | Games::Crumo(TaggedGames::Crsp(..)) => vec![&a.record, &beside],
-        Games::Text(_)
-        | Games::Splinter(TaggedGames::Text(_))
-        | Games::Crumo(TaggedGames::Text(_)) => vec![&a.record],
+        Games::Crsp(..) | Games::Tagged(_, TaggedGames::Crsp(..)) => vec![&a.record, &beside],
+        Games::Text(_) | Games::Tagged(_, TaggedGames::Text(_)) => vec![&a.record],
     };
     if let Some(out) = &a.out {
         check_output("-o", out, &inputs, a.force)?;
@@ -293,11 +278,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if n == 0 {
         bail!("{} holds no game", a.record.display());
     }
-    if let Games::Splinter(g) = &games {
-        return tagged::run::<Splinter>(&a, g);
-    }
-    if let Games::Crumo(g) = &games {
-        return tagged::run::<Crumo>(&a, g);
+    if let Games::Tagged(name, g) = &games {
+        return for_game!(name.as_str(), G => tagged::run::<G>(&a, g));
     }
     if a.list {
         super::print(&list(&games, &a.record)?)?;

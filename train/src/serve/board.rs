@@ -104,7 +104,7 @@ impl<G: ServeGame> Live<G> {
         let fields = json!({
             "game": G::NAME,
             "to_move": game.colour_to_move().map(|c| c.name()),
-            "status": game.status(),
+            "status": game.status_line(),
             "over": game.is_over(),
             "turn_start": game.at_turn_start(),
             "human": game.colour_of(s.human).name(),

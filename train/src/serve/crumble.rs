@@ -9,7 +9,7 @@ use crumble_core::Decision;
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;
 use crumble_core::games::crumble::record::{self, GameRecord};
-use crumble_core::games::crumble::render::{self, BaseMark, Highlight};
+use crumble_core::games::crumble::render::{BaseMark, Highlight};
 use crumble_core::games::crumble::{Crumble, DecisionKind, Dir, Phase, Rect};
 use serde_json::{Value, json};
 
@@ -160,10 +160,6 @@ impl ServeGame for Crumble {
 
     fn building_text(start: &Crumble, path: &[Decision]) -> String {
         building_text(start, path)
-    }
-
-    fn status(&self) -> String {
-        render::status_line(self)
     }
 
     fn board_json(v: &BoardView<'_, Crumble>) -> Value {

@@ -6,8 +6,8 @@
 use super::ServeError;
 use super::game::{BoardView, ServeGame, complete_move_text, size_in};
 use crumble_core::Decision;
+use crumble_core::games::crumo::render::CrumoHighlight;
 use crumble_core::games::crumo::render::svg::{self, POINT_STEP, SvgOptions, point_at};
-use crumble_core::games::crumo::render::{CrumoHighlight, status_line};
 use crumble_core::games::crumo::{Action, Crumo, MAX_SIZE, MIN_SIZE, Point, position};
 use serde_json::{Value, json};
 
@@ -50,10 +50,6 @@ impl ServeGame for Crumo {
             Some(Action::From { point }) => format!("{}-…", start.geometry().name(point)),
             _ => "?".into(),
         }
-    }
-
-    fn status(&self) -> String {
-        status_line(self)
     }
 
     fn board_json(v: &BoardView<'_, Crumo>) -> Value {

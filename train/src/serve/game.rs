@@ -6,13 +6,13 @@
 use super::ServeError;
 use crate::games::TrainGame;
 use crumble_core::game::record::{Ending, Record};
-use crumble_core::render::{parse_value_comment, value_comment};
+use crumble_core::render::{Pictures, parse_value_comment, value_comment};
 use crumble_core::{Color, Decision, GameState, GameText};
 use crumble_selfplay::record as sp;
 use serde_json::Value;
 
 /// A game the board plays.
-pub trait ServeGame: TrainGame {
+pub trait ServeGame: TrainGame + Pictures {
     /// The default opponent: the built-in network where there is one for the game, else a
     /// search agent without a network (as `crumble play` chooses).
     const DEFAULT_AGENT: &'static str;
@@ -32,9 +32,6 @@ pub trait ServeGame: TrainGame {
     /// The notation of a turn begun with `path` from `start`, as far as it goes (`e4-d3/…`);
     /// the whole move once it is complete; empty for an empty path.
     fn building_text(start: &Self, path: &[Decision]) -> String;
-
-    /// One line: whose turn it is, or how the game ended.
-    fn status(&self) -> String;
 
     /// What the page draws of `view`: the game's picture and the legal decisions of the
     /// position shown, each with the place it is clicked (see each game's file).

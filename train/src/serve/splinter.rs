@@ -6,8 +6,8 @@
 use super::ServeError;
 use super::game::{BoardView, ServeGame, complete_move_text};
 use crumble_core::Decision;
+use crumble_core::games::splinter::render::SplinterHighlight;
 use crumble_core::games::splinter::render::svg::{self, SQUARE, SvgOptions, square_corner};
-use crumble_core::games::splinter::render::{SplinterHighlight, status_line};
 use crumble_core::games::splinter::{
     Action, Board, Splinter, SplinterMove, Square, notation, position,
 };
@@ -72,10 +72,6 @@ impl ServeGame for Splinter {
             }
             _ => "?".into(),
         }
-    }
-
-    fn status(&self) -> String {
-        status_line(self)
     }
 
     fn board_json(v: &BoardView<'_, Splinter>) -> Value {

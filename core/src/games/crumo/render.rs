@@ -3,9 +3,11 @@
 //! I/O), draw the hexagon as rule 1.3's diagram does (rank 1 at the bottom, each row half a
 //! point to the right of the one above it below the middle), show every stack's colour and
 //! height, label ranks and files with the notation's names, and can highlight the last move's
-//! points; [`html`] puts a whole game's pictures on one page.
+//! points. Their [`Pictures`](crate::render::Pictures) impl gives them to `play`, `show` and the
+//! page of a recorded game (`crate::render::record_page`).
 
-pub mod html;
+#[cfg(test)]
+mod html;
 pub mod svg;
 pub mod term;
 
@@ -89,4 +91,56 @@ fn label(c: Color, height: u64) -> String {
     } else {
         format!("{letter}{height}")
     }
+}
+
+impl crate::render::Pictures for Crumo {
+    fn term_picture(
+        &self,
+        last: crate::render::picture::LastMove<'_, Crumo>,
+        style: &crate::render::PictureStyle,
+    ) -> String {
+        term::render(
+            self,
+            &term::TermOptions {
+                color: style.color,
+                coords: style.coords,
+                highlight: highlight(last),
+                last_move: style.last_move.clone(),
+            },
+        )
+    }
+
+    fn svg_picture(
+        &self,
+        last: crate::render::picture::LastMove<'_, Crumo>,
+        style: &crate::render::PictureStyle,
+    ) -> Option<String> {
+        Some(svg::render(
+            self,
+            &svg::SvgOptions {
+                coords: style.coords,
+                highlight: highlight(last),
+                last_move: style.last_move.clone(),
+            },
+        ))
+    }
+
+    fn status_line(&self) -> String {
+        status_line(self)
+    }
+
+    fn picture_legend() -> &'static str {
+        "Orange rings: the points the last move placed on, left or reached."
+    }
+
+    /// The status line and the score.
+    fn page_status(&self) -> String {
+        format!("{}; {}", status_line(self), score_line(self))
+    }
+}
+
+/// The highlight of the last move, when it is one whole move.
+fn highlight(last: crate::render::picture::LastMove<'_, Crumo>) -> Option<CrumoHighlight> {
+    let (before, turn) = last?;
+    CrumoHighlight::of(&before.move_of_turn(turn)?)
 }

@@ -80,6 +80,34 @@ impl GameText for Crumo {
         self.outcome().map(|o| o.reason.name())
     }
 
+    fn notation_help(&self) -> String {
+        "\
+A move is HEIGHT POINT to place a new stack (3e5), FROM-TO to move as many pieces as the
+distance (e5-e7 moves 2), pass, or swap (second turn only: the seats swap colours).
+Points are a file letter and a rank number as along the board's edges (a1 lower left);
+each row lists its first and last file on the right. In the plain board B3 is a black stack
+of height 3, W1 a white one; the last move's points are in brackets. Two passes in a row
+end the game: controlled points plus captures, and half a point to the first passer.
+"
+        .into()
+    }
+
+    /// The second seat may swap on its first turn (rule 8).
+    fn seat_note(&self, p: Player) -> Option<&'static str> {
+        Some(match p {
+            Player::First => "the first seat",
+            Player::Second => "the second seat, which may swap on turn 2",
+        })
+    }
+
+    fn move_words(&self) -> &'static [&'static str] {
+        &["pass", "swap"]
+    }
+
+    fn prompt_note(&self) -> Option<&'static str> {
+        (self.pie() == super::Pie::Choice).then_some("or swap")
+    }
+
     /// A turn limit scores the final position (rule 10.1).
     fn end_as(&mut self, end: Ending, winner: Option<Color>) {
         let outcome = match end {

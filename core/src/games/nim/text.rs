@@ -63,6 +63,11 @@ impl GameText for Nim {
     }
 
     /// One line a heap: its number, its objects as `|`, their count.
+    fn board_text(&self) -> String {
+        let heaps: Vec<String> = self.heaps().iter().map(u8::to_string).collect();
+        format!("heaps {}", heaps.join(" "))
+    }
+
     fn diagram(&self) -> Option<String> {
         let mut out = String::new();
         for (h, &n) in self.heaps().iter().enumerate() {
@@ -83,3 +88,5 @@ impl GameText for Nim {
             .collect())
     }
 }
+
+impl crate::render::Pictures for Nim {}

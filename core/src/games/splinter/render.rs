@@ -1,11 +1,13 @@
 //! Pictures of a Splinter position (`games/splinter/RULES.md`): [`term`] draws it for a terminal
-//! (colour or plain ASCII), [`svg`] as an SVG image ([`html`] puts one per position on a page to step through a game).
+//! (colour or plain ASCII), [`svg`] as an SVG image; their [`Pictures`](crate::render::Pictures) impl gives them to
+//! `play`, `show` and the page of a recorded game (`crate::render::record_page`).
 //! Both return a `String` (core does no I/O), draw the board as the notation sees it (rank 1 at the bottom, file `a` on the left,
 //! rule 2.2), label the edges with the notation's file letters and rank numbers, tell the
 //! four piece types apart, and can highlight the last move: the squares of the pieces it
 //! moved, the square it left and its direction.
 
-pub mod html;
+#[cfg(test)]
+mod html;
 pub mod svg;
 pub mod term;
 
@@ -94,6 +96,64 @@ pub fn score_line(game: &Splinter) -> String {
         pieces(Black as usize),
         pieces(White as usize)
     )
+}
+
+impl crate::render::Pictures for Splinter {
+    fn term_picture(
+        &self,
+        last: crate::render::picture::LastMove<'_, Splinter>,
+        style: &crate::render::PictureStyle,
+    ) -> String {
+        term::render(
+            self,
+            &term::TermOptions {
+                color: style.color,
+                coords: style.coords,
+                highlight: highlight(self, last),
+                last_move: style.last_move.clone(),
+            },
+        )
+    }
+
+    fn svg_picture(
+        &self,
+        last: crate::render::picture::LastMove<'_, Splinter>,
+        style: &crate::render::PictureStyle,
+    ) -> Option<String> {
+        Some(svg::render(
+            self,
+            &svg::SvgOptions {
+                coords: style.coords,
+                highlight: highlight(self, last),
+                last_move: style.last_move.clone(),
+            },
+        ))
+    }
+
+    fn status_line(&self) -> String {
+        status_line(self)
+    }
+
+    fn picture_legend() -> &'static str {
+        "Orange: the pieces the last move moved; dashed red: the square it left, with an arrow in its direction."
+    }
+
+    /// The status line and the score.
+    fn page_status(&self) -> String {
+        format!("{}; {}", status_line(self), score_line(self))
+    }
+}
+
+/// The highlight of the last move, when it is one whole move; with none given, the move the
+/// position itself remembers (rule 5.2's no-return state), if any.
+fn highlight(
+    game: &Splinter,
+    last: crate::render::picture::LastMove<'_, Splinter>,
+) -> Option<SplinterHighlight> {
+    match last {
+        Some((before, turn)) => SplinterHighlight::of(before, &before.move_of_turn(turn)?),
+        None => SplinterHighlight::of_last_move(game),
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Splinter's text layer ([`GameText`]): moves in the notation of rule 9, positions as the
 //! position JSON of rule 10, results as its result value.
 
-use super::{Action, Outcome, Reason, Splinter, SplinterMove, notation, position};
+use super::{Action, MoveError, Outcome, Reason, Splinter, SplinterMove, notation, position};
 use crate::game::record::{BoardTagError, Ending, tag_value};
 use crate::game::{Color, Decision, GameText, TextError};
 
@@ -99,6 +99,42 @@ impl GameText for Splinter {
 
     fn end_reason(&self) -> Option<&'static str> {
         self.outcome().map(|o| o.reason.name())
+    }
+
+    fn notation_help(&self) -> String {
+        "\
+A move is FROM-TO, e.g. h9-h10 (one square in any of the 8 directions, pushing the pieces
+in the way); when the move leaves two or more equal largest groups, name the group that
+stays with /SQUARE, e.g. e5-e6/f2.
+Squares are a file letter and a rank number as along the board's edges (a1 lower left).
+In the plain board bK is Black's king, wP a White pawn (R rook, B bishop); the pieces the
+last move moved are in brackets and the square it left shows its direction.
+"
+        .into()
+    }
+
+    /// For a move that leaves equal largest groups, the groups that may stay.
+    fn refusal_hint(&self, text: &str, e: &TextError) -> Option<String> {
+        let TextError::Move(inner) = e else {
+            return None;
+        };
+        let missing = matches!(
+            inner.downcast_ref::<MoveError>(),
+            Some(MoveError::ChoiceMissing | MoveError::ChoiceNotLargest { .. })
+        );
+        if !missing {
+            return None;
+        }
+        let squares = text.split('/').next().unwrap_or(text);
+        let prefix = format!("{squares}/");
+        let choices: Vec<String> = Splinter::legal_move_texts(self)
+            .into_iter()
+            .filter(|m| m.starts_with(&prefix))
+            .collect();
+        Some(format!(
+            "  the groups that may stay (any square of the group will do): {}\n",
+            choices.join(" ")
+        ))
     }
 
     fn end_as(&mut self, end: Ending, winner: Option<Color>) {

@@ -60,6 +60,10 @@ impl GameText for TicTacToe {
     }
 
     /// The board with its file letters and rank numbers, `x`, `o` and `.` for the cells.
+    fn board_text(&self) -> String {
+        "3x3 board".into()
+    }
+
     fn diagram(&self) -> Option<String> {
         let mut out = String::new();
         for row in 0..3 {
@@ -89,3 +93,5 @@ impl GameText for TicTacToe {
             .collect())
     }
 }
+
+impl crate::render::Pictures for TicTacToe {}

@@ -1,7 +1,7 @@
 //! `crumble view` for the games whose records name their game (`[Game "splinter"]`, as
 //! `crumble play` and `crumble match --out` write them; every game but Crumble): a text
 //! record or a `.crsp` file of the game, drawn by the game's own page
-//! ([`RecordPage`](crumble_core::render::RecordPage)). The players' names of a `.crsp` game
+//! ([`record_page`](crumble_core::render::record_page) with the game's pictures). The players' names of a `.crsp` game
 //! come from the `.txt` beside it when that holds the same games.
 
 use super::super::output::write_output;
@@ -10,7 +10,7 @@ use crate::cli::show::ViewArg;
 use anyhow::{Context as _, bail};
 use crumble_core::GameText;
 use crumble_core::game::record::Record;
-use crumble_core::render::{RecordPage, record_values};
+use crumble_core::render::{Pictures, record_page, record_values};
 use crumble_selfplay::record as sp;
 use crumble_selfplay::text_record::to_text_record;
 use std::path::Path;
@@ -71,7 +71,7 @@ impl TaggedGames {
 
 /// `view` of a file of `G`'s games (the flags were checked by the caller but for Crumble's
 /// own).
-pub fn run<G: RecordPage>(a: &Args, games: &TaggedGames) -> anyhow::Result<ExitCode> {
+pub fn run<G: Pictures>(a: &Args, games: &TaggedGames) -> anyhow::Result<ExitCode> {
     if a.frame.is_some() {
         bail!("--frame is a Crumble flag: {} has one notation", G::NAME);
     }
@@ -114,7 +114,7 @@ pub fn run<G: RecordPage>(a: &Args, games: &TaggedGames) -> anyhow::Result<ExitC
     } else {
         name
     };
-    let page = G::record_page(&rec, &values, Some(&source))
+    let page = record_page(&rec, &values, Some(&source))
         .with_context(|| format!("{} game index {index}", a.record.display()))?;
     let out = a.out.as_ref().expect("clap requires --out without --list");
     let beside = a.record.with_extension("txt");

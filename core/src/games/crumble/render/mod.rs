@@ -199,3 +199,48 @@ pub fn status_line(game: &Crumble) -> String {
         ),
     }
 }
+
+impl crate::render::Pictures for Crumble {
+    fn term_picture(
+        &self,
+        last: crate::render::picture::LastMove<'_, Crumble>,
+        style: &crate::render::PictureStyle,
+    ) -> String {
+        term::render(
+            self,
+            &term::TermOptions {
+                color: style.color,
+                view: style.view,
+                coords: style.coords,
+                highlight: highlight(last),
+                last_move: style.last_move.clone(),
+            },
+        )
+    }
+
+    fn svg_picture(
+        &self,
+        last: crate::render::picture::LastMove<'_, Crumble>,
+        style: &crate::render::PictureStyle,
+    ) -> Option<String> {
+        Some(svg::render(
+            self,
+            &svg::SvgOptions {
+                view: style.view,
+                coords: style.coords,
+                highlight: highlight(last),
+                last_move: style.last_move.clone(),
+            },
+        ))
+    }
+
+    fn status_line(&self) -> String {
+        status_line(self)
+    }
+}
+
+/// The highlight of the last move, when it is one whole move.
+fn highlight(last: crate::render::picture::LastMove<'_, Crumble>) -> Option<Highlight> {
+    let (before, turn) = last?;
+    Highlight::of(before, &before.move_from_decisions(turn).ok()?)
+}

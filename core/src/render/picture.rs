@@ -1,0 +1,75 @@
+//! How a game draws one position for a person ([`Pictures`]): in a terminal and as SVG, the
+//! last move highlighted, with the status line under it. `play` and `show` are written once
+//! against it; a game without pictures of its own draws its [`GameText::diagram`].
+
+use crate::game::{Color, Decision, GameText};
+
+/// How to draw a position.
+#[derive(Clone, Debug)]
+pub struct PictureStyle {
+    /// ANSI colours and box-drawing characters (terminal pictures only).
+    pub color: bool,
+    /// Label the edges with the notation's coordinates.
+    pub coords: bool,
+    /// Whose side of the board is at the bottom, for a game that turns its board.
+    pub view: Color,
+    /// Text of the last move for the status lines (its notation and who played it).
+    pub last_move: Option<String>,
+}
+
+impl Default for PictureStyle {
+    fn default() -> PictureStyle {
+        PictureStyle {
+            color: false,
+            coords: true,
+            view: Color::Black,
+            last_move: None,
+        }
+    }
+}
+
+/// The last complete move: the position it was played from and its decisions.
+pub type LastMove<'a, G> = Option<(&'a G, &'a [Decision])>;
+
+/// A game's pictures of one position. Every method has a default built on the game's text
+/// layer, so a game without pictures implements it with an empty `impl`.
+pub trait Pictures: GameText {
+    /// The position for a terminal, `last` highlighted. By default the game's
+    /// [`diagram`](GameText::diagram) (or its position JSON) and the status lines.
+    fn term_picture(&self, last: LastMove<'_, Self>, style: &PictureStyle) -> String {
+        let _ = last;
+        let mut out = self
+            .diagram()
+            .unwrap_or_else(|| self.position_json() + "\n");
+        if let Some(m) = &style.last_move {
+            out += &format!("last move: {m}\n");
+        }
+        out + &self.status_line() + "\n"
+    }
+
+    /// The position as a standalone SVG picture, `last` highlighted; `None` for a game that
+    /// has no SVG pictures (the default).
+    fn svg_picture(&self, last: LastMove<'_, Self>, style: &PictureStyle) -> Option<String> {
+        let _ = (last, style);
+        None
+    }
+
+    /// What the colours of the pictures mean, for the page's legend (HTML); none by default.
+    fn picture_legend() -> &'static str {
+        ""
+    }
+
+    /// The status under a picture of the page: by default the status line.
+    fn page_status(&self) -> String {
+        self.status_line()
+    }
+
+    /// One line: whose turn it is, or how the game ended. By default the player to move and
+    /// the turn, or the result.
+    fn status_line(&self) -> String {
+        match self.decider() {
+            Some(p) => format!("{p} player to move (turn {})", self.turns_played() + 1),
+            None => format!("game over, result {}", self.result_text()),
+        }
+    }
+}

@@ -1,0 +1,422 @@
+//! `crumble play --config GAME.toml` for every game but Crumble: the game against an agent in
+//! the terminal, written once against the game's text layer (`GameText`) and pictures
+//! (`Pictures`). The board is drawn after every move with the last move highlighted; the
+//! person types moves in the game's notation (`help` shows it) or the commands `moves`,
+//! `hint`, `undo`, `board`, `resign`, `quit`, `help`. The game is saved as the game's text
+//! record (`crumble_core::game::record`) with the agent's value after each of its moves as a
+//! comment `{value +0.12}`.
+//!
+//! `--as` picks the person's seat: `black` the first seat, `white` the second. A game whose
+//! seats can change colours (Crumo's swap) says so when they do; the record names the players
+//! by the colours they ended with. The board is the config's standard start, or a
+//! `--position` file (the game's position JSON); Crumble's `--board`, `--resolution` and
+//! `--frame` are refused.
+
+use super::bot::Bot;
+use super::{Args, End, ViewArg, out_path, read_line, save, use_colour};
+use anyhow::{Context as _, bail};
+use crumble_core::game::record::{Ending, Record};
+use crumble_core::render::record_page::title;
+use crumble_core::render::{PictureStyle, Pictures, capital, value_comment};
+use crumble_core::{Color, Decision, GameText, Player};
+use crumble_selfplay::AgentSpec;
+use crumble_train::config::TrainConfig;
+use crumble_train::games::TrainGame;
+use std::io::{IsTerminal as _, Write as _};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// One move of the game so far.
+struct Played<G> {
+    before: G,
+    turn: Vec<Decision>,
+    text: String,
+    by_agent: bool,
+    value: Option<f32>,
+}
+
+struct Session<G: TrainGame> {
+    /// The person's seat; its colour may change (a swap).
+    seat: Player,
+    style: PictureStyle,
+    echo: bool,
+    start: G,
+    game: G,
+    history: Vec<Played<G>>,
+    bot: Bot<G>,
+    hint_spec: AgentSpec,
+    hint: Option<Bot<G>>,
+    cfg: crumble_selfplay::SearchConfig,
+    seed: u64,
+    name: String,
+    /// The winner when the person resigned.
+    resigned: Option<Color>,
+    out: std::io::Stdout,
+}
+
+const COMMANDS: &str = "  moves     list your legal moves
+  hint      the hint agent's move for you, with its value (+1 you win, -1 you lose)
+  undo      take back your last move (and the agent's reply)
+  board     draw the board again
+  resign    give up (the game is saved)
+  quit      stop now (the unfinished game is saved)
+  help      this text
+";
+
+impl<G: TrainGame + Pictures> Session<G> {
+    fn say(&mut self, text: &str) -> anyhow::Result<()> {
+        self.out.write_all(text.as_bytes())?;
+        self.out.flush()?;
+        Ok(())
+    }
+
+    fn draw(&mut self) -> anyhow::Result<()> {
+        let last = self.history.last();
+        let mut style = self.style.clone();
+        style.last_move = last.map(|p| format!("{} ({})", p.text, colour_to_move(&p.before)));
+        let board = self
+            .game
+            .term_picture(last.map(|p| (&p.before, p.turn.as_slice())), &style);
+        self.say(&format!("\n{board}"))
+    }
+
+    /// The person's colour now.
+    fn human(&self) -> Color {
+        self.game.colour_of(self.seat)
+    }
+
+    /// The turn number of the next move, as the record numbers it.
+    fn number(&self) -> String {
+        format!("{}.", self.history.len() + 1)
+    }
+
+    /// The text of `turn` (a whole legal turn from the current position).
+    fn text_of(&self, turn: &[Decision]) -> anyhow::Result<String> {
+        self.game
+            .move_text(turn, G::Notation::default())
+            .context("internal error: a legal move cannot be written")
+    }
+
+    /// Plays `turn` (a whole legal turn) and records it.
+    fn play(
+        &mut self,
+        turn: Vec<Decision>,
+        by_agent: bool,
+        value: Option<f32>,
+    ) -> anyhow::Result<()> {
+        let text = self.text_of(&turn)?;
+        let before = self.game.clone();
+        let colour = self.human();
+        for &d in &turn {
+            self.game
+                .apply(d)
+                .context("internal error: a checked move was refused")?;
+        }
+        self.history.push(Played {
+            before,
+            turn,
+            text,
+            by_agent,
+            value,
+        });
+        if self.human() != colour {
+            let you = capital(self.human());
+            self.say(&format!(
+                "the seats swap colours: you play {you} from now on\n"
+            ))?;
+        }
+        Ok(())
+    }
+
+    fn agent_move(&mut self) -> anyhow::Result<()> {
+        let who = capital(colour_to_move(&self.game));
+        self.say(&format!("{who} ({}) is thinking...\n", self.bot.name))?;
+        let t0 = Instant::now();
+        let (turn, value) = self.bot.choose_turn(&self.game)?;
+        let secs = t0.elapsed().as_secs_f64();
+        let number = self.number();
+        let text = self.text_of(&turn)?;
+        let shown = value.map_or(String::new(), |v| format!(", value {v:+.2} for {who}"));
+        // Say the move before `play` announces what it changed (a swap).
+        self.say(&format!(
+            "{who} ({}) plays {number} {text}{shown} ({secs:.1} s)\n",
+            self.bot.name
+        ))?;
+        self.play(turn, true, value)?;
+        self.draw()
+    }
+
+    fn list_moves(&mut self) -> anyhow::Result<()> {
+        let texts = self.game.legal_move_texts(G::Notation::default())?;
+        let mut s = columns(&texts);
+        s += &format!("{} moves\n", texts.len());
+        self.say(&s)
+    }
+
+    fn hint(&mut self) -> anyhow::Result<()> {
+        if self.hint.is_none() {
+            let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
+            self.hint = Some(Bot::with_loader(
+                &self.hint_spec,
+                &self.cfg,
+                self.seed ^ 0x4849,
+                &loader,
+            )?);
+        }
+        let t0 = Instant::now();
+        let bot = self.hint.as_mut().expect("created above");
+        let (turn, value) = bot.choose_turn(&self.game)?;
+        let name = bot.name.clone();
+        let text = self.text_of(&turn)?;
+        let value = value.map_or(String::new(), |v| format!(", value {v:+.2} for you"));
+        self.say(&format!(
+            "hint ({name}): {text}{value} ({:.1} s)\n",
+            t0.elapsed().as_secs_f64()
+        ))
+    }
+
+    fn undo(&mut self) -> anyhow::Result<()> {
+        let Some(i) = self.history.iter().rposition(|p| !p.by_agent) else {
+            return self.say("nothing to undo: you have not moved yet\n");
+        };
+        let taken: Vec<Played<G>> = self.history.split_off(i);
+        self.game = taken[0].before.clone();
+        let mut s = format!("took back your move {}", taken[0].text);
+        let replies: Vec<&str> = taken[1..].iter().map(|p| p.text.as_str()).collect();
+        if !replies.is_empty() {
+            s += &format!(" and the reply {}", replies.join(" "));
+        }
+        s.push('\n');
+        self.say(&s)?;
+        self.draw()
+    }
+
+    /// A line that is not a command: a move, or a helpful refusal.
+    fn try_move(&mut self, text: &str) -> anyhow::Result<()> {
+        let turn = match self.game.parse_move(text, G::Notation::default()) {
+            Ok(turn) => turn,
+            // A plain word that is no move here is a mistyped command.
+            Err(_)
+                if text.bytes().all(|b| b.is_ascii_lowercase())
+                    && !self.game.move_words().contains(&text) =>
+            {
+                return self.say(&format!(
+                    "unknown command {text:?}: type a move or one of moves, hint, undo, board, resign, quit, help\n"
+                ));
+            }
+            Err(e) => {
+                let mut s = format!(
+                    "not a legal move: {}\n",
+                    super::escape_controls(&e.to_string())
+                );
+                if let Some(more) = self.game.refusal_hint(text, &e) {
+                    s += &more;
+                }
+                s += "(`moves` lists your legal moves, `help` explains the notation)\n";
+                return self.say(&s);
+            }
+        };
+        let number = self.number();
+        let played = self.text_of(&turn)?;
+        self.say(&format!("you play {number} {played}\n"))?;
+        self.play(turn, false, None)?;
+        self.draw()
+    }
+
+    /// The game as its record: the players by the colours they ended with, the date, the
+    /// turn limit, the moves with the agent's values, and how it ended.
+    fn record(&self, date: &str) -> Record<G> {
+        // The turn limit is a setting of this session, not part of the position: a tag.
+        let mut rec = Record::new(self.start.clone());
+        for c in Color::BOTH {
+            let name = if self.human() == c {
+                &self.name
+            } else {
+                &self.bot.name
+            };
+            rec.set_tag(capital(c), name);
+        }
+        rec.set_tag("Date", date);
+        if self.start.turn_limit() > 0 {
+            rec.set_tag("TurnLimit", &self.start.turn_limit().to_string());
+        }
+        for p in &self.history {
+            let comment = p.value.filter(|_| p.by_agent).map(value_comment);
+            rec.push_move(p.turn.clone(), comment);
+        }
+        rec.end = match self.resigned {
+            Some(winner) => Some(Ending::Resignation { winner }),
+            None => Ending::of(&self.game),
+        };
+        rec
+    }
+
+    fn run(&mut self) -> anyhow::Result<End> {
+        loop {
+            if self.game.is_over() {
+                return Ok(End::Over);
+            }
+            if self.game.decider() != Some(self.seat) {
+                self.agent_move()?;
+                continue;
+            }
+            let note = self
+                .game
+                .prompt_note()
+                .map_or(String::new(), |n| format!(" ({n})"));
+            let prompt = format!(
+                "[turn {}] {} (you){note}> ",
+                self.game.turns_played() + 1,
+                capital(self.human())
+            );
+            self.say(&prompt)?;
+            let Some(line) = read_line(&mut self.out, self.echo)? else {
+                self.say("\nend of input: stopping\n")?;
+                return Ok(End::Stopped);
+            };
+            match line.as_str() {
+                "" => {}
+                "help" | "?" => {
+                    let help = format!(
+                        "Commands:\n  MOVE      play a move (see below)\n{COMMANDS}{}",
+                        self.game.notation_help()
+                    );
+                    self.say(&help)?
+                }
+                "moves" => self.list_moves()?,
+                "hint" => self.hint()?,
+                "undo" => self.undo()?,
+                "board" => self.draw()?,
+                "resign" => {
+                    let human = self.human();
+                    let winner = human.opposite();
+                    self.resigned = Some(winner);
+                    // A game whose states hold a resignation shows it in its status line.
+                    self.game
+                        .end_as(Ending::Resignation { winner }, Some(winner));
+                    self.say(&format!("{} resigns\n", capital(human)))?;
+                    return Ok(End::Over);
+                }
+                "quit" | "exit" => return Ok(End::Stopped),
+                _ => self.try_move(&line)?,
+            }
+        }
+    }
+}
+
+/// The colour that moves in `game` (Black once it is over: only a label).
+fn colour_to_move<G: GameText>(game: &G) -> Color {
+    game.decider().map_or(Color::Black, |p| game.colour_of(p))
+}
+
+/// `texts` in columns of a 78-character line.
+pub fn columns(texts: &[String]) -> String {
+    let width = texts.iter().map(String::len).max().unwrap_or(0) + 2;
+    let per_line = (78 / width.max(1)).max(1);
+    let mut s = String::new();
+    for row in texts.chunks(per_line) {
+        s.push_str("  ");
+        for t in row {
+            s += &format!("{t:<width$}");
+        }
+        s = s.trim_end().to_string();
+        s.push('\n');
+    }
+    s
+}
+
+/// The session of `crumble play` for `G` with the config `full`.
+pub fn run<G: TrainGame + Pictures>(a: &Args, full: &TrainConfig) -> anyhow::Result<ExitCode> {
+    if let Some(flag) = a.pos.crumble_flags().first() {
+        bail!(
+            "{flag} is a Crumble flag: {} does not take it (its board is the config's [game] start)",
+            title(G::NAME)
+        );
+    }
+    let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or(super::ROLLOUT_AGENT))?;
+    let hint_spec = match &a.hint_agent {
+        Some(h) => AgentSpec::parse(h)?,
+        None if !matches!(spec, AgentSpec::Random) => spec.clone(),
+        None => AgentSpec::parse(super::ROLLOUT_AGENT)?,
+    };
+    let cfg = full.play_config().search;
+    let mut start = match &a.pos.position {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read position file {}", path.display()))?;
+            G::from_position_json(text.trim())
+                .with_context(|| format!("position file {} refused", path.display()))?
+        }
+        None => G::standard_start(full)?,
+    };
+    start.set_turn_limit(a.max_turns);
+    let (date, stamp) = crumble_train::clock::now_stamps();
+    let path = out_path(a, &format!("{}-game", G::NAME), &stamp)?;
+    let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
+    let mut bot = Bot::with_loader(&spec, &cfg, a.seed, &loader)?;
+    bot.check(&start)?;
+    let seat = match a.side {
+        ViewArg::Black => Player::First,
+        ViewArg::White => Player::Second,
+    };
+    let mut s = Session {
+        seat,
+        style: PictureStyle {
+            color: use_colour(a.color),
+            coords: !a.no_coords,
+            ..PictureStyle::default()
+        },
+        echo: !std::io::stdin().is_terminal(),
+        start: start.clone(),
+        game: start,
+        history: Vec::new(),
+        bot,
+        hint_spec,
+        hint: None,
+        cfg,
+        seed: a.seed,
+        name: a.name.clone(),
+        resigned: None,
+        out: std::io::stdout(),
+    };
+    let seat_note = s
+        .game
+        .seat_note(seat)
+        .map_or(String::new(), |n| format!(" ({n})"));
+    let intro = format!(
+        "{} {}: you ({}) play {}{seat_note} against {}. Type a move, or `help`.\n",
+        title(G::NAME),
+        s.game.board_text(),
+        a.name,
+        capital(s.human()),
+        s.bot.name,
+    );
+    s.say(&intro)?;
+    s.draw()?;
+    let ended = s.run();
+    // Save whatever was played, also when the agent failed.
+    let rec = s.record(&date);
+    let text = rec.write();
+    if let Err(e) = save(&path, &text) {
+        // Do not lose the game: print it.
+        s.say(&format!("\n{text}"))?;
+        return Err(e);
+    }
+    let how = match &ended {
+        Ok(End::Over) => {
+            let status = match s.resigned {
+                Some(w) if !s.game.is_over() => format!("{} resigns", capital(w.opposite())),
+                _ => s.game.status_line(),
+            };
+            format!("{}: {status}", rec.result_token(&s.game))
+        }
+        Ok(End::Stopped) => "unfinished".to_string(),
+        Err(_) => "stopped by an error".to_string(),
+    };
+    s.say(&format!(
+        "{how}; the game is saved in {p}\n(view it: crumble view --record {p} -o game.html)\n",
+        p = path.display()
+    ))?;
+    ended?;
+    Ok(ExitCode::SUCCESS)
+}
