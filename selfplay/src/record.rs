@@ -457,7 +457,8 @@ fn read_crumble_head(r: &mut Reader<'_>) -> Result<Head, RecordError> {
         _ => Ending::Rules,
     };
     Ok(Head {
-        game: "crumble".into(),
+        // Version 1 files held Crumble's games only.
+        game: <crumble_core::games::crumble::Crumble as GameState>::NAME.into(),
         start: start.to_string(),
         max_turns,
         result: winner.map_or(GameResult::Draw, GameResult::Win),

@@ -51,7 +51,7 @@ pub struct GameSection {
 impl Default for GameSection {
     fn default() -> Self {
         GameSection {
-            name: "crumble".into(),
+            name: crate::games::GAMES[0].into(),
             width: None,
             height: None,
             size: None,

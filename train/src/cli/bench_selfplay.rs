@@ -31,7 +31,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(p) => TrainConfig::load(p)?,
         None => TrainConfig::default(),
     };
-    if cfg.game.name != "crumble" {
+    if cfg.game.name != <crumble_core::games::crumble::Crumble as crumble_core::GameState>::NAME {
         anyhow::bail!(
             "bench selfplay measures Crumble; the config's game is `{}`",
             cfg.game.name

@@ -41,7 +41,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ),
         (Some(g), _) => g.clone(),
         (None, Some(f)) => f.game.name.clone(),
-        (None, None) => "crumble".to_string(),
+        (None, None) => GAMES[0].to_string(),
     };
     if !GAMES.contains(&game.as_str()) {
         bail!("crumble serve plays {}, not {game}", GAMES.join(", "));

@@ -11,6 +11,9 @@ use crumble_core::{Color, Decision, GameState, GameText};
 use crumble_selfplay::record as sp;
 use serde_json::Value;
 
+/// The game of untagged records and version-1 self-play files.
+const CRUMBLE: &str = <crumble_core::games::crumble::Crumble as GameState>::NAME;
+
 /// A game the board plays.
 pub trait ServeGame: TrainGame + Pictures {
     /// The default opponent: the built-in network where there is one for the game, else a
@@ -195,7 +198,7 @@ pub fn file_game(bytes: &[u8]) -> String {
         return match sp::decode_file(bytes) {
             Ok(games) if !games.is_empty() => games[0].game.chars().take(40).collect(),
             // The game's own reader says what is wrong.
-            _ => "crumble".into(),
+            _ => CRUMBLE.into(),
         };
     }
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
@@ -203,7 +206,7 @@ pub fn file_game(bytes: &[u8]) -> String {
         .map(str::trim)
         .take_while(|l| l.starts_with('['))
         .find_map(|l| l.strip_prefix("[Game \"")?.strip_suffix("\"]"))
-        .map_or_else(|| "crumble".into(), |g| g.chars().take(40).collect())
+        .map_or_else(|| CRUMBLE.into(), |g| g.chars().take(40).collect())
 }
 
 /// `line N: ...` → `line N+by: ...`.
