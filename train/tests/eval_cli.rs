@@ -3,10 +3,14 @@
 //! and their refusals of bad input. Small boards, tiny agents, few games.
 
 mod common;
-use common::{crumble, refused, stderr, stdout};
+use common::{crumble, refused, stderr, stdout, temp_dir_of};
 
 use crumble_model::{NetConfig, checkpoint, default_device};
 use std::path::{Path, PathBuf};
+
+fn temp_dir(name: &str) -> PathBuf {
+    temp_dir_of("eval", name)
+}
 
 fn ok(args: &[&str]) -> String {
     let o = crumble(args);
@@ -16,14 +20,6 @@ fn ok(args: &[&str]) -> String {
 
 fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
-/// A fresh temporary directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("crumble-eval-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// A config for a 4×4 board at R = 8 (quick games; tiny networks accept any board size).

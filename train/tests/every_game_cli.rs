@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{crumble, refused, stderr, stdout};
+use common::{crumble, crumble_with_input, refused, stderr, stdout};
 use crumble_train::games::GAMES;
 
 /// The moves of a random game of `game`, and its result line.
@@ -269,27 +269,13 @@ fn every_game_solves_short_wins() {
 /// the position file `start`, the standard input `script`, the game saved in `out`; returns
 /// the transcript.
 fn play(game: &str, start: &std::path::Path, out: &std::path::Path, script: &str) -> String {
-    use std::io::Write as _;
     let config = format!("{}/../configs/{game}.toml", env!("CARGO_MANIFEST_DIR"));
     let mut args = vec!["play", "--agent", "random", "-o", out.to_str().unwrap()];
     args.extend(["--position", start.to_str().unwrap()]);
     if game != GAMES[0] {
         args.extend(["--config", config.as_str()]);
     }
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(&args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the crumble binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = crumble_with_input(&args, script);
     assert!(o.status.success(), "{game}: {}", stderr(&o));
     stdout(&o)
 }

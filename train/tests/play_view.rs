@@ -2,46 +2,15 @@
 //! structurally (the browser check is `scripts/view_screenshots.sh`, outside `cargo test`).
 
 mod common;
-use common::crumble;
+use common::{crumble, crumble_with_input, s, temp_dir_of, text};
 
 use crumble_core::games::crumble::{Crumble, Frame, Outcome, Reason};
 use crumble_core::games::crumble::{notation, record};
 use crumble_core::{Color, GameResult, Player};
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
 
-/// Runs `crumble` with `input` on its standard input.
-fn crumble_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the crumble binary runs");
-    // A program that refuses its flags exits before reading: a closed pipe is fine then.
-    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A fresh directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("crumble-play-view-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    temp_dir_of("play-view", name)
 }
 
 /// What every page must be: one self-contained document with one board frame per position,

@@ -2,7 +2,7 @@
 //! quote user input safely, and outputs that would replace files.
 
 mod common;
-use common::{crumble, refused, stderr};
+use common::{crumble, refused, stderr, temp_dir_of};
 
 use crumble_model::{NetConfig, checkpoint, default_device};
 use std::io::Write as _;
@@ -10,10 +10,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("crumble-refusals-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    temp_dir_of("refusals", name)
 }
 
 /// Zero counts and non-finite numbers are refused by the argument parser, before any game

@@ -2,53 +2,15 @@
 //! and in the readable records `crumble match --out` writes.
 
 mod common;
-use common::crumble;
+use common::{config, crumble, crumble_with_input, s, temp_dir_of, text};
 
 use crumble_core::Color;
 use crumble_core::game::record::Record;
 use crumble_core::games::splinter::{Outcome, Reason, Splinter};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn crumble_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the crumble binary runs");
-    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "crumble-splinter-play-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn config(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../configs")
-        .join(name)
-        .display()
-        .to_string()
+    temp_dir_of("splinter-play", name)
 }
 
 /// Worked example 15's start (`e4-d3` leaves two groups of 7) as a position file.

@@ -2,21 +2,18 @@
 //! input (exit status 2, nothing on stdout, a message naming what and where, no panic).
 
 mod common;
-use common::{crumble, refused, stderr};
+use common::{crumble, refused, stderr, temp_dir_of};
 
 use std::path::PathBuf;
+
+fn temp_dir(name: &str) -> PathBuf {
+    temp_dir_of("to", name)
+}
 
 fn ok(args: &[&str]) -> String {
     let o = crumble(args);
     assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
     String::from_utf8(o.stdout).unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("crumble-to-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// The hand-counted corpus of the openings tests (six 4×4 game records).

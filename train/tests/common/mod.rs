@@ -32,3 +32,50 @@ pub fn refused(args: &[&str], parts: &[&str]) {
         assert!(err.contains(p), "args {args:?}: stderr {err:?} lacks {p:?}");
     }
 }
+
+/// Runs `crumble` with `input` on its standard input (`NO_COLOR` unset: tests pass
+/// `--color` where it matters).
+pub fn crumble_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crumble"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the crumble binary runs");
+    // A program that refuses its flags exits before reading: a closed pipe is fine then.
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Bytes as text, bad bytes replaced.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh directory `crumble-SUITE-PID-NAME` for one test.
+pub fn temp_dir_of(suite: &str, name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("crumble-{suite}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A path as a command-line argument.
+pub fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The path of `configs/NAME` as a command-line argument.
+pub fn config(name: &str) -> String {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../configs")
+        .join(name)
+        .display()
+        .to_string()
+}
