@@ -633,7 +633,14 @@ impl<G: GameHooks> RecordWriter<G> {
     }
 
     /// Queues a game with its agents' names; writes a file when one is full.
-    pub fn push(&mut self, game: GameRecord, first: &str, second: &str) -> Result<(), ArenaError> {
+    pub fn push(
+        &mut self,
+        mut game: GameRecord,
+        first: &str,
+        second: &str,
+    ) -> Result<(), ArenaError> {
+        // The names travel in the file itself (format version 4), not only in the text.
+        game.agents = Some([first.into(), second.into()]);
         self.batch.push((game, first.into(), second.into()));
         if self.batch.len() >= self.per_file {
             self.flush()?;

@@ -462,6 +462,7 @@ impl<G: GameState> Slot<G> {
             result,
             ending,
             would_resign: self.would_resign,
+            agents: None,
         }
     }
 }

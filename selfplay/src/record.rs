@@ -7,15 +7,16 @@
 //! turn's first two decisions ([`crate::Search::joint_first_two`]); then the result and how
 //! the game ended.
 //!
-//! # File format, version 3 (`*.crsp`)
+//! # File format, version 4 (`*.crsp`)
 //!
 //! All integers little-endian. `MAGIC` (8 bytes `CRMBSP\r\n`), `u32` version, `u32` number of
 //! games, the games, then a `u64` FNV-1a checksum of everything before it. A game:
 //! `u64` index, `u8` length and the bytes of the game's name ([`GameState::NAME`]), `u32`
 //! length and the bytes of the start specification as JSON ([`GameState::Start`]), `u32` max
 //! turns, `u8` result (0 draw, 1 the first player won, 2 the second), `u8` ending (index in
-//! [`Ending::ALL`]), `u8` would-resign (0 none, 1 first player, 2 second), `u32` number of
-//! steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random, 2 searched, 3 exact
+//! [`Ending::ALL`]), `u8` would-resign (0 none, 1 first player, 2 second), the agents (`u8`
+//! 0 none, or 1 and for each seat a `u8` length and the bytes of its agent string), `u32`
+//! number of steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random, 2 searched, 3 exact
 //! play); for a
 //! searched step `f32` value, `u8` full, `u8` proven (0 no, 1 yes) and if proven the `f32`
 //! exact value, `u32` n, n × (`u32` decision, `f32` target), `u32` m, m × (`u32` first,
@@ -25,7 +26,7 @@
 //! board, `u16` resolution, `u32` max turns, and a `u32`-length start-position JSON (0 = the
 //! standard start); instead of result and ending a winner (0 none, 1 black, 2 white) and
 //! Crumble's reason (index in `crumble_core::games::crumble::Reason::ALL`). Version 1 has no proven byte.
-//! Both are still read, as Crumble records.
+//! Both are still read, as Crumble records. Version 3 is version 4 without the agents.
 //!
 //! Files are written to a temporary name and renamed, so a file that exists is complete; a
 //! truncated or damaged file is refused with a typed [`RecordError`].
@@ -36,7 +37,7 @@ use crumble_core::{Decision, GameResult, GameState, Player};
 use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"CRMBSP\r\n";
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The oldest format version this build still reads.
 pub const OLDEST_VERSION: u32 = 1;
 
@@ -122,6 +123,9 @@ pub struct GameRecord {
     pub ending: Ending,
     /// In a game played out despite resignation: who would have resigned first.
     pub would_resign: Option<Player>,
+    /// The agents that played the first and second seat, when the game was a match between
+    /// named agents (version 4 on; `None` for self-play and for older files).
+    pub agents: Option<[String; 2]>,
 }
 
 /// Why a record or record file was refused.
@@ -247,6 +251,21 @@ impl GameRecord {
                 .unwrap_or(0) as u8,
         );
         b.push(player_code(self.would_resign));
+        match &self.agents {
+            None => b.push(0),
+            Some(names) => {
+                b.push(1);
+                for name in names {
+                    // Agent strings are short; a longer one is cut at a character boundary.
+                    let mut end = name.len().min(255);
+                    while !name.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    b.push(end as u8);
+                    b.extend_from_slice(&name.as_bytes()[..end]);
+                }
+            }
+        }
         b.extend_from_slice(&(self.steps.len() as u32).to_le_bytes());
         for s in &self.steps {
             b.extend_from_slice(&s.decision.0.to_le_bytes());
@@ -503,6 +522,21 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
         } else {
             read_crumble_head(&mut r)?
         };
+        let agents = if version >= 4 {
+            match r.u8()? {
+                0 => None,
+                1 => {
+                    let mut name = || {
+                        let len = usize::from(r.u8()?);
+                        r.text(len, "agent name")
+                    };
+                    Some([name()?, name()?])
+                }
+                c => return Err(r.corrupt(format!("agents flag {c}"))),
+            }
+        } else {
+            None
+        };
         let steps_n = r.count(5)?;
         let mut steps = Vec::with_capacity(steps_n);
         for _ in 0..steps_n {
@@ -580,6 +614,7 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
             result: head.result,
             ending: head.ending,
             would_resign: head.would_resign,
+            agents,
         });
     }
     if r.at != body.len() {

@@ -105,6 +105,7 @@ mod tests {
             result: g.game_result().unwrap(),
             ending: Ending::Rules,
             would_resign: None,
+            agents: None,
         }
     }
 

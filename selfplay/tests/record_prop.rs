@@ -52,6 +52,13 @@ fn random_record(index: u64, seed: u64) -> GameRecord {
         result: g.game_result().unwrap(),
         ending: Ending::Rules,
         would_resign: None,
+        // Every other game a match's, with agent strings up to the format's 255 bytes.
+        agents: index.is_multiple_of(2).then(|| {
+            [
+                format!("mcts:rollout:{index}"),
+                "ckpt:".to_string() + &"d/".repeat(usize::try_from(index % 127).unwrap()),
+            ]
+        }),
     }
 }
 

@@ -203,6 +203,17 @@ fn match_out_writes_splinter_records_beside_the_record_files() {
     );
     let o = crumble(&["view", "--record", s(&crsp), "--list"]);
     assert!(text(&o.stdout).starts_with("index\tgame\tmoves\tresult\tblack\twhite\n0\t0\t"));
+    // The names are in the .crsp file itself (format version 4): no text beside is needed.
+    std::fs::remove_file(crsp.with_extension("txt")).unwrap();
+    let o = crumble(&["view", "--record", s(&crsp), "--list"]);
+    let listed = text(&o.stdout);
+    assert!(
+        listed
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.ends_with("\trandom\trandom")),
+        "{listed}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

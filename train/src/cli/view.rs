@@ -100,13 +100,20 @@ impl Games {
                 let g = &games[i];
                 let mut rec = crumble_selfplay::games::crumble::to_game_record(g)
                     .with_context(|| format!("{} game {i}", path.display()))?;
-                let text = beside
-                    .as_ref()
-                    .and_then(|t| record::parse(&t[i].1).ok())
-                    .filter(|t| t.moves == rec.moves);
-                for name in ["Black", "White"] {
-                    if let Some(v) = text.as_ref().and_then(|t| t.tag(name)) {
-                        rec.set_tag(name, v);
+                if let Some([first, second]) = &g.agents {
+                    // Crumble's first seat plays Black.
+                    rec.set_tag("Black", first);
+                    rec.set_tag("White", second);
+                } else {
+                    // Files before format version 4 hold no names: the text beside may.
+                    let text = beside
+                        .as_ref()
+                        .and_then(|t| record::parse(&t[i].1).ok())
+                        .filter(|t| t.moves == rec.moves);
+                    for name in ["Black", "White"] {
+                        if let Some(v) = text.as_ref().and_then(|t| t.tag(name)) {
+                            rec.set_tag(name, v);
+                        }
                     }
                 }
                 if g.max_turns > 0 {

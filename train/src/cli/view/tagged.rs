@@ -48,15 +48,19 @@ impl TaggedGames {
             }
             TaggedGames::Crsp(games, beside) => {
                 let g = &games[i];
-                let mut rec = to_text_record::<G>(g, None)
+                let agents = g.agents.as_ref().map(|[a, b]| [a.as_str(), b.as_str()]);
+                let mut rec = to_text_record::<G>(g, agents)
                     .with_context(|| format!("{} game {i}", path.display()))?;
-                let text = beside
-                    .as_ref()
-                    .and_then(|t| Record::<G>::parse(&t[i].1).ok())
-                    .filter(|t| t.moves == rec.moves);
-                for name in ["Black", "White"] {
-                    if let Some(v) = text.as_ref().and_then(|t| t.tag(name)) {
-                        rec.set_tag(name, v);
+                // Files before format version 4 hold no names: the text beside them may.
+                if agents.is_none() {
+                    let text = beside
+                        .as_ref()
+                        .and_then(|t| Record::<G>::parse(&t[i].1).ok())
+                        .filter(|t| t.moves == rec.moves);
+                    for name in ["Black", "White"] {
+                        if let Some(v) = text.as_ref().and_then(|t| t.tag(name)) {
+                            rec.set_tag(name, v);
+                        }
                     }
                 }
                 // The searching seat plays the colour it has now (a Crumo swap changes it).
