@@ -30,45 +30,43 @@ pub struct TrainConfig {
     pub eval: EvalConfig,
 }
 
-/// `[game]`: which game a run learns. Its start is the game's standard start; Crumble's board
-/// size and resolution are `[selfplay] board` and `resolution`.
+/// `[game]`: which game a run learns, and where its games start.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GameSection {
-    /// One of [`crate::games::GAMES`].
+    /// One of [`crate::games::GAMES`] (default: the registry's first, Crumble).
     pub name: String,
-    /// Splinter's board width `W` (default 15); only for Splinter.
+    /// `[game.start]`: the game's start specification, its start JSON written as TOML
+    /// (Splinter's `width` and `height`, Crumo's `size`); absent, the game's default start.
+    /// Crumble's board is `[selfplay] board` and `resolution` (the network's resolution too).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub width: Option<u8>,
-    /// Splinter's board height `H` (default 18); only for Splinter.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub height: Option<u8>,
-    /// Crumo's board size `n`, points per side (default 5); only for Crumo.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub size: Option<u8>,
+    pub start: Option<toml::Table>,
+    /// Keys of earlier versions (`width`, `height`, `size`), refused with the key that
+    /// replaced them.
+    #[serde(skip_serializing)]
+    width: Option<toml::Value>,
+    #[serde(skip_serializing)]
+    height: Option<toml::Value>,
+    #[serde(skip_serializing)]
+    size: Option<toml::Value>,
 }
 
 impl Default for GameSection {
     fn default() -> Self {
-        GameSection {
-            name: crate::games::GAMES[0].into(),
-            width: None,
-            height: None,
-            size: None,
-        }
+        GameSection::new(crate::games::GAMES[0], None)
     }
 }
 
 impl GameSection {
-    /// Splinter's board, `W × H` (rule 2.1's default 15 × 18 where not set).
-    pub fn splinter_size(&self) -> (u8, u8) {
-        (self.width.unwrap_or(15), self.height.unwrap_or(18))
-    }
-
-    /// Crumo's board size (rule 1.1's default 5 where not set).
-    pub fn crumo_size(&self) -> u8 {
-        use crumble_core::games::crumo::DEFAULT_SIZE;
-        self.size.unwrap_or(DEFAULT_SIZE)
+    /// The section of game `name` starting at `start` (`None`: its default start).
+    pub fn new(name: &str, start: Option<toml::Table>) -> GameSection {
+        GameSection {
+            name: name.into(),
+            start,
+            width: None,
+            height: None,
+            size: None,
+        }
     }
 }
 
@@ -381,41 +379,33 @@ impl TrainConfig {
                 ),
             ));
         }
-        if self.game.name == "splinter" {
-            let (w, h) = self.game.splinter_size();
-            if crumble_core::games::splinter::Splinter::standard(w, h).is_none() {
-                return Err(bad(
-                    "game.width",
-                    format!("{w} (height {h})"),
-                    "a Splinter board is 5 to 26 squares wide and 6 to 26 high (rule 2.1)",
-                ));
-            }
-        } else if self.game.width.is_some() || self.game.height.is_some() {
+        let old = [
+            ("width", &self.game.width),
+            ("height", &self.game.height),
+            ("size", &self.game.size),
+        ];
+        if let Some((key, Some(v))) = old.into_iter().find(|(_, v)| v.is_some()) {
             return Err(bad(
-                "game.width",
-                format!("{:?} (height {:?})", self.game.width, self.game.height),
-                "only Splinter's board has a width and height ([selfplay] board is Crumble's)",
+                &format!("game.{key}"),
+                v.to_string(),
+                &format!(
+                    "the start moved to [game.start]: write `[game.start]` then `{key} = {v}`"
+                ),
             ));
         }
-        if self.game.name == "crumo" {
-            let n = self.game.crumo_size();
-            if !crumble_model::CrumoEncoder::fits_size(n) {
-                return Err(bad(
-                    "game.size",
-                    n.to_string(),
-                    &format!(
-                        "a Crumo board for training has 2 to {} points per side",
-                        crumble_model::encoders::crumo::MAX_ENCODED_SIZE
-                    ),
-                ));
-            }
-        } else if self.game.size.is_some() {
-            return Err(bad(
-                "game.size",
-                format!("{:?}", self.game.size),
-                "only Crumo's board has a size ([selfplay] board is Crumble's)",
-            ));
-        }
+        // The start must be one the game plays and its network can encode.
+        crate::for_game!(self.game.name.as_str(), G => {
+            <G as crate::games::TrainGame>::standard_start(self).map(|_| ())
+        })
+        .map_err(|e| {
+            let shown = self.game.start.as_ref().map_or("the default".into(), |t| {
+                toml::to_string(t)
+                    .unwrap_or_default()
+                    .trim()
+                    .replace('\n', ", ")
+            });
+            bad("game.start", shown, &e.to_string())
+        })?;
         self.search.validate().map_err(|e| e.in_path(path))?;
         self.selfplay.validate().map_err(|e| e.in_path(path))?;
         self.net_config()

@@ -4,14 +4,13 @@
 
 use crate::config::TrainConfig;
 use crumble_core::GameState;
+use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;
-use crumble_core::games::crumble::{Crumble, CrumbleStartError};
-use crumble_core::games::crumo::{Crumo, CrumoStartError};
-use crumble_core::games::nim::{Nim, NimStartError};
-use crumble_core::games::splinter::{Splinter, SplinterStartError};
+use crumble_core::games::crumo::Crumo;
+use crumble_core::games::nim::Nim;
+use crumble_core::games::splinter::Splinter;
 use crumble_core::games::tictactoe::TicTacToe;
-use crumble_core::games::tictactoe::TicTacToeStartError;
 use crumble_model::{
     CrumbleEncoder, CrumoEncoder, Encoder, NetConfig, NimEncoder, SplinterEncoder, TicTacToeEncoder,
 };
@@ -94,13 +93,46 @@ macro_rules! __for_game_arms {
     }};
 }
 
+/// Why a config's start cannot be played ([`TrainGame::standard_start`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{game}: {why}")]
+pub struct StartError {
+    pub game: &'static str,
+    pub why: String,
+}
+
+impl StartError {
+    fn of<G: GameState>(why: impl std::fmt::Display) -> StartError {
+        StartError {
+            game: G::NAME,
+            why: why.to_string(),
+        }
+    }
+}
+
+/// The start `[game.start]` names for game `G` (its start JSON as TOML), or `G`'s default
+/// start.
+pub fn default_standard_start<G: GameState>(cfg: &TrainConfig) -> Result<G, StartError> {
+    let spec: G::Start = match &cfg.game.start {
+        Some(table) => {
+            let json = serde_json::to_value(table).map_err(StartError::of::<G>)?;
+            serde_json::from_value(json).map_err(StartError::of::<G>)?
+        }
+        None => G::Start::default(),
+    };
+    G::from_start(&spec).map_err(StartError::of::<G>)
+}
+
 /// A game the training loop can learn.
 pub trait TrainGame: GameHooks {
     /// The game's encoder for the network.
     type Encoder: Encoder<Self> + Clone + Default;
 
-    /// The start of every self-play and evaluation game of a run with `cfg`.
-    fn standard_start(cfg: &TrainConfig) -> Result<Self, Self::StartError>;
+    /// The start of every self-play and evaluation game of a run with `cfg`: the game's start
+    /// specification `[game.start]` (its start JSON as TOML), or its default start.
+    fn standard_start(cfg: &TrainConfig) -> Result<Self, StartError> {
+        default_standard_start(cfg)
+    }
 
     /// The network of a run with `cfg`: `[net]`'s sizes with the encoder's shapes.
     fn net_config(cfg: &TrainConfig) -> NetConfig {
@@ -118,8 +150,15 @@ pub trait TrainGame: GameHooks {
 impl TrainGame for Crumble {
     type Encoder = CrumbleEncoder;
 
-    fn standard_start(cfg: &TrainConfig) -> Result<Crumble, CrumbleStartError> {
-        Ok(Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution)?)
+    /// The board of `[selfplay] board` and `resolution` (the network's resolution too):
+    /// `[game.start]` is refused.
+    fn standard_start(cfg: &TrainConfig) -> Result<Crumble, StartError> {
+        if cfg.game.start.is_some() {
+            return Err(StartError::of::<Crumble>(
+                "Crumble's board is [selfplay] board and resolution, not [game.start]",
+            ));
+        }
+        Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution).map_err(StartError::of::<Crumble>)
     }
 
     /// One opening per line: a position JSON object on one line, or moves in per-player
@@ -177,10 +216,6 @@ fn opening_line(line: &str, cfg: &TrainConfig) -> Result<Crumble, String> {
 impl TrainGame for TicTacToe {
     type Encoder = TicTacToeEncoder;
 
-    fn standard_start(_cfg: &TrainConfig) -> Result<TicTacToe, TicTacToeStartError> {
-        Ok(TicTacToe::from_start(&Default::default()).expect("the empty board is a start"))
-    }
-
     /// One grid cell per board cell: `[selfplay] resolution` and `[net] cell_pixels` are
     /// Crumble's and do not apply.
     fn net_config(cfg: &TrainConfig) -> NetConfig {
@@ -193,10 +228,6 @@ impl TrainGame for TicTacToe {
 
 impl TrainGame for Nim {
     type Encoder = NimEncoder;
-
-    fn standard_start(_cfg: &TrainConfig) -> Result<Nim, NimStartError> {
-        Nim::from_start(&Default::default())
-    }
 
     /// One grid cell per heap or object: `[selfplay] resolution` and `[net] cell_pixels` are
     /// Crumble's and do not apply.
@@ -211,12 +242,6 @@ impl TrainGame for Nim {
 impl TrainGame for Splinter {
     type Encoder = SplinterEncoder;
 
-    /// The standard start on `[game] width × height` (default 15 × 18).
-    fn standard_start(cfg: &TrainConfig) -> Result<Splinter, SplinterStartError> {
-        let (width, height) = cfg.game.splinter_size();
-        Splinter::standard(width, height).ok_or(SplinterStartError::Size { width, height })
-    }
-
     /// One grid cell per square: `[selfplay] resolution` and `[net] cell_pixels` are
     /// Crumble's and do not apply.
     fn net_config(cfg: &TrainConfig) -> NetConfig {
@@ -230,10 +255,16 @@ impl TrainGame for Splinter {
 impl TrainGame for Crumo {
     type Encoder = CrumoEncoder;
 
-    /// The standard start on a board of `[game] size` (default 5).
-    fn standard_start(cfg: &TrainConfig) -> Result<Crumo, CrumoStartError> {
-        let size = cfg.game.crumo_size();
-        Crumo::standard(size).ok_or(CrumoStartError::Size(size))
+    /// `[game.start]` (default size 5), on a board the encoder's grid holds.
+    fn standard_start(cfg: &TrainConfig) -> Result<Crumo, StartError> {
+        let game = default_standard_start::<Crumo>(cfg)?;
+        if !CrumoEncoder::fits_size(game.size()) {
+            return Err(StartError::of::<Crumo>(format!(
+                "a Crumo board for training has 2 to {} points per side",
+                crumble_model::encoders::crumo::MAX_ENCODED_SIZE
+            )));
+        }
+        Ok(game)
     }
 
     /// One grid cell per point: `[selfplay] resolution` and `[net] cell_pixels` are

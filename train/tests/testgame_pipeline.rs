@@ -214,34 +214,49 @@ fn splinter_tiny_config_runs_through_the_pipeline() {
     let _ = std::fs::remove_dir_all(&base);
 }
 
-/// `[game] width/height` are Splinter's: refused for Crumble, and checked against rule 2.1.
+/// `[game.start]` is the game's start specification, checked by the game (Splinter's rule
+/// 2.1, Crumo's encoder grid) and refused for Crumble; the keys it replaced name it.
 #[test]
-fn splinter_board_settings_are_checked() {
+fn game_start_settings_are_checked() {
     use crumble_train::config::TrainConfig;
-    let base = fresh_dir("splinter-config");
-    for (text, key) in [
-        ("[game]\nname = \"crumble\"\nwidth = 7\n", "game.width"),
+    use crumble_train::games::TrainGame;
+    let base = fresh_dir("game-start-config");
+    for (text, says) in [
         (
-            "[game]\nname = \"splinter\"\nwidth = 4\nheight = 8\n",
-            "game.width",
+            "[game]\nname = \"splinter\"\nwidth = 7\n",
+            "moved to [game.start]",
+        ),
+        ("[game]\nname = \"crumo\"\nsize = 5\n", "`size = 5`"),
+        (
+            "[game]\nname = \"crumble\"\n[game.start]\nboard = 7\n",
+            "[selfplay] board",
         ),
         (
-            "[game]\nname = \"splinter\"\nwidth = 7\nheight = 27\n",
-            "game.width",
+            "[game]\nname = \"splinter\"\n[game.start]\nwidth = 4\nheight = 8\n",
+            "game.start",
+        ),
+        (
+            "[game]\nname = \"splinter\"\n[game.start]\nwidth = 7\n",
+            "height",
+        ),
+        (
+            "[game]\nname = \"crumo\"\n[game.start]\nsize = 14\n",
+            "game.start",
         ),
     ] {
         let path = base.join("c.toml");
         std::fs::write(&path, text).unwrap();
         let err = TrainConfig::load(&path).unwrap_err().to_string();
-        assert!(err.contains(key), "{text}: {err}");
+        assert!(err.contains(says), "{text}: {err}");
     }
     let path = base.join("ok.toml");
     std::fs::write(
         &path,
-        "[game]\nname = \"splinter\"\nwidth = 9\nheight = 10\n",
+        "[game]\nname = \"splinter\"\n[game.start]\nwidth = 9\nheight = 10\n",
     )
     .unwrap();
     let cfg = TrainConfig::load(&path).unwrap();
-    assert_eq!(cfg.game.splinter_size(), (9, 10));
+    let start = crumble_core::games::splinter::Splinter::standard_start(&cfg).unwrap();
+    assert_eq!((start.board().width(), start.board().height()), (9, 10));
     let _ = std::fs::remove_dir_all(&base);
 }
