@@ -242,7 +242,7 @@ fn non_exact_pairs_are_refused() {
         .into_iter()
         .find(|d| {
             matches!(
-                d.decode(48),
+                crumble_core::games::crumble::DecisionKind::decode(*d, 48),
                 Some(crumble_core::games::crumble::DecisionKind::Split {
                     cut: crumble_core::games::crumble::Cut::H,
                     ..

@@ -978,15 +978,13 @@ impl Crumble {
                     let a = self.board.rect(self.s.run[offset + i]);
                     let b = self.board.rect(self.s.run[offset + i + k]);
                     return (
-                        Decision::encode(
-                            DecisionKind::Split {
-                                cut,
-                                x: a.x,
-                                y: a.y,
-                            },
-                            g,
-                        ),
-                        Decision::encode(DecisionKind::End { x: b.x, y: b.y }, g),
+                        (DecisionKind::Split {
+                            cut,
+                            x: a.x,
+                            y: a.y,
+                        })
+                        .encode(g),
+                        (DecisionKind::End { x: b.x, y: b.y }).encode(g),
                     );
                 }
                 k -= m - i;
@@ -994,14 +992,12 @@ impl Crumble {
         }
         let (_, o) = self.s.joins[k];
         (
-            Decision::encode(DecisionKind::Join { x: o.x, y: o.y }, g),
-            Decision::encode(
-                DecisionKind::End {
-                    x: o.right() - 1,
-                    y: o.top() - 1,
-                },
-                g,
-            ),
+            (DecisionKind::Join { x: o.x, y: o.y }).encode(g),
+            (DecisionKind::End {
+                x: o.right() - 1,
+                y: o.top() - 1,
+            })
+            .encode(g),
         )
     }
 
@@ -1043,24 +1039,24 @@ impl Crumble {
                 for p in self.board.slots_of(color) {
                     let r = self.board.rect(p);
                     if r.h_midline().is_some() {
-                        out.push(Decision::encode(
-                            DecisionKind::Split {
+                        out.push(
+                            (DecisionKind::Split {
                                 cut: Cut::H,
                                 x: r.x,
                                 y: r.y,
-                            },
-                            g,
-                        ));
+                            })
+                            .encode(g),
+                        );
                     }
                     if r.v_midline().is_some() {
-                        out.push(Decision::encode(
-                            DecisionKind::Split {
+                        out.push(
+                            (DecisionKind::Split {
                                 cut: Cut::V,
                                 x: r.x,
                                 y: r.y,
-                            },
-                            g,
-                        ));
+                            })
+                            .encode(g),
+                        );
                     }
                     let mut join = false;
                     Crumble::joins_from(&self.board, &mut self.s, p, color, |_| {
@@ -1068,7 +1064,7 @@ impl Crumble {
                         false
                     });
                     if join {
-                        out.push(Decision::encode(DecisionKind::Join { x: r.x, y: r.y }, g));
+                        out.push((DecisionKind::Join { x: r.x, y: r.y }).encode(g));
                     }
                 }
                 out.sort_unstable();
@@ -1085,7 +1081,7 @@ impl Crumble {
                 let mut q = start;
                 loop {
                     let r = self.board.rect(q);
-                    out.push(Decision::encode(DecisionKind::End { x: r.x, y: r.y }, g));
+                    out.push((DecisionKind::End { x: r.x, y: r.y }).encode(g));
                     match Crumble::run_next(&self.board, cut, c, Crumble::run_end(r, cut), color) {
                         Some(n) => q = n,
                         None => break,
@@ -1098,13 +1094,13 @@ impl Crumble {
                 start,
             } => {
                 Crumble::joins_from(&self.board, &mut self.s, start, color, |o| {
-                    out.push(Decision::encode(
-                        DecisionKind::End {
+                    out.push(
+                        (DecisionKind::End {
                             x: o.right() - 1,
                             y: o.top() - 1,
-                        },
-                        g,
-                    ));
+                        })
+                        .encode(g),
+                    );
                     true
                 });
                 out.sort_unstable();
@@ -1121,7 +1117,7 @@ impl Crumble {
                     self.s.check = fresh;
                 }
                 out.extend_from_slice(&self.steps);
-                out.push(Decision::stop(g));
+                out.push(DecisionKind::Stop.encode(g));
             }
         }
     }
@@ -1136,14 +1132,14 @@ impl Crumble {
                 for dir in Dir::ALL {
                     // A first step never recreates the state before it: the swapper changes.
                     if self.target(f, dir).is_some() {
-                        out.push(Decision::encode(
-                            DecisionKind::Step {
+                        out.push(
+                            (DecisionKind::Step {
                                 dir,
                                 x: r.x,
                                 y: r.y,
-                            },
-                            g,
-                        ));
+                            })
+                            .encode(g),
+                        );
                     }
                 }
             }
@@ -1152,14 +1148,14 @@ impl Crumble {
             let r = self.board.rect(s);
             for dir in Dir::ALL {
                 if self.guarded_target(s, dir).is_some() {
-                    out.push(Decision::encode(
-                        DecisionKind::Step {
+                    out.push(
+                        (DecisionKind::Step {
                             dir,
                             x: r.x,
                             y: r.y,
-                        },
-                        g,
-                    ));
+                        })
+                        .encode(g),
+                    );
                 }
             }
         }
@@ -1264,8 +1260,7 @@ impl Crumble {
             });
         }
         if !self.is_legal(d) {
-            let what = d
-                .decode(self.grid_size())
+            let what = DecisionKind::decode(d, self.grid_size())
                 .map_or_else(|| d.0.to_string(), |k| k.to_string());
             return Err(DecisionError::Illegal(what));
         }
@@ -1279,10 +1274,10 @@ impl Crumble {
         debug_assert!(
             self.is_legal(d),
             "illegal decision {:?}",
-            d.decode(self.grid_size())
+            DecisionKind::decode(d, self.grid_size())
         );
         let g = self.board.grid_size();
-        let kind = d.decode(g).expect("decision in range");
+        let kind = DecisionKind::decode(d, g).expect("decision in range");
         match (self.state, kind) {
             (State::Choose, DecisionKind::Split { cut, x, y }) => {
                 let start = self

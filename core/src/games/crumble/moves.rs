@@ -116,38 +116,38 @@ impl Crumble {
                 }
                 let pieces = self.split_pieces(cut, first, count)?;
                 let last = *pieces.last().expect("count >= 1");
-                path.push(Decision::encode(
-                    DecisionKind::Split {
+                path.push(
+                    (DecisionKind::Split {
                         cut,
                         x: first.x,
                         y: first.y,
-                    },
-                    gs,
-                ));
-                path.push(Decision::encode(
-                    DecisionKind::End {
+                    })
+                    .encode(gs),
+                );
+                path.push(
+                    (DecisionKind::End {
                         x: last.x,
                         y: last.y,
-                    },
-                    gs,
-                ));
+                    })
+                    .encode(gs),
+                );
             }
             Base::Join { outline } => {
                 self.check_join(outline)?;
-                path.push(Decision::encode(
-                    DecisionKind::Join {
+                path.push(
+                    (DecisionKind::Join {
                         x: outline.x,
                         y: outline.y,
-                    },
-                    gs,
-                ));
-                path.push(Decision::encode(
-                    DecisionKind::End {
+                    })
+                    .encode(gs),
+                );
+                path.push(
+                    (DecisionKind::End {
                         x: outline.right() - 1,
                         y: outline.top() - 1,
-                    },
-                    gs,
-                ));
+                    })
+                    .encode(gs),
+                );
             }
         }
         for &d in &path {
@@ -196,14 +196,12 @@ impl Crumble {
                         dir.letter()
                     )));
                 }
-                let d = Decision::encode(
-                    DecisionKind::Step {
-                        dir,
-                        x: at.x,
-                        y: at.y,
-                    },
-                    gs,
-                );
+                let d = (DecisionKind::Step {
+                    dir,
+                    x: at.x,
+                    y: at.y,
+                })
+                .encode(gs);
                 if !self.is_legal(d) {
                     return Err(MoveError::IllegalSwap(self.explain_step(at, dir, i, mover)));
                 }
@@ -213,7 +211,7 @@ impl Crumble {
             }
         }
         if self.turns_played() == turn && matches!(self.phase(), Phase::Swap) {
-            let stop = Decision::stop(gs);
+            let stop = DecisionKind::Stop.encode(gs);
             self.apply_unchecked(stop);
             path.push(stop);
         }
@@ -311,7 +309,7 @@ impl Crumble {
                 "a path starts with a choose and an extent decision".into(),
             ));
         };
-        let start = match c.decode(gs) {
+        let start = match DecisionKind::decode(c, gs) {
             Some(DecisionKind::Split { x, y, .. } | DecisionKind::Join { x, y }) => {
                 g.board().piece_with_corner(x, y)
             }
@@ -323,7 +321,7 @@ impl Crumble {
             _ => unreachable!("a choose decision leads to the extent phase"),
         };
         let start = start.expect("legal choose has a piece").rect;
-        let base = match (kind, e.decode(gs)) {
+        let base = match (kind, DecisionKind::decode(e, gs)) {
             (ChoiceKind::Split(cut), Some(DecisionKind::End { x, y })) => {
                 let mut count = 1;
                 let mut last = start;
@@ -349,7 +347,7 @@ impl Crumble {
         g.apply(e).map_err(bad)?;
         let mut swap: Option<Swap> = None;
         for (i, &d) in path[2..].iter().enumerate() {
-            match d.decode(gs) {
+            match DecisionKind::decode(d, gs) {
                 Some(DecisionKind::Step { dir, x, y }) => {
                     if swap.is_none() {
                         let from = g
@@ -393,7 +391,8 @@ impl Crumble {
         let gs = self.grid_size();
         let mut out = Vec::with_capacity(bases.len());
         for (c, e) in bases {
-            let (Some(ck), Some(DecisionKind::End { x: ex, y: ey })) = (c.decode(gs), e.decode(gs))
+            let (Some(ck), Some(DecisionKind::End { x: ex, y: ey })) =
+                (DecisionKind::decode(c, gs), DecisionKind::decode(e, gs))
             else {
                 unreachable!()
             };
