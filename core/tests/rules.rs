@@ -96,49 +96,41 @@ fn rule_4_1_1_squares_split_both_ways_rectangles_across_the_long_side() {
     let legal = g.legal_decisions();
     // 18 black squares, each with an H and a V split; no joins at the start.
     assert_eq!(legal.len(), 36);
-    assert!(
-        legal.contains(
-            &(DecisionKind::Split {
-                cut: Cut::H,
-                x: 8,
-                y: 0
-            })
-            .encode(gs)
-        )
-    );
-    assert!(
-        legal.contains(
-            &(DecisionKind::Split {
-                cut: Cut::V,
-                x: 8,
-                y: 0
-            })
-            .encode(gs)
-        )
-    );
+    assert!(legal.contains(&Decision::encode(
+        DecisionKind::Split {
+            cut: Cut::H,
+            x: 8,
+            y: 0
+        },
+        gs
+    )));
+    assert!(legal.contains(&Decision::encode(
+        DecisionKind::Split {
+            cut: Cut::V,
+            x: 8,
+            y: 0
+        },
+        gs
+    )));
     play(&mut g, &["1H", "0H"]);
     // Black's 8x4 rectangle at (8, 0) splits only vertically, into two squares.
     let legal = g.legal_decisions();
-    assert!(
-        legal.contains(
-            &(DecisionKind::Split {
-                cut: Cut::V,
-                x: 8,
-                y: 0
-            })
-            .encode(gs)
-        )
-    );
-    assert!(
-        !legal.contains(
-            &(DecisionKind::Split {
-                cut: Cut::H,
-                x: 8,
-                y: 0
-            })
-            .encode(gs)
-        )
-    );
+    assert!(legal.contains(&Decision::encode(
+        DecisionKind::Split {
+            cut: Cut::V,
+            x: 8,
+            y: 0
+        },
+        gs
+    )));
+    assert!(!legal.contains(&Decision::encode(
+        DecisionKind::Split {
+            cut: Cut::H,
+            x: 8,
+            y: 0
+        },
+        gs
+    )));
 }
 
 #[test]
@@ -221,7 +213,7 @@ fn rule_4_3_swap_continues_stops_and_ends() {
     let path = g.play_move(&mv).unwrap();
     // The north half could step north, so the turn ends with an explicit stop.
     assert_eq!(path.len(), 3);
-    assert_eq!(path[2], DecisionKind::Stop.encode(g.grid_size()));
+    assert_eq!(path[2], Decision::stop(g.grid_size()));
     // A step into the mover's own piece is refused: east of (1,1) is black.
     let g = Crumble::new(6, 8).unwrap();
     assert!(notation::parse_move(&g, "1HNE", Frame::PerPlayer).is_err());

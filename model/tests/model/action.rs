@@ -24,8 +24,8 @@ fn every_legal_decision_round_trips() {
                 assert!(i < a);
                 assert_eq!(mask[i], 1.0);
                 assert_eq!(action::decision(i, g), Some(d));
-                let kind = DecisionKind::decode(d, g).unwrap();
-                assert_eq!(kind.encode(g), d);
+                let kind = d.decode(g).unwrap();
+                assert_eq!(Decision::encode(kind, g), d);
                 match (kind, action::plane_cell(d, g)) {
                     (DecisionKind::Stop, None) => assert_eq!(i, a - 1),
                     (k, Some((plane, y, x))) => {

@@ -72,7 +72,7 @@ const MIXED: &str = r#"{"board": 2, "resolution": 4, "to_move": "white", "pieces
   {"x": 4, "y": 4, "w": 4, "h": 4, "color": "white"}]}"#;
 
 fn dec(game: &Crumble, k: DecisionKind) -> Decision {
-    k.encode(game.grid_size())
+    Decision::encode(k, game.grid_size())
 }
 
 #[test]

@@ -242,7 +242,7 @@ fn non_exact_pairs_are_refused() {
         .into_iter()
         .find(|d| {
             matches!(
-                crumble_core::games::crumble::DecisionKind::decode(*d, 48),
+                d.decode(48),
                 Some(crumble_core::games::crumble::DecisionKind::Split {
                     cut: crumble_core::games::crumble::Cut::H,
                     ..

@@ -57,7 +57,7 @@ fn building_text(start: &Crumble, path: &[Decision]) -> String {
     let mut legal = Vec::new();
     g.legal_decisions_into(&mut legal);
     if path.len() >= 2 {
-        let stop = DecisionKind::Stop.encode(gs);
+        let stop = Decision::stop(gs);
         if legal.contains(&stop) {
             let mut p = path.to_vec();
             p.push(stop);
@@ -75,7 +75,7 @@ fn building_text(start: &Crumble, path: &[Decision]) -> String {
             continue;
         }
         if !(h.at_turn_start() || h.is_over()) {
-            p.push(DecisionKind::Stop.encode(gs));
+            p.push(Decision::stop(gs));
         }
         if let Some(t) = write(&p)
             && let Some(i) = t.find(['H', 'V', 'J'])
@@ -94,7 +94,7 @@ fn decision_json(game: &Crumble, start: &Crumble, partial: &[Decision], d: Decis
     let mut path = partial.to_vec();
     path.push(d);
     let text = building_text(start, &path);
-    match DecisionKind::decode(d, gs) {
+    match d.decode(gs) {
         Some(DecisionKind::Split { cut, x, y }) => json!({
             "d": d.0, "kind": if cut == crumble_core::games::crumble::Cut::H { "split-h" } else { "split-v" },
             "rect": rect(b.piece_at(x, y).rect), "text": text,

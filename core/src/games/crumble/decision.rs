@@ -42,36 +42,44 @@ pub const fn action_count(g: u16) -> u32 {
     8 * (g as u32) * (g as u32) + 1
 }
 
-impl DecisionKind {
-    /// The decision of this kind on a grid of `g` units a side.
+impl Decision {
     #[inline]
-    pub fn encode(self, g: u16) -> Decision {
-        let at = |plane: u32, x: u16, y: u16| {
-            let g = u32::from(g);
-            Decision(plane * g * g + u32::from(y) * g + u32::from(x))
-        };
-        match self {
-            DecisionKind::Split { cut: Cut::H, x, y } => at(PLANE_SPLIT_H, x, y),
-            DecisionKind::Split { cut: Cut::V, x, y } => at(PLANE_SPLIT_V, x, y),
-            DecisionKind::Join { x, y } => at(PLANE_JOIN, x, y),
-            DecisionKind::End { x, y } => at(PLANE_END, x, y),
-            DecisionKind::Step { dir, x, y } => at(PLANE_STEP + dir.index() as u32, x, y),
-            DecisionKind::Stop => Decision(8 * u32::from(g) * u32::from(g)),
+    pub fn stop(g: u16) -> Decision {
+        Decision(8 * u32::from(g) * u32::from(g))
+    }
+
+    #[inline]
+    fn at(plane: u32, x: u16, y: u16, g: u16) -> Decision {
+        let g = u32::from(g);
+        Decision(plane * g * g + u32::from(y) * g + u32::from(x))
+    }
+
+    #[inline]
+    pub fn encode(kind: DecisionKind, g: u16) -> Decision {
+        match kind {
+            DecisionKind::Split { cut: Cut::H, x, y } => Decision::at(PLANE_SPLIT_H, x, y, g),
+            DecisionKind::Split { cut: Cut::V, x, y } => Decision::at(PLANE_SPLIT_V, x, y, g),
+            DecisionKind::Join { x, y } => Decision::at(PLANE_JOIN, x, y, g),
+            DecisionKind::End { x, y } => Decision::at(PLANE_END, x, y, g),
+            DecisionKind::Step { dir, x, y } => {
+                Decision::at(PLANE_STEP + dir.index() as u32, x, y, g)
+            }
+            DecisionKind::Stop => Decision::stop(g),
         }
     }
 
     /// Decodes an index of the action space of grid size `g`; `None` when out of range.
     #[inline]
-    pub fn decode(d: Decision, g: u16) -> Option<DecisionKind> {
+    pub fn decode(self, g: u16) -> Option<DecisionKind> {
         let gg = u32::from(g) * u32::from(g);
-        if d.0 == 8 * gg {
+        if self.0 == 8 * gg {
             return Some(DecisionKind::Stop);
         }
-        if d.0 > 8 * gg {
+        if self.0 > 8 * gg {
             return None;
         }
-        let plane = d.0 / gg;
-        let cell = d.0 % gg;
+        let plane = self.0 / gg;
+        let cell = self.0 % gg;
         let x = (cell % u32::from(g)) as u16;
         let y = (cell / u32::from(g)) as u16;
         Some(match plane {

@@ -978,13 +978,15 @@ impl Crumble {
                     let a = self.board.rect(self.s.run[offset + i]);
                     let b = self.board.rect(self.s.run[offset + i + k]);
                     return (
-                        (DecisionKind::Split {
-                            cut,
-                            x: a.x,
-                            y: a.y,
-                        })
-                        .encode(g),
-                        (DecisionKind::End { x: b.x, y: b.y }).encode(g),
+                        Decision::encode(
+                            DecisionKind::Split {
+                                cut,
+                                x: a.x,
+                                y: a.y,
+                            },
+                            g,
+                        ),
+                        Decision::encode(DecisionKind::End { x: b.x, y: b.y }, g),
                     );
                 }
                 k -= m - i;
@@ -992,12 +994,14 @@ impl Crumble {
         }
         let (_, o) = self.s.joins[k];
         (
-            (DecisionKind::Join { x: o.x, y: o.y }).encode(g),
-            (DecisionKind::End {
-                x: o.right() - 1,
-                y: o.top() - 1,
-            })
-            .encode(g),
+            Decision::encode(DecisionKind::Join { x: o.x, y: o.y }, g),
+            Decision::encode(
+                DecisionKind::End {
+                    x: o.right() - 1,
+                    y: o.top() - 1,
+                },
+                g,
+            ),
         )
     }
 
@@ -1039,24 +1043,24 @@ impl Crumble {
                 for p in self.board.slots_of(color) {
                     let r = self.board.rect(p);
                     if r.h_midline().is_some() {
-                        out.push(
-                            (DecisionKind::Split {
+                        out.push(Decision::encode(
+                            DecisionKind::Split {
                                 cut: Cut::H,
                                 x: r.x,
                                 y: r.y,
-                            })
-                            .encode(g),
-                        );
+                            },
+                            g,
+                        ));
                     }
                     if r.v_midline().is_some() {
-                        out.push(
-                            (DecisionKind::Split {
+                        out.push(Decision::encode(
+                            DecisionKind::Split {
                                 cut: Cut::V,
                                 x: r.x,
                                 y: r.y,
-                            })
-                            .encode(g),
-                        );
+                            },
+                            g,
+                        ));
                     }
                     let mut join = false;
                     Crumble::joins_from(&self.board, &mut self.s, p, color, |_| {
@@ -1064,7 +1068,7 @@ impl Crumble {
                         false
                     });
                     if join {
-                        out.push((DecisionKind::Join { x: r.x, y: r.y }).encode(g));
+                        out.push(Decision::encode(DecisionKind::Join { x: r.x, y: r.y }, g));
                     }
                 }
                 out.sort_unstable();
@@ -1081,7 +1085,7 @@ impl Crumble {
                 let mut q = start;
                 loop {
                     let r = self.board.rect(q);
-                    out.push((DecisionKind::End { x: r.x, y: r.y }).encode(g));
+                    out.push(Decision::encode(DecisionKind::End { x: r.x, y: r.y }, g));
                     match Crumble::run_next(&self.board, cut, c, Crumble::run_end(r, cut), color) {
                         Some(n) => q = n,
                         None => break,
@@ -1094,13 +1098,13 @@ impl Crumble {
                 start,
             } => {
                 Crumble::joins_from(&self.board, &mut self.s, start, color, |o| {
-                    out.push(
-                        (DecisionKind::End {
+                    out.push(Decision::encode(
+                        DecisionKind::End {
                             x: o.right() - 1,
                             y: o.top() - 1,
-                        })
-                        .encode(g),
-                    );
+                        },
+                        g,
+                    ));
                     true
                 });
                 out.sort_unstable();
@@ -1117,7 +1121,7 @@ impl Crumble {
                     self.s.check = fresh;
                 }
                 out.extend_from_slice(&self.steps);
-                out.push(DecisionKind::Stop.encode(g));
+                out.push(Decision::stop(g));
             }
         }
     }
@@ -1132,14 +1136,14 @@ impl Crumble {
                 for dir in Dir::ALL {
                     // A first step never recreates the state before it: the swapper changes.
                     if self.target(f, dir).is_some() {
-                        out.push(
-                            (DecisionKind::Step {
+                        out.push(Decision::encode(
+                            DecisionKind::Step {
                                 dir,
                                 x: r.x,
                                 y: r.y,
-                            })
-                            .encode(g),
-                        );
+                            },
+                            g,
+                        ));
                     }
                 }
             }
@@ -1148,14 +1152,14 @@ impl Crumble {
             let r = self.board.rect(s);
             for dir in Dir::ALL {
                 if self.guarded_target(s, dir).is_some() {
-                    out.push(
-                        (DecisionKind::Step {
+                    out.push(Decision::encode(
+                        DecisionKind::Step {
                             dir,
                             x: r.x,
                             y: r.y,
-                        })
-                        .encode(g),
-                    );
+                        },
+                        g,
+                    ));
                 }
             }
         }
@@ -1260,7 +1264,8 @@ impl Crumble {
             });
         }
         if !self.is_legal(d) {
-            let what = DecisionKind::decode(d, self.grid_size())
+            let what = d
+                .decode(self.grid_size())
                 .map_or_else(|| d.0.to_string(), |k| k.to_string());
             return Err(DecisionError::Illegal(what));
         }
@@ -1274,10 +1279,10 @@ impl Crumble {
         debug_assert!(
             self.is_legal(d),
             "illegal decision {:?}",
-            DecisionKind::decode(d, self.grid_size())
+            d.decode(self.grid_size())
         );
         let g = self.board.grid_size();
-        let kind = DecisionKind::decode(d, g).expect("decision in range");
+        let kind = d.decode(g).expect("decision in range");
         match (self.state, kind) {
             (State::Choose, DecisionKind::Split { cut, x, y }) => {
                 let start = self

@@ -30,7 +30,6 @@
 
 use crate::game::Color;
 use crate::game::Decision;
-use crate::games::crumble::decision::DecisionKind;
 use crate::games::crumble::game::{Crumble, Phase};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -168,7 +167,7 @@ impl WinCheck {
         let mut buf = std::mem::take(&mut self.bufs[depth]);
         let game = &mut self.games[depth];
         game.legal_decisions_into(&mut buf);
-        let stop = DecisionKind::Stop.encode(game.grid_size());
+        let stop = Decision::stop(game.grid_size());
         // A new split or join: a new tiling, so the seen states of the last one never recur.
         let new_base = matches!(game.phase(), Phase::Extent { .. });
         let n = buf.len() - usize::from(buf.last() == Some(&stop));

@@ -116,38 +116,38 @@ impl Crumble {
                 }
                 let pieces = self.split_pieces(cut, first, count)?;
                 let last = *pieces.last().expect("count >= 1");
-                path.push(
-                    (DecisionKind::Split {
+                path.push(Decision::encode(
+                    DecisionKind::Split {
                         cut,
                         x: first.x,
                         y: first.y,
-                    })
-                    .encode(gs),
-                );
-                path.push(
-                    (DecisionKind::End {
+                    },
+                    gs,
+                ));
+                path.push(Decision::encode(
+                    DecisionKind::End {
                         x: last.x,
                         y: last.y,
-                    })
-                    .encode(gs),
-                );
+                    },
+                    gs,
+                ));
             }
             Base::Join { outline } => {
                 self.check_join(outline)?;
-                path.push(
-                    (DecisionKind::Join {
+                path.push(Decision::encode(
+                    DecisionKind::Join {
                         x: outline.x,
                         y: outline.y,
-                    })
-                    .encode(gs),
-                );
-                path.push(
-                    (DecisionKind::End {
+                    },
+                    gs,
+                ));
+                path.push(Decision::encode(
+                    DecisionKind::End {
                         x: outline.right() - 1,
                         y: outline.top() - 1,
-                    })
-                    .encode(gs),
-                );
+                    },
+                    gs,
+                ));
             }
         }
         for &d in &path {
@@ -196,12 +196,14 @@ impl Crumble {
                         dir.letter()
                     )));
                 }
-                let d = (DecisionKind::Step {
-                    dir,
-                    x: at.x,
-                    y: at.y,
-                })
-                .encode(gs);
+                let d = Decision::encode(
+                    DecisionKind::Step {
+                        dir,
+                        x: at.x,
+                        y: at.y,
+                    },
+                    gs,
+                );
                 if !self.is_legal(d) {
                     return Err(MoveError::IllegalSwap(self.explain_step(at, dir, i, mover)));
                 }
@@ -211,7 +213,7 @@ impl Crumble {
             }
         }
         if self.turns_played() == turn && matches!(self.phase(), Phase::Swap) {
-            let stop = DecisionKind::Stop.encode(gs);
+            let stop = Decision::stop(gs);
             self.apply_unchecked(stop);
             path.push(stop);
         }
@@ -309,7 +311,7 @@ impl Crumble {
                 "a path starts with a choose and an extent decision".into(),
             ));
         };
-        let start = match DecisionKind::decode(c, gs) {
+        let start = match c.decode(gs) {
             Some(DecisionKind::Split { x, y, .. } | DecisionKind::Join { x, y }) => {
                 g.board().piece_with_corner(x, y)
             }
@@ -321,7 +323,7 @@ impl Crumble {
             _ => unreachable!("a choose decision leads to the extent phase"),
         };
         let start = start.expect("legal choose has a piece").rect;
-        let base = match (kind, DecisionKind::decode(e, gs)) {
+        let base = match (kind, e.decode(gs)) {
             (ChoiceKind::Split(cut), Some(DecisionKind::End { x, y })) => {
                 let mut count = 1;
                 let mut last = start;
@@ -347,7 +349,7 @@ impl Crumble {
         g.apply(e).map_err(bad)?;
         let mut swap: Option<Swap> = None;
         for (i, &d) in path[2..].iter().enumerate() {
-            match DecisionKind::decode(d, gs) {
+            match d.decode(gs) {
                 Some(DecisionKind::Step { dir, x, y }) => {
                     if swap.is_none() {
                         let from = g
@@ -391,8 +393,7 @@ impl Crumble {
         let gs = self.grid_size();
         let mut out = Vec::with_capacity(bases.len());
         for (c, e) in bases {
-            let (Some(ck), Some(DecisionKind::End { x: ex, y: ey })) =
-                (DecisionKind::decode(c, gs), DecisionKind::decode(e, gs))
+            let (Some(ck), Some(DecisionKind::End { x: ex, y: ey })) = (c.decode(gs), e.decode(gs))
             else {
                 unreachable!()
             };

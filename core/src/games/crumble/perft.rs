@@ -19,7 +19,6 @@
 //! ```
 
 use crate::game::Decision;
-use crate::games::crumble::decision::DecisionKind;
 use crate::games::crumble::game::{Crumble, Phase};
 use crate::games::crumble::moves::Move;
 use crate::games::crumble::notation::{Formatter, Frame};
@@ -115,7 +114,7 @@ impl Counter {
         }
         let mut buf = std::mem::take(&mut self.bufs[depth]);
         game.legal_decisions_into(&mut buf);
-        let stop = DecisionKind::Stop.encode(game.grid_size());
+        let stop = Decision::stop(game.grid_size());
         let mut total = 0;
         let n = buf.len();
         for (i, &d) in buf.iter().enumerate() {

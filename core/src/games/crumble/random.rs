@@ -4,7 +4,6 @@
 //! step.
 
 use crate::game::Decision;
-use crate::games::crumble::decision::DecisionKind;
 use crate::games::crumble::game::{Crumble, Phase};
 use rand::Rng;
 
@@ -64,8 +63,8 @@ fn random_turn<R: Rng + ?Sized>(
     while game.turns_played() == turn && matches!(game.phase(), Phase::Swap) {
         decisions += 1;
         if rng.random_bool(0.5) {
-            game.apply_unchecked(DecisionKind::Stop.encode(game.grid_size()));
-            record(DecisionKind::Stop.encode(game.grid_size()));
+            game.apply_unchecked(Decision::stop(game.grid_size()));
+            record(Decision::stop(game.grid_size()));
             break;
         }
         let steps = game.swap_steps();

@@ -158,16 +158,13 @@ impl WinSearch {
         let mut buf = std::mem::take(&mut self.bufs[depth]);
         game.legal_decisions_into(&mut buf);
         let g = game.grid_size();
-        let stop = DecisionKind::Stop.encode(g);
+        let stop = Decision::stop(g);
         let swap = matches!(game.phase(), Phase::Swap);
         let mut found = false;
         let n = buf.len() - usize::from(buf.last() == Some(&stop));
         for (i, &d) in buf[..n].iter().enumerate() {
             if swap {
-                debug_assert!(matches!(
-                    DecisionKind::decode(d, g),
-                    Some(DecisionKind::Step { .. })
-                ));
+                debug_assert!(matches!(d.decode(g), Some(DecisionKind::Step { .. })));
             }
             self.path.push(d);
             let won = if i + 1 == n {

@@ -33,7 +33,7 @@ pub fn decision(i: usize, g: u16) -> Option<Decision> {
 /// `None` for `Stop` (the extra logit) and for out-of-range indices.
 pub fn plane_cell(d: Decision, g: u16) -> Option<(usize, usize, usize)> {
     let gg = usize::from(g) * usize::from(g);
-    match DecisionKind::decode(d, g)? {
+    match d.decode(g)? {
         DecisionKind::Stop => None,
         _ => {
             let i = index(d);

@@ -252,7 +252,7 @@ fn piece_at_corner(game: &Crumble, x: u16, y: u16) -> Option<Rect> {
 /// decision (see the module docs); `None` otherwise or when no piece is at its anchor.
 pub fn map_decision(game: &Crumble, d: Decision, sym: Sym) -> Option<Decision> {
     let g = game.grid_size();
-    let kind = DecisionKind::decode(d, g)?;
+    let kind = d.decode(g)?;
     let ll = |r: Rect| {
         let t = sym.rect(r, g);
         (t.x, t.y)
@@ -313,7 +313,7 @@ pub fn map_decision(game: &Crumble, d: Decision, sym: Sym) -> Option<Decision> {
         }
         (DecisionKind::End { .. }, _) => return None,
     };
-    Some(k.encode(g))
+    Some(Decision::encode(k, g))
 }
 
 /// Maps a complete (choose, extent) pair of a turn-start state of `game` to the pair of the
@@ -326,10 +326,10 @@ pub fn map_base(
     sym: Sym,
 ) -> Option<(Decision, Decision)> {
     let g = game.grid_size();
-    let DecisionKind::End { x: ex, y: ey } = DecisionKind::decode(extent, g)? else {
+    let DecisionKind::End { x: ex, y: ey } = extent.decode(g)? else {
         return None;
     };
-    match DecisionKind::decode(choose, g)? {
+    match choose.decode(g)? {
         DecisionKind::Split { cut, x, y } => {
             let a = sym.rect(piece_at_corner(game, x, y)?, g);
             let b = sym.rect(piece_at_corner(game, ex, ey)?, g);
@@ -340,17 +340,21 @@ pub fn map_base(
             };
             let (first, last) = if a_first { (a, b) } else { (b, a) };
             Some((
-                (DecisionKind::Split {
-                    cut: cut2,
-                    x: first.x,
-                    y: first.y,
-                })
-                .encode(g),
-                (DecisionKind::End {
-                    x: last.x,
-                    y: last.y,
-                })
-                .encode(g),
+                Decision::encode(
+                    DecisionKind::Split {
+                        cut: cut2,
+                        x: first.x,
+                        y: first.y,
+                    },
+                    g,
+                ),
+                Decision::encode(
+                    DecisionKind::End {
+                        x: last.x,
+                        y: last.y,
+                    },
+                    g,
+                ),
             ))
         }
         DecisionKind::Join { x, y } => {
@@ -359,12 +363,14 @@ pub fn map_base(
             }
             let o = sym.rect(Rect::new(x, y, ex + 1 - x, ey + 1 - y), g);
             Some((
-                (DecisionKind::Join { x: o.x, y: o.y }).encode(g),
-                (DecisionKind::End {
-                    x: o.right() - 1,
-                    y: o.top() - 1,
-                })
-                .encode(g),
+                Decision::encode(DecisionKind::Join { x: o.x, y: o.y }, g),
+                Decision::encode(
+                    DecisionKind::End {
+                        x: o.right() - 1,
+                        y: o.top() - 1,
+                    },
+                    g,
+                ),
             ))
         }
         _ => None,
