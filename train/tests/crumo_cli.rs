@@ -3,7 +3,7 @@
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
-use common::{crumble, refused, stderr, stdout};
+use common::{TempFile, crumble, refused, stderr, stdout, temp_file_of};
 
 use crumble_core::games::crumo::{Crumo, position};
 use serde_json::{Value, json};
@@ -37,11 +37,8 @@ fn numbers_as_floats(v: &Value) -> Value {
     }
 }
 
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path =
-        std::env::temp_dir().join(format!("crumble-crumo-test-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+fn temp_file(name: &str, text: &str) -> TempFile {
+    temp_file_of("crumo-test", name, text)
 }
 
 fn ok(args: &[&str]) -> String {
@@ -59,19 +56,21 @@ fn strings(v: &Value) -> Vec<String> {
 }
 
 /// The start flags of a worked example: `--size`, or `--position` with its start written
-/// to a file; and `--max-turns` when it has one.
-fn start_args(name: &str, case: &Value) -> Vec<String> {
+/// to a file (removed when the caller drops it); and `--max-turns` when it has one.
+fn start_args(name: &str, case: &Value) -> (Vec<String>, Option<TempFile>) {
+    let mut file = None;
     let mut args = vec!["--game".to_string(), "crumo".to_string()];
     if case["start"] == "standard" {
         args.extend(["--size".into(), case["size"].to_string()]);
     } else {
         let path = temp_file(name, &case["start"].to_string());
         args.extend(["--position".into(), path.to_string_lossy().into_owned()]);
+        file = Some(path);
     }
     if let Some(t) = case.get("max_turns") {
         args.extend(["--max-turns".into(), t.to_string()]);
     }
-    args
+    (args, file)
 }
 
 fn run(cmd: &str, args: &[String], moves: &[String]) -> std::process::Output {
@@ -92,7 +91,7 @@ fn replay_plays_every_worked_example() {
     assert_eq!(names.len(), 30);
     for name in &names {
         let case = example(name);
-        let args = start_args(name, &case);
+        let (args, _file) = start_args(name, &case);
         let moves = strings(&case["moves"]);
         let o = run("replay", &args, &moves);
         if let Some(want) = case.get("expected") {

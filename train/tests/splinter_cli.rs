@@ -3,7 +3,7 @@
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
-use common::{crumble, refused, stderr, stdout};
+use common::{TempFile, crumble, refused, stderr, stdout, temp_file_of};
 
 use crumble_core::games::splinter::{Splinter, position};
 use serde_json::Value;
@@ -23,14 +23,8 @@ fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
-/// A temporary file with `text`, unique per test name.
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!(
-        "crumble-splinter-test-{}-{name}",
-        std::process::id()
-    ));
-    std::fs::write(&path, text).unwrap();
-    path
+fn temp_file(name: &str, text: &str) -> TempFile {
+    temp_file_of("splinter-test", name, text)
 }
 
 fn ok(args: &[&str]) -> String {
@@ -49,7 +43,8 @@ fn strings(v: &Value) -> Vec<String> {
 
 /// The start flags of a worked example: `--width/--height`, or `--position` with its start
 /// written to a file; and `--max-turns` when it has one.
-fn start_args(name: &str, case: &Value) -> Vec<String> {
+fn start_args(name: &str, case: &Value) -> (Vec<String>, Option<TempFile>) {
+    let mut file = None;
     let mut args = vec!["--game".to_string(), "splinter".to_string()];
     if case["start"] == "standard" {
         args.extend([
@@ -61,11 +56,12 @@ fn start_args(name: &str, case: &Value) -> Vec<String> {
     } else {
         let path = temp_file(name, &case["start"].to_string());
         args.extend(["--position".into(), path.to_string_lossy().into_owned()]);
+        file = Some(path);
     }
     if let Some(t) = case.get("max_turns") {
         args.extend(["--max-turns".into(), t.to_string()]);
     }
-    args
+    (args, file)
 }
 
 fn run(cmd: &str, args: &[String], moves: &[String]) -> std::process::Output {
@@ -86,7 +82,7 @@ fn replay_plays_every_worked_example() {
     assert_eq!(names.len(), 29);
     for name in &names {
         let case = example(name);
-        let args = start_args(name, &case);
+        let (args, _file) = start_args(name, &case);
         let moves = strings(&case["moves"]);
         let o = run("replay", &args, &moves);
         if let Some(want) = case.get("expected") {
@@ -137,7 +133,7 @@ fn bad_moves_exit_2_naming_index_text_and_why() {
         &["move 1", "no /SQUARE may be given"],
     );
     let case = example("17-tie-choice-missing-refused.json");
-    let args = start_args("17.json", &case);
+    let (args, _file) = start_args("17.json", &case);
     let mut all: Vec<&str> = vec!["replay"];
     all.extend(args.iter().map(String::as_str));
     all.push("e4-d3");
@@ -147,7 +143,7 @@ fn bad_moves_exit_2_naming_index_text_and_why() {
     refused(&all, &["move 1", "e5"]);
     // A move after the end names the result.
     let case = example("26-move-after-the-end-refused.json");
-    let args = start_args("26.json", &case);
+    let (args, _file) = start_args("26.json", &case);
     let o = run("replay", &args, &strings(&case["moves"]));
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -253,7 +249,7 @@ fn moves_lists_every_legal_complete_move_sorted() {
     assert!(lines.contains(&"h9-h10") && !lines.contains(&"h10-h11"));
     // Equal largest groups: one line per group that may stay.
     let case = example("15-tie-mover-keeps-first.json");
-    let args = start_args("15m.json", &case);
+    let (args, _file) = start_args("15m.json", &case);
     let o = run("moves", &args, &[]);
     let out = stdout(&o);
     let game = position::from_value(&case["start"]).unwrap();
@@ -266,7 +262,7 @@ fn moves_lists_every_legal_complete_move_sorted() {
     // Nothing once the game is over (a win, or the turn limit), with a note on stderr.
     for name in ["19-knockouts-one-then-two.json", "25-turn-limit.json"] {
         let case = example(name);
-        let args = start_args(name, &case);
+        let (args, _file) = start_args(name, &case);
         let o = run("moves", &args, &strings(&case["moves"]));
         assert!(o.status.success(), "{name}: {}", stderr(&o));
         assert!(o.stdout.is_empty(), "{name}: {}", stdout(&o));
@@ -344,7 +340,7 @@ fn show_draws_the_four_piece_kinds_and_the_last_move() {
     );
     // The kept group is written canonically.
     let case = example("18-three-groups-two-tied.json");
-    let args = start_args("18s.json", &case);
+    let (args, _file) = start_args("18s.json", &case);
     let out = stdout(&run("show", &args, &strings(&case["moves"])));
     assert!(out.contains("last move e5-e6/f2 (black)"), "{out}");
     // A position file's own last move is highlighted without a move.

@@ -79,3 +79,27 @@ pub fn config(name: &str) -> String {
         .display()
         .to_string()
 }
+
+/// A temporary file, removed when dropped (so a test leaves nothing behind, also when it
+/// fails).
+pub struct TempFile(std::path::PathBuf);
+
+impl std::ops::Deref for TempFile {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The file `crumble-SUITE-PID-NAME` in the temporary directory, holding `text`.
+pub fn temp_file_of(suite: &str, name: &str, text: &str) -> TempFile {
+    let path = std::env::temp_dir().join(format!("crumble-{suite}-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    TempFile(path)
+}
