@@ -124,7 +124,8 @@ fn malformed_records_are_refused_with_their_line() {
             format!("{head}[Result \"1-0\"]\n\n1. 3e5 2. pass 3. pass 0-1\n"),
             5,
         ),
-        // A result that does not fit the moves is refused on the Result line.
+        // A result that does not fit the moves is refused on the Result line, a termination
+        // that does not on the Termination line.
         (
             format!("{head}[Result \"0-1\"]\n\n1. 3e5 2. pass 3. pass\n"),
             3,
@@ -132,11 +133,11 @@ fn malformed_records_are_refused_with_their_line() {
         (format!("{head}[Result \"1-0\"]\n\n1. 3e5\n"), 3),
         (
             format!("{head}[Result \"1-0\"]\n[Termination \"two-passes\"]\n\n1. 3e5\n"),
-            3,
+            4,
         ),
         (
             format!("{head}[Result \"1/2-1/2\"]\n[Termination \"resignation\"]\n\n1. 3e5\n"),
-            3,
+            4,
         ),
         (format!("{head}[Result \"*\"]\n\n1. 3e5 * 2. 1a9\n"), 5),
         (
@@ -152,7 +153,7 @@ fn malformed_records_are_refused_with_their_line() {
     }
     let e = parse(&cases[8].0).unwrap_err();
     assert!(
-        matches!(e.kind, RecordErrorKind::Move { number: 2, .. }),
+        matches!(&e.kind, RecordErrorKind::Move { number, .. } if number == "2."),
         "{e}"
     );
 }

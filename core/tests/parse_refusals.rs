@@ -3,9 +3,10 @@
 //! line of the record). Pinned so that reworking a parser cannot quietly change what a
 //! player is told.
 
+use crumble_core::game::record::{Record, RecordErrorKind};
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;
-use crumble_core::games::crumble::record::{self, RecordErrorKind};
+type GameRecord = Record<crumble_core::games::crumble::Crumble>;
 use crumble_core::games::crumble::{Crumble, Outcome, Reason};
 
 /// A board of unit-cell squares coloured by `rows` (top row first, 'b'/'w').
@@ -354,11 +355,11 @@ fn win() -> String {
 /// `text` is refused on `line` with the error kind `kind` (its variant name) and exactly
 /// the message `message`.
 fn record_refused(text: &str, line: usize, kind: &str, message: &str) {
-    match record::parse(text) {
+    match GameRecord::parse(text) {
         Ok(_) => panic!("accepted:\n{text}"),
         Err(e) => {
             let k = format!("{:?}", e.kind);
-            let variant = k.split(['(', ' ']).next().unwrap();
+            let variant = k.split(['(', ' ', '{']).next().unwrap().trim();
             assert_eq!(
                 (e.line, variant, e.to_string().as_str()),
                 (line, kind, message),
@@ -435,21 +436,16 @@ fn record_refusals_of_the_tags() {
         (
             "[Result \"*\"]\n[Position \"{\\\"board\\\": 6}\"]\n",
             2,
-            "Position",
-            "line 2: tag Position: position: missing key \"resolution\"",
+            "Start",
+            "line 2: tag Start: position: missing key \"resolution\"",
         ),
         (
             "[Board \"6\"]\n\n1. 1HN\n",
-            3,
-            "MissingResult",
-            "line 3: the record has no Result tag",
-        ),
-        (
-            "",
             1,
-            "MissingResult",
+            "MissingTag",
             "line 1: the record has no Result tag",
         ),
+        ("", 1, "MissingTag", "line 1: the record has no Result tag"),
         (
             "[Result \"2-0\"]\n",
             1,
@@ -471,13 +467,13 @@ fn record_refusals_of_the_tags() {
         &win.replace("[Board \"6\"]", "[Board \"8\"]"),
         1,
         "BadTagValue",
-        "line 1: tag Board: 8 disagrees with the Position's board 6",
+        "line 1: tag Board: 8 disagrees with the start position, whose Board is 6",
     );
     record_refused(
         &win.replace("[Resolution \"8\"]", "[Resolution \"4\"]"),
         2,
         "BadTagValue",
-        "line 2: tag Resolution: 4 disagrees with the Position's resolution 8",
+        "line 2: tag Resolution: 4 disagrees with the start position, whose Resolution is 8",
     );
 }
 
@@ -601,8 +597,9 @@ fn record_refusals_of_the_result() {
 /// row are joined with a space; numbers may touch the move.
 #[test]
 fn record_comments_and_glued_numbers() {
-    let rec = record::parse("[Result \"*\"]\n\n{intro} 1.1HN {a} {b\nc} 1... 5,5HSWS * {late}\n")
-        .unwrap();
+    let rec =
+        GameRecord::parse("[Result \"*\"]\n\n{intro} 1.1HN {a} {b\nc} 1... 5,5HSWS * {late}\n")
+            .unwrap();
     assert_eq!(rec.moves.len(), 2);
     assert_eq!(rec.intro.as_deref(), Some("intro"));
     assert_eq!(
@@ -610,7 +607,7 @@ fn record_comments_and_glued_numbers() {
         [Some("a b c".to_string()), Some("late".to_string())]
     );
     assert!(matches!(
-        record::parse("[Result \"*\"]\n\n1. 1HN 1.5,5HSWS *\n")
+        GameRecord::parse("[Result \"*\"]\n\n1. 1HN 1.5,5HSWS *\n")
             .unwrap_err()
             .kind,
         RecordErrorKind::MoveNumber { .. }

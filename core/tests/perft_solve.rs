@@ -1,10 +1,11 @@
 //! Turn-level perft against an independent slow enumeration, and the solver against brute
 //! force, on the start position, the example positions and hand-made ones.
 
+use crumble_core::game::record::Record;
 use crumble_core::games::crumble::perft::{self, divide, perft};
 use crumble_core::games::crumble::solve::{ForcedWin, Mark, Solver};
 use crumble_core::games::crumble::{Base, Crumble, Dir, Frame, Move, Swap};
-use crumble_core::games::crumble::{notation, position, random, record};
+use crumble_core::games::crumble::{notation, position, random};
 use rand::SeedableRng;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -226,7 +227,10 @@ fn example(name: &str) -> Crumble {
 
 fn record_position(name: &str) -> Crumble {
     let text = std::fs::read_to_string(manifest("tests/data/records").join(name)).unwrap();
-    record::parse(&text).unwrap().replay(None).unwrap()
+    Record::<Crumble>::parse(&text)
+        .unwrap()
+        .final_position()
+        .unwrap()
 }
 
 fn texts(game: &Crumble, moves: &[Move]) -> BTreeSet<String> {

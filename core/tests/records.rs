@@ -2,7 +2,8 @@
 //! malformed records are refused with the right line.
 
 use crumble_core::Color;
-use crumble_core::games::crumble::record::{self, GameRecord};
+use crumble_core::game::record::{Ending, Record};
+type GameRecord = Record<Crumble>;
 use crumble_core::games::crumble::{Crumble, Frame, Outcome, Reason};
 use crumble_core::games::crumble::{notation, position, random};
 use rand::SeedableRng;
@@ -15,13 +16,18 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// How the recorded game ended: its final position's outcome, the record's end applied.
+fn outcome(rec: &GameRecord) -> Option<Outcome> {
+    rec.ended_positions().unwrap().pop().unwrap().outcome()
+}
+
 /// Reads `text`, checks that writing it and reading it back gives the same record, and that
 /// writing is stable.
 fn round_trip(text: &str) -> GameRecord {
-    let rec = record::parse(text).unwrap_or_else(|e| panic!("refused: {e}\n{text}"));
+    let rec = GameRecord::parse(text).unwrap_or_else(|e| panic!("refused: {e}\n{text}"));
     let written = rec.write();
-    let back =
-        record::parse(&written).unwrap_or_else(|e| panic!("own output refused: {e}\n{written}"));
+    let back = GameRecord::parse(&written)
+        .unwrap_or_else(|e| panic!("own output refused: {e}\n{written}"));
     assert_eq!(back, rec, "written:\n{written}");
     assert_eq!(back.write(), written, "writing is stable");
     rec
@@ -38,21 +44,18 @@ fn hand_written_opening_with_comments() {
     assert_eq!(rec.intro.as_deref(), Some("The fig. 2 opening."));
     assert_eq!(rec.comment(0), Some("Black swaps north, RULES.md 7.1"));
     assert_eq!(rec.comment(3), Some("a comment that spans two lines"));
-    assert_eq!(rec.result, None);
+    assert_eq!(rec.end, None);
     // The moves are the ones the notation gives.
     let mut game = Crumble::new(6, 8).unwrap();
-    for (mv, text) in rec
+    for (turn, text) in rec
         .moves
         .iter()
         .zip(["1HN", "0VE", "3,2VW", "3,2V", "0,2,4H"])
     {
-        assert_eq!(
-            *mv,
-            notation::parse_move(&game, text, Frame::PerPlayer).unwrap()
-        );
-        game.play_move(mv).unwrap();
+        let mv = notation::parse_move(&game, text, Frame::PerPlayer).unwrap();
+        assert_eq!(*turn, game.play_move(&mv).unwrap());
     }
-    assert_eq!(rec.replay(None).unwrap(), game);
+    assert_eq!(rec.final_position().unwrap(), game);
     let written = rec.write();
     let flat = written.replace('\n', " ");
     assert!(
@@ -60,8 +63,8 @@ fn hand_written_opening_with_comments() {
         "{written}"
     );
     assert!(
-        !written.contains("[Position"),
-        "the standard start has no Position tag"
+        written.contains("[Start \"standard\"]") && !written.contains("[Position"),
+        "{written}"
     );
 }
 
@@ -69,16 +72,14 @@ fn hand_written_opening_with_comments() {
 fn hand_written_resignation() {
     let rec = round_trip(&data("resignation.rec"));
     assert_eq!(
-        rec.result,
+        outcome(&rec),
         Some(Outcome {
             winner: Some(Color::Black),
             reason: Reason::Resignation
         })
     );
-    let game = rec.replay(None).unwrap();
-    assert_eq!(game.outcome(), rec.result);
     assert!(
-        !rec.replay(Some(5)).unwrap().is_over(),
+        !rec.positions().unwrap()[5].is_over(),
         "the game goes on before the last move"
     );
     assert!(rec.write().contains("[Termination \"resignation\"]"));
@@ -89,15 +90,15 @@ fn hand_written_custom_start_and_win() {
     let rec = round_trip(&data("custom-start-win.rec"));
     assert_ne!(rec.start, Crumble::new(6, 8).unwrap());
     assert_eq!(
-        rec.result,
+        outcome(&rec),
         Some(Outcome {
             winner: Some(Color::Black),
             reason: Reason::FourSides
         })
     );
-    assert!(rec.replay(None).unwrap().is_over());
+    assert!(rec.final_position().unwrap().is_over());
     assert!(
-        rec.write().contains("[Position {\"board\":6,"),
+        rec.write().contains("[Start {\"board\": 6,"),
         "{}",
         rec.write()
     );
@@ -107,7 +108,7 @@ fn hand_written_custom_start_and_win() {
 fn hand_written_white_starts_agreement() {
     let rec = round_trip(&data("white-starts-agreement.rec"));
     assert_eq!(rec.start.to_move(), Color::White);
-    assert_eq!(rec.result, Some(Outcome::draw(Reason::Agreement)));
+    assert_eq!(outcome(&rec), Some(Outcome::draw(Reason::Agreement)));
     let written = rec.write();
     assert!(
         written.contains("1... 0VE 2. 3,2VW 3,2V {Draw agreed.} 1/2-1/2"),
@@ -118,8 +119,8 @@ fn hand_written_white_starts_agreement() {
 #[test]
 fn hand_written_absolute_frame() {
     let rec = round_trip(&data("absolute-frame.rec"));
-    assert_eq!(rec.frame, Frame::Absolute);
-    let per_player = record::parse("[Result \"*\"]\n\n1. 1HN 5,5HSWS *\n").unwrap();
+    assert_eq!(rec.notation, Frame::Absolute);
+    let per_player = GameRecord::parse("[Result \"*\"]\n\n1. 1HN 5,5HSWS *\n").unwrap();
     assert_eq!(rec.moves, per_player.moves, "the same game in both frames");
 }
 
@@ -143,7 +144,8 @@ fn program_written_records_round_trip() {
         } else {
             Frame::Absolute
         };
-        let mut rec = GameRecord::new(start.clone(), frame);
+        let mut rec = GameRecord::new(start.clone());
+        rec.notation = frame;
         rec.set_tag("Black", "random");
         rec.set_tag("White", "random \"quoted\" \\ name");
         let mut game = start;
@@ -152,12 +154,12 @@ fn program_written_records_round_trip() {
         while !game.is_over() && rec.moves.len() < limit {
             let before = game.clone();
             random::play_random_turn_recorded(&mut game, &mut rng, &mut path);
-            let mv = before.move_from_decisions(&path).unwrap();
+            assert!(before.move_from_decisions(&path).is_ok());
             let comment =
                 (rec.moves.len() % 4 == 1).then(|| format!("turn {} {{nested}}", rec.moves.len()));
-            rec.push_move(mv, comment);
+            rec.push_move(path.clone(), comment);
         }
-        rec.result = game.outcome().or(match seed % 3 {
+        let expected = game.outcome().or(match seed % 3 {
             0 => Some(Outcome {
                 winner: Some(Color::White),
                 reason: Reason::Resignation,
@@ -165,21 +167,28 @@ fn program_written_records_round_trip() {
             1 => Some(Outcome::draw(Reason::Agreement)),
             _ => None,
         });
+        rec.end = match expected {
+            Some(_) if game.is_over() => Some(Ending::Rules),
+            Some(o) if o.reason == Reason::Resignation => Some(Ending::Resignation {
+                winner: Color::White,
+            }),
+            Some(_) => Some(Ending::Agreement),
+            None => None,
+        };
         let text = rec.write();
-        let back = record::parse(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        let back = GameRecord::parse(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         // A comment's '}' is written as ')'.
         for c in rec.comments.iter_mut().flatten() {
             *c = c.replace('}', ")");
         }
         assert_eq!(back, rec, "seed {seed}:\n{text}");
-        let end = back.replay(None).unwrap();
-        assert_eq!(end.outcome(), rec.result, "seed {seed}");
+        assert_eq!(outcome(&back), expected, "seed {seed}");
     }
 }
 
 /// `text` is refused with an error on `line` whose message contains `part`.
 fn refused(text: &str, line: usize, part: &str) {
-    match record::parse(text) {
+    match GameRecord::parse(text) {
         Ok(_) => panic!("accepted:\n{text}"),
         Err(e) => {
             assert_eq!(e.line, line, "wrong line for {e}\n{text}");
@@ -209,7 +218,7 @@ fn malformed_records_are_refused_with_the_line() {
     refused("[Resolution \"3\"]\n[Result \"*\"]\n", 1, "resolution 3");
     refused("[Frame \"mine\"]\n[Result \"*\"]\n", 1, "per-player");
     refused("[Result \"2-0\"]\n", 1, "not 1-0");
-    refused("[Board \"6\"]\n\n1. 1HN\n", 3, "no Result tag");
+    refused("[Board \"6\"]\n\n1. 1HN\n", 1, "no Result tag");
     refused(
         &format!("{head}1. 1HN 5,5HSWS\n2. 9H *\n"),
         5,
@@ -261,12 +270,12 @@ fn malformed_records_are_refused_with_the_line() {
     refused(
         "[Result \"*\"]\n[Position {\"board\": 6}]\n",
         2,
-        "tag Position",
+        "tag Start",
     );
     refused(
         "[Board \"8\"]\n[Result \"*\"]\n[Position {\"board\":2,\"resolution\":1,\"to_move\":\"black\",\"pieces\":[{\"x\":0,\"y\":0,\"w\":2,\"h\":2,\"color\":\"black\"}]}]\n",
         1,
-        "disagrees with the Position",
+        "disagrees with the start position",
     );
     // The custom-start win: a wrong result, a result of * and a wrong termination.
     let win = data("custom-start-win.rec");
@@ -296,13 +305,13 @@ fn malformed_records_are_refused_with_the_line() {
 fn a_white_move_after_a_comment_needs_the_ellipsis_number_or_none() {
     let ok = "[Result \"*\"]\n\n1. 1HN {c} 5,5HSWS *\n";
     assert_eq!(
-        record::parse(ok).unwrap().moves.len(),
+        GameRecord::parse(ok).unwrap().moves.len(),
         2,
         "numbers may be left out"
     );
     let glued = "[Result \"*\"]\n\n1.1HN 1...5,5HSWS *\n";
     assert_eq!(
-        record::parse(glued).unwrap().moves.len(),
+        GameRecord::parse(glued).unwrap().moves.len(),
         2,
         "numbers may touch the move"
     );
@@ -318,10 +327,10 @@ fn many_tags_are_read_in_linear_time() {
     }
     let mut ok = text.clone();
     ok.push_str("[Result \"*\"]\n\n*\n");
-    let rec = record::parse(&ok).unwrap();
+    let rec = GameRecord::parse(&ok).unwrap();
     assert_eq!(rec.tag("Tag199999"), Some("x"));
     text.push_str("[Tag7 \"y\"]\n[Result \"*\"]\n\n*\n");
-    let e = record::parse(&text).unwrap_err().to_string();
+    let e = GameRecord::parse(&text).unwrap_err().to_string();
     assert!(e.contains("line 200001") && e.contains("Tag7"), "{e}");
 }
 
@@ -333,6 +342,6 @@ fn many_comments_are_joined_in_linear_time() {
         text.push_str("{a comment of some length} ");
     }
     text.push_str("*\n");
-    let rec = record::parse(&text).unwrap();
+    let rec = GameRecord::parse(&text).unwrap();
     assert_eq!(rec.intro.as_deref().map(str::len), Some(100_000 * 25 - 1));
 }

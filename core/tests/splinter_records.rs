@@ -90,7 +90,11 @@ fn a_splinter_choice_is_written_with_its_anchor_and_read_by_any_square() {
     assert!(rec.write().contains("\n1. e5-e6/f2 *\n"), "{}", rec.write());
     assert!(rec.write().contains("[Start {"));
     refused(&text.replace("/g4", ""), 6, "name the group that stays");
-    refused(&text.replace(&size, "15x18"), 3, "the start position is");
+    refused(
+        &text.replace(&size, "15x18"),
+        2,
+        "15x18 disagrees with the start position, whose Board is",
+    );
 }
 
 #[test]
@@ -122,7 +126,7 @@ fn a_game_that_ends_by_the_rules_needs_no_termination() {
         parse(&wrong)
             .unwrap_err()
             .to_string()
-            .contains("the moves end the game")
+            .contains("disagrees with the game, which ended")
     );
 }
 
@@ -133,35 +137,39 @@ fn malformed_records_are_refused_with_their_line() {
     refused(
         &format!("{head}1. h9-h10 3. g11-g10 *\n"),
         5,
-        "move 2 is numbered 3.",
+        "move number \"3.\": expected \"2.\"",
     );
     refused(&format!("{head}1. h9-h10\n2. h11-h10 *\n"), 6, "no-return");
     refused(&format!("{head}1. h9-h11 *\n"), 5, "not neighbours");
-    refused(&format!("{head}1. h9-h10 {{open\n"), 5, "not closed");
+    refused(&format!("{head}1. h9-h10 {{open\n"), 5, "never closed");
     refused(
         &format!("{head}1. h9-h10 1-0\n"),
         5,
-        "the Result tag says *",
+        "disagrees with [Result \"*\"]",
     );
     refused(
         &format!("{head}h9-h10 * g11-g10\n"),
         5,
-        "after the result token",
+        "after the result *",
     );
     refused(&head.replace("splinter", "crumble"), 1, "not \"splinter\"");
     refused(&head.replace("15x18", "4x18"), 2, "outside");
     refused(&head.replace("[Board \"15x18\"]\n", ""), 2, "no Board tag");
-    refused(&format!("[Game \"splinter\"]\n{head}"), 2, "appears twice");
-    refused(&head.replace("\"*\"", "\"1-0\""), 3, "needs a Termination");
+    refused(&format!("[Game \"splinter\"]\n{head}"), 2, "is given twice");
+    refused(
+        &head.replace("\"*\"", "\"1-0\""),
+        3,
+        "add a Termination tag",
+    );
     refused(
         &head.replace(
             "[Result \"*\"]",
             "[Result \"1-0\"]\n[Termination \"knockouts\"]",
         ),
-        3,
-        "not reached by the moves",
+        4,
+        "the moves do not end the game that way",
     );
-    refused(&head.replace("[Board", "[Board x"), 2, "not a tag line");
+    refused(&head.replace("[Board", "[Board x"), 2, "malformed tag");
     // A comment may span lines and holds anything but a closing brace.
     let rec = check(&format!("{head}1. h9-h10 {{a [tag-like]\nnote}} *\n"));
     assert_eq!(rec.comment(0), Some("a [tag-like] note"));

@@ -15,23 +15,13 @@ pub trait GameHooks: GameText {
 
     /// A finished game as the game's text record
     /// ([`Record`](crumble_core::game::record::Record)), with the names of the first and
-    /// second player's agents when given; Crumble writes its own record dialect.
+    /// second player's agents when given.
     fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
         crate::text_record::text_record::<Self>(rec, agents)
     }
 }
 
-impl GameHooks for crumble_core::games::crumble::Crumble {
-    fn record_text(rec: &GameRecord, agents: Option<[&str; 2]>) -> Result<String, RecordError> {
-        let mut text = crate::games::crumble::to_game_record(rec)?;
-        if let Some([black, white]) = agents {
-            text.set_tag("Black", black);
-            text.set_tag("White", white);
-        }
-        Ok(text.write())
-    }
-}
-
+impl GameHooks for crumble_core::games::crumble::Crumble {}
 impl GameHooks for crumble_core::games::splinter::Splinter {}
 impl GameHooks for crumble_core::games::crumo::Crumo {}
 impl GameHooks for TicTacToe {

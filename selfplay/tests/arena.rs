@@ -357,7 +357,7 @@ fn records_are_saved_with_names() {
     let text = std::fs::read_to_string(dir.join("match-000000.txt")).unwrap();
     assert!(text.contains("[Black \"random\"]"), "{text}");
     assert!(text.contains("[White \"mcts:uniform:4\"]"), "{text}");
-    assert!(text.contains("[Position "), "{text}");
+    assert!(text.contains("[Start {"), "{text}");
     // A second run into the same directory is refused.
     assert!(RecordWriter::<Crumble>::new(&dir, "match", 4).is_err());
     let _ = std::fs::remove_dir_all(&dir);

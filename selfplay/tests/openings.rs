@@ -40,9 +40,10 @@ fn corpus(depth: usize) -> Vec<Line> {
     files
         .iter()
         .map(|p| {
-            let rec =
-                crumble_core::games::crumble::record::parse(&std::fs::read_to_string(p).unwrap())
-                    .unwrap();
+            let rec = crumble_core::game::record::Record::<Crumble>::parse(
+                &std::fs::read_to_string(p).unwrap(),
+            )
+            .unwrap();
             let (line, size) = line_of_text_record(&rec, depth).unwrap().unwrap();
             assert_eq!(size, (4, 8));
             line

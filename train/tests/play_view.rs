@@ -4,8 +4,9 @@
 mod common;
 use common::{crumble, crumble_with_input, s, temp_dir_of, text};
 
-use crumble_core::games::crumble::{Crumble, Frame, Outcome, Reason};
-use crumble_core::games::crumble::{notation, record};
+use crumble_core::game::record::{Ending, Record};
+use crumble_core::games::crumble::notation;
+use crumble_core::games::crumble::{Crumble, Frame};
 use crumble_core::{Color, GameResult, Player};
 use std::path::PathBuf;
 
@@ -102,25 +103,27 @@ fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
     assert!(!stdout.contains('\x1b'), "--color never");
 
     let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = record::parse(&saved).unwrap();
+    let rec = Record::<Crumble>::parse(&saved).unwrap();
     assert_eq!(rec.tag("Black"), Some("Tester"));
     assert_eq!(rec.tag("White"), Some("random"));
     assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
-    assert_eq!(rec.frame, Frame::PerPlayer);
+    assert_eq!(rec.notation, Frame::PerPlayer);
     assert_eq!(rec.moves.len(), 2, "the undone moves are gone: {saved}");
     assert_eq!(
-        rec.moves[0],
-        notation::parse_move(&start, "1HN", Frame::PerPlayer).unwrap()
+        start
+            .clone()
+            .play_move(&notation::parse_move(&start, "1HN", Frame::PerPlayer).unwrap())
+            .unwrap(),
+        rec.moves[0]
     );
     assert_eq!(
-        rec.result,
-        Some(Outcome {
-            winner: Some(Color::White),
-            reason: Reason::Resignation
+        rec.end,
+        Some(Ending::Resignation {
+            winner: Color::White
         })
     );
     assert!(saved.contains("[Termination \"resignation\"]"));
-    let end = rec.replay(None).unwrap();
+    let end = rec.ended_positions().unwrap().pop().unwrap();
     assert!(end.is_over());
 
     // The saved game opens in the viewer.
@@ -168,13 +171,13 @@ fn playing_white_on_8x8_in_the_absolute_frame_saves_an_unfinished_game_with_valu
     assert!(stdout.contains("end of input"), "{stdout}");
     assert!(stdout.contains("\x1b["), "--color always draws in colour");
     let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = record::parse(&saved).unwrap();
+    let rec = Record::<Crumble>::parse(&saved).unwrap();
     assert_eq!(rec.start.board().board_size(), 8);
-    assert_eq!(rec.frame, Frame::Absolute);
+    assert_eq!(rec.notation, Frame::Absolute);
     assert_eq!(rec.tag("Black"), Some("mcts:rollout:8"));
     assert_eq!(rec.tag("White"), Some("human"));
     assert_eq!(rec.moves.len(), 1);
-    assert_eq!(rec.result, None, "{saved}");
+    assert_eq!(rec.end, None, "{saved}");
     assert!(
         rec.comment(0).is_some_and(|c| c.starts_with("value ")),
         "{saved}"
@@ -265,7 +268,7 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     assert!(listing.starts_with("index\tgame\tmoves\tresult"));
 
     let sp = crumble_selfplay::record::read_file(&file).unwrap();
-    let moves = crumble_selfplay::games::crumble::to_game_record(&sp[1])
+    let moves = crumble_selfplay::text_record::to_text_record::<Crumble>(&sp[1], None)
         .unwrap()
         .moves
         .len();

@@ -1,5 +1,5 @@
 //! The one text record of a whole game, for every game ([`Record`]): PGN-like tags, then the
-//! complete moves in the game's notation, numbered by turn, with `{…}` comments.
+//! complete moves in the game's notation, numbered, with `{…}` comments.
 //!
 //! ```text
 //! [Game "splinter"]
@@ -14,36 +14,47 @@
 //! ```
 //!
 //! * **Tags**, one per line, `[Name "value"]` (`\"` and `\\` escape inside the value), each
-//!   at most once. `Game` (required: the game's name), the game's board tags
-//!   ([`GameText::board_tags`]: Splinter's `Board "WxH"`, Crumo's `Size "N"`), `Start`
-//!   (`standard`, the default, or the start position as one line of position JSON written
-//!   bare: `[Start {"width":9,...}]`), `Result` (required: `1-0` Black won, `0-1` White won,
+//!   at most once. `Game` (the game's name), the game's board tags
+//!   ([`GameText::board_tags`]: Crumble's `Board "6"` and `Resolution "8"`, Splinter's
+//!   `Board "WxH"`, Crumo's `Size "N"`), the notation's tag where a game writes moves more
+//!   than one way ([`GameText::notation_tag`]: Crumble's `Frame`), `Start` (`standard`, the
+//!   default, or the start position as one line of position JSON written bare:
+//!   `[Start {"width":9,...}]`), `Result` (required: `1-0` Black won, `0-1` White won,
 //!   `1/2-1/2` a draw, `*` unfinished; Black is the colour of the first player unless the
 //!   game says otherwise, [`GameText::colour_of`]) and `Termination`. Every other tag
-//!   (`Index`, `Black`, `White`, `Date`, `TurnLimit`, ...) is kept in order.
+//!   (`Index`, `Black`, `White`, `Date`, `TurnLimit`, ...) is kept in order. Tags a game
+//!   wrote before this record are read as their new names ([`GameText::upgrade_tags`]).
 //! * **`Termination`** is the game's name of how its rules ended it
-//!   ([`GameText::end_reason`]), or `resignation`, `agreement` or `turn-limit` for an end the
-//!   moves do not reach. It may be left out when the moves end the game, and must agree if
-//!   given; a result the moves do not reach needs it, and the result must fit it (a
-//!   resignation has a winner, an agreement is a draw, a turn limit scores the final position
-//!   as the game does, [`GameState::turn_limit_result`]).
-//! * **Moves** after the tags, in the game's notation, each optionally preceded by its turn
-//!   number (`1.`, counted from the record's start; checked when present). Comments `{...}`
-//!   (no nesting, may span lines) belong to the move before them, or to the game before the
-//!   first move. The movetext may end with the result token, which must agree with `Result`.
+//!   ([`GameText::END_REASONS`]), or `resignation`, `agreement` or `turn-limit` for an end
+//!   the moves do not reach. It may be left out when the moves end the game, and must agree
+//!   if given; a result the moves do not reach needs it, and the result must fit it (a
+//!   resignation has a winner, an agreement is a draw, a turn limit scores the final
+//!   position as the game does, [`GameState::turn_limit_result`]).
+//! * **Moves** after the tags, in the game's notation, each preceded by its number: the
+//!   turn's (`1. e5 2. d4`), or for a game numbered by rounds ([`GameText::NUMBER_BY_ROUND`],
+//!   Crumble) the round's, written before Black's move, and `2...` before White's move when
+//!   it starts the movetext or follows a comment (`1. 1HN 5,5HSWS {a reply} 2... 3H`).
+//!   Numbers are checked when present, may touch the move (`1.1HN`) and may be left out.
+//!   Comments `{...}` (no nesting, may span lines) belong to the move before them, or to the
+//!   game before the first move. The movetext may end with the result token, which must
+//!   agree with `Result`; only comments may follow it.
 //!
 //! [`Record::parse`] replays every move through the game and refuses a malformed record with
-//! its line ([`RecordError`]); [`Record::write`] then [`Record::parse`] gives the same record.
+//! its line and the reason ([`RecordError`]); [`Record::write`] then [`Record::parse`] gives
+//! the same record.
 
 use super::color::Color;
 use super::decision::Decision;
 use super::state::{GameResult, GameState, Player};
 use super::text::{GameText, TextError};
-use lex::{Token, comment_text, escape, parse_tag, tokens};
+use lex::{comment_text, escape};
 use std::fmt::Write as _;
 use thiserror::Error;
 
 mod lex;
+mod read;
+
+pub use lex::split_records;
 
 /// How a recorded game ended, when it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +101,10 @@ impl Ending {
 pub struct Record<G: GameText> {
     /// The start position, with no turn limit (the limit is a setting of the match).
     pub start: G,
-    /// Tags other than `Game`, the board tags, `Start`, `Result` and `Termination`, in order.
+    /// How the moves are written (Crumble's frame).
+    pub notation: G::Notation,
+    /// Tags other than `Game`, the board and notation tags, `Start`, `Result` and
+    /// `Termination`, in order.
     pub tags: Vec<(String, String)>,
     /// The complete moves, each one turn's decisions, each legal after the ones before it.
     pub moves: Vec<Vec<Decision>>,
@@ -113,27 +127,46 @@ pub struct RecordError {
 /// The kinds of [`RecordError`].
 #[derive(Debug, Error)]
 pub enum RecordErrorKind {
-    #[error("not a tag line `[Name \"value\"]`: {0:?}")]
+    /// A tag line that is not `[Name "value"]`.
+    #[error("malformed tag: {0}")]
     BadTag(String),
-    #[error("tag {0} appears twice")]
+    /// The same tag twice.
+    #[error("tag {0} is given twice")]
     DuplicateTag(String),
+    /// A structural tag with a value it cannot have.
     #[error("tag {tag}: {why}")]
     BadTagValue { tag: String, why: String },
+    /// A tag the record needs is not there.
     #[error("the record has no {0} tag")]
     MissingTag(&'static str),
-    #[error("start position: {0}")]
-    Start(TextError),
-    #[error("move {number} is numbered {found}")]
-    MoveNumber { number: usize, found: String },
-    #[error("move {number} ({text}) refused: {source}")]
+    /// The start position does not load.
+    #[error("tag {tag}: {source}")]
+    Start {
+        tag: String,
+        #[source]
+        source: TextError,
+    },
+    /// A `{` without its `}`.
+    #[error("comment opened here is never closed")]
+    UnclosedComment,
+    /// A `}` with no `{` before it.
+    #[error("'}}' without a comment opened before it")]
+    StrayBrace,
+    /// A move number that does not fit the game.
+    #[error("move number {found:?}: expected {expected:?}")]
+    MoveNumber { found: String, expected: String },
+    /// A move that cannot be read or played (`number`: its number as written, `2...`).
+    #[error("move {number} ({text:?}) refused: {source}")]
     Move {
-        number: usize,
+        number: String,
         text: String,
         #[source]
         source: TextError,
     },
-    #[error("a comment is not closed")]
-    OpenComment,
+    /// Moves after the game ended (by the rules, or after the result token).
+    #[error("{0:?} comes after the end of the game")]
+    AfterEnd(String),
+    /// The result token or the tags disagree with the game.
     #[error("{0}")]
     Result(String),
 }
@@ -182,6 +215,7 @@ impl<G: GameText> Record<G> {
         start.set_turn_limit(0);
         Record {
             start,
+            notation: G::Notation::default(),
             tags: Vec::new(),
             moves: Vec::new(),
             intro: None,
@@ -255,12 +289,12 @@ impl<G: GameText> Record<G> {
         Ok(self.positions()?.pop().expect("the start is a position"))
     }
 
-    /// The moves in the game's notation, each from the position before it.
+    /// The moves in the record's notation, each from the position before it.
     pub fn move_texts(&self) -> Result<Vec<String>, TextError> {
         let mut game = self.start.clone();
         let mut out = Vec::with_capacity(self.moves.len());
         for turn in &self.moves {
-            out.push(game.move_text(turn, G::Notation::default())?);
+            out.push(game.move_text(turn, self.notation)?);
             for &d in turn {
                 game.apply(d).map_err(TextError::of_move)?;
             }
@@ -292,12 +326,16 @@ impl<G: GameText> Record<G> {
         }
     }
 
-    /// The record as text (see the module documentation).
+    /// The record as text (see the module documentation), its movetext wrapped at 80
+    /// columns.
     pub fn write(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "[Game \"{}\"]", G::NAME);
         for (n, v) in self.start.board_tags() {
             let _ = writeln!(s, "[{n} \"{}\"]", escape(&v));
+        }
+        if let Some((n, v)) = G::notation_tag(self.notation) {
+            let _ = writeln!(s, "[{n} \"{v}\"]");
         }
         for (n, v) in &self.tags {
             let _ = writeln!(s, "[{n} \"{}\"]", escape(v));
@@ -311,47 +349,60 @@ impl<G: GameText> Record<G> {
             let _ = writeln!(s, "[Start {line}]");
         }
         let mut game = self.start.clone();
-        let mut line = String::new();
-        let mut movetext = String::new();
-        let mut push = |token: &str| {
-            if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-                movetext.push_str(&line);
-                movetext.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(token);
-        };
+        let mut words: Vec<String> = Vec::new();
         if let Some(c) = &self.intro {
-            push(&comment_text(c));
+            words.push(comment_text(c));
         }
+        let mut after_comment = true;
         for (i, turn) in self.moves.iter().enumerate() {
-            push(&format!("{}.", i + 1));
+            let number = self.number(i);
+            if after_comment || !number.ends_with("...") {
+                words.push(number);
+            }
             // A record holds legal moves (push_move's contract, parse checks them).
-            let text = game
-                .move_text(turn, G::Notation::default())
-                .unwrap_or_else(|e| format!("{{{e}}}"));
-            push(&text);
+            words.push(
+                game.move_text(turn, self.notation)
+                    .unwrap_or_else(|_| "??".into()),
+            );
+            after_comment = false;
             if let Some(c) = self.comment(i) {
-                push(&comment_text(c));
+                words.push(comment_text(c));
+                after_comment = true;
             }
             for &d in turn {
                 let _ = game.apply(d);
             }
         }
         let token = self.result_token(&game);
-        push(token);
+        words.push(token.into());
         let _ = writeln!(s, "[Result \"{token}\"]");
         if let Some(t) = self.termination(&game) {
             let _ = writeln!(s, "[Termination \"{t}\"]");
         }
         s.push('\n');
-        s.push_str(&movetext);
+        // Wrap at 80 columns; a word never breaks.
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.len() + 1 + w.len() > 80 {
+                s.push_str(&line);
+                s.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&w);
+        }
         s.push_str(&line);
         s.push('\n');
         s
+    }
+
+    /// The number of move `i` (0-based) as written before it: `3.` for the third turn; for a
+    /// game numbered by rounds ([`GameText::NUMBER_BY_ROUND`]) `2.` before Black's move of
+    /// the second round and `2...` before White's.
+    pub fn number(&self, i: usize) -> String {
+        number_of(&self.start, i)
     }
 
     /// Whether the start is the standard start of its board tags.
@@ -360,218 +411,23 @@ impl<G: GameText> Record<G> {
         let pairs: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (*n, v.as_str())).collect();
         G::standard_start_of(&pairs).is_ok_and(|s| s == self.start)
     }
-
-    /// Reads a record (see the module documentation), replaying its moves.
-    pub fn parse(text: &str) -> Result<Record<G>, RecordError> {
-        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).peekable();
-        let mut tags: Vec<(usize, String, String)> = Vec::new();
-        while let Some(&(no, line)) = lines.peek() {
-            let t = line.trim();
-            if t.is_empty() && tags.is_empty() {
-                lines.next();
-                continue;
-            }
-            if !t.starts_with('[') {
-                break;
-            }
-            let (name, value) = parse_tag(t).ok_or_else(|| RecordError {
-                line: no,
-                kind: RecordErrorKind::BadTag(t.to_string()),
-            })?;
-            if tags.iter().any(|(_, n, _)| *n == name) {
-                return fail(no, RecordErrorKind::DuplicateTag(name));
-            }
-            tags.push((no, name, value));
-            lines.next();
-        }
-        let tag = |name: &str| tags.iter().find(|(_, n, _)| n == name);
-        let header_end = tags.last().map_or(1, |t| t.0);
-        let missing = |name: &'static str| RecordError {
-            line: header_end,
-            kind: RecordErrorKind::MissingTag(name),
-        };
-        let bad = |no: usize, tag: &str, why: String| RecordError {
-            line: no,
-            kind: RecordErrorKind::BadTagValue {
-                tag: tag.into(),
-                why,
-            },
-        };
-        let (no, _, game) = tag("Game").ok_or_else(|| missing("Game"))?;
-        if game != G::NAME {
-            return Err(bad(*no, "Game", format!("{game:?} is not \"{}\"", G::NAME)));
-        }
-        let value = |name: &str| tag(name).map(|(_, _, v)| v.as_str());
-        let pairs: Vec<(&str, &str)> = tags
-            .iter()
-            .map(|(_, n, v)| (n.as_str(), v.as_str()))
-            .collect();
-        let line_of = |name: &str| tag(name).map_or(header_end, |t| t.0);
-        let start = match tag("Start") {
-            Some((no, _, v)) if v != "standard" => {
-                let g = G::from_position_json(v).map_err(|e| RecordError {
-                    line: *no,
-                    kind: RecordErrorKind::Start(e),
-                })?;
-                // The board tags must say the board the position has.
-                for (n, v) in g.board_tags() {
-                    if let Some(given) = value(n)
-                        && given != v
-                    {
-                        return Err(bad(
-                            *no,
-                            "Start",
-                            format!("the start position is {v}, but the {n} tag says {given}"),
-                        ));
-                    }
-                }
-                g
-            }
-            _ => G::standard_start_of(&pairs).map_err(|e| match e {
-                BoardTagError::Missing(n) => missing(n),
-                BoardTagError::Bad { tag, why } => bad(line_of(tag), tag, why),
-            })?,
-        };
-        let board_tags: Vec<&str> = start.board_tags().iter().map(|(n, _)| *n).collect();
-        let (result_no, _, result_text) = tag("Result").ok_or_else(|| missing("Result"))?;
-        let stated = parse_result_token(result_text).ok_or_else(|| {
-            bad(
-                *result_no,
-                "Result",
-                format!("{result_text:?} is not a result"),
-            )
-        })?;
-        let termination = tag("Termination").map(|(_, _, v)| v.as_str());
-
-        let mut rec = Record::new(start);
-        rec.tags = tags
-            .iter()
-            .filter(|(_, n, _)| {
-                !["Game", "Start", "Result", "Termination"].contains(&n.as_str())
-                    && !board_tags.contains(&n.as_str())
-            })
-            .map(|(_, n, v)| (n.clone(), v.clone()))
-            .collect();
-        let rest_first = lines.peek().map_or(1, |&(no, _)| no);
-        let rest: Vec<&str> = lines.map(|(_, l)| l).collect();
-        let mut game = rec.start.clone();
-        let mut final_token: Option<(usize, &str)> = None;
-        let rest = rest.join("\n");
-        for (no, tok) in tokens(&rest, rest_first)? {
-            let word = match tok {
-                Token::Comment(c) => {
-                    let slot = match rec.comments.last_mut() {
-                        Some(slot) => slot,
-                        None => &mut rec.intro,
-                    };
-                    match slot {
-                        Some(prev) => {
-                            prev.push(' ');
-                            prev.push_str(&c);
-                        }
-                        None => *slot = Some(c),
-                    }
-                    continue;
-                }
-                Token::Word(w) => w,
-            };
-            if final_token.is_some() {
-                return fail(
-                    no,
-                    RecordErrorKind::Result(format!("{word:?} after the result token")),
-                );
-            }
-            if parse_result_token(word).is_some() {
-                final_token = Some((no, word));
-                continue;
-            }
-            let number = rec.moves.len() + 1;
-            if let Some(n) = word.strip_suffix('.') {
-                if n != number.to_string() {
-                    return fail(
-                        no,
-                        RecordErrorKind::MoveNumber {
-                            number,
-                            found: word.into(),
-                        },
-                    );
-                }
-                continue;
-            }
-            let refused = |source| RecordError {
-                line: no,
-                kind: RecordErrorKind::Move {
-                    number,
-                    text: word.into(),
-                    source,
-                },
-            };
-            let turn = game
-                .parse_move(word, G::Notation::default())
-                .map_err(refused)?;
-            for &d in &turn {
-                game.apply(d).map_err(|e| refused(TextError::of_move(e)))?;
-            }
-            rec.push_move(turn, None);
-        }
-        if let Some((no, t)) = final_token
-            && t != result_text
-        {
-            return fail(
-                no,
-                RecordErrorKind::Result(format!(
-                    "the movetext ends with {t} but the Result tag says {result_text}"
-                )),
-            );
-        }
-        rec.end = ending(&game, stated, termination).map_err(|why| RecordError {
-            line: *result_no,
-            kind: RecordErrorKind::Result(why.replace("{result}", result_text)),
-        })?;
-        Ok(rec)
-    }
 }
 
-/// How a game that reached `game` ended, from the stated result and termination; the
-/// message's `{result}` stands for the Result tag's text.
-fn ending<G: GameText>(
-    game: &G,
-    stated: Option<Option<Color>>,
-    termination: Option<&str>,
-) -> Result<Option<Ending>, String> {
-    if let Some(r) = game.game_result() {
-        let winner = winner_colour(game, r);
-        let reason = game.end_reason();
-        if stated == Some(winner) && termination.is_none_or(|t| Some(t) == reason) {
-            return Ok(Some(Ending::Rules));
-        }
-        return Err(format!(
-            "the moves end the game as {}{}, but the record says {{result}}{}",
-            result_token(winner),
-            reason.map_or(String::new(), |r| format!(" ({r})")),
-            termination.map_or(String::new(), |t| format!(" ({t})"))
-        ));
+/// The number of move `i` of a game from `start` ([`Record::number`]).
+fn number_of<G: GameText>(start: &G, i: usize) -> String {
+    if !G::NUMBER_BY_ROUND {
+        return format!("{}.", i + 1);
     }
-    let Some(winner) = stated else {
-        return match termination {
-            None => Ok(None),
-            Some(_) => Err("an unfinished game (*) has no Termination".into()),
-        };
-    };
-    let t = termination.ok_or(
-        "the moves do not end the game: {result} needs a Termination (resignation, agreement or turn-limit)",
-    )?;
-    let end = match (t, winner) {
-        ("resignation", Some(winner)) => Some(Ending::Resignation { winner }),
-        ("agreement", None) => Some(Ending::Agreement),
-        ("turn-limit", w) if w == winner_colour(game, game.turn_limit_result()) => {
-            Some(Ending::TurnLimit)
-        }
-        _ => None,
-    };
-    end.map(Some)
-        .ok_or_else(|| format!("{{result}} ({t}) is not reached by the moves"))
+    let white_first = start
+        .decider()
+        .is_some_and(|p| start.colour_of(p) == Color::White);
+    let ply = i + usize::from(white_first);
+    let dots = if ply.is_multiple_of(2) { "." } else { "..." };
+    format!("{}{dots}", ply / 2 + 1)
 }
+
+/// A tag as read: its line, name and value.
+pub type TagLine = (usize, String, String);
 
 /// The value of tag `name` among `tags`.
 pub fn tag_value<'t>(tags: &[(&str, &'t str)], name: &str) -> Option<&'t str> {

@@ -5,7 +5,7 @@
 
 use super::color::Color;
 use super::decision::Decision;
-use super::record::{self, BoardTagError, Ending, Record};
+use super::record::{self, BoardTagError, Ending, Record, TagLine};
 use super::state::{GameState, Player};
 use rand::Rng;
 use std::error::Error;
@@ -48,11 +48,20 @@ impl TextError {
 pub trait GameText: GameState {
     /// How moves are written beyond the notation itself: Crumble's frame (each player's view
     /// or the absolute one); `()` for a game with one way.
-    type Notation: Copy + Default + fmt::Debug + Send + Sync + 'static;
+    type Notation: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync + 'static;
 
     /// The turn limit of a random game (`random-game`) when none is given: long enough that
     /// random play almost always ends by the rules.
     const RANDOM_GAME_TURNS: u32;
+
+    /// The names of how the game's rules end a game ([`GameText::end_reason`]), which a
+    /// record's `Termination` may give besides `resignation`, `agreement` and `turn-limit`;
+    /// none by default.
+    const END_REASONS: &'static [&'static str] = &[];
+
+    /// Whether a record numbers its moves by rounds of both colours, PGN's way (`1. e4 e5
+    /// 2. Nf3`), rather than one number a turn (the default).
+    const NUMBER_BY_ROUND: bool = false;
 
     /// The decisions of the complete move written `text`, from this state at a turn start.
     /// A move that cannot be played here (its text is malformed, the move is illegal, the game
@@ -123,6 +132,27 @@ pub trait GameText: GameState {
     fn standard_start_of(tags: &[(&str, &str)]) -> Result<Self, BoardTagError> {
         let _ = tags;
         record::default_standard_start()
+    }
+
+    /// The tag that says how a record's moves are written (Crumble's `Frame "absolute"`);
+    /// none by default, for a game with one notation.
+    fn notation_tag(notation: Self::Notation) -> Option<(&'static str, &'static str)> {
+        let _ = notation;
+        None
+    }
+
+    /// The notation a record's tags name (`tags`: name and value; see
+    /// [`GameText::notation_tag`]); by default the one notation.
+    fn notation_of(tags: &[(&str, &str)]) -> Result<Self::Notation, BoardTagError> {
+        let _ = tags;
+        Ok(Self::Notation::default())
+    }
+
+    /// Rewrites the tags of a record written before the generic record (Crumble's
+    /// `Position`, its run-numbered `Game`) as today's, so that every record ever written
+    /// still reads; nothing by default.
+    fn upgrade_tags(tags: &mut Vec<TagLine>) {
+        let _ = tags;
     }
 
     /// The colour player `p` plays in this state: records name results and players by colour
@@ -238,6 +268,7 @@ pub fn check_text<G: GameText, R: Rng + ?Sized>(
     for _ in 0..games {
         let mut game = start.clone();
         let mut rec = Record::new(start.clone());
+        rec.notation = notation;
         let mut turn = 0;
         loop {
             turn += 1;
@@ -320,6 +351,11 @@ fn check_record<G: GameText>(rec: &Record<G>, end: &G) -> Result<(), String> {
     let mut rec = rec.clone();
     // The record's start has no turn limit: a game the limit ended goes on in the record.
     let mut replayed = rec.final_position().map_err(|e| e.to_string())?;
+    if let Some(r) = replayed.end_reason()
+        && !G::END_REASONS.contains(&r)
+    {
+        return Err(format!("its end {r:?} is not among the game's END_REASONS"));
+    }
     rec.end = Some(if replayed.is_over() {
         Ending::Rules
     } else {

@@ -175,7 +175,7 @@ fn read_dir(dir: &Path, depth: usize) -> anyhow::Result<(Vec<Line>, (u16, u16), 
         } else {
             let text = std::fs::read_to_string(p)
                 .with_context(|| format!("cannot read {}", p.display()))?;
-            let rec = crumble_core::games::crumble::record::parse(&text)
+            let rec = crumble_core::game::record::Record::parse(&text)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
             keep(
                 openings::line_of_text_record(&rec, depth)

@@ -4,7 +4,7 @@
 //! coordinates are the ones the person writes); the person types moves in notation or the
 //! commands `moves`, `hint`, `undo`, `board`, `resign`, `quit`, `help`; the agent's moves
 //! are printed in notation with its value estimate. The game is saved as a game record
-//! (`crumble_core::games::crumble::record`) when it ends, or unfinished (`*`) on `quit` or end of input, with
+//! (`crumble_core::game::record`) when it ends, or unfinished (`*`) on `quit` or end of input, with
 //! the agent's value after each of its moves as a comment `{value +0.12}` (the mover's view;
 //! `crumble view` charts them).
 //!
@@ -23,8 +23,8 @@ use super::show::{ColorArg, ViewArg};
 use super::text::escape_controls;
 use anyhow::{Context as _, bail};
 use bot::Bot;
+use crumble_core::game::record::{Ending, Record};
 use crumble_core::games::crumble::notation::{self, Frame, NotationError};
-use crumble_core::games::crumble::record::GameRecord;
 use crumble_core::games::crumble::render::{self, Highlight, term::TermOptions};
 use crumble_core::games::crumble::{Crumble, Move, Outcome, Reason};
 use crumble_core::{Color, GameState};
@@ -311,12 +311,11 @@ impl Session {
 
     /// The game as a record: the person's and the agent's names, the date, the moves with
     /// the agent's values as comments, and the result (`None`: unfinished).
-    fn record(&self, date: &str) -> GameRecord {
-        let mut start = self.start.clone();
-        // The turn limit is a setting of this session, not part of the position; the result
-        // says when it ended the game.
-        start.set_max_turns(0);
-        let mut rec = GameRecord::new(start, self.frame);
+    fn record(&self, date: &str) -> Record<Crumble> {
+        // The record's start has no turn limit: it is a setting of this session, and the
+        // result says when it ended the game.
+        let mut rec = Record::new(self.start.clone());
+        rec.notation = self.frame;
         let (black, white) = if self.human == Color::Black {
             (self.name.clone(), self.bot.name.clone())
         } else {
@@ -325,14 +324,17 @@ impl Session {
         rec.set_tag("Black", &black);
         rec.set_tag("White", &white);
         rec.set_tag("Date", date);
+        let mut game = self.start.clone();
         for p in &self.history {
             let comment = p
                 .value
                 .filter(|_| p.by_agent)
                 .map(crumble_core::render::value_comment);
-            rec.push_move(p.mv.clone(), comment);
+            // Every move of the history was played on this very game.
+            let turn = game.play_move(&p.mv).expect("a move of the game replays");
+            rec.push_move(turn, comment);
         }
-        rec.result = self.game.outcome();
+        rec.end = Ending::of(&self.game);
         rec
     }
 
@@ -465,8 +467,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(p) => Some(crumble_train::config::TrainConfig::load(p)?),
         None => None,
     };
-    // Crumble writes its own record dialect in its own frames; every other game plays
-    // through the generic session.
+    // Crumble plays in its own frames, with its own board; every other game plays through
+    // the generic session.
     if let Some(f) = full
         .as_ref()
         .filter(|f| f.game.name != <Crumble as GameState>::NAME)

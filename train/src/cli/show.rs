@@ -9,9 +9,10 @@ use super::game_args::StartArgs;
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
 use clap::ValueEnum;
+use crumble_core::game::record::Record;
+use crumble_core::games::crumble::notation;
 use crumble_core::games::crumble::render::{self, Highlight, svg::SvgOptions, term::TermOptions};
 use crumble_core::games::crumble::{Crumble, Move};
-use crumble_core::games::crumble::{notation, record};
 use crumble_core::render::record_page::title;
 use crumble_core::render::{PictureStyle, Pictures};
 use crumble_core::{Color, GameState};
@@ -89,32 +90,27 @@ struct Shown {
 fn from_record(path: &PathBuf, ply: Option<usize>) -> anyhow::Result<Shown> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read record {}", path.display()))?;
-    let rec = record::parse(&text).with_context(|| format!("record {} refused", path.display()))?;
+    let rec = Record::<Crumble>::parse(&text)
+        .with_context(|| format!("record {} refused", path.display()))?;
     if let Some(k) = ply
         && k > rec.moves.len()
     {
         anyhow::bail!("--ply {k}: the record has only {} moves", rec.moves.len());
     }
     let k = ply.unwrap_or(rec.moves.len());
-    let game = rec
-        .replay(Some(k))
-        .map_err(|(i, why)| anyhow::anyhow!("move {} of the record: {why}", i + 1))?;
-    let game = if k == rec.moves.len() {
-        rec.replay(None).map_err(|(_, why)| anyhow::anyhow!(why))?
-    } else {
-        game
-    };
-    let last = if k > 0 {
-        let before = rec
-            .replay(Some(k - 1))
-            .map_err(|(_, why)| anyhow::anyhow!(why))?;
-        Some((before, rec.moves[k - 1].clone()))
-    } else {
-        None
+    let mut positions = rec.ended_positions()?;
+    positions.truncate(k + 1);
+    let game = positions.pop().expect("the start is a position");
+    let last = match positions.pop() {
+        Some(before) => {
+            let mv = before.move_from_decisions(&rec.moves[k - 1])?;
+            Some((before, mv))
+        }
+        None => None,
     };
     Ok(Shown {
         game,
-        frame: rec.frame,
+        frame: rec.notation,
         last,
     })
 }

@@ -1,8 +1,8 @@
 //! `crumble view --record FILE [--game INDEX] [--list] [--view black|white] [--frame F]
 //! -o game.html`: one game as a self-contained HTML page (`crumble_core::games::crumble::render::html`).
 //!
-//! The file is a text game record (`crumble_core::games::crumble::record`; a file of several records, like
-//! the `.txt` beside a self-play file, is split at each record's tags) or a binary self-play
+//! The file is a text game record (`crumble_core::game::record`; a file of several records,
+//! like the `.txt` beside a self-play file, is split at each record's tags) or a binary self-play
 //! record file (`.crsp`, recognised by its magic bytes, not its name). `--game` picks a game
 //! of a file holding several by its 0-based position in the file (`--list` shows them); the
 //! players' names of a `.crsp` game come from the `.txt` beside it when that holds the same
@@ -10,15 +10,15 @@
 //! every turn of a `.crsp` game, or the `value` comments `crumble play` writes after the
 //! agent's moves.
 //!
-//! Every other game's games (a text record with `[Game "splinter"]`, or a `.crsp` file of the
-//! game) are drawn by the generic page with the game's pictures through [`tagged`].
+//! Every game's games are read through [`tagged`]; Crumble's are drawn by its own page, every
+//! other game's by the generic page with the game's pictures.
 
 use super::output::{check_output, write_output};
 use super::position_args::FrameArg;
 use super::show::ViewArg;
 use anyhow::{Context as _, bail};
+use crumble_core::game::record::split_records;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::record;
 use crumble_core::games::crumble::render::html::{self, HtmlOptions};
 use crumble_core::{Color, GameState};
 use crumble_selfplay::record as sp;
@@ -59,77 +59,6 @@ pub struct Args {
     force: bool,
 }
 
-/// One game of the file, ready to draw.
-struct Loaded {
-    rec: record::GameRecord,
-    values: Vec<Option<f32>>,
-}
-
-/// The games of a file, parsed only when asked for (a self-play text file holds many).
-enum Games {
-    /// Another game's games (named): text records, or a `.crsp` file with the text beside it.
-    Tagged(String, TaggedGames),
-    Text(Vec<(usize, String)>),
-    /// The games, and the `.txt` beside the file when it holds the same games as text
-    /// records (self-play and match files): the players' names are only there.
-    Crsp(Vec<sp::GameRecord>, Option<Vec<(usize, String)>>),
-}
-
-impl Games {
-    fn len(&self) -> usize {
-        match self {
-            Games::Tagged(_, g) => g.len(),
-            Games::Text(v) => v.len(),
-            Games::Crsp(v, _) => v.len(),
-        }
-    }
-
-    fn get(&self, i: usize, path: &Path) -> anyhow::Result<Loaded> {
-        match self {
-            Games::Tagged(..) => {
-                unreachable!("the other games are drawn by view::tagged")
-            }
-            Games::Text(chunks) => {
-                let (first_line, text) = &chunks[i];
-                let rec = record::parse(text)
-                    .map_err(|e| refused_at(path, *first_line, e.line, e.kind))?;
-                let values = html::values_from_comments(&rec);
-                Ok(Loaded { rec, values })
-            }
-            Games::Crsp(games, beside) => {
-                let g = &games[i];
-                let mut rec = crumble_selfplay::games::crumble::to_game_record(g)
-                    .with_context(|| format!("{} game {i}", path.display()))?;
-                if let Some([first, second]) = &g.agents {
-                    // Crumble's first seat plays Black.
-                    rec.set_tag("Black", first);
-                    rec.set_tag("White", second);
-                } else {
-                    // Files before format version 4 hold no names: the text beside may.
-                    let text = beside
-                        .as_ref()
-                        .and_then(|t| record::parse(&t[i].1).ok())
-                        .filter(|t| t.moves == rec.moves);
-                    for name in ["Black", "White"] {
-                        if let Some(v) = text.as_ref().and_then(|t| t.tag(name)) {
-                            rec.set_tag(name, v);
-                        }
-                    }
-                }
-                if g.max_turns > 0 {
-                    rec.set_tag("Turn limit", &g.max_turns.to_string());
-                }
-                if let Some(c) = g.would_resign {
-                    rec.set_tag("Would resign", Color::from(c).name());
-                }
-                let values = crsp_values::<Crumble>(g)
-                    .with_context(|| format!("{} game {i}", path.display()))?;
-                Ok(Loaded { rec, values })
-            }
-        }
-    }
-}
-
 /// The game to show: `--game`, checked against the `n` games of the file, or the first.
 fn pick_index(a: &Args, n: usize) -> anyhow::Result<usize> {
     Ok(match a.game {
@@ -167,14 +96,9 @@ fn refused_at(
     anyhow::anyhow!("{} line {}: {what}", path.display(), line + first_line - 1)
 }
 
-/// The search value at the start of every turn of a self-play game, Black's view, indexed by
-/// the number of moves played before it (the positions of the game record).
-fn crsp_values<G: GameState>(g: &sp::GameRecord) -> anyhow::Result<Vec<Option<f32>>> {
-    crsp_values_by::<G>(g, |game| game.decider().map(Color::from))
-}
-
-/// [`crsp_values`] for a game whose seats do not always play the same colours (Crumo after a
-/// swap): `mover` names the colour whose view the search value takes.
+/// The search value at the start of every turn of a self-play game, the view of the colour
+/// `mover` names (a Crumo swap changes a seat's colour), indexed by the number of moves
+/// played before it (the positions of the game record).
 fn crsp_values_by<G: GameState>(
     g: &sp::GameRecord,
     mover: impl Fn(&G) -> Option<Color>,
@@ -199,30 +123,31 @@ fn crsp_values_by<G: GameState>(
     Ok(values)
 }
 
-fn load(path: &Path) -> anyhow::Result<Games> {
+/// The file's games and the name of their game: a `.crsp` file says it in its games, a text
+/// record in its `Game` tag (Crumble's older records have none).
+fn load(path: &Path) -> anyhow::Result<(String, TaggedGames)> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read record {}", path.display()))?;
     // Names are a nicety: a missing or different text file beside a .crsp file is not used.
     let beside = |n: usize| {
         std::fs::read_to_string(path.with_extension("txt"))
             .ok()
-            .map(|t| record::split_records(&t))
+            .map(|t| split_records(&t))
             .filter(|t| t.len() == n)
     };
     if bytes.starts_with(&sp::MAGIC) {
-        let game_name = sp::decode_file(&bytes)
-            .ok()
-            .and_then(|g| g.first().map(|g| g.game.clone()));
         let refused = || format!("self-play record file {} refused", path.display());
-        if let Some(name) = game_name.filter(|n| other_game(n)) {
-            let games = for_game!(name.as_str(), G => sp::decode_file_checked::<G>(&bytes))
-                .with_context(refused)?;
-            let text = beside(games.len());
-            return Ok(Games::Tagged(name, TaggedGames::Crsp(games, text)));
-        }
-        let games = sp::decode_file_checked::<Crumble>(&bytes).with_context(refused)?;
+        let name = sp::decode_file(&bytes)
+            .with_context(refused)?
+            .first()
+            .map_or_else(
+                || <Crumble as GameState>::NAME.to_string(),
+                |g| g.game.clone(),
+            );
+        let games = for_game!(name.as_str(), G => sp::decode_file_checked::<G>(&bytes))
+            .with_context(refused)?;
         let text = beside(games.len());
-        return Ok(Games::Crsp(games, text));
+        return Ok((name, TaggedGames::Crsp(games, text)));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
@@ -231,52 +156,26 @@ fn load(path: &Path) -> anyhow::Result<Games> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    let chunks = record::split_records(&text);
-    // The generic records say their game in their `Game` tag (Crumble's records never do).
+    let chunks = split_records(&text);
     let tagged = chunks.first().and_then(|(_, t)| {
         t.lines().find_map(|l| {
             let name = l.trim().strip_prefix("[Game \"")?.strip_suffix("\"]")?;
-            other_game(name).then(|| name.to_string())
+            crumble_train::games::GAMES
+                .contains(&name)
+                .then(|| name.to_string())
         })
     });
-    Ok(match tagged {
-        Some(name) => Games::Tagged(name, TaggedGames::Text(chunks)),
-        None => Games::Text(chunks),
-    })
-}
-
-/// A registered game other than Crumble: its records are the generic ones.
-fn other_game(name: &str) -> bool {
-    name != <Crumble as GameState>::NAME && crumble_train::games::GAMES.contains(&name)
-}
-
-fn list(games: &Games, path: &Path) -> anyhow::Result<String> {
-    let mut out = String::from("index\tgame\tmoves\tresult\tblack\twhite\n");
-    for i in 0..games.len() {
-        let l = games.get(i, path)?;
-        let r = &l.rec;
-        let result = match r.result {
-            Some(o) => format!("{} {}", record::result_token(Some(o)), o.reason.name()),
-            None => "*".into(),
-        };
-        out += &format!(
-            "{i}\t{}\t{}\t{result}\t{}\t{}\n",
-            r.tag("Game").unwrap_or("-"),
-            r.moves.len(),
-            r.tag("Black").unwrap_or("-"),
-            r.tag("White").unwrap_or("-"),
-        );
-    }
-    Ok(out)
+    let name = tagged.unwrap_or_else(|| <Crumble as GameState>::NAME.to_string());
+    Ok((name, TaggedGames::Text(chunks)))
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let games = load(&a.record)?;
+    let (game, games) = load(&a.record)?;
     // The text file beside a .crsp file is read too (for the players' names).
     let beside = a.record.with_extension("txt");
     let inputs: Vec<&Path> = match games {
-        Games::Crsp(..) | Games::Tagged(_, TaggedGames::Crsp(..)) => vec![&a.record, &beside],
-        Games::Text(_) | Games::Tagged(_, TaggedGames::Text(_)) => vec![&a.record],
+        TaggedGames::Crsp(..) => vec![&a.record, &beside],
+        TaggedGames::Text(_) => vec![&a.record],
     };
     if let Some(out) = &a.out {
         check_output("-o", out, &inputs, a.force)?;
@@ -285,17 +184,17 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if n == 0 {
         bail!("{} holds no game", a.record.display());
     }
-    if let Games::Tagged(name, g) = &games {
-        return for_game!(name.as_str(), G => tagged::run::<G>(&a, g));
+    if game != <Crumble as GameState>::NAME {
+        return for_game!(game.as_str(), G => tagged::run::<G>(&a, &games));
     }
     if a.list {
-        super::print(&list(&games, &a.record)?)?;
+        super::print(&tagged::list::<Crumble>(&games, &a.record)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let index = pick_index(&a, n)?;
-    let mut loaded = games.get(index, &a.record)?;
+    let (mut rec, values) = games.get::<Crumble>(index, &a.record)?;
     if let Some(f) = a.frame {
-        loaded.rec.frame = f.into();
+        rec.notation = f.into();
     }
     let name = a
         .record
@@ -307,21 +206,21 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             ViewArg::Black => Color::Black,
             ViewArg::White => Color::White,
         },
-        values: loaded.values,
+        values,
         source: Some(if n > 1 {
             format!("{name}, game index {index} of {n}")
         } else {
             name
         }),
     };
-    let page = html::render_game(&loaded.rec, &opts)
+    let page = html::render_game(&rec, &opts)
         .with_context(|| format!("{} game index {index}", a.record.display()))?;
     let out = a.out.expect("clap requires --out without --list");
     write_output("-o", &out, &inputs, a.force, page.as_bytes())?;
     eprintln!(
         "wrote {} ({} moves, {} KB)",
         out.display(),
-        loaded.rec.moves.len(),
+        rec.moves.len(),
         page.len().div_ceil(1024)
     );
     Ok(ExitCode::SUCCESS)

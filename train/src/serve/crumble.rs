@@ -4,11 +4,10 @@
 //! Moves are written in the per-player frame.
 
 use super::ServeError;
-use super::game::{BoardView, Loaded, ServeGame, size_in};
+use super::game::{BoardView, ServeGame, size_in};
 use crumble_core::Decision;
-use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::notation;
 use crumble_core::games::crumble::position;
-use crumble_core::games::crumble::record::{self, GameRecord};
 use crumble_core::games::crumble::render::{BaseMark, Highlight};
 use crumble_core::games::crumble::{Crumble, DecisionKind, Dir, Phase, Rect};
 use serde_json::{Value, json};
@@ -164,49 +163,6 @@ impl ServeGame for Crumble {
 
     fn board_json(v: &BoardView<'_, Crumble>) -> Value {
         board_json(v)
-    }
-
-    fn write_record(
-        start: &Crumble,
-        moves: &[(Vec<Decision>, Option<f32>)],
-        tags: &[(String, String)],
-    ) -> Result<String, ServeError> {
-        let mut rec = GameRecord::new(start.clone(), Frame::PerPlayer);
-        rec.tags = tags.to_vec();
-        let mut end = start.clone();
-        for (path, value) in moves {
-            let mv = end
-                .move_from_decisions(path)
-                .map_err(|e| ServeError::Internal(format!("a move of the line: {e}")))?;
-            end.play_move(&mv)
-                .map_err(|e| ServeError::Internal(format!("a move of the line: {e}")))?;
-            rec.push_move(mv, value.map(crumble_core::render::value_comment));
-        }
-        rec.result = end.outcome();
-        Ok(rec.write())
-    }
-
-    fn read_record(text: &str) -> Result<Loaded<Crumble>, ServeError> {
-        let rec = record::parse(text).map_err(|e| ServeError::BadRecord(e.to_string()))?;
-        let mut g = rec.start.clone();
-        let mut moves = Vec::with_capacity(rec.moves.len());
-        for (i, mv) in rec.moves.iter().enumerate() {
-            let path = g
-                .play_move(mv)
-                .map_err(|e| ServeError::BadRecord(format!("move {}: {e}", i + 1)))?;
-            moves.push(path);
-        }
-        Ok(Loaded {
-            values: (0..moves.len())
-                .map(|i| {
-                    rec.comment(i)
-                        .and_then(crumble_core::render::parse_value_comment)
-                })
-                .collect(),
-            start: rec.start,
-            moves,
-            tags: rec.tags,
-        })
     }
 }
 

@@ -179,7 +179,7 @@ pub fn parse_file<G: ServeGame>(bytes: &[u8], index: usize) -> Result<Loaded<G>,
     let text = std::str::from_utf8(bytes).map_err(|_| {
         ServeError::BadRecord("neither a text game record (UTF-8) nor a .crsp file".into())
     })?;
-    let chunks = crumble_core::games::crumble::record::split_records(text);
+    let chunks = crumble_core::game::record::split_records(text);
     if chunks.is_empty() {
         return Err(ServeError::BadRecord("the file holds no game".into()));
     }

@@ -6,7 +6,7 @@
 //!
 //! The engine's modules: [`board`] (the tiling), [`geom`] (integer geometry), [`game`] (the
 //! turn's state machine), [`decision`] (the action space), [`moves`] and [`notation`]
-//! (complete moves and their text), [`position`] (position JSON), [`record`] (text records),
+//! (complete moves and their text), [`position`] (position JSON),
 //! [`random`], [`lookahead`], [`ends`], [`perft`] and [`solve`] (exact play), [`render`]
 //! (pictures).
 
@@ -22,7 +22,6 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod random;
-pub mod record;
 pub mod render;
 pub mod solve;
 pub mod text;

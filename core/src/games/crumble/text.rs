@@ -2,14 +2,17 @@
 //! positions as position JSON (`position.md`), results as the schema's result object.
 
 use super::notation::{self, Formatter, Frame};
-use super::{Crumble, position};
-use crate::game::{Decision, GameText, TextError};
+use super::{Crumble, Outcome, Reason, SizeError, board, position};
+use crate::game::record::{BoardTagError, Ending, TagLine, tag_value};
+use crate::game::{Color, Decision, GameState, GameText, TextError};
 
 impl GameText for Crumble {
     type Notation = Frame;
 
     /// Random games end by the draw rule long before this; the limit only bounds a run.
     const RANDOM_GAME_TURNS: u32 = 200;
+    const END_REASONS: &'static [&'static str] = &["four-sides", "draw-rule", "no-split-or-join"];
+    const NUMBER_BY_ROUND: bool = true;
 
     fn parse_move(&self, text: &str, frame: Frame) -> Result<Vec<Decision>, TextError> {
         if let Some(o) = self.outcome() {
@@ -62,5 +65,81 @@ impl GameText for Crumble {
 
     fn result_text(&self) -> String {
         position::outcome_text(self.outcome())
+    }
+
+    fn board_tags(&self) -> Vec<(&'static str, String)> {
+        let b = self.board();
+        vec![
+            ("Board", b.board_size().to_string()),
+            ("Resolution", b.resolution().to_string()),
+        ]
+    }
+
+    /// `Board` and `Resolution` (6 and 8 when left out), the standard start of rule 1.4.
+    fn standard_start_of(tags: &[(&str, &str)]) -> Result<Crumble, BoardTagError> {
+        let number = |tag: &'static str, default: u32| match tag_value(tags, tag) {
+            None => Ok(default),
+            Some(v) => v.parse::<u32>().map_err(|_| BoardTagError::Bad {
+                tag,
+                why: format!("{v:?} is not a whole number"),
+            }),
+        };
+        let (board, resolution) = (number("Board", 6)?, number("Resolution", 8)?);
+        if let Err(e) = board::check_size(board, resolution) {
+            let tag = match e {
+                SizeError::Resolution(_) => "Resolution",
+                _ => "Board",
+            };
+            let why = e.to_string();
+            return Err(BoardTagError::Bad { tag, why });
+        }
+        Ok(Crumble::new(board as u16, resolution as u16).expect("size checked"))
+    }
+
+    fn notation_tag(frame: Frame) -> Option<(&'static str, &'static str)> {
+        Some(("Frame", frame.name()))
+    }
+
+    /// `Frame`: `per-player` (the default) or `absolute`.
+    fn notation_of(tags: &[(&str, &str)]) -> Result<Frame, BoardTagError> {
+        match tag_value(tags, "Frame") {
+            None => Ok(Frame::PerPlayer),
+            Some(v) => Frame::from_name(v).ok_or_else(|| BoardTagError::Bad {
+                tag: "Frame",
+                why: format!("{v:?} is neither \"per-player\" nor \"absolute\""),
+            }),
+        }
+    }
+
+    /// Crumble's records before the generic record had no `Game` tag, or a `Game` that
+    /// numbered the game in its run (now `Index`), and called the start `Position`.
+    fn upgrade_tags(tags: &mut Vec<TagLine>) {
+        for (_, name, value) in tags.iter_mut() {
+            if name == "Game" && value.parse::<u64>().is_ok() {
+                *name = "Index".into();
+            }
+        }
+        if !tags.iter().any(|(_, n, _)| n == "Game") {
+            tags.insert(0, (1, "Game".into(), Self::NAME.into()));
+        }
+        if !tags.iter().any(|(_, n, _)| n == "Start")
+            && let Some(t) = tags.iter_mut().find(|(_, n, _)| n == "Position")
+        {
+            t.1 = "Start".into();
+        }
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        self.outcome().map(|o| o.reason.name())
+    }
+
+    fn end_as(&mut self, end: Ending, winner: Option<Color>) {
+        let reason = match end {
+            Ending::Rules => return,
+            Ending::Resignation { .. } => Reason::Resignation,
+            Ending::Agreement => Reason::Agreement,
+            Ending::TurnLimit => Reason::TurnLimit,
+        };
+        self.finish(Outcome { winner, reason });
     }
 }

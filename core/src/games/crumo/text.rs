@@ -10,6 +10,7 @@ impl GameText for Crumo {
 
     /// The limit of random games of rule 10.4.
     const RANDOM_GAME_TURNS: u32 = 200;
+    const END_REASONS: &'static [&'static str] = &["two-passes"];
 
     /// A move after the end is refused by the rules' own error (rule 11.8).
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {

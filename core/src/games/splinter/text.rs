@@ -36,6 +36,8 @@ impl GameText for Splinter {
 
     /// Rule 8.8 leaves the limit of random games to the project (the reference engine's).
     const RANDOM_GAME_TURNS: u32 = 300;
+    const END_REASONS: &'static [&'static str] =
+        &["knockouts", "more-knockouts", "more-pieces", "tie"];
 
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {
         if let Some(o) = self.outcome() {

@@ -6,7 +6,7 @@ pub mod tactics;
 
 use crate::record::{Ending, GameRecord, RecordError};
 use crumble_core::Decision;
-use crumble_core::games::crumble::{Crumble, Frame, Move, Outcome, Reason};
+use crumble_core::games::crumble::{Crumble, Move, Outcome, Reason};
 
 /// How a recorded Crumble game ended, with Crumble's reason: the rules' own for a game that
 /// ended by them, resignation or agreement for an adjudicated one. `game` is the replayed game.
@@ -61,29 +61,4 @@ pub fn replay_moves(
         }
     }
     Ok(g)
-}
-
-/// The game as a human-readable game record (`crumble_core::games::crumble::record`, per-player frame):
-/// tags `Game` (its number in the run) and the result, the moves in notation.
-pub fn to_game_record(
-    rec: &GameRecord,
-) -> Result<crumble_core::games::crumble::record::GameRecord, RecordError> {
-    let end = rec.replay::<Crumble>()?;
-    // The record's start is the position alone: the turn limit is a setting of the run (the
-    // result says when it ended a game), and would make a standard start look custom.
-    let mut plain: Crumble = rec.start_state()?;
-    plain.set_max_turns(0);
-    let mut out = crumble_core::games::crumble::record::GameRecord::new(plain, Frame::PerPlayer);
-    out.set_tag("Game", &rec.index.to_string());
-    replay_moves(rec, |_, mv| {
-        out.push_move(mv, None);
-        true
-    })?;
-    out.result = Some(outcome(rec, &end));
-    Ok(out)
-}
-
-/// The game as the text of a game record (see [`to_game_record`]).
-pub fn to_text(rec: &GameRecord) -> Result<String, RecordError> {
-    Ok(to_game_record(rec)?.write())
 }

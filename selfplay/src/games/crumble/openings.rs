@@ -20,11 +20,12 @@
 
 use crate::record::{GameRecord, RecordError};
 use crate::stats::{EloEstimate, Wdl, Z95, wilson};
+use crumble_core::game::record::Record;
 use crumble_core::games::crumble::notation::{Formatter, Frame, parse_move};
 use crumble_core::games::crumble::render::Highlight;
 use crumble_core::games::crumble::render::svg::{self, SvgOptions};
 use crumble_core::games::crumble::{Crumble, Move};
-use crumble_core::{Color, Decision};
+use crumble_core::{Color, Decision, GameText};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -96,32 +97,31 @@ pub fn line_of_record(
 /// The line of a text game record (`None` if it does not start at the standard start or has
 /// no result).
 pub fn line_of_text_record(
-    rec: &crumble_core::games::crumble::record::GameRecord,
+    rec: &Record<Crumble>,
     depth: usize,
 ) -> Result<Option<(Line, BoardSize)>, String> {
     let Some(size) = standard_size(&rec.start) else {
         return Ok(None);
     };
-    let Some(result) = rec.result else {
+    let last = rec.final_position().map_err(|e| e.to_string())?;
+    let Some(winner) = rec.winner(&last) else {
         return Ok(None);
     };
     let mut g = rec.start.clone();
     let mut moves = Vec::new();
-    for (i, mv) in rec.moves.iter().enumerate() {
-        if i < depth {
-            moves.push(
-                Formatter::new(&g, Frame::PerPlayer)
-                    .format(&g, mv)
-                    .ok_or_else(|| format!("move {} is not legal", i + 1))?,
-            );
+    for (i, turn) in rec.moves.iter().take(depth).enumerate() {
+        moves.push(
+            g.move_text(turn, Frame::PerPlayer)
+                .map_err(|e| format!("move {}: {e}", i + 1))?,
+        );
+        for &d in turn {
+            g.apply(d).map_err(|e| format!("move {}: {e}", i + 1))?;
         }
-        g.play_move(mv)
-            .map_err(|e| format!("move {}: {e}", i + 1))?;
     }
     Ok(Some((
         Line {
             moves,
-            winner: result.winner,
+            winner,
             turns: rec.moves.len() as u32,
         },
         size,

@@ -33,7 +33,7 @@ impl TaggedGames {
     }
 
     /// Game `i` as a record of `G`, with its chart values (Black's view per position).
-    fn get<G: GameText>(
+    pub fn get<G: GameText>(
         &self,
         i: usize,
         path: &Path,
@@ -63,6 +63,9 @@ impl TaggedGames {
                         }
                     }
                 }
+                if let Some(p) = g.would_resign {
+                    rec.set_tag("WouldResign", rec.start.colour_of(p).name());
+                }
                 // The searching seat plays the colour it has now (a Crumo swap changes it).
                 let values =
                     crsp_values_by::<G>(g, |game| game.decider().map(|p| game.colour_of(p)))
@@ -87,23 +90,7 @@ pub fn run<G: Pictures>(a: &Args, games: &TaggedGames) -> anyhow::Result<ExitCod
     }
     let n = games.len();
     if a.list {
-        let mut out = String::from("index\tgame\tmoves\tresult\tblack\twhite\n");
-        for i in 0..n {
-            let (r, _) = games.get::<G>(i, &a.record)?;
-            let last = r.final_position()?;
-            let result = match (r.result_token(&last), r.termination(&last)) {
-                (token, Some(t)) => format!("{token} {t}"),
-                (token, None) => token.to_string(),
-            };
-            out += &format!(
-                "{i}\t{}\t{}\t{result}\t{}\t{}\n",
-                r.tag("Index").unwrap_or("-"),
-                r.moves.len(),
-                r.tag("Black").unwrap_or("-"),
-                r.tag("White").unwrap_or("-"),
-            );
-        }
-        super::super::print(&out)?;
+        super::super::print(&list::<G>(games, &a.record)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let index = super::pick_index(a, n)?;
@@ -134,4 +121,25 @@ pub fn run<G: Pictures>(a: &Args, games: &TaggedGames) -> anyhow::Result<ExitCod
         page.len().div_ceil(1024)
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `view --list`: a line a game (index, number in its run, moves, result, players).
+pub fn list<G: GameText>(games: &TaggedGames, path: &Path) -> anyhow::Result<String> {
+    let mut out = String::from("index\tgame\tmoves\tresult\tblack\twhite\n");
+    for i in 0..games.len() {
+        let (r, _) = games.get::<G>(i, path)?;
+        let last = r.final_position()?;
+        let result = match (r.result_token(&last), r.termination(&last)) {
+            (token, Some(t)) => format!("{token} {t}"),
+            (token, None) => token.to_string(),
+        };
+        out += &format!(
+            "{i}\t{}\t{}\t{result}\t{}\t{}\n",
+            r.tag("Index").unwrap_or("-"),
+            r.moves.len(),
+            r.tag("Black").unwrap_or("-"),
+            r.tag("White").unwrap_or("-"),
+        );
+    }
+    Ok(out)
 }

@@ -21,10 +21,11 @@
 
 use super::{BaseMark, Highlight, edge_labels, status_line, view_pieces};
 use crate::game::Color;
+use crate::game::GameText;
+use crate::game::record::Record;
 use crate::games::crumble::game::{Crumble, Outcome, Reason};
 use crate::games::crumble::geom::Rect;
-use crate::games::crumble::notation::{Formatter, Frame};
-use crate::games::crumble::record::{GameRecord, result_token};
+use crate::games::crumble::notation::Frame;
 use crate::render::page::{self, Page, esc, num};
 use crate::render::{capital, parse_value_comment, values_from_moves_comments};
 use std::fmt::Write as _;
@@ -63,7 +64,7 @@ pub enum HtmlError {
 /// Chart values (Black's view, per position) from the value comments of `rec`: the comment
 /// after move `i` is the mover's value of the position before it (position `i`). Empty when
 /// no comment carries a value.
-pub fn values_from_comments(rec: &GameRecord) -> Vec<Option<f32>> {
+pub fn values_from_comments(rec: &Record<Crumble>) -> Vec<Option<f32>> {
     values_from_moves_comments(
         rec.start.to_move(),
         (0..rec.moves.len()).map(|i| rec.comment(i)),
@@ -79,41 +80,38 @@ struct Frame1 {
 
 /// The positions of `rec`: the start and the position after every move; the record's result
 /// is applied to the last one when the moves do not reach it (resignation, agreement, turn
-/// limit), as [`GameRecord::replay`] does.
-fn positions(rec: &GameRecord) -> Result<Vec<Frame1>, HtmlError> {
+/// limit), as [`Record::ended_positions`] does.
+fn positions(rec: &Record<Crumble>) -> Result<Vec<Frame1>, HtmlError> {
     let mut out = vec![Frame1 {
         game: rec.start.clone(),
         last: None,
     }];
-    let first = rec.start.to_move();
     let mut game = rec.start.clone();
-    for (i, mv) in rec.moves.iter().enumerate() {
+    for (i, turn) in rec.moves.iter().enumerate() {
         let bad = |why: String| HtmlError::Move { number: i + 1, why };
         if game.is_over() {
             return Err(bad("the game is already over".into()));
         }
-        let text = Formatter::new(&game, rec.frame)
-            .format(&game, mv)
-            .ok_or_else(|| bad("it cannot be written in notation".into()))?;
-        let highlight = Highlight::of(&game, mv);
+        let mv = game
+            .move_from_decisions(turn)
+            .map_err(|e| bad(e.to_string()))?;
+        let text = game
+            .move_text(turn, rec.notation)
+            .map_err(|e| bad(e.to_string()))?;
+        let highlight = Highlight::of(&game, &mv);
         let mover = game.to_move();
-        game.play_move(mv).map_err(|e| bad(e.to_string()))?;
-        let ply = i + usize::from(first == Color::White);
-        let number = if ply.is_multiple_of(2) {
-            format!("{}.", ply / 2 + 1)
-        } else {
-            format!("{}...", ply / 2 + 1)
-        };
+        game.play_move(&mv).map_err(|e| bad(e.to_string()))?;
         out.push(Frame1 {
             game: game.clone(),
-            last: Some((highlight, number, text, mover)),
+            last: Some((highlight, rec.number(i), text, mover)),
         });
     }
-    if let Some(o) = rec.result {
-        let last = out.last_mut().expect("the start is always there");
-        if !last.game.is_over() {
-            last.game.finish(o);
-        }
+    let last = &mut out.last_mut().expect("the start is always there").game;
+    if let Some(end) = rec.end
+        && !last.is_over()
+    {
+        let winner = rec.winner(last).flatten();
+        last.end_as(end, winner);
     }
     Ok(out)
 }
@@ -360,7 +358,7 @@ fn frame_svg(s: &mut String, f: &Frame1, k: usize, on: bool, frame: Frame, view:
 
 /// The move list: a table of full turns, a span per move (`data-ply` = the position after
 /// it), value comments as small badges and other comments on a row of their own.
-fn move_list(s: &mut String, rec: &GameRecord, frames: &[Frame1]) {
+fn move_list(s: &mut String, rec: &Record<Crumble>, frames: &[Frame1]) {
     s.push_str("<div id=\"moves\" tabindex=\"-1\">");
     if let Some(c) = &rec.intro {
         let _ = write!(s, r#"<p class="cmt">{}</p>"#, esc(c));
@@ -442,12 +440,12 @@ fn move_list(s: &mut String, rec: &GameRecord, frames: &[Frame1]) {
     let _ = write!(
         s,
         r#"</tbody></table><p id="final">{}</p></div>"#,
-        esc(result_token(rec.result))
+        esc(rec.result_token(&frames[frames.len() - 1].game))
     );
 }
 
 /// The page (see the module documentation).
-pub fn render_game(rec: &GameRecord, opts: &HtmlOptions) -> Result<String, HtmlError> {
+pub fn render_game(rec: &Record<Crumble>, opts: &HtmlOptions) -> Result<String, HtmlError> {
     let frames = positions(rec)?;
     let n = frames.len() - 1;
     let start_game = &rec.start;
@@ -458,7 +456,7 @@ pub fn render_game(rec: &GameRecord, opts: &HtmlOptions) -> Result<String, HtmlE
     let final_game = &frames[n].game;
     let result_text = match final_game.outcome() {
         Some(_) => status_line(final_game),
-        None => format!("{}: unfinished", result_token(rec.result)),
+        None => format!("{}: unfinished", rec.result_token(final_game)),
     };
 
     // Per-position text for the script.
@@ -489,10 +487,10 @@ pub fn render_game(rec: &GameRecord, opts: &HtmlOptions) -> Result<String, HtmlE
     board.push_str(r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#e03131"/></marker></defs>"##);
     board.push('\n');
     for (k, f) in frames.iter().enumerate() {
-        frame_svg(&mut board, f, k, k == 0, rec.frame, opts.view);
+        frame_svg(&mut board, f, k, k == 0, rec.notation, opts.view);
     }
     board.push_str("</svg>");
-    let coords = if rec.frame == Frame::PerPlayer {
+    let coords = if rec.notation == Frame::PerPlayer {
         let (near, far) = if opts.view == Color::Black {
             ("Black", "White")
         } else {
@@ -529,7 +527,7 @@ pub fn render_game(rec: &GameRecord, opts: &HtmlOptions) -> Result<String, HtmlE
     let _ = write!(
         facts,
         "<div><dt>Frame</dt><dd>{}</dd></div><div><dt>Moves</dt><dd>{n}</dd></div>",
-        rec.frame.name()
+        rec.notation.name()
     );
     for (name, value) in &rec.tags {
         if name == "Black" || name == "White" {

@@ -186,7 +186,7 @@ fn edge_labels(pieces: &[Piece]) -> (Labels, Labels) {
 pub fn status_line(game: &Crumble) -> String {
     match game.outcome() {
         Some(o) => {
-            let token = crate::games::crumble::record::result_token(Some(o));
+            let token = crate::game::record::result_token(o.winner);
             match o.winner {
                 Some(w) => format!("{token}: {} wins ({})", capital(w), o.reason.name()),
                 None => format!("{token}: draw ({})", o.reason.name()),

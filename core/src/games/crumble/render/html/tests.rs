@@ -1,11 +1,10 @@
 //! Tests of `html`.
 
 use super::*;
-use crate::games::crumble::record;
 use crate::render::value_comment;
 
-fn rec(text: &str) -> GameRecord {
-    record::parse(text).unwrap()
+fn rec(text: &str) -> Record<Crumble> {
+    Record::parse(text).unwrap()
 }
 
 #[test]
