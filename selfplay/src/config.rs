@@ -94,6 +94,10 @@ pub struct SearchConfig {
     pub playout_cap: PlayoutCapConfig,
     /// KataGo's forced playouts and policy target pruning (PUCT searches).
     pub forced_playouts: ForcedPlayoutsConfig,
+    /// Exploration scaled by the spread of the values seen below a node (KataGo).
+    pub stdev_exploration: StdevExplorationConfig,
+    /// The decision played by lower confidence bound in matches, evaluation and play.
+    pub lcb: LcbConfig,
     /// The random-playout evaluator of the `mcts:rollout:SIMS` agents.
     pub rollout: RolloutConfig,
     /// Exact one-turn lookahead in self-play (`[search] lookahead`, see [`Lookahead`]): the
@@ -115,6 +119,10 @@ pub struct SearchConfig {
     pub forcing_budget: u64,
     /// The same in matches, evaluation, tactics and play.
     pub play_forcing_budget: u64,
+    /// Set by [`SearchConfig::for_play`]: the searches of matches, evaluation and play (what
+    /// [`LcbConfig`] applies to). Not a config key.
+    #[serde(skip)]
+    pub playing: bool,
 }
 
 /// The default `play_forcing_budget`: states the two-turn lookahead may visit per search.
@@ -214,6 +222,12 @@ pub struct NoiseConfig {
     pub total_alpha: f32,
     /// Weight of the noise in the root priors.
     pub epsilon: f32,
+    /// The root priors of a noised search raised to `1/T` and renormalised before the noise
+    /// (KataGo's root policy temperature; `T > 1` flattens them). 1 is off.
+    pub root_policy_temperature: f32,
+    /// Whether the first-play reduction applies at a noised root too (`false`: KataGo's zero
+    /// reduction there, so noise-boosted children are tried at the parent's value).
+    pub fpu_at_root: bool,
 }
 
 /// Temperature by turn number: `initial` for turns `< turns`, then `final`. Decisions are
@@ -279,6 +293,51 @@ pub struct ForcedPlayoutsConfig {
     pub prune: bool,
 }
 
+/// Exploration scaled by the observed spread of values (KataGo's `cpuctUtilityStdevScale`):
+/// a node's `c_puct` is multiplied by `1 + scale · (σ / prior − 1)`, where `σ` is the
+/// standard deviation of the values backed up through the node, blended with `prior` as if
+/// seen `prior_weight` times. Positions whose values swing explore more, settled ones less.
+/// `scale = 0` is off.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StdevExplorationConfig {
+    pub scale: f32,
+    pub prior: f32,
+    pub prior_weight: f32,
+}
+
+/// The decision played at temperature 0 in matches, evaluation and play (searches of
+/// [`SearchConfig::for_play`]; self-play never uses it): among the root children with at
+/// least `min_visit_share` of the most visited one's visits, the one whose value's lower
+/// confidence bound, `Q − stdevs · σ / sqrt(N)`, is highest (KataGo's LCB move choice).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LcbConfig {
+    pub enabled: bool,
+    pub stdevs: f32,
+    pub min_visit_share: f32,
+}
+
+impl Default for StdevExplorationConfig {
+    fn default() -> Self {
+        StdevExplorationConfig {
+            scale: 0.0,
+            prior: 0.4,
+            prior_weight: 2.0,
+        }
+    }
+}
+
+impl Default for LcbConfig {
+    fn default() -> Self {
+        LcbConfig {
+            enabled: false,
+            stdevs: 5.0,
+            min_visit_share: 0.15,
+        }
+    }
+}
+
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
@@ -294,11 +353,14 @@ impl Default for SearchConfig {
             gumbel: GumbelConfig::default(),
             playout_cap: PlayoutCapConfig::default(),
             forced_playouts: ForcedPlayoutsConfig::default(),
+            stdev_exploration: StdevExplorationConfig::default(),
+            lcb: LcbConfig::default(),
             rollout: RolloutConfig::default(),
             lookahead: Lookahead::Root,
             play_lookahead: Lookahead::AtVisit(1),
             forcing_budget: 0,
             play_forcing_budget: DEFAULT_PLAY_FORCING_BUDGET,
+            playing: false,
         }
     }
 }
@@ -309,6 +371,8 @@ impl Default for NoiseConfig {
             enabled: true,
             total_alpha: 10.0,
             epsilon: 0.25,
+            root_policy_temperature: 1.0,
+            fpu_at_root: true,
         }
     }
 }
@@ -395,6 +459,7 @@ impl SearchConfig {
         c.forced_playouts.enabled = false;
         c.lookahead = self.play_lookahead;
         c.forcing_budget = self.play_forcing_budget;
+        c.playing = true;
         c
     }
 
@@ -423,6 +488,37 @@ impl SearchConfig {
             1e4,
         )?;
         check_f("search.noise.epsilon", self.noise.epsilon, 0.0, 1.0)?;
+        check_f(
+            "search.noise.root_policy_temperature",
+            self.noise.root_policy_temperature,
+            0.1,
+            10.0,
+        )?;
+        check_f(
+            "search.stdev_exploration.scale",
+            self.stdev_exploration.scale,
+            0.0,
+            10.0,
+        )?;
+        check_f(
+            "search.stdev_exploration.prior",
+            self.stdev_exploration.prior,
+            0.01,
+            2.0,
+        )?;
+        check_f(
+            "search.stdev_exploration.prior_weight",
+            self.stdev_exploration.prior_weight,
+            0.0,
+            1e6,
+        )?;
+        check_f("search.lcb.stdevs", self.lcb.stdevs, 0.0, 100.0)?;
+        check_f(
+            "search.lcb.min_visit_share",
+            self.lcb.min_visit_share,
+            0.0,
+            1.0,
+        )?;
         check_f(
             "search.temperature.initial",
             self.temperature.initial,

@@ -36,6 +36,7 @@
 
 mod inspect;
 mod proof;
+mod refine;
 
 pub use inspect::Line;
 
@@ -63,6 +64,8 @@ struct Node {
     /// Sum of backed-up values, the first player's view.
     w: f64,
     n: u32,
+    /// Sum of the squared backed-up values (their spread: stdev exploration, LCB choice).
+    w2: f32,
     edges: u32,
     n_edges: u32,
     forced: u32,
@@ -77,6 +80,9 @@ struct Node {
     /// Has the one-turn lookahead looked at this node (only nodes that begin a turn)?
     checked: bool,
 }
+
+// The node stays within 48 bytes (the search's hot loop walks them).
+const _: () = assert!(std::mem::size_of::<Node>() <= 48);
 
 #[derive(Clone, Copy, Debug)]
 struct Edge {
@@ -152,6 +158,8 @@ pub struct Search<G: GameState> {
     pending: u32,
     legal: Vec<Decision>,
     noise_backup: Vec<f32>,
+    /// Did this search put noise on the root's priors (a full search with noise on)?
+    noised: bool,
     gumbel: Option<GumbelState>,
     rng: ChaCha8Rng,
     out: SearchOutput,
@@ -203,6 +211,7 @@ impl<G: GameState> Search<G> {
             pending: NONE,
             legal: Vec::new(),
             noise_backup: Vec::new(),
+            noised: false,
             gumbel: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
             out: SearchOutput::default(),
@@ -265,6 +274,7 @@ impl<G: GameState> Search<G> {
                 hash: h,
                 w: 0.0,
                 n: 0,
+                w2: 0.0,
                 edges: 0,
                 n_edges: 0,
                 forced: 0,
@@ -288,6 +298,7 @@ impl<G: GameState> Search<G> {
         self.pending = NONE;
         self.gumbel = None;
         self.noise_backup.clear();
+        self.noised = false;
     }
 
     /// Sets the simulation game to the root's state.
@@ -420,6 +431,7 @@ impl<G: GameState> Search<G> {
             let node = &mut self.nodes[n as usize];
             node.n += 1;
             node.w += v_black;
+            node.w2 += (v_black * v_black) as f32;
         }
         self.done += 1;
         self.total_simulations += 1;
@@ -454,6 +466,7 @@ impl<G: GameState> Search<G> {
             hash: sim.state_hash(),
             w: 0.0,
             n: 0,
+            w2: 0.0,
             edges: 0,
             n_edges: 0,
             forced: fstart,
@@ -483,6 +496,13 @@ impl<G: GameState> Search<G> {
         (c.n > 0).then(|| parent_sign * (c.w / f64::from(c.n)) as f32)
     }
 
+    /// The exploration constant at node `nd`: `c_puct`, scaled by the spread of its values
+    /// when `stdev_exploration` is on.
+    #[inline]
+    fn c_puct_at(&self, nd: &Node) -> f32 {
+        self.cfg.c_puct * refine::exploration_scale(&self.cfg.stdev_exploration, nd.n, nd.w, nd.w2)
+    }
+
     fn select_edge(&mut self, node: u32) -> usize {
         let nd = self.nodes[node as usize];
         if node == self.root {
@@ -504,8 +524,13 @@ impl<G: GameState> Search<G> {
                 mass += e.prior;
             }
         }
-        let fpu = parent_q - self.cfg.fpu_reduction * mass.sqrt();
-        let explore = self.cfg.c_puct * (nd.n as f32).sqrt();
+        let reduction = if node == self.root && self.noised && !self.cfg.noise.fpu_at_root {
+            0.0
+        } else {
+            self.cfg.fpu_reduction
+        };
+        let fpu = parent_q - reduction * mass.sqrt();
+        let explore = self.c_puct_at(&nd) * (nd.n as f32).sqrt();
         let mut best = nd.edges as usize;
         let mut best_score = f32::NEG_INFINITY;
         for i in nd.edges as usize..(nd.edges + nd.n_edges) as usize {
@@ -582,24 +607,33 @@ impl<G: GameState> Search<G> {
             return;
         }
         if self.full && self.cfg.noise.enabled && range.len() > 1 {
+            self.noised = true;
+            // The priors as the network gave them come back in `finish`.
+            self.noise_backup.clear();
+            self.noise_backup
+                .extend(self.edges[range.clone()].iter().map(|e| e.prior));
+            let mut tempered = std::mem::take(&mut self.scratch);
+            tempered.clear();
+            tempered.extend_from_slice(&self.noise_backup);
+            refine::temper_priors(&mut tempered, self.cfg.noise.root_policy_temperature);
             let alpha = (self.cfg.noise.total_alpha / range.len() as f32).max(1e-3);
             let gamma = Gamma::new(f64::from(alpha), 1.0).expect("alpha is positive");
-            self.scratch.clear();
-            let mut sum = 0.0f64;
-            for _ in range.clone() {
-                let x = gamma.sample(&mut self.rng);
-                sum += x;
-                self.scratch.push(x as f32);
+            let noise: Vec<f64> = range.clone().map(|_| gamma.sample(&mut self.rng)).collect();
+            let sum: f64 = noise.iter().sum();
+            let eps = if sum > 0.0 {
+                self.cfg.noise.epsilon
+            } else {
+                0.0
+            };
+            for (k, i) in range.enumerate() {
+                let dir = if sum > 0.0 {
+                    noise[k] as f32 / sum as f32
+                } else {
+                    0.0
+                };
+                self.edges[i].prior = (1.0 - eps) * tempered[k] + eps * dir;
             }
-            if sum > 0.0 {
-                let eps = self.cfg.noise.epsilon;
-                self.noise_backup.clear();
-                for (k, i) in range.enumerate() {
-                    let p = self.edges[i].prior;
-                    self.noise_backup.push(p);
-                    self.edges[i].prior = (1.0 - eps) * p + eps * (self.scratch[k] / sum as f32);
-                }
-            }
+            self.scratch = tempered;
         }
     }
 
@@ -773,7 +807,7 @@ impl<G: GameState> Search<G> {
         let Some(best) = (0..visits.len()).max_by(|&a, &b| visits[a].total_cmp(&visits[b])) else {
             return;
         };
-        let explore = self.cfg.c_puct * total.sqrt();
+        let explore = self.c_puct_at(&nd) * total.sqrt();
         let edges = &self.edges[range];
         let puct = |k: usize, n: f32| {
             let q = self.child_q(s, edges[k].child).unwrap_or(0.0);
@@ -816,6 +850,26 @@ impl<G: GameState> Search<G> {
         let avoid = |k: usize| lost[k];
         let out = &self.out;
         let nd = self.nodes[self.root as usize];
+        if temperature <= 1e-3 && self.cfg.lcb.enabled && self.cfg.playing {
+            let s = f32::from(nd.sign);
+            let children: Vec<refine::ChildStats> = (0..out.legal.len())
+                .map(|k| {
+                    let child = self.edges[nd.edges as usize + k].child;
+                    refine::ChildStats {
+                        visits: out.visits[k],
+                        q: self.child_q(s, child).unwrap_or(0.0),
+                        w2: if child == NONE {
+                            0.0
+                        } else {
+                            self.nodes[child as usize].w2
+                        },
+                    }
+                })
+                .collect();
+            if let Some(k) = refine::lcb_choice(&self.cfg.lcb, &children, avoid) {
+                return out.legal[k];
+            }
+        }
         if temperature <= 1e-3 || out.legal.len() == 1 {
             let mut best = (0..out.legal.len()).find(|&k| !avoid(k)).unwrap_or(0);
             for k in 0..out.legal.len() {

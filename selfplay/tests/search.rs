@@ -450,3 +450,43 @@ fn mixed_evaluator_blends_network_and_playout_values() {
         }
     }
 }
+
+/// KataGo's refinements (root policy temperature, no first-play reduction at the noised
+/// root, exploration scaled by the spread of values, the LCB choice) keep the search sound:
+/// targets sum to one, and a win in one and a defence are still found with them on.
+#[test]
+fn the_search_refinements_keep_wins_defences_and_targets() {
+    let mut on = play_cfg();
+    on.stdev_exploration.scale = 0.85;
+    on.lcb.enabled = true;
+    let mut g = load("win-in-one-1-step.json");
+    search_turn(&mut g, &on, 200, &mut rollout(3), 3);
+    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::Black));
+    let mut g = load("defend-win-in-one.json");
+    search_turn(&mut g, &on, 400, &mut rollout(4), 4);
+    assert!(!g.is_over() && !mover_can_win(&g), "the defence is found");
+
+    let mut noised = SearchConfig::default();
+    noised.noise.root_policy_temperature = 1.5;
+    noised.noise.fpu_at_root = false;
+    noised.stdev_exploration.scale = 0.85;
+    let plain = SearchConfig::default();
+    let g = Crumble::new(6, 8).unwrap();
+    let mut differs = false;
+    for seed in 0..3 {
+        let mut a = Search::new(noised.clone(), seed);
+        let out = a
+            .search_with(&g, 200, true, &mut rollout(seed))
+            .unwrap()
+            .clone();
+        let sum: f32 = out.target.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4 && out.target.iter().all(|&t| t >= 0.0));
+        let mut b = Search::new(plain.clone(), seed);
+        differs |= b
+            .search_with(&g, 200, true, &mut rollout(seed))
+            .unwrap()
+            .visits
+            != out.visits;
+    }
+    assert!(differs, "the switches change the search");
+}
