@@ -47,6 +47,11 @@ impl std::fmt::Display for Owner {
 pub struct Spool {
     dir: PathBuf,
     id: String,
+    /// Held while a file of a batch in progress is uploaded and marked, and while a finished
+    /// batch moves its unmarked files to `pending/`: without it a file uploaded but not yet
+    /// marked moved to `pending/` and was uploaded again, after the trainer had used and
+    /// deleted it (seen under load in `train/tests/distributed.rs`).
+    batches: std::sync::Mutex<()>,
 }
 
 /// A complete record file of a batch still being played.
@@ -122,6 +127,7 @@ impl Spool {
         Ok(Spool {
             dir: dir.to_path_buf(),
             id,
+            batches: std::sync::Mutex::new(()),
         })
     }
 
@@ -202,18 +208,29 @@ impl Spool {
         Ok(out)
     }
 
-    /// Uploads a complete file of a batch still being played, and marks it uploaded.
-    pub fn upload_building(&self, store: &Store, b: &Building) -> Result<String, DistError> {
+    /// Uploads a complete file of a batch still being played, and marks it uploaded; `None`
+    /// when the batch finished in the meantime (the file is in `pending/` then, and uploads
+    /// from there).
+    pub fn upload_building(
+        &self,
+        store: &Store,
+        b: &Building,
+    ) -> Result<Option<String>, DistError> {
+        let _batches = self.batches.lock().unwrap_or_else(|e| e.into_inner());
+        if !b.path.exists() {
+            return Ok(None);
+        }
         let key = self.upload_files(store, &b.stem, &b.path)?;
         let mark = self.dir.join("uploaded").join(&b.stem);
         write_atomic(&mark, b"").map_err(io_err(&mark))?;
-        Ok(key)
+        Ok(Some(key))
     }
 
     /// Moves a finished batch's record files that are not uploaded yet to `pending/`
     /// (readable copy first; the record file is the commit point, as in self-play) and
     /// removes the batch.
     pub fn finish_batch(&self, batch: &Path) -> Result<usize, DistError> {
+        let _batches = self.batches.lock().unwrap_or_else(|e| e.into_inner());
         let name = batch
             .file_name()
             .and_then(|n| n.to_str())

@@ -382,10 +382,11 @@ fn uploader(
         // Complete files of the batch in progress first: the trainer may take them now.
         for b in spool.building().unwrap_or_default() {
             match spool.upload_building(&opts.store, &b) {
-                Ok(key) => {
+                Ok(Some(key)) => {
                     on_event(WorkerEvent::Uploaded { key: &key });
                     backoff = Duration::from_millis(500);
                 }
+                Ok(None) => {}
                 Err(e) => {
                     on_event(WorkerEvent::UploadFailed {
                         file: &b.stem,
