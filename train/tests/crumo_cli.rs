@@ -3,25 +3,17 @@
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
-use common::{TempFile, crumble, refused, stderr, stdout, temp_file_of};
+use common::examples::{Examples, json, ok};
+use common::{TempFile, crumble, refused, stderr, temp_file_of};
+use crumble_core::GameState;
 
 use crumble_core::games::crumo::{Crumo, position};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
-fn example_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/crumo-examples")
-}
-
-fn example(name: &str) -> Value {
-    let path = example_dir().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_json::from_str(&text).unwrap()
-}
-
-fn parse(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
+const EXAMPLES: Examples = Examples {
+    game: <Crumo as GameState>::NAME,
+    size_keys: &["size"],
+};
 
 /// Numbers as floats, so that `6.0` and `6` compare equal (rule 12.2).
 fn numbers_as_floats(v: &Value) -> Value {
@@ -41,80 +33,9 @@ fn temp_file(name: &str, text: &str) -> TempFile {
     temp_file_of("crumo-test", name, text)
 }
 
-fn ok(args: &[&str]) -> String {
-    let o = crumble(args);
-    assert!(o.status.success(), "args {args:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// The start flags of a worked example: `--size`, or `--position` with its start written
-/// to a file (removed when the caller drops it); and `--max-turns` when it has one.
-fn start_args(name: &str, case: &Value) -> (Vec<String>, Option<TempFile>) {
-    let mut file = None;
-    let mut args = vec!["--game".to_string(), "crumo".to_string()];
-    if case["start"] == "standard" {
-        args.extend(["--size".into(), case["size"].to_string()]);
-    } else {
-        let path = temp_file(name, &case["start"].to_string());
-        args.extend(["--position".into(), path.to_string_lossy().into_owned()]);
-        file = Some(path);
-    }
-    if let Some(t) = case.get("max_turns") {
-        args.extend(["--max-turns".into(), t.to_string()]);
-    }
-    (args, file)
-}
-
-fn run(cmd: &str, args: &[String], moves: &[String]) -> std::process::Output {
-    let mut all: Vec<&str> = vec![cmd];
-    all.extend(args.iter().map(String::as_str));
-    all.extend(moves.iter().map(String::as_str));
-    crumble(&all)
-}
-
 #[test]
 fn replay_plays_every_worked_example() {
-    let mut names: Vec<String> = std::fs::read_dir(example_dir())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
-    assert_eq!(names.len(), 30);
-    for name in &names {
-        let case = example(name);
-        let (args, _file) = start_args(name, &case);
-        let moves = strings(&case["moves"]);
-        let o = run("replay", &args, &moves);
-        if let Some(want) = case.get("expected") {
-            assert!(o.status.success(), "{name}: {}", stderr(&o));
-            assert_eq!(
-                numbers_as_floats(&parse(&stdout(&o))),
-                numbers_as_floats(want),
-                "{name}"
-            );
-            assert!(stdout(&o).ends_with("}\n"), "{name}: one line of JSON");
-        } else {
-            let k = case["error_move_index"].as_u64().unwrap() as usize;
-            assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
-            assert!(o.stdout.is_empty(), "{name}");
-            let err = stderr(&o);
-            assert!(
-                err.contains(&format!("move {k} ({:?}) refused: ", moves[k - 1])),
-                "{name}: {err}"
-            );
-            let o = run("replay", &args, &moves[..k - 1]);
-            assert!(o.status.success(), "{name}: {}", stderr(&o));
-        }
-    }
+    EXAMPLES.replay_all(30, numbers_as_floats);
 }
 
 #[test]
@@ -197,7 +118,7 @@ fn bad_sizes_positions_and_flags_are_refused() {
         &["--size"],
     );
     let out = ok(&["replay", "--game", "crumo", "--position", g, "1d4"]);
-    assert_eq!(parse(&out)["size"], json!(4));
+    assert_eq!(json(&out)["size"], json!(4));
     refused(
         &["show", "--game", "crumo", "--view", "white"],
         &["--view is a Crumble flag: Crumo does not take it"],
@@ -232,13 +153,13 @@ fn random_game_is_seeded_and_replays_to_its_result() {
     assert_eq!(ok(&args), out, "the same seed gives the same game");
     assert_ne!(ok(&["random-game", "--game", "crumo", "--seed", "8"]), out);
     let (moves, result) = out.trim_end().rsplit_once('\n').unwrap();
-    let result = parse(result.strip_prefix("# result: ").unwrap());
+    let result = json(result.strip_prefix("# result: ").unwrap());
     assert!(result["score"]["black"].is_number() && result["score"]["white"].is_number());
     let moves: Vec<String> = moves.lines().map(String::from).collect();
     assert!(moves.len() <= 200);
     let mut replay_args = vec!["replay", "--game", "crumo", "--max-turns", "200"];
     replay_args.extend(moves.iter().map(String::as_str));
-    let end = parse(&ok(&replay_args));
+    let end = json(&ok(&replay_args));
     assert_eq!(end["result"], result);
     // A turn limit of its own.
     let out = ok(&[
@@ -304,7 +225,7 @@ fn bench_rules_measures_crumo() {
         "--seconds",
         "0.2",
     ]);
-    let v = parse(&out);
+    let v = json(&out);
     assert_eq!(v["game"], "crumo");
     assert_eq!(v["size"], 3);
     assert!(v["games"].as_u64().unwrap() >= 1);

@@ -3,106 +3,33 @@
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
+use common::examples::{Examples, json, ok, run, strings};
 use common::{TempFile, crumble, refused, stderr, stdout, temp_file_of};
+use crumble_core::GameState;
 
 use crumble_core::games::splinter::{Splinter, position};
 use serde_json::Value;
-use std::path::PathBuf;
 
-fn example_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/splinter-examples")
-}
+const EXAMPLES: Examples = Examples {
+    game: <Splinter as GameState>::NAME,
+    size_keys: &["width", "height"],
+};
 
 fn example(name: &str) -> Value {
-    let path = example_dir().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_json::from_str(&text).unwrap()
+    EXAMPLES.get(name)
 }
 
-fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+fn start_args(name: &str, case: &Value) -> (Vec<String>, Option<TempFile>) {
+    EXAMPLES.start_args(name, case)
 }
 
 fn temp_file(name: &str, text: &str) -> TempFile {
     temp_file_of("splinter-test", name, text)
 }
 
-fn ok(args: &[&str]) -> String {
-    let o = crumble(args);
-    assert!(o.status.success(), "args {args:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// The start flags of a worked example: `--width/--height`, or `--position` with its start
-/// written to a file; and `--max-turns` when it has one.
-fn start_args(name: &str, case: &Value) -> (Vec<String>, Option<TempFile>) {
-    let mut file = None;
-    let mut args = vec!["--game".to_string(), "splinter".to_string()];
-    if case["start"] == "standard" {
-        args.extend([
-            "--width".into(),
-            case["width"].to_string(),
-            "--height".into(),
-            case["height"].to_string(),
-        ]);
-    } else {
-        let path = temp_file(name, &case["start"].to_string());
-        args.extend(["--position".into(), path.to_string_lossy().into_owned()]);
-        file = Some(path);
-    }
-    if let Some(t) = case.get("max_turns") {
-        args.extend(["--max-turns".into(), t.to_string()]);
-    }
-    (args, file)
-}
-
-fn run(cmd: &str, args: &[String], moves: &[String]) -> std::process::Output {
-    let mut all: Vec<&str> = vec![cmd];
-    all.extend(args.iter().map(String::as_str));
-    all.extend(moves.iter().map(String::as_str));
-    crumble(&all)
-}
-
 #[test]
 fn replay_plays_every_worked_example() {
-    let mut names: Vec<String> = std::fs::read_dir(example_dir())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
-    assert_eq!(names.len(), 29);
-    for name in &names {
-        let case = example(name);
-        let (args, _file) = start_args(name, &case);
-        let moves = strings(&case["moves"]);
-        let o = run("replay", &args, &moves);
-        if let Some(want) = case.get("expected") {
-            assert!(o.status.success(), "{name}: {}", stderr(&o));
-            assert_eq!(&json(&stdout(&o)), want, "{name}");
-            assert!(stdout(&o).ends_with("}\n"), "{name}: one line of JSON");
-        } else {
-            let k = case["error_move_index"].as_u64().unwrap() as usize;
-            assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
-            assert!(o.stdout.is_empty(), "{name}");
-            let err = stderr(&o);
-            assert!(
-                err.contains(&format!("move {k} ({:?}) refused: ", moves[k - 1])),
-                "{name}: {err}"
-            );
-            // Every move before it is accepted.
-            let o = run("replay", &args, &moves[..k - 1]);
-            assert!(o.status.success(), "{name}: {}", stderr(&o));
-        }
-    }
+    EXAMPLES.replay_all(29, Value::clone);
 }
 
 #[test]

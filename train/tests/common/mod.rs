@@ -2,6 +2,8 @@
 //! output, check a refusal.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod examples;
+
 use std::process::{Command, Output};
 
 /// Runs `crumble` with `args` and waits for it.
