@@ -333,6 +333,23 @@ fn every_game_plays_in_the_terminal_and_its_saved_game_draws_as_a_page() {
             "{game}: {}",
             stdout(&o)
         );
+        // `show` draws the record's positions (the record names its game): the start, and
+        // after its first move; a move past the end is refused.
+        let r = rec.to_str().unwrap();
+        let shown = |ply: &str| {
+            let o = crumble(&["show", "--record", r, "--ply", ply, "--color", "never"]);
+            assert!(o.status.success(), "{game} --ply {ply}: {}", stderr(&o));
+            stdout(&o)
+        };
+        assert_ne!(
+            shown("0"),
+            shown("1"),
+            "{game}: the move changes the picture"
+        );
+        refused(
+            &["show", "--record", r, "--ply", "99"],
+            &["--ply 99: the record has only"],
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -426,6 +426,27 @@ fn number_of<G: GameText>(start: &G, i: usize) -> String {
     format!("{}{dots}", ply / 2 + 1)
 }
 
+/// The game a text record names in its `Game` tag (the first record of `text`); `None` when
+/// it names none, as Crumble's records before the generic record did (their `Game`, when a
+/// number, numbered the game in its run).
+pub fn game_named(text: &str) -> Option<String> {
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if !t.starts_with('[') {
+            break;
+        }
+        if let Ok((name, value)) = lex::parse_tag(t, i + 1)
+            && name == "Game"
+        {
+            return value.parse::<u64>().is_err().then_some(value);
+        }
+    }
+    None
+}
+
 /// A tag as read: its line, name and value.
 pub type TagLine = (usize, String, String);
 

@@ -269,11 +269,6 @@ impl Setup {
         Ok(game)
     }
 
-    /// The position file the start is read from, if any.
-    pub fn position(&self) -> Option<&std::path::Path> {
-        self.position.as_deref()
-    }
-
     /// How moves are written: Crumble's frame for Crumble (`--frame`, which the other games
     /// refuse); every other game's one notation.
     pub fn notation<G: GameText>(&self) -> G::Notation {

@@ -15,7 +15,7 @@ use crumble_core::games::crumble::render::{self, Highlight, svg::SvgOptions, ter
 use crumble_core::games::crumble::{Crumble, Move};
 use crumble_core::render::record_page::title;
 use crumble_core::render::{PictureStyle, Pictures};
-use crumble_core::{Color, GameState};
+use crumble_core::{Color, Decision, GameState, GameText};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,7 +45,7 @@ pub struct Args {
     /// Moves to play first, in the chosen frame (the last one is highlighted).
     #[arg(value_name = "MOVE", conflicts_with = "record")]
     moves: Vec<String>,
-    /// Show a position of this game record instead (its own start, frame and moves).
+    /// Show a position of this game record instead (its own game, start, notation and moves).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "board", "resolution"])]
     record: Option<PathBuf>,
     /// With --record: the position after this many moves (default: after all of them).
@@ -87,32 +87,16 @@ struct Shown {
     last: Option<(Crumble, Move)>,
 }
 
-fn from_record(path: &PathBuf, ply: Option<usize>) -> anyhow::Result<Shown> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read record {}", path.display()))?;
-    let rec = Record::<Crumble>::parse(&text)
-        .with_context(|| format!("record {} refused", path.display()))?;
-    if let Some(k) = ply
-        && k > rec.moves.len()
-    {
-        anyhow::bail!("--ply {k}: the record has only {} moves", rec.moves.len());
-    }
-    let k = ply.unwrap_or(rec.moves.len());
-    let mut positions = rec.ended_positions()?;
-    positions.truncate(k + 1);
-    let game = positions.pop().expect("the start is a position");
-    let last = match positions.pop() {
-        Some(before) => {
-            let mv = before.move_from_decisions(&rec.moves[k - 1])?;
+fn from_record(path: &Path, ply: Option<usize>) -> anyhow::Result<Shown> {
+    let (game, last, frame) = record_position::<Crumble>(path, ply)?;
+    let last = match last {
+        Some((before, turn)) => {
+            let mv = before.move_from_decisions(&turn)?;
             Some((before, mv))
         }
         None => None,
     };
-    Ok(Shown {
-        game,
-        frame: rec.notation,
-        last,
-    })
+    Ok(Shown { game, frame, last })
 }
 
 fn from_moves(a: &Args) -> anyhow::Result<Shown> {
@@ -148,9 +132,17 @@ fn use_color(c: ColorArg) -> bool {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    if a.start.game.game != Crumble::NAME {
-        let name = a.start.game.game.clone();
-        return crumble_train::for_game!(name.as_str(), G => show_any::<G>(&a));
+    // A record names its game; otherwise `--game` (or the config's) does.
+    let game = match &a.record {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read record {}", path.display()))?;
+            super::view::record_game(&text, path)?
+        }
+        None => a.start.game.game.clone(),
+    };
+    if game != Crumble::NAME {
+        return crumble_train::for_game!(game.as_str(), G => show_any::<G>(&a));
     }
     a.start
         .game
@@ -201,34 +193,34 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `show` for every game but Crumble: the position after the moves, the last of them
-/// highlighted, drawn by the game's pictures in the terminal or as SVG (a game without an SVG
-/// picture refuses `--svg`).
+/// `show` for every game but Crumble: the position after the moves (or after move K of a
+/// record), the last move highlighted, drawn by the game's pictures in the terminal or as SVG
+/// (a game without an SVG picture refuses `--svg`).
 fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
-    let crumble_only = [
-        ("--record", a.record.is_some()),
-        ("--ply", a.ply.is_some()),
-        ("--view", a.view.is_some()),
-    ];
-    if let Some((flag, _)) = crumble_only.iter().find(|(_, given)| *given) {
+    if a.view.is_some() {
         bail!(
-            "{flag} is a Crumble flag: {} does not take it",
+            "--view is a Crumble flag: {} does not take it",
             title(G::NAME)
         );
     }
     let setup = a.start.setup(a.max_turns.unwrap_or(0), &[])?;
-    let inputs: Vec<&Path> = setup.position().into_iter().collect();
+    let inputs: Vec<&Path> = a.inputs();
     if let Some(path) = &a.svg {
         check_output("--svg", path, &inputs, a.force)?;
     }
-    let game: G = setup.replay(&a.moves)?;
-    let last = match a.moves.split_last() {
-        Some((text, first)) => {
-            let before: G = setup.replay(first)?;
-            let turn = before.parse_move(text, setup.notation::<G>())?;
-            Some((before, turn))
+    let (game, last, notation): (G, _, _) = match &a.record {
+        Some(path) => record_position(path, a.ply)?,
+        None => {
+            let last = match a.moves.split_last() {
+                Some((text, first)) => {
+                    let before: G = setup.replay(first)?;
+                    let turn = before.parse_move(text, setup.notation::<G>())?;
+                    Some((before, turn))
+                }
+                None => None,
+            };
+            (setup.replay(&a.moves)?, last, setup.notation::<G>())
         }
-        None => None,
     };
     let style = PictureStyle {
         color: use_color(a.color),
@@ -236,7 +228,7 @@ fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
         last_move: match &last {
             Some((before, turn)) => Some(format!(
                 "{} ({})",
-                before.move_text(turn, setup.notation::<G>())?,
+                before.move_text(turn, notation)?,
                 before
                     .decider()
                     .map_or(Color::Black, |p| before.colour_of(p))
@@ -260,4 +252,30 @@ fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
     }
     super::print(&game.term_picture(last, &style))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The position of a record after its move `ply` (all of them by default; the record's end
+/// applied after the last), the position before that move and the move, and the record's
+/// notation.
+type RecordPosition<G> = (G, Option<(G, Vec<Decision>)>, <G as GameText>::Notation);
+
+fn record_position<G: GameText>(
+    path: &Path,
+    ply: Option<usize>,
+) -> anyhow::Result<RecordPosition<G>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read record {}", path.display()))?;
+    let rec =
+        Record::<G>::parse(&text).with_context(|| format!("record {} refused", path.display()))?;
+    let k = ply.unwrap_or(rec.moves.len());
+    if k > rec.moves.len() {
+        bail!("--ply {k}: the record has only {} moves", rec.moves.len());
+    }
+    let mut positions = rec.ended_positions()?;
+    positions.truncate(k + 1);
+    let game = positions.pop().expect("the start is a position");
+    let last = positions
+        .pop()
+        .map(|before| (before, rec.moves[k - 1].clone()));
+    Ok((game, last, rec.notation))
 }

@@ -17,7 +17,7 @@ use super::output::{check_output, write_output};
 use super::position_args::FrameArg;
 use super::show::ViewArg;
 use anyhow::{Context as _, bail};
-use crumble_core::game::record::split_records;
+use crumble_core::game::record::{game_named, split_records};
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::render::html::{self, HtmlOptions};
 use crumble_core::{Color, GameState};
@@ -157,16 +157,22 @@ fn load(path: &Path) -> anyhow::Result<(String, TaggedGames)> {
         )
     })?;
     let chunks = split_records(&text);
-    let tagged = chunks.first().and_then(|(_, t)| {
-        t.lines().find_map(|l| {
-            let name = l.trim().strip_prefix("[Game \"")?.strip_suffix("\"]")?;
-            crumble_train::games::GAMES
-                .contains(&name)
-                .then(|| name.to_string())
-        })
-    });
-    let name = tagged.unwrap_or_else(|| <Crumble as GameState>::NAME.to_string());
+    let name = record_game(chunks.first().map_or("", |(_, t)| t.as_str()), path)?;
     Ok((name, TaggedGames::Text(chunks)))
+}
+
+/// The game of a text record (`path` names it in the error): its `Game` tag, one of the
+/// registry's games, or Crumble for Crumble's older records, which name none.
+pub fn record_game(text: &str, path: &Path) -> anyhow::Result<String> {
+    match game_named(text) {
+        None => Ok(<Crumble as GameState>::NAME.to_string()),
+        Some(name) if crumble_train::games::GAMES.contains(&name.as_str()) => Ok(name),
+        Some(name) => bail!(
+            "{}: the record's game {name:?} is not one of {}",
+            path.display(),
+            crumble_train::games::GAMES.join(", ")
+        ),
+    }
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {

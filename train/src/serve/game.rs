@@ -192,7 +192,7 @@ pub fn parse_file<G: ServeGame>(bytes: &[u8], index: usize) -> Result<Loaded<G>,
 }
 
 /// The game of an uploaded file: a self-play file's first game's, a text record's `Game` tag,
-/// else Crumble (whose records have no such tag).
+/// else Crumble (whose older records have no such tag).
 pub fn file_game(bytes: &[u8]) -> String {
     if bytes.starts_with(&sp::MAGIC) {
         return match sp::decode_file(bytes) {
@@ -202,10 +202,7 @@ pub fn file_game(bytes: &[u8]) -> String {
         };
     }
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
-    text.lines()
-        .map(str::trim)
-        .take_while(|l| l.starts_with('['))
-        .find_map(|l| l.strip_prefix("[Game \"")?.strip_suffix("\"]"))
+    crumble_core::game::record::game_named(&text)
         .map_or_else(|| CRUMBLE.into(), |g| g.chars().take(40).collect())
 }
 
