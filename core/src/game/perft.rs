@@ -1,7 +1,8 @@
 //! Turn-level perft for any game: the number of lines of complete moves (turns) from a state,
 //! each turn counted once per decision path (a complete move is one path of decisions). The
 //! check that a game's move generation agrees with another engine's, and a measure of its
-//! branching. Crumble has a faster one of its own (`games::crumble::perft`).
+//! branching. A game may count faster on its own ([`GameState::perft`]: Crumble's
+//! `games::crumble::perft`); [`divide`] uses it under each first move.
 
 use super::decision::Decision;
 use super::state::GameState;
@@ -23,7 +24,7 @@ pub fn divide<G: GameText>(
     assert!(turns >= 1, "divide needs at least one turn");
     let mut firsts = Vec::new();
     each_turn(&mut state.clone(), &mut Vec::new(), &mut |after, path| {
-        firsts.push((path.to_vec(), count(after, turns - 1)));
+        firsts.push((path.to_vec(), after.perft(turns - 1)));
     });
     let mut lines = firsts
         .into_iter()

@@ -274,6 +274,13 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         path: &mut Vec<Decision>,
     ) -> u32;
 
+    /// The number of lines of `turns` complete turns from this turn start, as
+    /// [`perft`](crate::game::perft::perft) counts them; a game with a faster counter of its
+    /// own answers with it (Crumble's).
+    fn perft(&self, turns: u32) -> u64 {
+        crate::game::perft::perft(self, turns)
+    }
+
     /// Plays random turns until the game is over (set a turn limit first, or a game may run
     /// long). Returns the number of decisions made.
     fn play_random_game<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u64 {

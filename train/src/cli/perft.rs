@@ -1,11 +1,10 @@
 //! `crumble perft [--game NAME] [START FLAGS] [MOVE...] --turns D [--divide]`: counts the
 //! lines of `D` complete moves (Crumble: a split or join plus every distinct swap path,
-//! including none, with Crumble's own perft; every other game through the generic one), and
-//! reports how long it took.
+//! including none), with the game's own counter where it has one, and reports how long it
+//! took.
 
 use super::game_args::StartArgs;
-use crumble_core::games::crumble::{Crumble, perft, position};
-use crumble_core::{GameState, GameText};
+use crumble_core::GameText;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -29,34 +28,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.turns == 0 {
         anyhow::bail!("--turns must be at least 1");
     }
-    if a.start.game.game != Crumble::NAME {
-        let name = a.start.game.game.clone();
-        return crumble_train::for_game!(name.as_str(), G => generic::<G>(&a));
-    }
-    a.start.game.check_crumble(&[])?;
-    let game = a.start.pos.replay(&a.moves)?;
-    if let Some(o) = game.outcome() {
-        anyhow::bail!(
-            "the game is over (result {}): nothing to count",
-            position::outcome_text(Some(o))
-        );
-    }
-    let t0 = Instant::now();
-    let mut out = String::new();
-    let total = if a.divide {
-        let lines = perft::divide(&game, a.turns, a.start.pos.frame());
-        for l in &lines {
-            let _ = writeln!(out, "{} {}", l.notation, l.count);
-        }
-        lines.iter().map(|l| l.count).sum()
-    } else {
-        perft::perft(&game, a.turns)
-    };
-    report(out, a.turns, total, t0)
+    let name = a.start.game.game.clone();
+    crumble_train::for_game!(name.as_str(), G => count::<G>(&a))
 }
 
-/// Every game but Crumble: the generic perft, through the game's text for `--divide`.
-fn generic<G: GameText>(a: &Args) -> anyhow::Result<ExitCode> {
+/// The count for game `G` (its own counter where it has one, `GameState::perft`), split
+/// by the first move through the game's text for `--divide`.
+fn count<G: GameText>(a: &Args) -> anyhow::Result<ExitCode> {
     let setup = a.start.setup(0, &[])?;
     let game: G = setup.replay(&a.moves)?;
     if game.decider().is_none() {
@@ -74,7 +52,7 @@ fn generic<G: GameText>(a: &Args) -> anyhow::Result<ExitCode> {
         }
         lines.iter().map(|l| l.1).sum()
     } else {
-        crumble_core::game::perft::perft(&game, a.turns)
+        game.perft(a.turns)
     };
     report(out, a.turns, total, t0)
 }

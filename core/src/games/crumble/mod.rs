@@ -246,6 +246,11 @@ impl GameState for Crumble {
         self.set_max_turns(limit);
     }
 
+    /// Crumble's own counter: decision paths walked with their swap states shared.
+    fn perft(&self, turns: u32) -> u64 {
+        perft::perft(self, turns)
+    }
+
     #[inline]
     fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
         random::play_random_turn(self, rng)
