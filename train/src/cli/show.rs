@@ -211,6 +211,8 @@ fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
     let (game, last, notation): (G, _, _) = match &a.record {
         Some(path) => record_position(path, a.ply)?,
         None => {
+            // The whole line first: a refused move is named with its number.
+            let game: G = setup.replay(&a.moves)?;
             let last = match a.moves.split_last() {
                 Some((text, first)) => {
                     let before: G = setup.replay(first)?;
@@ -219,7 +221,7 @@ fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
                 }
                 None => None,
             };
-            (setup.replay(&a.moves)?, last, setup.notation::<G>())
+            (game, last, setup.notation::<G>())
         }
     };
     let style = PictureStyle {
