@@ -32,6 +32,8 @@ pub struct Gathered {
     pub seconds: f64,
     /// Listings made.
     pub lists: u64,
+    /// Files of keys a commit used already, found again and deleted (see [`gather`]).
+    pub swept: usize,
 }
 
 /// How to gather.
@@ -90,13 +92,26 @@ pub fn gather<G: TrainGame>(
         let mut entries = Vec::new();
         for &net in &s.nets {
             out.lists += 1;
-            entries.extend(
-                store
-                    .list(&net_prefix(net))?
-                    .into_iter()
-                    .filter(|e| e.key.ends_with(".crsp") && !consumed.keys.contains(&e.key))
-                    .filter(|e| !seen.contains(&e.key)),
-            );
+            for e in store.list(&net_prefix(net))? {
+                if !e.key.ends_with(".crsp") || seen.contains(&e.key) {
+                    continue;
+                }
+                if consumed.keys.contains(&e.key) {
+                    // A file a commit used, uploaded again by a worker that stopped between
+                    // its upload and its note of it: its games are trained on already, the
+                    // file only takes listing time. Deleted (a failed delete waits for the
+                    // next gather).
+                    for key in [e.key.clone(), e.key.replace(".crsp", ".txt")] {
+                        if let Err(e @ DistError::Fenced { .. }) = fence.delete(&key) {
+                            return Err(e);
+                        }
+                    }
+                    seen.insert(e.key);
+                    out.swept += 1;
+                    continue;
+                }
+                entries.push(e);
+            }
         }
         // Newest first: when the cap bites, the oldest games are the ones dropped.
         entries.sort_by(|a, b| (b.modified_ms, &b.key).cmp(&(a.modified_ms, &a.key)));
@@ -385,6 +400,52 @@ mod listing {
         assert_eq!(got.used.len(), files.len());
         assert_eq!(got.lists, 2);
         (faulty.lists.load(Ordering::SeqCst) - before, secs)
+    }
+
+    /// A file under a key a commit used (uploaded again after its deletion) is deleted, with
+    /// its readable copy, and not taken.
+    #[test]
+    fn a_used_file_found_again_is_deleted_not_taken() {
+        let files = record_files(2);
+        let store = Store::from_backend(Arc::new(Memory::default()), "memory");
+        let again = "incoming/n0100/w1/000000-000000.crsp";
+        let fresh = "incoming/n0100/w1/000001-000000.crsp";
+        store.put(again, files[0].clone()).unwrap();
+        store
+            .put(&again.replace(".crsp", ".txt"), b"text".to_vec())
+            .unwrap();
+        store.put(fresh, files[1].clone()).unwrap();
+        let fence = Fence::take(&store, 0).unwrap();
+        let mut consumed = Consumed::default();
+        consumed.keys.insert(again.to_string());
+        let s = GatherSettings {
+            generation: 2,
+            games: 1,
+            cap: 1000,
+            nets: vec![100],
+            poll: Duration::from_millis(10),
+            quarantine_log: std::env::temp_dir().join("crumble-listing-unused.csv"),
+        };
+        let got = gather::<TicTacToe>(
+            &store,
+            &fence,
+            &consumed,
+            &TicTacToe::standard_start(&TrainConfig::default()).unwrap(),
+            &s,
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        assert_eq!(got.swept, 1);
+        assert_eq!(got.used.len(), 1);
+        assert_eq!(got.used[0].key, fresh);
+        assert!(store.get(again, 1 << 20).unwrap().is_none());
+        assert!(
+            store
+                .get(&again.replace(".crsp", ".txt"), 1 << 20)
+                .unwrap()
+                .is_none()
+        );
+        assert!(store.get(fresh, 1 << 20).unwrap().is_some());
     }
 
     #[test]
