@@ -193,6 +193,15 @@ impl<G: GameState> Pool<G> {
         &self.specs[agent]
     }
 
+    /// Gives search agent `agent` its own search settings (a match of two settings of the
+    /// search); its simulations stay its spec's. Other agents are left as they are.
+    pub fn set_search(&self, agent: usize, search: &SearchConfig) {
+        let mut agents = self.agents.lock().unwrap_or_else(|e| e.into_inner());
+        if let AgentKind::Mcts { config, .. } = &mut agents[agent].kind {
+            *config = search.clone();
+        }
+    }
+
     /// Network batches evaluated so far and the positions in them (checkpoint agents only).
     pub fn batch_stats(&self) -> (u64, u64) {
         (
@@ -670,5 +679,36 @@ impl<G: GameHooks> RecordWriter<G> {
         })?;
         self.next_file += 1;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::NoCheckpoints;
+    use crumble_core::games::tictactoe::TicTacToe;
+
+    #[test]
+    fn an_agent_gets_its_own_search_settings_and_keeps_its_simulations() {
+        let specs = [
+            AgentSpec::parse("mcts:uniform:4").unwrap(),
+            AgentSpec::parse("mcts:uniform:8").unwrap(),
+        ];
+        let play = SearchConfig::default().for_play();
+        let pool = Pool::<TicTacToe>::new(&specs, &play, &NoCheckpoints).unwrap();
+        let mut lcb = play.clone();
+        lcb.lcb.enabled = true;
+        pool.set_search(1, &lcb);
+        let agents = pool.agents.lock().unwrap();
+        let settings = |k: usize| match &agents[k].kind {
+            AgentKind::Mcts {
+                config,
+                simulations,
+                ..
+            } => (config.lcb.enabled, *simulations),
+            _ => panic!("a search agent"),
+        };
+        assert_eq!(settings(0), (false, 4));
+        assert_eq!(settings(1), (true, 8));
     }
 }

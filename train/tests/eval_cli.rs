@@ -126,6 +126,47 @@ fn match_reports_pairs_elo_and_sprt() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--b-config` gives agent B its own search settings; a config of another game is refused.
+#[test]
+fn match_gives_agent_b_its_own_search_settings() {
+    let dir = temp_dir("match-b-config");
+    let lcb = dir.join("lcb.toml");
+    std::fs::write(
+        &lcb,
+        "[game]\nname = \"tictactoe\"\n\n[search.lcb]\nenabled = true\n",
+    )
+    .unwrap();
+    let ttt = common::config("tictactoe.toml");
+    let out = ok(&[
+        "match",
+        "mcts:uniform:8",
+        "mcts:uniform:8",
+        "--config",
+        &ttt,
+        "--b-config",
+        lcb.to_str().unwrap(),
+        "--games",
+        "4",
+        "--opening-turns",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(json(&out)["games"], 4, "{out}");
+    refused(
+        &[
+            "match",
+            "random",
+            "random",
+            "--config",
+            &ttt,
+            "--b-config",
+            &common::config("nim.toml"),
+        ],
+        &["is a nim config, the match is tictactoe"],
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn match_refuses_bad_input() {
     let dir = temp_dir("match-bad");

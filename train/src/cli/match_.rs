@@ -42,6 +42,11 @@ pub struct Args {
     force: bool,
     #[command(flatten)]
     game: GameArgs,
+    /// Agent B searches with this config's [search] section instead (the game, the board and
+    /// the openings stay --config's): a match of two settings of the search, e.g. one with
+    /// `[search.lcb] enabled = true`.
+    #[arg(long, value_name = "FILE")]
+    b_config: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -60,7 +65,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
-    let inputs: Vec<&std::path::Path> = a.game.config.iter().map(|p| p.as_path()).collect();
+    let inputs: Vec<&std::path::Path> = a
+        .game
+        .config
+        .iter()
+        .chain(&a.b_config)
+        .map(|p| p.as_path())
+        .collect();
     if let Some(dir) = &a.out {
         check_output("--out", &dir.join("match.json"), &inputs, a.force)?;
     }
@@ -86,6 +97,18 @@ fn play<G: TrainGame>(
     eval_args::set_threads(a.game.threads);
     let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
     let pool = Pool::<G>::new(specs, &cfg.search.for_play(), &loader)?;
+    if let Some(path) = &a.b_config {
+        let b = TrainConfig::load(path)?;
+        if b.game.name != full.game.name {
+            anyhow::bail!(
+                "--b-config {} is a {} config, the match is {}",
+                path.display(),
+                b.game.name,
+                full.game.name
+            );
+        }
+        pool.set_search(1, &b.play_config().search.for_play());
+    }
     let names = [specs[0].to_string(), specs[1].to_string()];
     let settings = PairSettings {
         pairs,
