@@ -100,7 +100,15 @@ ledger_columns! {
     elo => Some("eval/elo"),
     eval_s => Some("time/eval_seconds"),
     promoted => None,
+    /// CPU time (user and system) of the run so far, over every training process that
+    /// worked on it (external self-play workers' time is theirs, not counted here). Last, so
+    /// that ledgers written before it existed read as a prefix (see [`read`]).
+    cpu_s => Some("time/cpu_seconds"),
 }
+
+/// The columns of the oldest ledger [`read`] still accepts: ledgers written before the
+/// columns after these existed read with those cells not measured.
+const FIRST_COLUMNS: usize = 35;
 
 /// The columns that hold wall-clock measurements: they differ between a run and the same
 /// run killed and resumed (everything else is equal).
@@ -113,6 +121,7 @@ pub const TIME_COLUMNS: &[&str] = &[
     "samples_per_s",
     "train_s",
     "eval_s",
+    "cpu_s",
 ];
 
 /// The in-run evaluation opponents (each has a score and an Elo column).
@@ -163,8 +172,27 @@ fn header() -> String {
 }
 
 /// Reads `progress.csv`. A missing file is an error: the ledger is created with the run. A
-/// last line without its newline (an append cut short) is not a row.
+/// last line without its newline (an append cut short) is not a row. A ledger whose header
+/// is an older, shorter prefix of [`COLUMNS`] reads with the newer columns not measured
+/// ([`upgrade`] rewrites it with the current header).
 pub fn read(path: &Path) -> Result<Vec<Row>, TrainError> {
+    read_with_width(path).map(|(rows, _)| rows)
+}
+
+/// Rewrites a ledger written with an older header under the current one (its rows
+/// unchanged, the newer cells empty), so rows can be appended to it again. Returns whether
+/// it did.
+pub fn upgrade(path: &Path) -> Result<bool, TrainError> {
+    let (rows, width) = read_with_width(path)?;
+    if width == COLUMNS.len() {
+        return Ok(false);
+    }
+    write(path, &rows)?;
+    Ok(true)
+}
+
+/// The rows and the number of columns the file's header has.
+fn read_with_width(path: &Path) -> Result<(Vec<Row>, usize), TrainError> {
     let mut text = std::fs::read_to_string(path).map_err(io_err(path))?;
     if !text.ends_with('\n') {
         let keep = text.rfind('\n').map_or(0, |i| i + 1);
@@ -176,18 +204,20 @@ pub fn read(path: &Path) -> Result<Vec<Row>, TrainError> {
     };
     let mut lines = text.lines();
     let first = lines.next().ok_or_else(|| bad("empty file".into()))?;
-    if first != header() {
+    let width = first.split(',').count();
+    let current = header();
+    let prefix: Vec<&str> = current.split(',').take(width).collect();
+    if width < FIRST_COLUMNS || first != prefix.join(",") {
         return Err(bad(format!("unexpected header `{first}`")));
     }
     let mut rows = Vec::new();
     for (i, line) in lines.enumerate() {
         let cells: Vec<&str> = line.split(',').collect();
-        if cells.len() != COLUMNS.len() {
+        if cells.len() != width {
             return Err(bad(format!(
-                "line {}: {} cells, expected {}",
+                "line {}: {} cells, expected {width}",
                 i + 2,
                 cells.len(),
-                COLUMNS.len()
             )));
         }
         let mut values = Vec::with_capacity(cells.len());
@@ -199,6 +229,7 @@ pub fn read(path: &Path) -> Result<Vec<Row>, TrainError> {
                     .map_err(|_| bad(format!("line {}: `{c}` is not a number", i + 2)))?
             });
         }
+        values.resize(COLUMNS.len(), f64::NAN);
         let row = Row::from_values(&values).expect("the cell count was checked");
         if row.generation != (i + 1) as f64 {
             return Err(bad(format!(
@@ -209,7 +240,7 @@ pub fn read(path: &Path) -> Result<Vec<Row>, TrainError> {
         }
         rows.push(row);
     }
-    Ok(rows)
+    Ok((rows, width))
 }
 
 /// One row as a CSV line (with its newline).
@@ -356,6 +387,41 @@ mod tests {
         assert_eq!(back[1].elo_vs_random, 400.0);
         std::fs::write(&p, "generation\n1\n").unwrap();
         assert!(read(&p).unwrap_err().to_string().contains("header"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_ledger_from_before_the_newer_columns_reads_and_upgrades() {
+        let dir = std::env::temp_dir().join(format!("crumble-ledger-old-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("progress.csv");
+        let mut r1 = Row::new(1);
+        r1.elapsed_s = 12.5;
+        r1.cpu_s = 20.0;
+        write(&p, &[r1.clone()]).unwrap();
+        // The same ledger as written before `cpu_s` existed: one column less everywhere.
+        let old: String = std::fs::read_to_string(&p)
+            .unwrap()
+            .lines()
+            .map(|l| format!("{}\n", &l[..l.rfind(',').unwrap()]))
+            .collect();
+        std::fs::write(&p, &old).unwrap();
+        let rows = read(&p).unwrap();
+        assert_eq!(rows[0].elapsed_s, 12.5);
+        assert!(rows[0].cpu_s.is_nan(), "not measured then");
+        assert!(upgrade(&p).unwrap());
+        assert!(!upgrade(&p).unwrap(), "once");
+        append(&p, &Row::new(2)).unwrap();
+        let rows = read(&p).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].elapsed_s, 12.5);
+        // A header that is not a prefix of the columns, and a short row, are refused.
+        std::fs::write(&p, old.replacen("unix_time", "unix_tim", 1)).unwrap();
+        assert!(read(&p).unwrap_err().to_string().contains("header"));
+        let mut torn = old.clone();
+        torn.push_str("2,1\n");
+        std::fs::write(&p, torn).unwrap();
+        assert!(read(&p).unwrap_err().to_string().contains("line 3: 2 cells"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

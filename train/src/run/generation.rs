@@ -104,6 +104,7 @@ impl<G: TrainGame> Run<G> {
             .map_or(0.0, |d| d.as_secs_f64());
         row.unix_time = now.floor();
         row.elapsed_s = self.elapsed_before + self.started.elapsed().as_secs_f64();
+        row.cpu_s = self.cpu_before + self.cpu_started.elapsed().as_secs_f64();
         // Logged before the ledger commits the generation: a kill in between repeats the
         // generation and logs its step twice, rather than never.
         let tb_dir = self.dir.join("tb");

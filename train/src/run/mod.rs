@@ -254,6 +254,8 @@ struct Run<G: TrainGame> {
     tb: TbLog,
     started: Instant,
     elapsed_before: f64,
+    cpu_started: cpu_time::ProcessTime,
+    cpu_before: f64,
     /// The trainer's side of a shared run.
     dist: Option<TrainerSide>,
 }

@@ -88,6 +88,9 @@ impl<G: TrainGame> Run<G> {
         let window = window::load_window(&cfg, &standard, &dir, &history)?;
         let tb = TbLog::open(&dir.join("tb")).map_err(io_err(&dir.join("tb")))?;
         let elapsed_before = history.last.as_ref().map_or(0.0, |r| r.elapsed_s);
+        // A ledger from before `cpu_s` was measured: those generations' CPU time is unknown
+        // (NaN), and stays so rather than counting from zero.
+        let cpu_before = history.last.as_ref().map_or(0.0, |r| r.cpu_s);
         Ok(Run {
             dir,
             cfg,
@@ -101,6 +104,8 @@ impl<G: TrainGame> Run<G> {
             tb,
             started: Instant::now(),
             elapsed_before,
+            cpu_started: cpu_time::ProcessTime::now(),
+            cpu_before,
             dist: None,
         })
     }
@@ -113,6 +118,7 @@ fn settle_ledger(dir: &Path, cfg: &TrainConfig) -> Result<History, TrainError> {
     let done = rows.len() as u32;
     check_against_disk(dir, done)?;
     ledger::drop_torn_tail(&dir.join("progress.csv"))?;
+    ledger::upgrade(&dir.join("progress.csv"))?;
     let history = History::new(rows, cfg.replay.window_max);
     clean_unfinished(dir, done)?;
     Ok(history)
