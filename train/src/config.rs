@@ -292,6 +292,23 @@ pub struct EvalConfig {
     /// against the previous one.
     pub gating: bool,
     pub gating_threshold: f64,
+    /// Where evaluation runs: in the generation loop, which waits for it, or beside it on a
+    /// thread of its own, so that no generation waits for matches (the row of the
+    /// generation it finishes in holds its figures; gating then promotes when it finishes).
+    pub background: EvalBackground,
+}
+
+/// `[eval] background`: where the evaluation matches run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvalBackground {
+    /// Beside the loop in shared runs with external self-play (the trainer's time is the
+    /// fleet's), in the loop otherwise (a local run resumes byte for byte).
+    External,
+    /// Always beside the loop.
+    Always,
+    /// Always in the loop.
+    Never,
 }
 
 impl Default for EvalConfig {
@@ -309,14 +326,12 @@ impl Default for EvalConfig {
             lookahead: Lookahead::Root,
             gating: false,
             gating_threshold: 0.55,
+            background: EvalBackground::External,
         }
     }
 }
 
 impl TrainConfig {
-    /// The `[search]` and `[selfplay]` sections of a config file, for the commands that play
-    /// games: the whole file is checked as strictly as training checks it, so an unknown
-    /// section (`[serach]`) or key anywhere is an error rather than silently ignored.
     /// The `[search]` and `[selfplay]` sections, as the commands that play games take them.
     pub fn play_config(&self) -> crumble_selfplay::ConfigFile {
         crumble_selfplay::ConfigFile {

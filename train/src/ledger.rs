@@ -104,6 +104,10 @@ ledger_columns! {
     /// worked on it (external self-play workers' time is theirs, not counted here). Last, so
     /// that ledgers written before it existed read as a prefix (see [`read`]).
     cpu_s => Some("time/cpu_seconds"),
+    /// The checkpoint the row's evaluation columns measured: the row's own generation when
+    /// evaluation runs in the loop, an earlier one when it runs beside it (`[eval]
+    /// background`); empty in rows without an evaluation.
+    eval_net => None,
 }
 
 /// The columns of the oldest ledger [`read`] still accepts: ledgers written before the
@@ -399,11 +403,19 @@ mod tests {
         r1.elapsed_s = 12.5;
         r1.cpu_s = 20.0;
         write(&p, &[r1.clone()]).unwrap();
-        // The same ledger as written before `cpu_s` existed: one column less everywhere.
+        // The same ledger as written before the newer columns existed.
         let old: String = std::fs::read_to_string(&p)
             .unwrap()
             .lines()
-            .map(|l| format!("{}\n", &l[..l.rfind(',').unwrap()]))
+            .map(|l| {
+                format!(
+                    "{}\n",
+                    l.split(',')
+                        .take(FIRST_COLUMNS)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            })
             .collect();
         std::fs::write(&p, &old).unwrap();
         let rows = read(&p).unwrap();
@@ -421,7 +433,12 @@ mod tests {
         let mut torn = old.clone();
         torn.push_str("2,1\n");
         std::fs::write(&p, torn).unwrap();
-        assert!(read(&p).unwrap_err().to_string().contains("line 3: 2 cells"));
+        assert!(
+            read(&p)
+                .unwrap_err()
+                .to_string()
+                .contains("line 3: 2 cells")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

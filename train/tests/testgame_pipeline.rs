@@ -260,3 +260,66 @@ fn game_start_settings_are_checked() {
     assert_eq!((start.board().width(), start.board().height()), (9, 10));
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// `[eval] background = "always"`: no generation waits for its own evaluation (a row holds
+/// an earlier checkpoint's, named in `eval_net`), the last generation is evaluated in the
+/// loop, and gating promotes a net when its evaluation lands, never before.
+#[test]
+fn evaluation_beside_the_loop_lands_later_and_gates_when_it_lands() {
+    use crumble_train::ledger;
+    let base = fresh_dir("background-eval");
+    let cfg = base.join("ttt.toml");
+    let text = CONFIG.replace(
+        "opening_turns = 0\n",
+        "opening_turns = 0\nbackground = \"always\"\ngating = true\ngating_threshold = 0.0\n",
+    );
+    std::fs::write(&cfg, text).unwrap();
+    let run = base.join("run");
+    let opts = TrainOptions {
+        config: Some(cfg),
+        run_dir: Some(run.clone()),
+        runs_root: base.clone(),
+        generations: Some(6),
+    };
+    let mut eval_events = 0;
+    train(&opts, &mut |e| {
+        if let crumble_train::run::Event::Eval { .. } = e {
+            eval_events += 1;
+        }
+    })
+    .unwrap();
+    let rows = ledger::read(&run.join("progress.csv")).unwrap();
+    assert_eq!(rows.len(), 6);
+    assert!(eval_events > 0);
+    let mut best = 0.0;
+    let mut measured = 0.0;
+    for r in &rows {
+        if r.eval_net.is_finite() {
+            assert!(
+                r.eval_net > measured,
+                "each checkpoint lands once, in order"
+            );
+            measured = r.eval_net;
+            if r.generation < 6.0 {
+                assert!(
+                    r.eval_net < r.generation,
+                    "row {} waited for its own",
+                    r.generation
+                );
+            }
+            assert!(r.score_vs_previous.is_finite() && r.score_vs_rollout.is_finite());
+            // Threshold 0: every evaluated net is promoted when its evaluation lands.
+            assert_eq!(r.promoted, 1.0);
+            best = r.eval_net;
+        } else {
+            assert!(r.score_vs_previous.is_nan() && r.eval_s.is_nan());
+            assert_eq!(r.promoted, 0.0, "no net is promoted without an evaluation");
+        }
+        assert_eq!(r.best_net, best, "row {}", r.generation);
+    }
+    assert_eq!(
+        rows[5].eval_net, 6.0,
+        "the last checkpoint is measured in the loop"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}

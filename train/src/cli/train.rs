@@ -317,6 +317,13 @@ impl Display {
                  {files} fresh files over the intake cap (named in the commit; raise \
                  --intake-cap or train faster)"
             )),
+            Event::EvalDropped {
+                generation,
+                evaluated,
+            } => self.say(format!(
+                "gen {generation}: the evaluation of gen-{evaluated:04} running beside the run was \
+                 stopped unfinished; the last generation's own evaluation comes first"
+            )),
             Event::Train {
                 generation,
                 step,
@@ -364,8 +371,15 @@ impl Display {
                         "-".into()
                     }
                 };
+                // An evaluation that ran beside the run names the checkpoint it measured.
+                let measured = if row.eval_net.is_finite() && row.eval_net != f64::from(generation)
+                {
+                    format!("gen-{:04} ", row.eval_net)
+                } else {
+                    String::new()
+                };
                 self.say(format!(
-                    "gen {generation}/{}: {:.0} s, {} games ({:.0} turns), policy {:.3} value {:.3} entropy {:.2}, vs previous {} random {} rollout {}, elo {:+.0}, run ETA {}",
+                    "gen {generation}/{}: {:.0} s, {} games ({:.0} turns), policy {:.3} value {:.3} entropy {:.2}, {measured}vs previous {} random {} rollout {}, elo {:+.0}, run ETA {}",
                     self.target,
                     self.gen_start.elapsed().as_secs_f64(),
                     row.games,

@@ -39,10 +39,7 @@ impl<G: TrainGame> Run<G> {
         let net = self.net.as_ref().expect("the training net is always there");
         self.check_fence()?;
         save_checkpoint(&self.dir, g, &self.net_config, net, Some(&self.optim))?;
-        let promoted = self.evaluate(g, last, &mut row, on_event)?;
-        row.promoted = if promoted { 1.0 } else { 0.0 };
-        // The net the next generation plays self-play with.
-        row.best_net = f64::from(if promoted { g } else { selfplay_net });
+        self.evaluate(g, selfplay_net, last, &mut row, on_event)?;
         self.commit(g, row, last, on_event)
     }
 
@@ -207,14 +204,26 @@ pub(super) fn selfplay_stats<G: GameState>(
     Ok(())
 }
 
-/// Logs the row's measured columns as TensorBoard scalars at step `g`.
+/// Logs the row's measured columns as TensorBoard scalars at step `g`, an evaluation's at
+/// the step of the checkpoint it measured (`eval_net`: an earlier one when it ran beside the
+/// loop).
 fn log_row(tb: &mut TbLog, row: &Row, g: u32) -> std::io::Result<()> {
+    let eval_step = if row.eval_net.is_finite() {
+        row.eval_net as u32
+    } else {
+        g
+    };
     for (column, value) in COLUMNS.iter().zip(row.values()) {
         let Some(tag) = column.tag else { continue };
         if column.name == "elo" && !row.evaluated() {
             continue; // carried over, not measured this generation
         }
-        tb.scalar(tag, value, g)?;
+        let step = if tag.starts_with("eval/") || column.name == "eval_s" {
+            eval_step
+        } else {
+            g
+        };
+        tb.scalar(tag, value, step)?;
     }
     tb.flush()
 }

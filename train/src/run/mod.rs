@@ -106,6 +106,8 @@ pub enum TrainError {
          nothing was saved or promoted, and the finished generations are untouched"
     )]
     NonFinite { generation: u32, what: String },
+    #[error("the evaluation of gen-{generation:04} panicked")]
+    EvalPanicked { generation: u32 },
     // Transparent: its messages name the store already, and `{:#}` would repeat them.
     #[error(transparent)]
     Dist(#[from] crate::distributed::DistError),
@@ -177,6 +179,12 @@ pub enum Event<'a> {
         /// The new net's games so far.
         tally: &'a Tally,
         total: u64,
+    },
+    /// The evaluation running beside the loop was stopped unfinished: the last
+    /// generation's own evaluation replaces it.
+    EvalDropped {
+        generation: u32,
+        evaluated: u32,
     },
     Finished {
         generation: u32,
@@ -258,4 +266,6 @@ struct Run<G: TrainGame> {
     cpu_before: f64,
     /// The trainer's side of a shared run.
     dist: Option<TrainerSide>,
+    /// The evaluation beside the loop (`[eval] background`), once one started.
+    background: Option<eval::Background>,
 }

@@ -107,6 +107,7 @@ impl<G: TrainGame> Run<G> {
             cpu_started: cpu_time::ProcessTime::now(),
             cpu_before,
             dist: None,
+            background: None,
         })
     }
 }
