@@ -9,7 +9,8 @@
 #
 # Usage: scripts/intake.sh   Environment: CRUMBLE (default target/debug/crumble), CONFIG,
 # WORKERS (20), RATE (0.5), DURATION (120 s), CAP (the trainer's --intake-cap; default its own),
-# INTAKE_DIR.
+# INTAKE_DIR, LOCATION (the run's location: default INTAKE_DIR/run; an s3://BUCKET/PREFIX of a
+# running S3 server, with the AWS_* variables set, needs CRUMBLE built with --features s3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CRUMBLE=${CRUMBLE:-target/debug/crumble}
@@ -18,22 +19,32 @@ WORKERS=${WORKERS:-20}
 RATE=${RATE:-0.5}
 DURATION=${DURATION:-120}
 WORK=${INTAKE_DIR:-$(mktemp -d /tmp/crumble-intake.XXXXXX)}
-RUN=$WORK/run
+RUN=${LOCATION:-$WORK/run}
+# The trainer's working copy: the run directory itself, or a cache of the store.
+LEDGER_DIR=$RUN
+CACHE=()
+case $RUN in s3://*) LEDGER_DIR=$WORK/cache; CACHE=(--cache-dir "$LEDGER_DIR");; esac
 mkdir -p "$WORK"
 fail() { printf 'INTAKE FAILED: %s (logs in %s)\n' "$*" "$WORK" >&2; exit 1; }
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
-rows() { [ -f "$RUN/progress.csv" ] && echo $(($(wc -l <"$RUN/progress.csv") - 1)) || echo 0; }
+# Record files uploaded and not yet committed.
+waiting() {
+    case $RUN in
+    s3://*) "$CRUMBLE" store-check --audit "$RUN" 2>/dev/null | grep -c ' waiting$' || true;;
+    *) find "$RUN/incoming" -name '*.crsp' 2>/dev/null | wc -l;;
+    esac
+}
 
 "$CRUMBLE" selfplay --agent mcts:uniform:8 --games 8 --out "$WORK/made" \
     --config "$CONFIG" --threads 1 >/dev/null 2>&1 || fail "could not make record files"
 cap=()
 [ -n "${CAP:-}" ] && cap=(--intake-cap "$CAP")
-"$CRUMBLE" train --run-dir "$RUN" --config "$CONFIG" --generations 100000 \
+"$CRUMBLE" train --run-dir "$RUN" "${CACHE[@]}" --config "$CONFIG" --generations 100000 \
     --selfplay external --poll 0.5 --heartbeat 2 "${cap[@]}" >"$WORK/trainer.log" 2>&1 &
 T=$!; PIDS+=("$T")
-for _ in $(seq 1 600); do [ -f "$RUN/latest.json" ] && break; sleep 0.1; done
+for _ in $(seq 1 600); do [ -f "$LEDGER_DIR/progress.csv" ] && break; sleep 0.1; done
 "$CRUMBLE" worker --run "$RUN" --synthetic "$RATE" --synthetic-from "$WORK/made" \
     --synthetic-workers "$WORKERS" --poll 1 >"$WORK/workers.log" 2>&1 &
 S=$!; PIDS+=("$S")
@@ -43,9 +54,9 @@ kill "$S"; wait "$S" 2>/dev/null || true
 t1=$(date +%s.%N)
 # What is still waiting goes into the next generation if it makes the minimum; a minute
 # at most, then what is left counts as not trained on.
-for _ in $(seq 1 600); do
-    [ -z "$(find "$RUN/incoming" -name '*.crsp' 2>/dev/null | head -1)" ] && break
-    sleep 0.1
+for _ in $(seq 1 120); do
+    [ "$(waiting)" -eq 0 ] && break
+    sleep 0.5
 done
 kill "$T"; wait "$T" 2>/dev/null || true
 "$CRUMBLE" store-check --audit "$RUN" >"$WORK/audit.txt" || fail "the audit failed"
@@ -63,4 +74,4 @@ awk -F, -v t0="$t0" -v t1="$t1" -v used="$used" -v all="$all" -v dropped="$dropp
         s = t1 - t0
         printf "%d synthetic workers at %s files/s for %.0f s: %d files uploaded, %d used (%.1f%%), %d dropped over the cap, %d waiting\n", w, r, s, all, used, 100 * used / (all > 0 ? all : 1), dropped, waiting
         printf "%d generations committed while the workers ran, %d games trained on: %.0f games/h; %d generations in all, mean training speed %.1f samples/s\n", k, games, games * 3600 / s, n, sps / (n > 0 ? n : 1)
-    }' "$RUN/progress.csv"
+    }' "$LEDGER_DIR/progress.csv"

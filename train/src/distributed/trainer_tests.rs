@@ -233,3 +233,88 @@ fn a_commit_without_its_ledger_row_gives_the_row_on_resume() {
     assert!(!dir.join(super::super::LOCK_KEY).exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A trainer stopped after mirroring a generation's files but before its commit (its
+/// commit's create fails, so it stops where a kill would leave it), restarted with other
+/// settings (another intake cap and lag) after more games arrived: the generation is made
+/// again from other games, the store holds the new files (not the first attempt's), the
+/// audit confirms every hash against the commit, and the pointer names the new network.
+#[test]
+fn a_trainer_stopped_between_mirror_and_commit_restarts_with_other_settings() {
+    use super::super::synthetic::{SyntheticOptions, run_synthetic};
+    use crate::run::{TrainOptions, train, train_shared};
+    let base = temp("mirror-commit");
+    let tiny = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml");
+    // Valid record files of the run's game and grid: a local run's first generation.
+    let src = base.join("src");
+    let local = |dir: &Path, generations| TrainOptions {
+        config: Some(tiny.clone()),
+        run_dir: Some(dir.to_path_buf()),
+        runs_root: base.clone(),
+        generations: Some(generations),
+    };
+    train(&local(&src, 1), &mut |_| {}).unwrap();
+    let upload = |store: &Store, files: u64| {
+        let opts = SyntheticOptions {
+            store: store.clone(),
+            source: crate::replay::generation_dir(&src, 1),
+            rate: 1000.0,
+            workers: 1,
+            max_files: Some(files),
+            poll: Duration::from_millis(20),
+        };
+        run_synthetic(&opts, &|_| {}).unwrap()
+    };
+    let inner = Store::open(&Location::Local(base.join("store"))).unwrap();
+    let faulty = Arc::new(crate::store::testing::Faulty::new(inner.clone()));
+    faulty.refused.lock().unwrap().push("commits/".into());
+    let store_a = Store::from_backend(faulty, "faulty");
+    let copy = base.join("copy");
+    let net_key = "checkpoints/gen-0001/net.crnet";
+
+    // Trainer A: its pointer out, two files in, generation 1 trained and mirrored, then
+    // the commit fails.
+    let a = {
+        let (copy, store_a) = (copy.clone(), store_a.clone());
+        let opts = local(&copy, 1);
+        std::thread::spawn(move || {
+            let mut sh = shared(&store_a, false);
+            sh.poll = Duration::from_millis(20);
+            train_shared(&opts, Some(&sh), &mut |_| {})
+        })
+    };
+    upload(&inner, 2);
+    let e = a.join().unwrap().unwrap_err().to_string();
+    assert!(e.contains("connection reset"), "{e}");
+    let first = inner
+        .get(net_key, u64::MAX)
+        .unwrap()
+        .expect("mirrored before the commit");
+    assert!(!inner.exists(&commit::commit_key(1)).unwrap());
+
+    // More games arrive; trainer B starts on A's working copy with other settings.
+    upload(&inner, 3);
+    let mut sh = shared(&inner, false);
+    sh.poll = Duration::from_millis(20);
+    sh.max_lag = 2;
+    sh.intake_cap = Some(1000);
+    train_shared(&local(&copy, 1), Some(&sh), &mut |_| {}).unwrap();
+
+    let audit = super::super::audit::audit(&inner).unwrap();
+    assert_eq!(audit.generations, 1);
+    assert_eq!(audit.used_files, 5, "A's files and the new ones, each once");
+    assert!(
+        audit.generation_files >= 2,
+        "checkpoint and replay files confirmed"
+    );
+    let second = inner.get(net_key, u64::MAX).unwrap().unwrap();
+    assert_ne!(first, second, "the store holds the generation made again");
+    let p = Pointer::read(&inner).unwrap().unwrap();
+    assert_eq!((p.net, p.generation), (1, 1));
+    assert_eq!(
+        p.sha256,
+        sha256_hex(&second),
+        "workers take the new network"
+    );
+    std::fs::remove_dir_all(base).unwrap();
+}

@@ -18,6 +18,9 @@ pub struct Faulty {
     /// Writes of keys with one of these prefixes go through and then report an error (a
     /// refused create reports the refusal).
     pub ack_lost: Mutex<Vec<String>>,
+    /// Writes of keys with one of these prefixes fail and write nothing (the writer died
+    /// before them).
+    pub refused: Mutex<Vec<String>>,
 }
 
 impl Faulty {
@@ -28,6 +31,7 @@ impl Faulty {
             hidden: Mutex::new(Vec::new()),
             unlisted: Mutex::new(Vec::new()),
             ack_lost: Mutex::new(Vec::new()),
+            refused: Mutex::new(Vec::new()),
         }
     }
 
@@ -38,6 +42,11 @@ impl Faulty {
 
 impl Backend for Faulty {
     fn put(&self, key: &str, bytes: Vec<u8>, create_only: bool) -> Result<Put, String> {
+        let refused = self.refused.lock().unwrap();
+        if refused.iter().any(|p| key.starts_with(p.as_str())) {
+            return Err("connection reset".into());
+        }
+        drop(refused);
         let r = if create_only {
             self.inner.put_create(key, bytes)
         } else {
