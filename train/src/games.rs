@@ -128,6 +128,17 @@ pub trait TrainGame: GameHooks {
     /// The game's encoder for the network.
     type Encoder: Encoder<Self> + Clone + Default;
 
+    /// Does the built-in network (`bot`) play this game?
+    const BUILTIN: bool = false;
+
+    /// The agent `play` and `serve` use when none is named: the built-in network where the
+    /// game has one, else a search without a network.
+    const DEFAULT_AGENT: &'static str = if Self::BUILTIN {
+        "bot"
+    } else {
+        "mcts:rollout:200"
+    };
+
     /// The start of every self-play and evaluation game of a run with `cfg`: the game's start
     /// specification `[game.start]` (its start JSON as TOML), or its default start.
     fn standard_start(cfg: &TrainConfig) -> Result<Self, StartError> {
@@ -149,6 +160,7 @@ pub trait TrainGame: GameHooks {
 
 impl TrainGame for Crumble {
     type Encoder = CrumbleEncoder;
+    const BUILTIN: bool = true;
 
     /// The board of `[selfplay] board` and `resolution` (the network's resolution too):
     /// `[game.start]` is refused.

@@ -180,6 +180,28 @@ pub trait GameText: GameState {
         None
     }
 
+    /// Where in a refused move's text the fault lies (characters, end exclusive), so that
+    /// `play` can point at it; unknown by default.
+    fn refusal_span(e: &TextError) -> Option<(usize, usize)> {
+        let _ = e;
+        None
+    }
+
+    /// The line under `play`'s list of the legal moves `texts` (as `legal_move_texts`
+    /// wrote them): their count, and how to go beyond the list where a game lists only part
+    /// of each move.
+    fn moves_summary(&self, texts: &[String]) -> String {
+        format!("{} moves", texts.len())
+    }
+
+    /// Whose side of the board a person writing moves in `notation` as `writer` sees at the
+    /// bottom, so that the edge coordinates drawn are the ones they write (Crumble's
+    /// per-player frame turns the board for White); Black's by default.
+    fn view_for(notation: Self::Notation, writer: Color) -> Color {
+        let _ = (notation, writer);
+        Color::Black
+    }
+
     /// What a person playing seat `p` from this position should know (Crumo's second seat
     /// may swap); nothing by default.
     fn seat_note(&self, p: Player) -> Option<&'static str> {

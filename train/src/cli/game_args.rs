@@ -75,6 +75,16 @@ impl PlayedArgs {
 }
 
 impl GameArgs {
+    /// Game `name` (a registry name) with none of the board flags: its standard start.
+    pub fn of(name: &str) -> GameArgs {
+        GameArgs {
+            game: name.to_string(),
+            width: None,
+            height: None,
+            size: None,
+        }
+    }
+
     pub fn is_splinter(&self) -> bool {
         self.game == Splinter::NAME
     }

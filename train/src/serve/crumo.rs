@@ -18,9 +18,6 @@ fn at(game: &Crumo, p: Point) -> Value {
 }
 
 impl ServeGame for Crumo {
-    const DEFAULT_AGENT: &'static str = "mcts:rollout:200";
-    const BUILTIN: bool = false;
-
     /// The standard start of a size (points per side, default 5), or rule 12's position JSON.
     fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Crumo, ServeError> {
         if let Some(text) = position_json {

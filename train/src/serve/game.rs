@@ -16,12 +16,6 @@ const CRUMBLE: &str = <crumble_core::games::crumble::Crumble as GameState>::NAME
 
 /// A game the board plays.
 pub trait ServeGame: TrainGame + Pictures {
-    /// The default opponent: the built-in network where there is one for the game, else a
-    /// search agent without a network (as `crumble play` chooses).
-    const DEFAULT_AGENT: &'static str;
-    /// Does the built-in network (`bot`) play this game?
-    const BUILTIN: bool;
-
     /// The start the page asked for: the standard start of `board` (the game's size text:
     /// `6`, `15x18`, `5`; `None` its default), or a position in the game's position JSON.
     fn start(board: Option<&str>, position: Option<&str>) -> Result<Self, ServeError>;

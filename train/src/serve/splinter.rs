@@ -24,9 +24,6 @@ fn centre(b: &Board, s: Square) -> Value {
 }
 
 impl ServeGame for Splinter {
-    const DEFAULT_AGENT: &'static str = "mcts:rollout:200";
-    const BUILTIN: bool = false;
-
     /// `WxH` (files × ranks, default 15x18), or rule 10's position JSON.
     fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Splinter, ServeError> {
         if let Some(text) = position_json {

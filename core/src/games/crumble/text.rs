@@ -1,7 +1,7 @@
 //! Crumble's text layer ([`GameText`]): moves in the notation of rule 6 in either frame,
 //! positions as position JSON (`position.md`), results as the schema's result object.
 
-use super::notation::{self, Formatter, Frame};
+use super::notation::{self, Formatter, Frame, NotationError};
 use super::{Crumble, Outcome, Reason, SizeError, board, position};
 use crate::game::record::{BoardTagError, Ending, TagLine, tag_value};
 use crate::game::{Color, Decision, GameState, GameText, TextError};
@@ -131,6 +131,52 @@ impl GameText for Crumble {
 
     fn end_reason(&self) -> Option<&'static str> {
         self.outcome().map(|o| o.reason.name())
+    }
+
+    fn board_text(&self) -> String {
+        let b = self.board();
+        let n = b.board_size();
+        format!("{n}x{n} (resolution {})", b.resolution())
+    }
+
+    /// Section 6 of the rules book in brief, in the writer's own view.
+    fn notation_help(&self) -> String {
+        "Notation (core/src/games/crumble/RULES.md section 6), in your own view in the per-player
+frame: a piece is named by its lower-left corner, a staircase a,b,c... of intersections
+counted from your lower-left corner (a right, then b up, then c right...); the numbers along
+the board's bottom and left edges are those counts. Then H or V splits the piece (H3: a long
+split through 3 pieces), or J a,b joins everything up to the corner a intersections right
+and b up. Swap steps follow: 1HN splits the piece at 1 horizontally and swaps its new
+northern half north. Examples: 1HN, 0,2J2,1, 3,2H2-1N-N.
+"
+        .into()
+    }
+
+    fn refusal_span(e: &TextError) -> Option<(usize, usize)> {
+        match e {
+            TextError::Move(inner) => inner.downcast_ref::<NotationError>()?.span,
+            _ => None,
+        }
+    }
+
+    /// The list holds splits and joins without their swaps.
+    fn moves_summary(&self, texts: &[String]) -> String {
+        let split = texts
+            .iter()
+            .find(|t| t.ends_with('H'))
+            .map_or("1H", String::as_str);
+        format!(
+            "{} splits and joins; add swap steps (N, E, S, W) to swap, e.g. {split}N",
+            texts.len()
+        )
+    }
+
+    fn view_for(frame: Frame, writer: Color) -> Color {
+        if frame.rotates_for(writer) {
+            Color::White
+        } else {
+            Color::Black
+        }
     }
 
     fn end_as(&mut self, end: Ending, winner: Option<Color>) {

@@ -4,10 +4,9 @@
 //! played decision by decision: a search at each decision with more than one legal choice,
 //! the most visited decision played (match settings: no noise, temperature 0), the tree
 //! kept for the next decision of the same turn. The decisions then make one move of the game
-//! (a Crumble [`Move`], a Splinter move with its splinter choice).
+//! (a Crumble split with its swaps, a Splinter move with its splinter choice).
 
 use anyhow::Context as _;
-use crumble_core::games::crumble::{Crumble, Move};
 use crumble_core::{Decision, GameState};
 use crumble_selfplay::{
     AgentKind, AgentSpec, CheckpointLoader, Evaluator, GameHooks, Search, SearchConfig, selfplay,
@@ -17,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// One agent with its evaluator and search tree.
 #[derive(Debug)]
-pub struct Bot<G: GameState = Crumble> {
+pub struct Bot<G: GameState> {
     /// The agent string (`mcts:rollout:200`).
     pub name: String,
     kind: Kind<G>,
@@ -31,31 +30,6 @@ enum Kind<G: GameState> {
         evaluator: Box<dyn Evaluator<G>>,
         simulations: u32,
     },
-}
-
-/// A move an agent chose.
-#[derive(Clone, Debug)]
-pub struct Choice {
-    pub mv: Move,
-    /// The search's value of the position the move is played from, the mover's view
-    /// (`None` for random play).
-    pub value: Option<f32>,
-}
-
-impl Bot<Crumble> {
-    /// The agent of `spec`, with match settings; `ckpt:` agents load their checkpoint here.
-    pub fn new(spec: &AgentSpec, cfg: &SearchConfig, seed: u64) -> anyhow::Result<Bot> {
-        Bot::with_loader(spec, cfg, seed, &crumble_model::NetLoader::new())
-    }
-
-    /// The agent's move in `game` (a live game at the start of a turn).
-    pub fn choose(&mut self, game: &Crumble) -> anyhow::Result<Choice> {
-        let (path, value) = self.choose_turn(game)?;
-        let mv = game
-            .move_from_decisions(&path)
-            .with_context(|| format!("internal error: the move of agent {}", self.name))?;
-        Ok(Choice { mv, value })
-    }
 }
 
 impl<G: GameHooks> Bot<G> {

@@ -185,13 +185,23 @@ fn edge_labels(pieces: &[Piece]) -> (Labels, Labels) {
 /// `1-0: Black wins (four-sides)`.
 pub fn status_line(game: &Crumble) -> String {
     match game.outcome() {
-        Some(o) => {
-            let token = crate::game::record::result_token(o.winner);
-            match o.winner {
-                Some(w) => format!("{token}: {} wins ({})", capital(w), o.reason.name()),
-                None => format!("{token}: draw ({})", o.reason.name()),
-            }
-        }
+        Some(o) => format!(
+            "{}: {}",
+            crate::game::record::result_token(o.winner),
+            status_words(game)
+        ),
+        None => status_words(game),
+    }
+}
+
+/// [`status_line`] without the result token: the line the generic pictures' status is (their
+/// callers put the token in front themselves).
+fn status_words(game: &Crumble) -> String {
+    match game.outcome() {
+        Some(o) => match o.winner {
+            Some(w) => format!("{} wins ({})", capital(w), o.reason.name()),
+            None => format!("draw ({})", o.reason.name()),
+        },
         None => format!(
             "{} to move (turn {})",
             capital(game.to_move()),
@@ -235,7 +245,7 @@ impl crate::render::Pictures for Crumble {
     }
 
     fn status_line(&self) -> String {
-        status_line(self)
+        status_words(self)
     }
 }
 

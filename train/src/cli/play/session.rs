@@ -1,19 +1,18 @@
-//! `crumble play --config GAME.toml` for every game but Crumble: the game against an agent in
-//! the terminal, written once against the game's text layer (`GameText`) and pictures
-//! (`Pictures`). The board is drawn after every move with the last move highlighted; the
-//! person types moves in the game's notation (`help` shows it) or the commands `moves`,
-//! `hint`, `undo`, `board`, `resign`, `quit`, `help`. The game is saved as the game's text
-//! record (`crumble_core::game::record`) with the agent's value after each of its moves as a
-//! comment `{value +0.12}`.
+//! The session of `crumble play`, written once for every game against its text layer
+//! (`GameText`) and pictures (`Pictures`): the board drawn after every move with the last
+//! move highlighted (from the side whose coordinates the person writes), moves typed in the
+//! game's notation (`help` shows it) or the commands `moves`, `hint`, `undo`, `board`,
+//! `resign`, `quit`, `help`, the agent's moves printed with its value estimate, and the game
+//! saved as the game's record (`crumble_core::game::record`) with the agent's value after
+//! each of its moves as a comment `{value +0.12}`.
 //!
 //! `--as` picks the person's seat: `black` the first seat, `white` the second. A game whose
 //! seats can change colours (Crumo's swap) says so when they do; the record names the players
-//! by the colours they ended with. The board is the config's standard start, or a
-//! `--position` file (the game's position JSON); Crumble's `--board`, `--resolution` and
-//! `--frame` are refused.
+//! by the colours they ended with.
 
 use super::bot::Bot;
 use super::{Args, End, ViewArg, out_path, read_line, save, use_colour};
+use crate::cli::game_args::GameArgs;
 use anyhow::{Context as _, bail};
 use crumble_core::game::record::{Ending, Record};
 use crumble_core::render::record_page::title;
@@ -38,6 +37,8 @@ struct Played<G> {
 struct Session<G: TrainGame> {
     /// The person's seat; its colour may change (a swap).
     seat: Player,
+    /// How moves are written and read (Crumble's frame).
+    notation: G::Notation,
     style: PictureStyle,
     echo: bool,
     start: G,
@@ -73,6 +74,7 @@ impl<G: TrainGame + Pictures> Session<G> {
     fn draw(&mut self) -> anyhow::Result<()> {
         let last = self.history.last();
         let mut style = self.style.clone();
+        style.view = G::view_for(self.notation, self.human());
         style.last_move = last.map(|p| format!("{} ({})", p.text, colour_to_move(&p.before)));
         let board = self
             .game
@@ -85,15 +87,20 @@ impl<G: TrainGame + Pictures> Session<G> {
         self.game.colour_of(self.seat)
     }
 
-    /// The turn number of the next move, as the record numbers it.
+    /// The number of the next move, as the record numbers it: `3.`, or by rounds, `3.` for
+    /// Black and `3...` for White.
     fn number(&self) -> String {
-        format!("{}.", self.history.len() + 1)
+        let index = self.history.len();
+        if !G::NUMBER_BY_ROUND {
+            return format!("{}.", index + 1);
+        }
+        move_number(colour_to_move(&self.start), index)
     }
 
     /// The text of `turn` (a whole legal turn from the current position).
     fn text_of(&self, turn: &[Decision]) -> anyhow::Result<String> {
         self.game
-            .move_text(turn, G::Notation::default())
+            .move_text(turn, self.notation)
             .context("internal error: a legal move cannot be written")
     }
 
@@ -147,9 +154,10 @@ impl<G: TrainGame + Pictures> Session<G> {
     }
 
     fn list_moves(&mut self) -> anyhow::Result<()> {
-        let texts = self.game.legal_move_texts(G::Notation::default())?;
+        let texts = self.game.legal_move_texts(self.notation)?;
         let mut s = columns(&texts);
-        s += &format!("{} moves\n", texts.len());
+        s += &self.game.moves_summary(&texts);
+        s.push('\n');
         self.say(&s)
     }
 
@@ -193,7 +201,7 @@ impl<G: TrainGame + Pictures> Session<G> {
 
     /// A line that is not a command: a move, or a helpful refusal.
     fn try_move(&mut self, text: &str) -> anyhow::Result<()> {
-        let turn = match self.game.parse_move(text, G::Notation::default()) {
+        let turn = match self.game.parse_move(text, self.notation) {
             Ok(turn) => turn,
             // A plain word that is no move here is a mistyped command.
             Err(_)
@@ -209,6 +217,9 @@ impl<G: TrainGame + Pictures> Session<G> {
                     "not a legal move: {}\n",
                     super::escape_controls(&e.to_string())
                 );
+                if let Some(span) = G::refusal_span(&e) {
+                    s += &caret(text, span);
+                }
                 if let Some(more) = self.game.refusal_hint(text, &e) {
                     s += &more;
                 }
@@ -228,6 +239,7 @@ impl<G: TrainGame + Pictures> Session<G> {
     fn record(&self, date: &str) -> Record<G> {
         // The turn limit is a setting of this session, not part of the position: a tag.
         let mut rec = Record::new(self.start.clone());
+        rec.notation = self.notation;
         for c in Color::BOTH {
             let name = if self.human() == c {
                 &self.name
@@ -304,6 +316,41 @@ impl<G: TrainGame + Pictures> Session<G> {
     }
 }
 
+/// `3.` for a Black move, `3...` for a White one: the number of the move `index` of a game
+/// numbered by rounds from a start where `first` moves.
+fn move_number(first: Color, index: usize) -> String {
+    let ply = index + usize::from(first == Color::White);
+    if ply.is_multiple_of(2) {
+        format!("{}.", ply / 2 + 1)
+    } else {
+        format!("{}...", ply / 2 + 1)
+    }
+}
+
+/// `text` again with carets under its characters `span` (end exclusive), both escaped the
+/// same way so that they line up.
+fn caret(text: &str, (a, b): (usize, usize)) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if a > chars.len() {
+        return String::new();
+    }
+    let width = |r: &[char]| {
+        super::escape_controls(&r.iter().collect::<String>())
+            .chars()
+            .count()
+    };
+    let (pre, mid) = (
+        width(&chars[..a]),
+        width(&chars[a..b.clamp(a, chars.len())]),
+    );
+    format!(
+        "  {}\n  {}{}\n",
+        super::escape_controls(text),
+        " ".repeat(pre),
+        "^".repeat(mid.max(1))
+    )
+}
+
 /// The colour that moves in `game` (Black once it is over: only a label).
 fn colour_to_move<G: GameText>(game: &G) -> Color {
     game.decider().map_or(Color::Black, |p| game.colour_of(p))
@@ -327,29 +374,34 @@ pub fn columns(texts: &[String]) -> String {
 
 /// The session of `crumble play` for `G` with the config `full`.
 pub fn run<G: TrainGame + Pictures>(a: &Args, full: &TrainConfig) -> anyhow::Result<ExitCode> {
-    if let Some(flag) = a.pos.crumble_flags().first() {
+    let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or(G::DEFAULT_AGENT))?;
+    let hint_spec = match &a.hint_agent {
+        Some(h) => AgentSpec::parse(h)?,
+        None if !matches!(spec, AgentSpec::Random) => spec.clone(),
+        None => AgentSpec::parse(G::DEFAULT_AGENT)?,
+    };
+    let cfg = full.play_config().search;
+    let flags = a.pos.crumble_flags();
+    if G::NAME != <crumble_core::games::crumble::Crumble as crumble_core::GameState>::NAME
+        && let Some(flag) = flags.first()
+    {
         bail!(
             "{flag} is a Crumble flag: {} does not take it (its board is the config's [game] start)",
             title(G::NAME)
         );
     }
-    let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or(super::ROLLOUT_AGENT))?;
-    let hint_spec = match &a.hint_agent {
-        Some(h) => AgentSpec::parse(h)?,
-        None if !matches!(spec, AgentSpec::Random) => spec.clone(),
-        None => AgentSpec::parse(super::ROLLOUT_AGENT)?,
+    // The start and notation the position flags name (a --position file, Crumble's board and
+    // frame), as the rules commands read them; without flags, the config's start.
+    let game_args = GameArgs::of(G::NAME);
+    let setup = game_args.setup(&a.pos, a.max_turns, &[])?;
+    let notation = setup.notation::<G>();
+    let start = if a.pos.position.is_none() && !flags.iter().any(|f| *f != "--frame") {
+        let mut start = G::standard_start(full)?;
+        start.set_turn_limit(a.max_turns);
+        start
+    } else {
+        setup.start::<G>()?
     };
-    let cfg = full.play_config().search;
-    let mut start = match &a.pos.position {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read position file {}", path.display()))?;
-            G::from_position_json(text.trim())
-                .with_context(|| format!("position file {} refused", path.display()))?
-        }
-        None => G::standard_start(full)?,
-    };
-    start.set_turn_limit(a.max_turns);
     let (date, stamp) = crumble_train::clock::now_stamps();
     let path = out_path(a, &format!("{}-game", G::NAME), &stamp)?;
     let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
@@ -361,6 +413,7 @@ pub fn run<G: TrainGame + Pictures>(a: &Args, full: &TrainConfig) -> anyhow::Res
     };
     let mut s = Session {
         seat,
+        notation,
         style: PictureStyle {
             color: use_colour(a.color),
             coords: !a.no_coords,
@@ -383,8 +436,11 @@ pub fn run<G: TrainGame + Pictures>(a: &Args, full: &TrainConfig) -> anyhow::Res
         .game
         .seat_note(seat)
         .map_or(String::new(), |n| format!(" ({n})"));
+    let frame = G::notation_tag(notation).map_or(String::new(), |(tag, name)| {
+        format!(", {name} {}", tag.to_lowercase())
+    });
     let intro = format!(
-        "{} {}: you ({}) play {}{seat_note} against {}. Type a move, or `help`.\n",
+        "{} {}{frame}: you ({}) play {}{seat_note} against {}. Type a move, or `help`.\n",
         title(G::NAME),
         s.game.board_text(),
         a.name,
@@ -419,4 +475,31 @@ pub fn run<G: TrainGame + Pictures>(a: &Args, full: &TrainConfig) -> anyhow::Res
     ))?;
     ended?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{caret, move_number};
+    use crumble_core::Color;
+
+    #[test]
+    fn move_numbers_follow_the_record() {
+        assert_eq!(move_number(Color::Black, 0), "1.");
+        assert_eq!(move_number(Color::Black, 1), "1...");
+        assert_eq!(move_number(Color::Black, 2), "2.");
+        assert_eq!(move_number(Color::White, 0), "1...");
+        assert_eq!(move_number(Color::White, 1), "2.");
+    }
+
+    #[test]
+    fn the_caret_lines_up_under_escaped_text() {
+        assert_eq!(caret("1H9", (1, 3)), "  1H9\n   ^^\n");
+        // A control character is shown escaped: the caret counts what is shown.
+        assert_eq!(caret("\u{1}x", (1, 2)), "  \\u{1}x\n        ^\n");
+        assert_eq!(
+            caret("ab", (5, 6)),
+            "",
+            "a span past the text points nowhere"
+        );
+    }
 }
