@@ -9,7 +9,7 @@ use crumble_train::distributed::worker::{WorkerEvent, WorkerOptions, run_worker}
 use crumble_train::store::{Location, Store};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
@@ -59,13 +59,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    super::on_interrupt(format!(
-        "finished files not yet uploaded stay in {} and are uploaded when a worker starts \
-         with this spool again; the batch in progress goes on from its finished games",
-        a.spool.display()
-    ))?;
     let store = Store::open(&Location::parse(&a.run)?)?;
     if let (Some(rate), Some(source)) = (a.synthetic, &a.synthetic_from) {
+        super::on_interrupt("the files uploaded so far stay in the store".into())?;
         if !(rate > 0.0 && rate.is_finite()) {
             anyhow::bail!("--synthetic {rate}: the rate is files per second, above 0");
         }
@@ -90,7 +86,29 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         max_games: a.games,
         parallel_games: a.parallel_games,
         games_per_file: a.games_per_file,
+        interrupt: Arc::default(),
     };
+    // Ctrl-C or SIGTERM (Slurm's requeue, preemption or time limit, which waits 30 s by
+    // default before SIGKILL): the finished files are uploaded first, then the worker exits.
+    let interrupt = opts.interrupt.clone();
+    let spool = a.spool.display().to_string();
+    ctrlc::set_handler(move || {
+        eprintln!("\ninterrupted: uploading the finished record files first (at most 20 s)");
+        interrupt.ask();
+        let done = interrupt.wait_drained(Duration::from_secs(20));
+        let sent = if done {
+            "finished files are uploaded; "
+        } else {
+            ""
+        };
+        eprintln!(
+            "interrupted: {sent}files not yet uploaded stay in {spool} and are uploaded when a \
+             worker starts with this spool again; the batch in progress goes on from its \
+             finished games"
+        );
+        std::process::exit(130);
+    })
+    .map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
     let last = Mutex::new(Instant::now() - Duration::from_secs(60));
     let games = run_worker(&opts, &|e| say(e, &last))?;
     eprintln!("worker: done, {games} games played");

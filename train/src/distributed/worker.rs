@@ -24,8 +24,8 @@ use crumble_selfplay::Progress;
 use crumble_selfplay::driver::with_threads;
 use crumble_selfplay::selfplay::run_selfplay;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What `crumble worker` was asked to do.
@@ -47,6 +47,33 @@ pub struct WorkerOptions {
     /// Games per record file, each uploaded when complete (`None`: the run config's, at
     /// most a quarter of `parallel_games`).
     pub games_per_file: Option<usize>,
+    /// A stop asked from outside the worker (Ctrl-C, a scheduler's SIGTERM).
+    pub interrupt: Arc<Interrupt>,
+}
+
+/// A stop asked from outside the worker: the uploader makes its last pass over the finished
+/// record files and says when it is done, so that a process ended by a signal (Slurm's
+/// requeue, preemption or time limit) leaves no finished game behind while it has time.
+#[derive(Debug, Default)]
+pub struct Interrupt {
+    asked: AtomicBool,
+    drained: AtomicBool,
+}
+
+impl Interrupt {
+    /// Asks the worker to stop (from a signal handler's thread).
+    pub fn ask(&self) {
+        self.asked.store(true, Ordering::SeqCst);
+    }
+
+    /// Waits until the uploader's last pass is over, at most `limit`; whether it is.
+    pub fn wait_drained(&self, limit: Duration) -> bool {
+        let t = std::time::Instant::now();
+        while !self.drained.load(Ordering::SeqCst) && t.elapsed() < limit {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.drained.load(Ordering::SeqCst)
+    }
 }
 
 /// What the worker reports as it goes (from any of its threads).
@@ -368,7 +395,8 @@ fn download(store: &Store, spool: &Spool, p: &Pointer) -> Result<(), DistError> 
     crumble_selfplay::files::write_atomic(&path, &bytes).map_err(super::io_err(&path))
 }
 
-/// Uploads pending files until `stop`, then makes a last pass; returns the files left.
+/// Uploads pending files until `stop` or an interrupt, then makes a last pass; returns the
+/// files left.
 fn uploader(
     opts: &WorkerOptions,
     spool: &Spool,
@@ -376,8 +404,10 @@ fn uploader(
     on_event: &(dyn Fn(WorkerEvent) + Sync),
 ) -> usize {
     let mut backoff = Duration::from_millis(500);
+    let interrupt = &opts.interrupt;
+    let stopping = || stop.load(Ordering::SeqCst) || interrupt.asked.load(Ordering::SeqCst);
     loop {
-        let last = stop.load(Ordering::SeqCst);
+        let last = stopping();
         let mut failed = false;
         // Complete files of the batch in progress first: the trainer may take them now.
         for b in spool.building().unwrap_or_default() {
@@ -419,22 +449,29 @@ fn uploader(
             }
         }
         if last {
-            return spool.pending().map_or(0, |p| p.len());
+            let left = spool.pending().map_or(0, |p| p.len());
+            interrupt.drained.store(true, Ordering::SeqCst);
+            return left;
         }
         if failed {
-            sleep_unless(stop, backoff);
+            sleep_while(&|| !stopping(), backoff);
             backoff = (backoff * 2).min(Duration::from_secs(60));
         } else {
-            sleep_unless(stop, opts.poll.min(Duration::from_millis(500)));
+            sleep_while(&|| !stopping(), opts.poll.min(Duration::from_millis(500)));
         }
     }
 }
 
 /// Sleeps `d`, waking early when `stop` is set.
 fn sleep_unless(stop: &AtomicBool, d: Duration) {
+    sleep_while(&|| !stop.load(Ordering::SeqCst), d);
+}
+
+/// Sleeps `d`, waking early once `go_on` says no.
+fn sleep_while(go_on: &dyn Fn() -> bool, d: Duration) {
     let tick = Duration::from_millis(50);
     let mut slept = Duration::ZERO;
-    while slept < d && !stop.load(Ordering::SeqCst) {
+    while slept < d && go_on() {
         std::thread::sleep(tick.min(d - slept));
         slept += tick;
     }
@@ -478,6 +515,7 @@ mod tests {
             max_games: None,
             parallel_games: None,
             games_per_file: None,
+            interrupt: Arc::default(),
         };
         let put = |p: &Pointer| {
             store
@@ -533,6 +571,50 @@ mod tests {
             wait(&follow, (3, 3));
             stop.store(true, Ordering::SeqCst);
         });
+        drop(spool);
+        std::fs::remove_dir_all(base).unwrap();
+    }
+
+    /// An interrupt (a scheduler's SIGTERM) makes the uploader send every finished file,
+    /// then say it is done, while the batch in progress is left to resume.
+    #[test]
+    fn an_interrupt_uploads_the_finished_files_first() {
+        let base = std::env::temp_dir().join(format!(
+            "crumble-drain-{}-{}",
+            std::process::id(),
+            crate::store::conformance::unique_id()
+        ));
+        let store = Store::open(&Location::Local(base.join("store"))).unwrap();
+        let spool = Spool::open(&base.join("spool"), store.name()).unwrap();
+        let opts = WorkerOptions {
+            store: store.clone(),
+            spool: base.join("spool"),
+            threads: 1,
+            poll: Duration::from_secs(3600),
+            stale_after: Duration::from_secs(60),
+            max_games: None,
+            parallel_games: None,
+            games_per_file: None,
+            interrupt: Arc::default(),
+        };
+        // Two finished batches of record files waiting for upload.
+        for seq in [1, 2] {
+            let batch = spool.new_batch(0, seq).unwrap();
+            std::fs::write(batch.join("selfplay-000000.crsp"), format!("games {seq}")).unwrap();
+            spool.finish_batch(&batch).unwrap();
+        }
+        assert_eq!(spool.pending().unwrap().len(), 2);
+        let stop = AtomicBool::new(false);
+        let left = std::thread::scope(|s| {
+            let up = s.spawn(|| uploader(&opts, &spool, &stop, &|_| {}));
+            assert!(!opts.interrupt.wait_drained(Duration::from_millis(300)));
+            opts.interrupt.ask();
+            assert!(opts.interrupt.wait_drained(Duration::from_secs(30)));
+            up.join().unwrap()
+        });
+        assert_eq!(left, 0);
+        assert!(spool.pending().unwrap().is_empty());
+        assert_eq!(store.list("incoming/").unwrap().len(), 2);
         drop(spool);
         std::fs::remove_dir_all(base).unwrap();
     }
