@@ -6,7 +6,9 @@
 #
 # The trainer runs elsewhere (a login or service node, or its own job):
 #   crumble train --run-dir s3://crumble/runs/main --config configs/default.toml --selfplay external
-# Then, with the AWS_* variables of the store exported (sbatch passes the environment on):
+# Then, with the AWS_* variables of the store exported (sbatch passes the environment on;
+# CRUMBLE names the binary when it is not `crumble` on the PATH, CRUMBLE_SPOOL_ROOT the
+# spools' directory, default ~/crumble-spools):
 #   sbatch --array=0-31 configs/deploy/slurm-workers.sh s3://crumble/runs/main
 # On a cluster with a shared filesystem instead of S3, give its run directory as the
 # location (the trainer then runs with --run-dir on that filesystem) and no AWS_* variables.
@@ -26,4 +28,4 @@ RUN=${1:?usage: sbatch --array=0-N slurm-workers.sh LOCATION}
 JOB=${SLURM_ARRAY_JOB_ID:-${SLURM_JOB_ID:-local}}
 TASK=${SLURM_ARRAY_TASK_ID:-0}
 SPOOL=${CRUMBLE_SPOOL_ROOT:-$HOME/crumble-spools}/job-$JOB/task-$TASK-try-${SLURM_RESTART_COUNT:-0}
-exec crumble worker --run "$RUN" --spool "$SPOOL" --threads "${SLURM_CPUS_PER_TASK:-0}"
+exec "${CRUMBLE:-crumble}" worker --run "$RUN" --spool "$SPOOL" --threads "${SLURM_CPUS_PER_TASK:-0}"
