@@ -6,13 +6,15 @@
 # root), writes a slurm.conf for one node on 127.0.0.1 with every state, spool, log and pid
 # file under the work directory, and starts munged, slurmctld and slurmd in the foreground
 # (its own munge key and socket: the system's munge and Slurm, if any, are not touched).
-# Then SeaweedFS (scripts/smoke-lib.sh), a trainer (--selfplay external, configs/tiny.toml,
-# 3 generations) and the workers as `sbatch --array=0-1 configs/deploy/slurm-workers.sh`
-# (one CPU and 1 GiB a task, overriding the script's 8 CPUs and 4 GiB). When the trainer
-# has finished: squeue and sacct (from the job completion log: no slurmdbd), the run's
-# invariants (crumble store-check --audit), each task's spool its own with its own worker
-# id, and every task's games trained on; a second array job on the finished run gets
-# spools of its own. Everything it started is cancelled and stopped on exit.
+# Then SeaweedFS (scripts/smoke-lib.sh), a trainer (--selfplay external, configs/tiny.toml
+# with 64 games a generation, 6 generations) and the workers as `sbatch --array=0-1 configs/deploy/slurm-workers.sh`
+# (one CPU and 1 GiB a task, overriding the script's 8 CPUs and 4 GiB); task 1 is requeued
+# (`scontrol requeue`) after its first upload. When the trainer has finished: squeue and
+# sacct (from the job completion log: no slurmdbd), the run's invariants (crumble
+# store-check --audit), each task and attempt with a spool and worker id of its own and
+# its games trained on, the requeued task's log holding both attempts; a second array job
+# on the finished run gets spools of its own. Everything it started is cancelled and
+# stopped on exit.
 #
 # Usage: scripts/slurm-smoke.sh
 # Environment: as scripts/distributed-smoke.sh (CRUMBLE, SMOKE_DIR, S3_PORT, SEAWEEDFS_VENV),
@@ -89,7 +91,9 @@ SlurmctldPort=$CTLD_PORT
 SlurmdPort=$((CTLD_PORT + 1))
 SlurmUser=root
 AuthType=auth/munge
-AuthInfo=socket=$M/munge.socket
+# A requeued job waits cred_expire seconds before it starts again (120 by default; a
+# sooner start is refused by slurmd: "Job N already killed, do not launch batch job").
+AuthInfo=socket=$M/munge.socket,cred_expire=5
 CredType=cred/munge
 StateSaveLocation=$S/state
 SlurmdSpoolDir=$S/spool
@@ -126,10 +130,14 @@ sinfo
 
 start_seaweedfs
 
-say "trainer (3 generations of configs/tiny.toml) and sbatch --array=0-1 configs/deploy/slurm-workers.sh"
+say "trainer (6 generations of configs/tiny.toml, 64 games each) and sbatch --array=0-1 configs/deploy/slurm-workers.sh"
 RUN="s3://$BUCKET/runs/slurm"
-"$CRUMBLE" train --run-dir "$RUN" --cache-dir "$WORK/cache" --config configs/tiny.toml \
-    --generations 3 --selfplay external --poll 0.5 --heartbeat 2 >"$WORK/trainer.log" 2>&1 &
+# configs/tiny.toml with 64 games a generation: the run lasts long enough (half a minute)
+# for the requeued task's next attempt to play in it.
+sed 's/^games = 4 /games = 64 /' configs/tiny.toml >"$WORK/slurm.toml"
+grep -q '^games = 64 ' "$WORK/slurm.toml" || fail "could not make the run's config"
+"$CRUMBLE" train --run-dir "$RUN" --cache-dir "$WORK/cache" --config "$WORK/slurm.toml" \
+    --generations 6 --selfplay external --poll 0.5 --heartbeat 2 >"$WORK/trainer.log" 2>&1 &
 T=$!
 PIDS+=("$T")
 # sbatch passes this environment on: the AWS_* variables, CRUMBLE and the spool root.
@@ -150,11 +158,19 @@ done
 [ $running = 1 ] || { squeue; fail "the array's two tasks did not both start"; }
 echo "squeue, both tasks running:"
 squeue
+# Task 1 requeued once it has uploaded a file: its next attempt gets a spool of its own.
+for _ in $(seq 1 600); do
+    grep -q '^worker: uploaded' "$WORK/jobs/crumble-worker-${JOB}_1.log" 2>/dev/null && break
+    sleep 0.1
+done
+scontrol requeue "${JOB}_1"
+echo "requeued task ${JOB}_1 after its first upload:"
+squeue
 
 for _ in $(seq 1 1200); do kill -0 "$T" 2>/dev/null || break; sleep 0.5; done
 kill -0 "$T" 2>/dev/null && { tail -5 "$WORK/trainer.log"; fail "the trainer did not finish in 10 minutes"; }
 wait "$T" || fail "the trainer exited with $? (log: $WORK/trainer.log)"
-grep '^gen [0-9]*/3:' "$WORK/trainer.log" || true
+grep '^gen [0-9]*/6:' "$WORK/trainer.log" || true
 # The workers stop when the pointer says the run finished.
 for _ in $(seq 1 120); do [ -z "$(squeue -h -j "$JOB")" ] && break; sleep 0.5; done
 echo "squeue after the trainer finished:"
@@ -164,19 +180,26 @@ squeue
 say "the run's invariants and the tasks' spools"
 "$CRUMBLE" store-check --audit "$RUN" >"$WORK/audit.txt"
 tail -1 "$WORK/audit.txt"
-# Each task: its own spool (job-JOB/task-T-try-0), its own worker id, its games trained on.
+# Each attempt of each task (task 1 ran twice): its own spool
+# (job-JOB/task-T-try-ATTEMPT), its own worker id, its games trained on.
 ids=()
-for task in 0 1; do
-    sp=$WORK/spools/job-$JOB/task-$task-try-0
-    [ -s "$sp/worker-id" ] || fail "task $task has no spool of its own at $sp"
+for attempt in 0-0 1-0 1-1; do
+    task=${attempt%-*}
+    sp=$WORK/spools/job-$JOB/task-$task-try-${attempt#*-}
+    [ -s "$sp/worker-id" ] || fail "task $task attempt ${attempt#*-} has no spool of its own at $sp"
     id=$(cat "$sp/worker-id")
+    case " ${ids[*]} " in *" $id "*) fail "$sp reuses worker id $id" ;; esac
     ids+=("$id")
     used=$(grep -c "^incoming/n[0-9]*/$id/.* used" "$WORK/audit.txt" || true)
-    log=$WORK/jobs/crumble-worker-${JOB}_$task.log
-    echo "task $task: spool $sp, worker $id, $used files trained on; log: $(tail -1 "$log")"
-    [ "$used" -gt 0 ] || fail "no file of task $task (worker $id) was trained on"
+    echo "task $task, attempt ${attempt#*-}: spool $sp, worker $id, $used files trained on"
+    [ "$used" -gt 0 ] || fail "no file of worker $id ($sp) was trained on"
 done
-[ "${ids[0]}" != "${ids[1]}" ] || fail "the two tasks share worker id ${ids[0]}"
+# The requeued task's log holds both attempts (--open-mode=append).
+log=$WORK/jobs/crumble-worker-${JOB}_1.log
+starts=$(grep -c '^worker: worker .* started' "$log" || true)
+[ "$starts" = 2 ] || fail "$log holds $starts attempts' starts, not 2"
+echo "$log, both attempts:"
+grep -E '^worker: (worker .* started|done)|CANCELLED' "$log"
 
 # Another array job on the same (finished) run: spools of its own, other worker ids.
 JOB2=$(submit)
@@ -190,7 +213,7 @@ for task in 0 1; do
     ids+=("$id")
 done
 echo "spools:"; (cd "$WORK/spools" && ls -d job-*/task-*)
-echo "job $JOB2 (submitted after the run finished) had spools and worker ids of its own: ${ids[*]:2}"
+echo "job $JOB2 (submitted after the run finished) had spools and worker ids of its own: ${ids[*]:3}"
 
 say "sacct (from the job completion log)"
 # Slurm 22.05's filetxt reader does not know the array fields (it names them on stderr);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # configs/deploy/slurm-workers.sh: self-play workers of a shared run as a Slurm job array.
 #
-# NOT RUN on a Slurm cluster (none was available; shellcheck'd in .ci/run). Check before
-# use.
+# Run by scripts/slurm-smoke.sh on a real one-node Slurm (Debian 12's 22.05) on loopback,
+# an array of 2 with one task requeued; not run on a multi-node cluster (shellcheck'd in
+# .ci/run).
 #
 # The trainer runs elsewhere (a login or service node, or its own job):
 #   crumble train --run-dir s3://crumble/runs/main --config configs/default.toml --selfplay external
@@ -16,13 +17,15 @@
 # of the same array index never share one, and a spool records its host, run and worker
 # and refuses any other (a task requeued onto another node would be refused its old
 # spool, so each attempt starts a new one; what a failed attempt had not uploaded is not
-# trained on, at most one record file per self-play thread).
+# trained on, at most one record file per self-play thread). Each task's log is appended
+# to, so a requeued task's log keeps the earlier attempts (by default Slurm truncates it).
 #SBATCH --job-name=crumble-worker
 #SBATCH --cpus-per-task=8
 #SBATCH --mem=4G
 #SBATCH --time=24:00:00
 #SBATCH --requeue
 #SBATCH --output=crumble-worker-%A_%a.log
+#SBATCH --open-mode=append
 set -euo pipefail
 RUN=${1:?usage: sbatch --array=0-N slurm-workers.sh LOCATION}
 JOB=${SLURM_ARRAY_JOB_ID:-${SLURM_JOB_ID:-local}}
