@@ -7,8 +7,9 @@
 # file under the work directory, and starts munged, slurmctld and slurmd in the foreground
 # (its own munge key and socket: the system's munge and Slurm, if any, are not touched).
 # Then SeaweedFS (scripts/smoke-lib.sh), a trainer (--selfplay external, configs/tiny.toml
-# with 64 games a generation, 6 generations) and the workers as `sbatch --array=0-1 configs/deploy/slurm-workers.sh`
-# (one CPU and 1 GiB a task, overriding the script's 8 CPUs and 4 GiB); task 1 is requeued
+# with 64 games a generation, 8 generations) and the workers as
+# `sbatch --array=0-1 configs/deploy/slurm-workers.sh` (one CPU and 1 GiB a task,
+# overriding the script's 8 CPUs and 4 GiB); task 1 is requeued
 # (`scontrol requeue`) after its first upload. When the trainer has finished: squeue and
 # sacct (from the job completion log: no slurmdbd), the run's invariants (crumble
 # store-check --audit), each task and attempt with a spool and worker id of its own and
@@ -105,6 +106,9 @@ SlurmdLogFile=$S/slurmd.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
+# Pending jobs looked at every second or two (60 and 30 s by default): the requeued task's
+# next attempt starts soon after its cred_expire.
+SchedulerParameters=sched_interval=2,bf_interval=1
 SelectTypeParameters=CR_Core_Memory
 # No slurmdbd: sacct reads the job completion log (sacct -c).
 AccountingStorageType=accounting_storage/none
@@ -130,14 +134,14 @@ sinfo
 
 start_seaweedfs
 
-say "trainer (6 generations of configs/tiny.toml, 64 games each) and sbatch --array=0-1 configs/deploy/slurm-workers.sh"
+say "trainer (8 generations of configs/tiny.toml, 64 games each) and sbatch --array=0-1 configs/deploy/slurm-workers.sh"
 RUN="s3://$BUCKET/runs/slurm"
-# configs/tiny.toml with 64 games a generation: the run lasts long enough (half a minute)
-# for the requeued task's next attempt to play in it.
+# configs/tiny.toml with 64 games a generation, 8 generations: the run lasts long enough
+# (about half a minute) for the requeued task's next attempt to play in it.
 sed 's/^games = 4 /games = 64 /' configs/tiny.toml >"$WORK/slurm.toml"
 grep -q '^games = 64 ' "$WORK/slurm.toml" || fail "could not make the run's config"
 "$CRUMBLE" train --run-dir "$RUN" --cache-dir "$WORK/cache" --config "$WORK/slurm.toml" \
-    --generations 6 --selfplay external --poll 0.5 --heartbeat 2 >"$WORK/trainer.log" 2>&1 &
+    --generations 8 --selfplay external --poll 0.5 --heartbeat 2 >"$WORK/trainer.log" 2>&1 &
 T=$!
 PIDS+=("$T")
 # sbatch passes this environment on: the AWS_* variables, CRUMBLE and the spool root.
@@ -170,7 +174,7 @@ squeue
 for _ in $(seq 1 1200); do kill -0 "$T" 2>/dev/null || break; sleep 0.5; done
 kill -0 "$T" 2>/dev/null && { tail -5 "$WORK/trainer.log"; fail "the trainer did not finish in 10 minutes"; }
 wait "$T" || fail "the trainer exited with $? (log: $WORK/trainer.log)"
-grep '^gen [0-9]*/6:' "$WORK/trainer.log" || true
+grep '^gen [0-9]*/8:' "$WORK/trainer.log" || true
 # The workers stop when the pointer says the run finished.
 for _ in $(seq 1 120); do [ -z "$(squeue -h -j "$JOB")" ] && break; sleep 0.5; done
 echo "squeue after the trainer finished:"
