@@ -16,9 +16,12 @@
 # Each job, array task and attempt has its own spool (and so its own worker id): two jobs
 # of the same array index never share one, and a spool records its host, run and worker
 # and refuses any other (a task requeued onto another node would be refused its old
-# spool, so each attempt starts a new one; what a failed attempt had not uploaded is not
-# trained on, at most one record file per self-play thread). Each task's log is appended
-# to, so a requeued task's log keeps the earlier attempts (by default Slurm truncates it).
+# spool, so each attempt starts a new one). What an ended attempt had not uploaded stays
+# in its spool and is not trained on: the worker dies at Slurm's SIGTERM (scancel,
+# requeue, preemption, the time limit), so up to a batch of finished files (--parallel-games
+# games; a requeued task in scripts/slurm-smoke.sh left 4 of 8) and its batch in progress.
+# Each task's log is appended to, so a requeued task's log keeps the earlier attempts
+# (by default Slurm truncates it).
 #SBATCH --job-name=crumble-worker
 #SBATCH --cpus-per-task=8
 #SBATCH --mem=4G
