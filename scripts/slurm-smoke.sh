@@ -195,8 +195,8 @@ for attempt in 0-0 1-0 1-1; do
     case " ${ids[*]} " in *" $id "*) fail "$sp reuses worker id $id" ;; esac
     ids+=("$id")
     used=$(grep -c "^incoming/n[0-9]*/$id/.* used" "$WORK/audit.txt" || true)
-    left=$(find "$sp/pending" "$sp/building" -name '*.crsp' | wc -l)
-    echo "task $task, attempt ${attempt#*-}: spool $sp, worker $id, $used files trained on, $left left in the spool"
+    left=$(find "$sp/pending" -name '*.crsp' | wc -l)
+    echo "task $task, attempt ${attempt#*-}: spool $sp, worker $id, $used files trained on, $left finished files left in its pending/"
     [ "$used" -gt 0 ] || fail "no file of worker $id ($sp) was trained on"
 done
 # The requeued task's log holds both attempts (--open-mode=append).
