@@ -16,10 +16,10 @@
 # Each job, array task and attempt has its own spool (and so its own worker id): two jobs
 # of the same array index never share one, and a spool records its host, run and worker
 # and refuses any other (a task requeued onto another node would be refused its old
-# spool, so each attempt starts a new one). What an ended attempt had not uploaded stays
-# in its spool and is not trained on: the worker dies at Slurm's SIGTERM (scancel,
-# requeue, preemption, the time limit), so up to a batch of finished files (--parallel-games
-# games; a requeued task in scripts/slurm-smoke.sh left 4 of 8) and its batch in progress.
+# spool, so each attempt starts a new one). At Slurm's SIGTERM (scancel, requeue,
+# preemption, the time limit; SIGKILL follows after KillWait, 30 s by default) the worker
+# uploads its finished files (for at most 20 s) and exits; only its batch in progress stays
+# in the ended attempt's spool, not trained on.
 # Each task's log is appended to, so a requeued task's log keeps the earlier attempts
 # (by default Slurm truncates it).
 #SBATCH --job-name=crumble-worker
