@@ -495,7 +495,7 @@ mod tests {
     fn the_caret_lines_up_under_escaped_text() {
         assert_eq!(caret("1H9", (1, 3)), "  1H9\n   ^^\n");
         // A control character is shown escaped: the caret counts what is shown.
-        assert_eq!(caret("\u{1}x", (1, 2)), "  \\u{1}x\n        ^\n");
+        assert_eq!(caret("\u{1}x", (1, 2)), "  \\u{1}x\n       ^\n");
         assert_eq!(
             caret("ab", (5, 6)),
             "",
