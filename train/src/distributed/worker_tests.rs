@@ -18,10 +18,10 @@ fn pointer(epoch: u64, generation: u32, heartbeat: f64) -> Pointer {
     }
 }
 
-#[test]
-fn the_follower_ignores_a_pointer_that_goes_back_and_times_changes_itself() {
+/// A fresh directory `name` holding a store and a spool, and a worker's options on them.
+fn worker_in(name: &str, poll: Duration) -> (PathBuf, Store, Spool, WorkerOptions) {
     let base = std::env::temp_dir().join(format!(
-        "crumble-follower-{}-{}",
+        "crumble-{name}-{}-{}",
         std::process::id(),
         crate::store::conformance::unique_id()
     ));
@@ -31,13 +31,19 @@ fn the_follower_ignores_a_pointer_that_goes_back_and_times_changes_itself() {
         store: store.clone(),
         spool: base.join("spool"),
         threads: 1,
-        poll: Duration::from_millis(20),
+        poll,
         stale_after: Duration::from_secs(60),
         max_games: None,
         parallel_games: None,
         games_per_file: None,
         interrupt: Arc::default(),
     };
+    (base, store, spool, opts)
+}
+
+#[test]
+fn the_follower_ignores_a_pointer_that_goes_back_and_times_changes_itself() {
+    let (base, store, spool, opts) = worker_in("follower", Duration::from_millis(20));
     let put = |p: &Pointer| {
         store
             .put(POINTER_KEY, serde_json::to_vec(p).unwrap())
@@ -100,24 +106,7 @@ fn the_follower_ignores_a_pointer_that_goes_back_and_times_changes_itself() {
 /// then say it is done, while the batch in progress is left to resume.
 #[test]
 fn an_interrupt_uploads_the_finished_files_first() {
-    let base = std::env::temp_dir().join(format!(
-        "crumble-drain-{}-{}",
-        std::process::id(),
-        crate::store::conformance::unique_id()
-    ));
-    let store = Store::open(&Location::Local(base.join("store"))).unwrap();
-    let spool = Spool::open(&base.join("spool"), store.name()).unwrap();
-    let opts = WorkerOptions {
-        store: store.clone(),
-        spool: base.join("spool"),
-        threads: 1,
-        poll: Duration::from_secs(3600),
-        stale_after: Duration::from_secs(60),
-        max_games: None,
-        parallel_games: None,
-        games_per_file: None,
-        interrupt: Arc::default(),
-    };
+    let (base, store, spool, opts) = worker_in("drain", Duration::from_secs(3600));
     // Two finished batches of record files waiting for upload.
     for seq in [1, 2] {
         let batch = spool.new_batch(0, seq).unwrap();
