@@ -120,6 +120,8 @@ const ACCEPTS_TAKEN_CELL: u8 = 3;
 const IGNORES_TURN_LIMIT: u8 = 4;
 const RECORDED_RANDOM_DIFFERS: u8 = 5;
 const START_FORGETS_BOARD: u8 = 6;
+const SYMMETRIC_MOVE_MISMAPPED: u8 = 7;
+const SYMMETRIES_NOT_A_GROUP: u8 = 8;
 
 impl<const FLAW: u8> GameState for Flawed<FLAW> {
     const NAME: &'static str = "flawed-tictactoe";
@@ -184,6 +186,32 @@ impl<const FLAW: u8> GameState for Flawed<FLAW> {
             self.0.set_turn_limit(limit);
         }
     }
+    fn symmetries(&self) -> Vec<usize> {
+        match FLAW {
+            SYMMETRIC_MOVE_MISMAPPED => self.0.symmetries(),
+            // A quarter turn without the half and three-quarter turns.
+            SYMMETRIES_NOT_A_GROUP => vec![0, 5],
+            _ => vec![0],
+        }
+    }
+    fn symmetry_image(&self, sym: usize) -> Option<Self> {
+        if !self.symmetries().contains(&sym) {
+            return None;
+        }
+        self.0.symmetry_image(sym).map(Flawed)
+    }
+    fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
+        if !self.symmetries().contains(&sym) {
+            return None;
+        }
+        // The move mapped by another symmetry than the position.
+        let other = if FLAW == SYMMETRIC_MOVE_MISMAPPED && sym > 0 {
+            sym ^ 1
+        } else {
+            sym
+        };
+        self.0.symmetry_turn(other, turn)
+    }
     fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
         self.0.play_random_turn(rng)
     }
@@ -233,4 +261,56 @@ fn the_conformance_test_catches_each_kind_of_flaw() {
         broken_rule::<Flawed<START_FORGETS_BOARD>>(),
         Rule::StateAsStart
     );
+    assert_eq!(
+        broken_rule::<Flawed<SYMMETRIC_MOVE_MISMAPPED>>(),
+        Rule::Symmetry
+    );
+    assert_eq!(
+        broken_rule::<Flawed<SYMMETRIES_NOT_A_GROUP>>(),
+        Rule::Symmetry
+    );
+}
+
+/// Contract 11 by hand on tic-tac-toe: two symmetric first moves and two move orders reach
+/// one canonical key; a position with no symmetry of its own has 8 distinct images.
+#[test]
+fn symmetric_lines_and_transpositions_share_a_canonical_key() {
+    use crumble_core::game::symmetry::{canonical, canonical_state, orientations};
+    let start = TicTacToe::from_start(&TicTacToeStart::default()).unwrap();
+    let play = |cells: &[u32]| {
+        let mut g = start.clone();
+        for &c in cells {
+            g.apply(Decision(c)).unwrap();
+        }
+        g
+    };
+    // Corner openings: all four corners are one class, the centre and an edge are others.
+    let corners: Vec<u64> = [0, 2, 6, 8]
+        .iter()
+        .map(|&c| canonical(&play(&[c])).key)
+        .collect();
+    assert!(corners.windows(2).all(|w| w[0] == w[1]), "{corners:?}");
+    assert_ne!(canonical(&play(&[0])).key, canonical(&play(&[4])).key);
+    assert_ne!(canonical(&play(&[0])).key, canonical(&play(&[1])).key);
+    // x0 o4 x8 and x8 o4 x0: a transposition.
+    assert_eq!(play(&[0, 4, 8]), play(&[8, 4, 0]));
+    assert_eq!(
+        canonical(&play(&[0, 4, 8])).key,
+        canonical(&play(&[2, 4, 6])).key
+    );
+    // A position without symmetry: 8 distinct images, each with one orientation.
+    let s = play(&[0, 1]);
+    let (canon, c) = canonical_state(&s);
+    assert_eq!(canon.state_hash(), c.key);
+    let images: std::collections::HashSet<u64> = s
+        .symmetries()
+        .into_iter()
+        .map(|k| s.symmetry_image(k).unwrap().state_hash())
+        .collect();
+    assert_eq!(images.len(), 8);
+    let u = orientations(&canon, &s);
+    assert_eq!(u.len(), 1);
+    assert_eq!(canon.symmetry_image(u[0]).unwrap(), s);
+    // The centre opening is symmetric under all 8: every orientation shows it.
+    assert_eq!(orientations(&play(&[4]), &play(&[4])).len(), 8);
 }

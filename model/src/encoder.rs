@@ -12,7 +12,9 @@
 //! state ([`Encoder::symmetries`]): for such a symmetry `T`, the planes of `T(s)` are the
 //! mapped planes of `s` ([`Encoder::map_planes`]), and the training target of `T(s)` is the
 //! mapped target ([`Encoder::policy_target`]), the legal decisions of `T(s)` being the
-//! mapped legal decisions of `s`. [`check_encoder`] tests all of this on random games.
+//! mapped legal decisions of `s`. Between turns the symmetries are the game's own
+//! ([`GameState::symmetries`], the same numbers), and `T(s)` is the game's image
+//! ([`GameState::symmetry_image`]). [`check_encoder`] tests all of this on random games.
 
 use crumble_core::{Decision, GameState};
 use crumble_selfplay::SearchRecord;
@@ -163,6 +165,9 @@ pub fn check_encoder<G: GameState, E: Encoder<G>>(
             if syms.first() != Some(&0) {
                 return Err(fail(format!("symmetries {syms:?} do not start with 0")));
             }
+            if s.at_turn_start() {
+                check_state_symmetries(encoder, &s, &syms, &planes, &mut scratch).map_err(fail)?;
+            }
             for &sym in &syms {
                 let mut mapped = vec![f32::NAN; planes.len()];
                 encoder.map_planes(sym, g, &planes, &mut mapped);
@@ -195,6 +200,40 @@ pub fn check_encoder<G: GameState, E: Encoder<G>>(
         }
     }
     Ok(checked)
+}
+
+/// Between turns the encoder's symmetries are the game's ([`GameState::symmetries`], one
+/// numbering), and the planes of each image `T(s)` are `s`'s planes mapped by `T`.
+fn check_state_symmetries<G: GameState, E: Encoder<G>>(
+    encoder: &E,
+    s: &G,
+    syms: &[usize],
+    planes: &[f32],
+    scratch: &mut E::Scratch,
+) -> Result<(), String> {
+    if syms != s.symmetries() {
+        return Err(format!(
+            "the encoder's symmetries {syms:?} are not the game's {:?}",
+            s.symmetries()
+        ));
+    }
+    let g = encoder.grid(s);
+    for &sym in syms {
+        let image = s
+            .symmetry_image(sym)
+            .ok_or_else(|| format!("the game has no image under its symmetry {sym}"))?;
+        let mut mapped = vec![f32::NAN; planes.len()];
+        encoder.map_planes(sym, g, planes, &mut mapped);
+        let mut direct = vec![f32::NAN; planes.len()];
+        encoder.encode(&image, scratch, &mut direct);
+        if let Some(k) = (0..planes.len()).find(|&k| mapped[k] != direct[k]) {
+            return Err(format!(
+                "symmetry {sym}: value {k} of the image's planes is {}, the mapped planes' {}",
+                direct[k], mapped[k]
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The joint distribution over a turn's first two decisions that a search with uniform

@@ -1,6 +1,7 @@
 //! The game-independent contract: the state interface every game implements ([`GameState`]),
-//! decisions and their errors, players, colours and results, hashing, the conformance test
-//! every game must pass, and an exact solver of small games for tests.
+//! decisions and their errors, players, colours and results, hashing, symmetries and
+//! canonical keys, the conformance test every game must pass, and an exact solver of small
+//! games for tests.
 
 pub mod color;
 pub mod conformance;
@@ -12,6 +13,7 @@ pub mod perft;
 pub mod record;
 pub mod shortwin;
 pub mod state;
+pub mod symmetry;
 pub mod text;
 
 pub use color::Color;

@@ -66,6 +66,12 @@
 //!     `to_start` is the same specification. (It may forget history the rules keep, such as
 //!     the turn count.)
 //!
+//! 11. **Symmetries.** [`symmetries`](GameState::symmetries) lists the maps of the rules
+//!     exact for a position between turns, and [`symmetry_image`](GameState::symmetry_image)
+//!     and [`symmetry_turn`](GameState::symmetry_turn) map the position and its complete
+//!     moves so that playing then mapping is mapping then playing; see
+//!     [`crate::game::symmetry`] (the default is the identity alone).
+//!
 //! # Why these shapes
 //!
 //! * Games are used through generics (`Search<G: GameState>`), never as trait objects: a state
@@ -259,6 +265,32 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// contract): a draw (the default), or the game's own scoring of the position.
     fn turn_limit_result(&self) -> GameResult {
         GameResult::Draw
+    }
+
+    /// The symmetries of the rules exact for this state, by the game's numbering (its
+    /// encoder's), ascending, the identity `0` first; see [`crate::game::symmetry`]. Defined
+    /// for positions between turns and finished games; within a turn, the identity alone.
+    /// The default, the identity alone, suits a game without symmetries.
+    fn symmetries(&self) -> Vec<usize> {
+        vec![0]
+    }
+
+    /// The image of this state under symmetry `sym`, one of [`symmetries`]; `None` for any
+    /// other number.
+    ///
+    /// [`symmetries`]: GameState::symmetries
+    fn symmetry_image(&self, sym: usize) -> Option<Self> {
+        (sym == 0).then(|| self.clone())
+    }
+
+    /// The image under `sym` of the complete move `turn` (its decisions from this turn
+    /// start): the decisions of the mapped move in [`symmetry_image`]`(sym)`. `None` when
+    /// `sym` is not one of [`symmetries`], or `turn` is not a legal complete move here.
+    ///
+    /// [`symmetry_image`]: GameState::symmetry_image
+    /// [`symmetries`]: GameState::symmetries
+    fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
+        (sym == 0).then(|| turn.to_vec())
     }
 
     /// Plays the rest of the current turn at random, as the game defines random play (the

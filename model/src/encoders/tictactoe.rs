@@ -1,8 +1,8 @@
 //! Tic-tac-toe's encoder, for tests of the generic pipeline: three planes on the 3 × 3 board.
 
 use crate::encoder::Encoder;
-use crate::encoders::crumble::symmetry::Sym;
-use crumble_core::games::tictactoe::TicTacToe;
+use crumble_core::games::crumble::Sym;
+use crumble_core::games::tictactoe::{TicTacToe, map_cell};
 use crumble_core::{Decision, GameState, Player};
 use crumble_selfplay::SearchRecord;
 
@@ -11,15 +11,6 @@ use crumble_selfplay::SearchRecord;
 /// policy plane (the cell to mark), no extra logit; the 8 symmetries of the square.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TicTacToeEncoder;
-
-/// Cell `i` of tic-tac-toe (row by row from the top) as `(x, y)` on the 3 × 3 grid.
-fn ttt_cell(i: usize) -> (u16, u16) {
-    ((i % 3) as u16, (i / 3) as u16)
-}
-
-fn ttt_index(x: u16, y: u16) -> usize {
-    usize::from(y) * 3 + usize::from(x)
-}
 
 impl Encoder<TicTacToe> for TicTacToeEncoder {
     type Scratch = ();
@@ -51,16 +42,14 @@ impl Encoder<TicTacToe> for TicTacToeEncoder {
     fn policy_index(&self, _state: &TicTacToe, d: Decision) -> usize {
         d.0 as usize
     }
-    fn symmetries(&self, _state: &TicTacToe) -> Vec<usize> {
-        (0..8).collect()
+    fn symmetries(&self, state: &TicTacToe) -> Vec<usize> {
+        state.symmetries()
     }
     fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]) {
         let sym = Sym::from_index(sym).expect("a symmetry index below 8");
         for c in 0..src.len() / (g * g) {
             for i in 0..9 {
-                let (x, y) = ttt_cell(i);
-                let (tx, ty) = sym.cell(x, y, 3);
-                dst[c * 9 + ttt_index(tx, ty)] = src[c * 9 + i];
+                dst[c * 9 + map_cell(sym, i)] = src[c * 9 + i];
             }
         }
     }
@@ -77,9 +66,7 @@ impl Encoder<TicTacToe> for TicTacToeEncoder {
             if d.0 >= 9 {
                 return Err(format!("decision {} outside the board", d.0));
             }
-            let (x, y) = ttt_cell(d.0 as usize);
-            let (tx, ty) = sym.cell(x, y, 3);
-            let i = ttt_index(tx, ty);
+            let i = map_cell(sym, d.0 as usize);
             target[i] += p;
             mask[i] = 1.0;
         }

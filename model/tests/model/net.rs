@@ -556,6 +556,61 @@ fn encoders_pass_the_encoder_conformance_test() {
     }
 }
 
+/// The encoder check holds an encoder's symmetry numbers to the game's: an encoder whose
+/// planes map symmetry 1 as the game maps symmetry 2 is caught at the first turn start.
+#[test]
+fn the_encoder_check_catches_symmetries_numbered_apart_from_the_game() {
+    use crumble_core::Decision;
+    use crumble_core::GameState;
+    use crumble_core::games::tictactoe::TicTacToe;
+    use crumble_model::TicTacToeEncoder;
+    use crumble_model::encoder::{Encoder, check_encoder};
+    use crumble_selfplay::SearchRecord;
+    #[derive(Debug)]
+    struct Swapped;
+    impl Encoder<TicTacToe> for Swapped {
+        type Scratch = ();
+        fn input_planes(&self) -> usize {
+            3
+        }
+        fn policy_planes(&self) -> usize {
+            1
+        }
+        fn policy_extra(&self) -> usize {
+            0
+        }
+        fn grid(&self, _: &TicTacToe) -> usize {
+            3
+        }
+        fn encode(&self, s: &TicTacToe, scratch: &mut (), out: &mut [f32]) {
+            TicTacToeEncoder.encode(s, scratch, out)
+        }
+        fn policy_index(&self, s: &TicTacToe, d: Decision) -> usize {
+            TicTacToeEncoder.policy_index(s, d)
+        }
+        fn symmetries(&self, s: &TicTacToe) -> Vec<usize> {
+            TicTacToeEncoder.symmetries(s)
+        }
+        fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]) {
+            let other = [0, 2, 1, 3, 4, 5, 6, 7][sym];
+            TicTacToeEncoder.map_planes(other, g, src, dst)
+        }
+        fn policy_target(
+            &self,
+            s: &TicTacToe,
+            r: &SearchRecord,
+            sym: usize,
+            t: &mut [f32],
+            m: &mut [f32],
+        ) -> Result<(), String> {
+            TicTacToeEncoder.policy_target(s, r, sym, t, m)
+        }
+    }
+    let ttt = TicTacToe::from_start(&Default::default()).unwrap();
+    let e = check_encoder(&Swapped, &ttt, 20, 1).unwrap_err();
+    assert!(e.to_string().contains("symmetry 1"), "{e}");
+}
+
 /// A network built from the tic-tac-toe encoder's shapes evaluates tic-tac-toe positions
 /// (three planes in, one policy plane out, no extra logit), through the same code as
 /// Crumble's.

@@ -22,7 +22,7 @@ fn planes(game: &Crumble) -> Array3<f32> {
 fn assert_planes_commute(s: &Crumble, t: &Crumble, sym: Sym, what: &str) {
     let a = planes(s);
     let mut ta = Array3::zeros(a.raw_dim());
-    sym.planes(a.view(), ta.view_mut());
+    symmetry::transform_planes(sym, a.view(), ta.view_mut());
     assert!(
         ta == planes(t),
         "{what}: planes do not commute with {}",
@@ -72,7 +72,7 @@ fn transforms_form_the_group_of_the_square() {
         for d in crumble_core::games::crumble::Dir::ALL {
             assert_eq!(s.inverse().dir(s.dir(d)), d);
         }
-        let perm = s.plane_perm();
+        let perm = symmetry::plane_perm(s);
         let mut seen = perm.to_vec();
         seen.sort_unstable();
         assert_eq!(

@@ -257,6 +257,11 @@ impl<G: GameState, E: ExtraChecks<G>> Run<'_, G, E> {
             state,
             "clone_from() gives another hash"
         );
+        self.remember(state, hash)
+    }
+
+    /// The collision check: a state whose hash was seen before must equal the state seen.
+    pub(super) fn remember(&mut self, state: &G, hash: u64) -> Result<(), Violation> {
         if let Some(known) = self.seen.get(&hash) {
             ensure!(
                 self,
@@ -266,7 +271,7 @@ impl<G: GameState, E: ExtraChecks<G>> Run<'_, G, E> {
                 "unequal states share hash {hash:#018x}: {known:?} and {state:?}"
             );
         } else if self.seen.len() < self.config.hashed_states {
-            self.seen.insert(hash, clone);
+            self.seen.insert(hash, state.clone());
         }
         Ok(())
     }

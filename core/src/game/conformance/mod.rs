@@ -20,7 +20,8 @@
 //! state, without this module knowing records or tensors.
 //!
 //! Files: this one the public types, the run of one game and the starts; `live` the checks
-//! on live states, decisions and random turns; `ending` the checks on a finished game.
+//! on live states, decisions and random turns; `ending` the checks on a finished game;
+//! `symmetry` the checks of the game's symmetries between turns.
 
 use crate::game::Decision;
 use crate::game::DecisionError;
@@ -50,6 +51,9 @@ pub struct ConformanceConfig {
     pub apply_every_legal: bool,
     /// States remembered for the hash-collision check (unequal states with equal hashes).
     pub hashed_states: usize,
+    /// Random complete moves mapped by each symmetry of each position between turns
+    /// (contract 11; [`crate::game::symmetry`]).
+    pub symmetry_moves: u32,
 }
 
 impl Default for ConformanceConfig {
@@ -62,6 +66,7 @@ impl Default for ConformanceConfig {
             illegal_samples: 8,
             apply_every_legal: true,
             hashed_states: 50_000,
+            symmetry_moves: 1,
         }
     }
 }
@@ -103,6 +108,9 @@ pub enum Rule {
     RandomPlay,
     /// The decisions of a game, replayed from its start, do not reach the same state.
     Replay,
+    /// Contract 11: a symmetry's image or mapped move breaks [`crate::game::symmetry`]'s
+    /// contract (legality, playing and mapping commuting, the canonical key, the hash).
+    Symmetry,
     /// A check of another layer, through [`ExtraChecks`]; the name is [`ExtraChecks::name`].
     Extra(&'static str),
 }
@@ -222,6 +230,7 @@ macro_rules! ensure {
 
 mod ending;
 mod live;
+mod symmetry;
 
 /// Scratch states of one game, reused through `clone_from` (which is itself under test).
 struct Copies<G> {
@@ -359,6 +368,18 @@ impl<G: GameState, E: ExtraChecks<G>> Run<'_, G, E> {
             if state.at_turn_start() && state.turns_played() % 3 == 0 {
                 self.check_state_as_start(&state)?;
             }
+            if state.at_turn_start() {
+                self.check_symmetries(&state)?;
+            } else {
+                ensure!(
+                    self,
+                    state.symmetries() == [0],
+                    Rule::Symmetry,
+                    &state,
+                    "within a turn the symmetries are {:?}, not the identity alone",
+                    state.symmetries()
+                );
+            }
             if rng.random_bool(self.config.random_turn_share) {
                 self.random_turn(&mut state, &mut copies, &mut rng)?;
             } else {
@@ -387,6 +408,7 @@ impl<G: GameState, E: ExtraChecks<G>> Run<'_, G, E> {
             }
         }
         self.check_over(&mut state, &mut copies)?;
+        self.check_symmetries(&state)?;
         self.check_finished_game(start, limit, &state)
     }
 }

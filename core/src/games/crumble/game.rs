@@ -8,7 +8,7 @@ use crate::game::hash::mix64;
 use crate::games::crumble::board::{Board, NO_SLOT};
 use crate::games::crumble::decision::{DecisionKind, action_count};
 use crate::games::crumble::error::SizeError;
-use crate::games::crumble::geom::{Cut, Dir, Rect, rect_key};
+use crate::games::crumble::geom::{Cut, Dir, Piece, Rect, rect_key};
 
 /// Why a game ended (RULES.md section 5).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -342,6 +342,57 @@ impl Crumble {
             game.state = State::Over;
         }
         game
+    }
+
+    /// This position between turns (or finished) with every rectangle moved by `map`, a
+    /// symmetry of the board ([`crate::games::crumble::symmetry::image`]): pieces and the draw
+    /// rule's window mapped, everything else kept. `None` within a turn.
+    pub(crate) fn mapped(&self, map: &dyn Fn(Rect) -> Rect) -> Option<Crumble> {
+        if !matches!(self.state, State::Choose | State::Over) {
+            return None;
+        }
+        let b = &self.board;
+        let pieces: Vec<Piece> = b
+            .sorted_pieces()
+            .into_iter()
+            .map(|p| Piece {
+                rect: map(p.rect),
+                color: p.color,
+            })
+            .collect();
+        let mut window = DrawWindow::default();
+        for i in 0..self.window.len {
+            let t = self.window.get(i);
+            let mut region: Vec<Rect> = t.region.iter().map(|&r| map(r)).collect();
+            // A split lists its pieces along the run, first to last, as `do_split` does; a
+            // mirror may reverse the run. Pieces side by side run along x, else along y.
+            if region.len() > 1 {
+                let along_x = region[0].right() <= region[1].x || region[1].right() <= region[0].x;
+                if along_x {
+                    region.sort_unstable_by_key(|r| r.x);
+                } else {
+                    region.sort_unstable_by_key(|r| r.y);
+                }
+            }
+            let targets: Vec<Rect> = t.targets.iter().map(|&r| map(r)).collect();
+            window.push(&TurnRecord { region, targets });
+        }
+        Some(Crumble {
+            board: Board::from_valid_pieces(b.board_size(), b.resolution(), &pieces),
+            to_move: self.to_move,
+            state: self.state,
+            fresh: Vec::new(),
+            swapper: NO_SLOT,
+            steps: Vec::new(),
+            guard: Vec::new(),
+            guard_bits: Vec::new(),
+            turn: TurnRecord::default(),
+            window,
+            turns_played: self.turns_played,
+            max_turns: self.max_turns,
+            outcome: self.outcome,
+            s: Scratch::default(),
+        })
     }
 
     /// Sets the turn limit of rule 5.4 (`0` = none), counted from the start or loaded position.

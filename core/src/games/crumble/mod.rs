@@ -7,8 +7,8 @@
 //! The engine's modules: [`board`] (the tiling), [`geom`] (integer geometry), [`game`] (the
 //! turn's state machine), [`decision`] (the action space), [`moves`] and [`notation`]
 //! (complete moves and their text), [`position`] (position JSON),
-//! [`random`], [`lookahead`], [`ends`], [`perft`] and [`solve`] (exact play), [`render`]
-//! (pictures).
+//! [`random`], [`lookahead`], [`ends`], [`perft`] and [`solve`] (exact play), [`symmetry`]
+//! (the square's 8 maps), [`render`] (pictures).
 
 pub mod board;
 pub mod decision;
@@ -24,6 +24,7 @@ pub mod position;
 pub mod random;
 pub mod render;
 pub mod solve;
+pub mod symmetry;
 pub mod text;
 
 pub use board::Board;
@@ -33,6 +34,7 @@ pub use game::{ChoiceKind, Crumble, Outcome, Phase, Reason};
 pub use geom::{Cut, Dir, Piece, Rect};
 pub use moves::{Base, Move, Swap};
 pub use notation::Frame;
+pub use symmetry::Sym;
 
 use crate::game::Color;
 use crate::game::Decision;
@@ -244,6 +246,26 @@ impl GameState for Crumble {
     #[inline]
     fn set_turn_limit(&mut self, limit: u32) {
         self.set_max_turns(limit);
+    }
+
+    /// The square's 8 maps ([`symmetry`]) between turns: Crumble's rules know no direction.
+    fn symmetries(&self) -> Vec<usize> {
+        if Crumble::at_turn_start(self) || Crumble::is_over(self) {
+            (0..Sym::ALL.len()).collect()
+        } else {
+            vec![0]
+        }
+    }
+
+    fn symmetry_image(&self, sym: usize) -> Option<Crumble> {
+        if sym == 0 {
+            return Some(self.clone());
+        }
+        symmetry::image(self, Sym::from_index(sym)?)
+    }
+
+    fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
+        symmetry::image_turn(self, Sym::from_index(sym)?, turn)
     }
 
     /// Crumble's own counter: decision paths walked with their swap states shared.

@@ -217,6 +217,27 @@ impl GameState for Crumo {
         Crumo::set_turn_limit(self, limit);
     }
 
+    /// The hexagon's 12 maps (rule 13), numbered as rule 13.2 fixes, between turns.
+    fn symmetries(&self) -> Vec<usize> {
+        if self.is_pending() {
+            return vec![0];
+        }
+        (0..Symmetry::ALL.len()).collect()
+    }
+
+    fn symmetry_image(&self, sym: usize) -> Option<Crumo> {
+        if sym == 0 {
+            return Some(self.clone());
+        }
+        let t = Symmetry::new(u8::try_from(sym).ok()?)?;
+        (!self.is_pending()).then(|| t.apply(self))
+    }
+
+    fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
+        let t = Symmetry::new(u8::try_from(sym).ok()?)?;
+        crate::game::symmetry::map_turn_by_decisions(self, turn, |s, d| Some(t.map_decision(s, d)))
+    }
+
     #[inline]
     fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
         self.random_turn(rng, None)

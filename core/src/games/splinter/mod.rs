@@ -223,6 +223,31 @@ impl GameState for Splinter {
         Splinter::set_turn_limit(self, limit);
     }
 
+    /// The board's maps of rule 11.1 (4, or 8 on a square board), numbered as
+    /// [`Symmetry::ALL`] lists them, between turns.
+    fn symmetries(&self) -> Vec<usize> {
+        if self.is_pending() {
+            return vec![0];
+        }
+        let b = self.board();
+        (0..Symmetry::of_board(b.width(), b.height()).len()).collect()
+    }
+
+    fn symmetry_image(&self, sym: usize) -> Option<Splinter> {
+        if sym == 0 {
+            return Some(self.clone());
+        }
+        let b = self.board();
+        let t = *Symmetry::of_board(b.width(), b.height()).get(sym)?;
+        (!self.is_pending()).then(|| t.position(self))
+    }
+
+    fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
+        let b = self.board();
+        let t = *Symmetry::of_board(b.width(), b.height()).get(sym)?;
+        crate::game::symmetry::map_turn_by_decisions(self, turn, |s, d| Some(t.decision(s, d)))
+    }
+
     #[inline]
     fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
         self.random_turn(rng, None)

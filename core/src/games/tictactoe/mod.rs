@@ -11,6 +11,8 @@ use crate::game::Decision;
 use crate::game::DecisionError;
 use crate::game::hash::mix64;
 use crate::game::state::{GameResult, GameState, Player};
+// The square's maps are written once, with Crumble's geometry.
+use crate::games::crumble::Sym;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -65,6 +67,13 @@ pub enum TicTacToeStartError {
     Counts { x: usize, o: usize },
     #[error("{winner} has three in a row, but the counts say {mover} moved after that")]
     PlayedOn { winner: char, mover: char },
+}
+
+/// The image of cell `i` (row by row from the top) under `sym`, cell `i` being the unit
+/// cell `(i mod 3, i div 3)` of a 3 × 3 grid.
+pub fn map_cell(sym: Sym, i: usize) -> usize {
+    let (x, y) = sym.cell((i % 3) as u16, (i / 3) as u16, 3);
+    usize::from(y) * 3 + usize::from(x)
 }
 
 fn has_line(cells: &[Option<Player>; CELLS], p: Player) -> bool {
@@ -290,6 +299,28 @@ impl GameState for TicTacToe {
     fn set_turn_limit(&mut self, limit: u32) {
         self.turn_limit = limit;
         self.check_turn_limit();
+    }
+
+    /// The square's 8 maps, numbered as Crumble's [`Sym`] (so the encoder maps its planes
+    /// with the same numbers).
+    fn symmetries(&self) -> Vec<usize> {
+        (0..Sym::ALL.len()).collect()
+    }
+
+    fn symmetry_image(&self, sym: usize) -> Option<TicTacToe> {
+        let sym = Sym::from_index(sym)?;
+        let mut out = self.clone();
+        for i in 0..CELLS {
+            out.cells[map_cell(sym, i)] = self.cells[i];
+        }
+        Some(out)
+    }
+
+    fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
+        let sym = Sym::from_index(sym)?;
+        crate::game::symmetry::map_turn_by_decisions(self, turn, |_, d| {
+            Some(Decision(map_cell(sym, d.0 as usize) as u32))
+        })
     }
 
     fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {

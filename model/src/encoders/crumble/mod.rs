@@ -64,7 +64,7 @@ impl Encoder<Crumble> for CrumbleEncoder {
         let src = ArrayView3::from_shape((planes::PLANES, g, g), src).expect("plane buffer shape");
         let dst =
             ArrayViewMut3::from_shape((planes::PLANES, g, g), dst).expect("plane buffer shape");
-        sym.planes(src, dst);
+        symmetry::transform_planes(sym, src, dst);
     }
     fn policy_target(
         &self,

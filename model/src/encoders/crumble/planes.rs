@@ -29,7 +29,7 @@
 //!
 //! Under the 8 symmetries of the square ([`crate::encoders::crumble::symmetry`]) the planes move with their cells,
 //! and the direction-bearing planes (sides, corners, wide/tall, pending split H/V, chain sides)
-//! are permuted among themselves: [`crate::encoders::crumble::symmetry::Sym::plane_perm`].
+//! are permuted among themselves: [`crate::encoders::crumble::symmetry::plane_perm`].
 
 use crumble_core::Color;
 use crumble_core::games::crumble::{ChoiceKind, Crumble, Cut, Phase, Piece, Rect};

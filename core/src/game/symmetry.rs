@@ -1,0 +1,102 @@
+//! Symmetries of the rules, for every game: maps of positions and complete moves that the
+//! rules cannot tell from the originals, and the canonical key that merges a position with
+//! its images (the opening book's node key).
+//!
+//! A game numbers its symmetries `0..` with `0` the identity, the same numbering as its
+//! encoder's ([`GameState::symmetries`]); a game without any (the default) has the identity
+//! alone. They act on **positions between turns** (and finished games): within a turn a game
+//! may have fewer exact maps than between turns (Crumble's pending split has only half of
+//! them), which only the encoder's training augmentation needs, decision by decision.
+//!
+//! For a symmetry `T` exact for a state `s` between turns, the contract (checked by
+//! [`crate::game::conformance`] on every game) is:
+//!
+//! * `T(s)` ([`GameState::symmetry_image`]) has the same decider, result, turn count, turn
+//!   limit and action count, and the same symmetries;
+//! * the image of a legal complete move `m` ([`GameState::symmetry_turn`]) is a legal
+//!   complete move of `T(s)`, and playing then mapping is mapping then playing:
+//!   `T(s after m) == T(s) after T(m)`, with equal hashes;
+//! * the images of `s` are the images of every `T(s)` (the symmetries form a group), so
+//!   [`canonical`] gives every image the same key.
+
+use crate::game::Decision;
+use crate::game::state::GameState;
+
+/// A position's canonical key: the least [`state_hash`](GameState::state_hash) over its
+/// images, and the symmetry that gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Canonical {
+    pub key: u64,
+    /// The symmetry whose image has the least hash (the lowest number on a tie, when the
+    /// position is itself symmetric).
+    pub sym: usize,
+}
+
+/// The canonical key of `state` (a position between turns, or a finished game): symmetric
+/// images and transpositions reach one key, so the opening book keys its nodes by it.
+pub fn canonical<G: GameState>(state: &G) -> Canonical {
+    let mut best = Canonical {
+        key: state.state_hash(),
+        sym: 0,
+    };
+    for sym in state.symmetries().into_iter().skip(1) {
+        let Some(image) = state.symmetry_image(sym) else {
+            continue;
+        };
+        let key = image.state_hash();
+        if key < best.key {
+            best = Canonical { key, sym };
+        }
+    }
+    best
+}
+
+/// The state [`canonical`] keys: the image with the least hash.
+pub fn canonical_state<G: GameState>(state: &G) -> (G, Canonical) {
+    let c = canonical(state);
+    let image = if c.sym == 0 {
+        state.clone()
+    } else {
+        state
+            .symmetry_image(c.sym)
+            .expect("the symmetry canonical found is exact")
+    };
+    (image, c)
+}
+
+/// The symmetries `U` of `canon` with `U(canon) == state`, lowest first: how to show a
+/// position stored in its canonical orientation (`canon`) as it stands in the line being
+/// browsed (`state`), moves included ([`GameState::symmetry_turn`] with `U`). Empty when
+/// `state` is no image of `canon`.
+pub fn orientations<G: GameState>(canon: &G, state: &G) -> Vec<usize> {
+    canon
+        .symmetries()
+        .into_iter()
+        .filter(|&u| canon.symmetry_image(u).is_some_and(|t| t == *state))
+        .collect()
+}
+
+/// A complete move mapped decision by decision, for games whose decisions map one by one
+/// (`map(state, d)`: the image of `d`, legal in `state`): each decision is checked by playing
+/// it; `None` when one is illegal or does not map, or `turn` is not one whole turn from
+/// `state` (a turn start). The helper of [`GameState::symmetry_turn`] implementations.
+pub fn map_turn_by_decisions<G: GameState>(
+    state: &G,
+    turn: &[Decision],
+    mut map: impl FnMut(&G, Decision) -> Option<Decision>,
+) -> Option<Vec<Decision>> {
+    if !state.at_turn_start() || turn.is_empty() {
+        return None;
+    }
+    let mut s = state.clone();
+    let mut out = Vec::with_capacity(turn.len());
+    for (k, &d) in turn.iter().enumerate() {
+        if k > 0 && (s.at_turn_start() || s.is_over()) {
+            return None;
+        }
+        let before = s.clone();
+        s.apply(d).ok()?;
+        out.push(map(&before, d)?);
+    }
+    (s.at_turn_start() || s.is_over()).then_some(out)
+}
