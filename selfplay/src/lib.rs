@@ -18,6 +18,7 @@
 //!   driver.
 //! - Crumble's alone: [`games::crumble::tactics`] (the tactics suite and harness) and
 //!   [`games::crumble::openings`] (opening statistics in Crumble's notation).
+//! - [`book`]: opening books grown from searches, for every game ([`book::Builder`]).
 //! - [`record`]: game records (which name their game and start) and the versioned record
 //!   file format; [`hooks`]: what the pipeline asks of a game beyond its rules, with
 //!   defaults; [`games`]: each game's notation for records.
@@ -37,6 +38,8 @@
 pub mod agent;
 pub mod arena;
 pub mod bench;
+pub mod book;
+pub mod bytes;
 pub mod config;
 pub mod driver;
 pub mod evaluator;

@@ -31,6 +31,7 @@
 //! Files are written to a temporary name and renamed, so a file that exists is complete; a
 //! truncated or damaged file is refused with a typed [`RecordError`].
 
+use crate::bytes::{self, ByteError};
 use crumble_core::game::hash::fnv1a;
 use crumble_core::games::crumble::Reason;
 use crumble_core::{Decision, GameResult, GameState, Player};
@@ -315,75 +316,18 @@ pub fn encode_file(games: &[GameRecord]) -> Vec<u8> {
     b
 }
 
-struct Reader<'a> {
-    b: &'a [u8],
-    at: usize,
+impl From<ByteError> for RecordError {
+    fn from(e: ByteError) -> RecordError {
+        match e {
+            ByteError::Truncated { offset } => RecordError::Truncated { offset },
+            ByteError::Corrupt { offset, what } => RecordError::Corrupt { offset, what },
+        }
+    }
 }
 
+type Reader<'a> = bytes::Reader<'a, RecordError>;
+
 impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], RecordError> {
-        if self.b.len() - self.at < n {
-            return Err(RecordError::Truncated {
-                offset: self.b.len(),
-            });
-        }
-        let s = &self.b[self.at..self.at + n];
-        self.at += n;
-        Ok(s)
-    }
-    fn u8(&mut self) -> Result<u8, RecordError> {
-        Ok(self.take(1)?[0])
-    }
-    fn u16(&mut self) -> Result<u16, RecordError> {
-        Ok(u16::from_le_bytes(
-            self.take(2)?.try_into().expect("2 bytes"),
-        ))
-    }
-    fn u32(&mut self) -> Result<u32, RecordError> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().expect("4 bytes"),
-        ))
-    }
-    fn u64(&mut self) -> Result<u64, RecordError> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().expect("8 bytes"),
-        ))
-    }
-    fn f32(&mut self) -> Result<f32, RecordError> {
-        Ok(f32::from_le_bytes(
-            self.take(4)?.try_into().expect("4 bytes"),
-        ))
-    }
-    /// An `f32` that must be finite and within `lo..=hi` (a value or a probability): damaged
-    /// or poisoned training targets are refused here, where every reader passes.
-    fn f32_in(&mut self, lo: f32, hi: f32, what: &str) -> Result<f32, RecordError> {
-        let at = self.at;
-        let v = self.f32()?;
-        if v.is_finite() && (lo..=hi).contains(&v) {
-            Ok(v)
-        } else {
-            Err(RecordError::Corrupt {
-                offset: at,
-                what: format!("{what} {v} is not a number in [{lo}, {hi}]"),
-            })
-        }
-    }
-    /// A count of items of `size` bytes each that must fit in what is left.
-    fn count(&mut self, size: usize) -> Result<usize, RecordError> {
-        let n = self.u32()? as usize;
-        if n.saturating_mul(size) > self.b.len() - self.at {
-            return Err(RecordError::Truncated {
-                offset: self.b.len(),
-            });
-        }
-        Ok(n)
-    }
-    fn corrupt(&self, what: impl Into<String>) -> RecordError {
-        RecordError::Corrupt {
-            offset: self.at,
-            what: what.into(),
-        }
-    }
     fn player(&mut self) -> Result<Option<Player>, RecordError> {
         match self.u8()? {
             0 => Ok(None),
@@ -391,16 +335,6 @@ impl Reader<'_> {
             2 => Ok(Some(Player::Second)),
             c => Err(self.corrupt(format!("player code {c}"))),
         }
-    }
-    /// `len` bytes of UTF-8 text.
-    fn text(&mut self, len: usize, what: &str) -> Result<String, RecordError> {
-        let at = self.at;
-        Ok(std::str::from_utf8(self.take(len)?)
-            .map_err(|_| RecordError::Corrupt {
-                offset: at,
-                what: format!("{what} is not UTF-8"),
-            })?
-            .to_string())
     }
 }
 
@@ -451,7 +385,7 @@ fn read_crumble_head(r: &mut Reader<'_>) -> Result<Head, RecordError> {
     let resolution = r.u16()?;
     let max_turns = r.u32()?;
     let len = r.count(1)?;
-    let at = r.at;
+    let at = r.offset();
     let position = r.text(len, "start position")?;
     let mut start = serde_json::json!({ "board": board, "resolution": resolution });
     if !position.is_empty() {
@@ -500,7 +434,7 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
     if bytes.len() < 8 || bytes[..8] != MAGIC {
         return Err(RecordError::BadMagic);
     }
-    let mut r = Reader { b: bytes, at: 8 };
+    let mut r = Reader::new(bytes, 8);
     let version = r.u32()?;
     if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(RecordError::UnsupportedVersion { found: version });
@@ -512,7 +446,7 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
     }
     let body = &bytes[..bytes.len() - 8];
     let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
-    let mut r = Reader { b: body, at: 12 };
+    let mut r = Reader::new(body, 12);
     let n = r.count(1)?;
     let mut games = Vec::with_capacity(n);
     for _ in 0..n {
@@ -617,7 +551,7 @@ pub fn decode_file(bytes: &[u8]) -> Result<Vec<GameRecord>, RecordError> {
             agents,
         });
     }
-    if r.at != body.len() {
+    if r.offset() != body.len() {
         return Err(r.corrupt("bytes after the last game"));
     }
     if fnv1a(body) != stored {

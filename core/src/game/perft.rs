@@ -55,17 +55,45 @@ pub(crate) fn each_turn<G: GameState>(
     path: &mut Vec<Decision>,
     visit: &mut dyn FnMut(&mut G, &[Decision]),
 ) {
+    walk_turns(state, path, &mut |after, turn| {
+        visit(after, turn);
+        false
+    });
+}
+
+/// The first complete turn from `state` (a turn start), in ascending order of its
+/// decisions, for which `accept(state after it, its decisions)` holds; `None` when none
+/// does (or the game is over). Stops at the first: a search for a move with a property.
+pub fn find_turn<G: GameState>(
+    state: &G,
+    accept: &mut dyn FnMut(&mut G, &[Decision]) -> bool,
+) -> Option<Vec<Decision>> {
+    let mut path = Vec::new();
+    walk_turns(&mut state.clone(), &mut path, accept).then_some(path)
+}
+
+/// Walks the complete turns from `state` depth-first until `visit` returns true (then
+/// `path` holds that turn and the answer is true).
+fn walk_turns<G: GameState>(
+    state: &mut G,
+    path: &mut Vec<Decision>,
+    visit: &mut dyn FnMut(&mut G, &[Decision]) -> bool,
+) -> bool {
     let mut legal = Vec::new();
     state.legal_decisions_into(&mut legal);
     for d in legal {
         let mut next = state.clone();
         next.apply_unchecked(d);
         path.push(d);
-        if next.decider().is_none() || next.at_turn_start() {
-            visit(&mut next, path);
+        let found = if next.decider().is_none() || next.at_turn_start() {
+            visit(&mut next, path)
         } else {
-            each_turn(&mut next, path, visit);
+            walk_turns(&mut next, path, visit)
+        };
+        if found {
+            return true;
         }
         path.pop();
     }
+    false
 }

@@ -1,0 +1,614 @@
+//! The opening book: a graph of positions grown from an agent's searches, in the manner of
+//! KataGo's `genbook`, for every game of the game interface.
+//!
+//! **Nodes** are positions between turns keyed by their canonical key (the least state hash
+//! over the game's symmetric images, [`crumble_core::game::symmetry`]), so mirror images
+//! and transpositions are one node. A node stores its position in the canonical orientation
+//! (the image with that least hash). **Edges** are complete moves (turns) in the parent's
+//! canonical orientation; each records the symmetry that takes the position it reaches to
+//! the child's canonical orientation. A line is shown in its own orientation by
+//! [`Book::moves_as_seen`].
+//!
+//! **Evidence.** Every search of a node is restricted to the moves not yet in the book
+//! ([`restrict`]): its root value is the value of the node's best move *outside* the book,
+//! and the move it picks is the next one to add. That is the node's **other moves** entry
+//! ([`Other`]): the move, its prior (the product of the network's priors along the turn),
+//! the search value and visits, and a proof when the search found one. A game small enough
+//! for the exact solver ([`crate::GameHooks::SOLVABLE`]) gets every node's exact value too.
+//!
+//! **Minimax** ([`Book::recompute`]). In the first player's view, a node's value and its
+//! lower and upper bounds are the best (for its mover) of its options' — its book moves'
+//! children and its other-moves entry, whose interval is the search value
+//! `± error_factor/√visits` clamped to [−1, 1]. Proofs carry up: a proven win for the mover
+//! among the options, or every option proven with nothing outside the book, proves the node;
+//! a proven value has no width. Bounds are monotone: each node's `lower ≤ value ≤ upper`
+//! and each is the mover's best over the options' same bounds.
+//!
+//! **Expansion** is best-first by a cost ([`BookConfig`] documents each weight). Each move
+//! costs `cost_per_move`, plus `cost_per_value_loss` times what it gives up against the
+//! node's best option at their optimistic bounds, plus `cost_per_log_prior · (−ln prior)`,
+//! less a bonus for the width of its interval (uncertain lines are cheaper) and a bonus on
+//! the best option while its value is undecided; a node's cost is the cheapest sum along a
+//! line from the root. Adding a node's other move costs the node's cost plus that move's,
+//! plus `cost_per_move_expanded` per move the node has in the book. So the book goes deep
+//! where the best line is close and uncertain, and stays shallow where moves lose clearly
+//! or the network finds them unlikely. Each step adds the `batch` cheapest moves, searches
+//! the new positions and searches their parents again (restricted to the moves still
+//! outside the book), then recomputes the minimax and the costs.
+//!
+//! **Determinism.** A search's seed is the book's seed and the number of searches before
+//! it, the order of expansions is fixed (cost, then node number), and an evaluator's answer
+//! depends on its position alone: the same book, settings and step count give the same
+//! book, byte for byte, however the work is split over threads or runs ([`file`]).
+
+pub mod build;
+pub mod config;
+pub mod export;
+pub mod file;
+pub mod restrict;
+#[cfg(test)]
+mod tests;
+
+pub use build::{BookAgent, Builder, StepReport};
+pub use config::BookConfig;
+pub use file::BookError;
+
+use crumble_core::game::symmetry::{canonical, canonical_state, orientations};
+use crumble_core::{Decision, GameState, Player};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
+
+/// A value with its interval and proof, in the first player's view (+1 the first player
+/// wins, −1 the second does).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Values {
+    pub value: f32,
+    pub lower: f32,
+    pub upper: f32,
+    /// The exact value (−1, 0 or +1) when proven.
+    pub proven: Option<i8>,
+}
+
+impl Values {
+    /// An exact value.
+    pub fn exact(v: i8) -> Values {
+        let x = f32::from(v);
+        Values {
+            value: x,
+            lower: x,
+            upper: x,
+            proven: Some(v),
+        }
+    }
+
+    /// Nothing known: value 0 in [−1, 1].
+    pub const UNKNOWN: Values = Values {
+        value: 0.0,
+        lower: -1.0,
+        upper: 1.0,
+        proven: None,
+    };
+}
+
+/// The best move outside the book at a node, from the node's last search (restricted to
+/// those moves).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Other {
+    /// The move the search picked, in the node's canonical orientation: the next to add.
+    pub turn: Vec<Decision>,
+    /// Its prior: the product of the evaluator's priors of its decisions.
+    pub prior: f32,
+    /// The search's value of the node over the moves outside the book, first player's view.
+    pub value: f32,
+    /// The search's simulations (0 when every decision of the move was forced: no search).
+    pub visits: u32,
+    /// The exact value of the best move outside the book, when proven (first player's view).
+    pub proven: Option<i8>,
+}
+
+impl Other {
+    /// The entry's values: the search value `± error_factor/√visits`, or exact.
+    pub fn values(&self, error_factor: f32) -> Values {
+        if let Some(p) = self.proven {
+            return Values::exact(p);
+        }
+        if self.visits == 0 {
+            return Values::UNKNOWN;
+        }
+        let half = error_factor / (self.visits as f32).sqrt();
+        Values {
+            value: self.value,
+            lower: (self.value - half).max(-1.0),
+            upper: (self.value + half).min(1.0),
+            proven: None,
+        }
+    }
+}
+
+/// A move in the book.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    /// The move's decisions, in the parent's canonical orientation.
+    pub turn: Vec<Decision>,
+    /// The node it leads to.
+    pub child: u32,
+    /// The symmetry from the position the move reaches to the child's canonical orientation.
+    pub sym: u16,
+    /// The move's prior (the product of the evaluator's priors of its decisions).
+    pub prior: f32,
+}
+
+/// One position of the book.
+#[derive(Clone, Debug)]
+pub struct Node<G> {
+    /// The canonical key ([`crumble_core::game::symmetry::canonical`]).
+    pub key: u64,
+    /// The position in its canonical orientation.
+    pub state: G,
+    /// The parent and edge by which the book first reached this node (`None`: the root).
+    pub via: Option<(u32, u32)>,
+    pub edges: Vec<Edge>,
+    /// The best move outside the book; `None` when there is none (every move is in the
+    /// book, or the game is over).
+    pub other: Option<Other>,
+    /// The exact value from the solver (games small enough), first player's view.
+    pub exact: Option<i8>,
+    /// Searches of this node, and their simulations.
+    pub searches: u32,
+    pub visits: u64,
+    /// Derived by [`Book::recompute`]: minimaxed values.
+    pub values: Values,
+    /// Derived: the cheapest cost of a line from the root to here.
+    pub cost: f64,
+    /// Derived: the cost of each edge (the move's own part, without `cost`).
+    pub edge_costs: Vec<f64>,
+    /// Derived: the cost of adding `other` (infinite when there is none).
+    pub other_cost: f64,
+}
+
+impl<G: GameState> Node<G> {
+    fn new(key: u64, state: G, via: Option<(u32, u32)>) -> Node<G> {
+        Node {
+            key,
+            state,
+            via,
+            edges: Vec::new(),
+            other: None,
+            exact: None,
+            searches: 0,
+            visits: 0,
+            values: Values::UNKNOWN,
+            cost: f64::INFINITY,
+            edge_costs: Vec::new(),
+            other_cost: f64::INFINITY,
+        }
+    }
+
+    /// The player to move (`None`: the game is over).
+    pub fn mover(&self) -> Option<Player> {
+        self.state.decider()
+    }
+
+    /// Is the game over here?
+    pub fn is_over(&self) -> bool {
+        self.state.is_over()
+    }
+}
+
+/// What a book was built with: stored in its file, used again when it grows further.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookHeader {
+    /// The game's name ([`GameState::NAME`]).
+    pub game: String,
+    /// The start specification as JSON ([`GameState::Start`]).
+    pub start: String,
+    /// The agent string of the searches (`bot:64`, `ckpt:PATH:400`, ...).
+    pub agent: String,
+    /// Simulations of every search.
+    pub simulations: u32,
+    /// The `[search]` settings of the searches, as TOML.
+    pub search: String,
+    pub config: BookConfig,
+    /// The turn limit of the game (0 = none), counted from the start.
+    pub max_turns: u32,
+    /// The seed every search's seed derives from.
+    pub seed: u64,
+}
+
+/// An opening book (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Book<G> {
+    pub header: BookHeader,
+    /// The start position as given (the root node holds its canonical image).
+    pub start: G,
+    nodes: Vec<Node<G>>,
+    index: HashMap<u64, u32>,
+    /// Searches made so far (the next search's seed index).
+    pub searches: u64,
+}
+
+/// Where a node's options stand in its minimax, for costs and displays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionRef {
+    Edge(u32),
+    Other,
+}
+
+fn sign(p: Option<Player>) -> f32 {
+    match p {
+        Some(Player::Second) => -1.0,
+        _ => 1.0,
+    }
+}
+
+/// The option with the best value for the mover of sign `s` (the first on a tie).
+fn best_option(s: f32, options: &[(OptionRef, Values)]) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for (k, (_, v)) in options.iter().enumerate() {
+        if best.is_none_or(|(_, b)| s * v.value > b) {
+            best = Some((k, s * v.value));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+impl<G: GameState> Book<G> {
+    /// An empty book from `start` (its turn limit set to `header.max_turns`): the root
+    /// alone, not yet searched.
+    pub fn new(header: BookHeader, mut start: G) -> Book<G> {
+        start.set_turn_limit(header.max_turns);
+        let (root, c) = canonical_state(&start);
+        let mut book = Book {
+            header,
+            start,
+            nodes: Vec::new(),
+            index: HashMap::new(),
+            searches: 0,
+        };
+        book.push_node(Node::new(c.key, root, None));
+        book
+    }
+
+    fn push_node(&mut self, mut node: Node<G>) -> u32 {
+        let id = self.nodes.len() as u32;
+        if let Some(r) = node.state.game_result() {
+            node.exact = Some(r.value_for(Player::First) as i8);
+        }
+        self.index.insert(node.key, id);
+        self.nodes.push(node);
+        id
+    }
+
+    pub fn nodes(&self) -> &[Node<G>] {
+        &self.nodes
+    }
+
+    pub fn node(&self, id: u32) -> &Node<G> {
+        &self.nodes[id as usize]
+    }
+
+    pub(crate) fn node_mut(&mut self, id: u32) -> &mut Node<G> {
+        &mut self.nodes[id as usize]
+    }
+
+    /// The node of canonical key `key`.
+    pub fn find(&self, key: u64) -> Option<u32> {
+        self.index.get(&key).copied()
+    }
+
+    /// The node of a position (in any orientation).
+    pub fn lookup(&self, state: &G) -> Option<u32> {
+        self.find(canonical(state).key)
+    }
+
+    /// Moves in the book.
+    pub fn edge_count(&self) -> usize {
+        self.nodes.iter().map(|n| n.edges.len()).sum()
+    }
+
+    /// Adds the move `turn` (in `parent`'s canonical orientation, with its prior) to the
+    /// book: an edge to the node of the position it reaches, a new node when that position
+    /// is new. Returns the child and whether it is new. `None` when the move is illegal.
+    pub fn add_move(&mut self, parent: u32, turn: &[Decision], prior: f32) -> Option<(u32, bool)> {
+        let mut s = self.nodes[parent as usize].state.clone();
+        for &d in turn {
+            s.apply(d).ok()?;
+        }
+        if !(s.at_turn_start() || s.is_over()) {
+            return None;
+        }
+        let (canon, c) = canonical_state(&s);
+        let edge_index = self.nodes[parent as usize].edges.len() as u32;
+        let (child, new) = match self.find(c.key) {
+            Some(id) => (id, false),
+            None => (
+                self.push_node(Node::new(c.key, canon, Some((parent, edge_index)))),
+                true,
+            ),
+        };
+        let node = &mut self.nodes[parent as usize];
+        if node.edges.iter().any(|e| e.child == child) {
+            return Some((child, false)); // a second way to the same node: one move
+        }
+        node.edges.push(Edge {
+            turn: turn.to_vec(),
+            child,
+            sym: c.sym as u16,
+            prior,
+        });
+        Some((child, new))
+    }
+
+    /// [`Book::add_move`] for a move as seen in `state`, an orientation of a book position
+    /// (a line being browsed or played): the move is mapped to the node's orientation first.
+    /// `None` when `state` is not in the book or the move is illegal there.
+    pub fn add_move_seen(
+        &mut self,
+        state: &G,
+        turn: &[Decision],
+        prior: f32,
+    ) -> Option<(u32, bool)> {
+        let id = self.lookup(state)?;
+        let canon = &self.nodes[id as usize].state;
+        let v = state
+            .symmetries()
+            .into_iter()
+            .find(|&v| state.symmetry_image(v).is_some_and(|t| t == *canon))?;
+        let mapped = state.symmetry_turn(v, turn)?;
+        self.add_move(id, &mapped, prior)
+    }
+
+    /// The sorted hashes of every orientation of every position `id`'s book moves reach:
+    /// what its next search bars ([`restrict::Restricted`]).
+    pub fn barred(&self, id: u32) -> Vec<u64> {
+        let mut out = Vec::new();
+        for e in &self.nodes[id as usize].edges {
+            let child = &self.nodes[e.child as usize].state;
+            for sym in child.symmetries() {
+                if let Some(t) = child.symmetry_image(sym) {
+                    out.push(t.state_hash());
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The moves of node `id` as seen in `state`, an orientation of its position (the line
+    /// being browsed): each book move mapped by the symmetry that shows the node as `state`.
+    /// `None` when `state` is not the node's position.
+    pub fn moves_as_seen(&self, id: u32, state: &G) -> Option<Vec<Vec<Decision>>> {
+        let node = &self.nodes[id as usize];
+        let u = *orientations(&node.state, state).first()?;
+        node.edges
+            .iter()
+            .map(|e| node.state.symmetry_turn(u, &e.turn))
+            .collect()
+    }
+
+    /// Recomputes the derived parts: minimax values ([`Book::recompute_values`]) and costs.
+    pub fn recompute(&mut self) {
+        self.recompute_values();
+        self.recompute_costs();
+    }
+
+    /// The options of node `id` with their values (book moves first, then other moves).
+    pub fn options(&self, id: u32) -> Vec<(OptionRef, Values)> {
+        let node = &self.nodes[id as usize];
+        let mut out: Vec<(OptionRef, Values)> = node
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(k, e)| {
+                (
+                    OptionRef::Edge(k as u32),
+                    self.nodes[e.child as usize].values,
+                )
+            })
+            .collect();
+        if let Some(o) = &node.other {
+            out.push((OptionRef::Other, o.values(self.header.config.error_factor)));
+        }
+        out
+    }
+
+    /// Minimax of values, bounds and proofs from the leaves up (module docs), in post-order
+    /// from the root; an edge back into the line being computed (a cycle) counts for nothing.
+    pub fn recompute_values(&mut self) {
+        let n = self.nodes.len();
+        // 0 not seen, 1 on the stack, 2 done.
+        let mut mark = vec![0u8; n];
+        let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+        mark[0] = 1;
+        while let Some(&mut (id, ref mut next)) = stack.last_mut() {
+            let edges = &self.nodes[id as usize].edges;
+            if *next < edges.len() {
+                let child = edges[*next].child;
+                *next += 1;
+                if mark[child as usize] == 0 {
+                    mark[child as usize] = 1;
+                    stack.push((child, 0));
+                }
+                continue;
+            }
+            stack.pop();
+            let values = self.minimax(id, &mark);
+            let node = &mut self.nodes[id as usize];
+            node.values = values;
+            mark[id as usize] = 2;
+        }
+    }
+
+    /// Node `id`'s values from its options whose children are done (`mark` 2).
+    fn minimax(&self, id: u32, mark: &[u8]) -> Values {
+        let node = &self.nodes[id as usize];
+        if let Some(v) = node.exact {
+            return Values::exact(v);
+        }
+        let s = sign(node.mover());
+        let ef = self.header.config.error_factor;
+        let mut options: Vec<Values> = node
+            .edges
+            .iter()
+            .filter(|e| mark[e.child as usize] == 2)
+            .map(|e| self.nodes[e.child as usize].values)
+            .collect();
+        let complete = node.other.is_none() && options.len() == node.edges.len();
+        if let Some(o) = &node.other {
+            options.push(o.values(ef));
+        }
+        if options.is_empty() {
+            return Values::UNKNOWN;
+        }
+        // The mover's best of each quantity (the first player maximises, the second
+        // minimises, all in the first player's view).
+        let best = |f: &dyn Fn(&Values) -> f32| {
+            options
+                .iter()
+                .map(|v| s * f(v))
+                .fold(f32::NEG_INFINITY, f32::max)
+                * s
+        };
+        let win = options
+            .iter()
+            .any(|v| v.proven.is_some_and(|p| s * f32::from(p) == 1.0));
+        let all_proven = complete && options.iter().all(|v| v.proven.is_some());
+        if win || all_proven {
+            let p = best(&|v| v.proven.map_or(-s, f32::from)) as i8;
+            return Values::exact(p);
+        }
+        // The max of values lies between the max of lowers and the max of uppers (the min
+        // likewise): bounds stay monotone.
+        Values {
+            value: best(&|v| v.value),
+            lower: best(&|v| v.lower),
+            upper: best(&|v| v.upper),
+            proven: None,
+        }
+    }
+
+    /// Each option's own cost at node `id` (module docs), by [`Book::options`]' order.
+    fn option_costs(&self, id: u32) -> Vec<f64> {
+        let cfg = &self.header.config;
+        let node = &self.nodes[id as usize];
+        let s = sign(node.mover());
+        let options = self.options(id);
+        let optimistic = |v: &Values| if s > 0.0 { v.upper } else { -v.lower };
+        let best_upper = options
+            .iter()
+            .map(|(_, v)| optimistic(v))
+            .fold(f32::NEG_INFINITY, f32::max);
+        let best = best_option(s, &options);
+        options
+            .iter()
+            .enumerate()
+            .map(|(k, (r, v))| {
+                let prior = match r {
+                    OptionRef::Edge(e) => node.edges[*e as usize].prior,
+                    OptionRef::Other => node.other.as_ref().map_or(1.0, |o| o.prior),
+                };
+                let loss = f64::from((best_upper - optimistic(v)).max(0.0));
+                let mut c = f64::from(cfg.cost_per_move)
+                    + f64::from(cfg.cost_per_value_loss) * loss
+                    + f64::from(cfg.cost_per_log_prior) * -f64::from(prior.max(1e-6)).ln();
+                if *r == OptionRef::Other {
+                    c += f64::from(cfg.cost_per_move_expanded) * node.edges.len() as f64;
+                }
+                let width = f64::from(v.upper - v.lower);
+                c -= (f64::from(cfg.bonus_per_uncertainty) * width).min(0.75 * c);
+                if best == Some(k) {
+                    let undecided = 1.0 - f64::from(v.value) * f64::from(v.value);
+                    c -= c * (f64::from(cfg.bonus_for_best) * undecided).tanh();
+                }
+                c.max(0.0)
+            })
+            .collect()
+    }
+
+    /// Costs from the root (Dijkstra over the book's moves; ties by node number), and each
+    /// node's cost of adding its other move.
+    pub fn recompute_costs(&mut self) {
+        for id in 0..self.nodes.len() {
+            let costs = self.option_costs(id as u32);
+            let node = &mut self.nodes[id];
+            let k = node.edges.len();
+            node.other_cost = if node.other.is_some() && !node.is_over() {
+                costs[k]
+            } else {
+                f64::INFINITY
+            };
+            node.edge_costs = costs[..k].to_vec();
+            node.cost = f64::INFINITY;
+        }
+        #[derive(PartialEq)]
+        struct Item(f64, u32);
+        impl Eq for Item {}
+        impl Ord for Item {
+            fn cmp(&self, o: &Item) -> Ordering {
+                // A min-heap: the least cost first, then the least node number.
+                o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
+            }
+        }
+        impl PartialOrd for Item {
+            fn partial_cmp(&self, o: &Item) -> Option<Ordering> {
+                Some(self.cmp(o))
+            }
+        }
+        let mut heap = BinaryHeap::new();
+        self.nodes[0].cost = 0.0;
+        heap.push(Item(0.0, 0));
+        while let Some(Item(c, id)) = heap.pop() {
+            if c > self.nodes[id as usize].cost {
+                continue;
+            }
+            for k in 0..self.nodes[id as usize].edges.len() {
+                let child = self.nodes[id as usize].edges[k].child;
+                let nc = c + self.nodes[id as usize].edge_costs[k];
+                if nc < self.nodes[child as usize].cost {
+                    self.nodes[child as usize].cost = nc;
+                    heap.push(Item(nc, child));
+                }
+            }
+        }
+    }
+
+    /// The (at most) `n` nodes whose other move is cheapest to add, cheapest first (ties by
+    /// node number).
+    pub fn next_expansions(&self, n: usize) -> Vec<u32> {
+        let mut v: Vec<(f64, u32)> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| node.other.is_some() && !node.is_over())
+            .map(|(id, node)| (node.cost + node.other_cost, id as u32))
+            .filter(|(c, _)| c.is_finite())
+            .collect();
+        v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        v.truncate(n);
+        v.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// The principal line from the root: the best option again and again while it is a book
+    /// move (at most `max` moves), as node numbers after the root.
+    pub fn principal_line(&self, max: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut id = 0u32;
+        while out.len() < max {
+            let node = &self.nodes[id as usize];
+            let options = self.options(id);
+            let best = best_option(sign(node.mover()), &options).map(|k| options[k].0);
+            match best {
+                Some(OptionRef::Edge(k)) if !node.is_over() => {
+                    id = node.edges[k as usize].child;
+                    if out.contains(&id) {
+                        break;
+                    }
+                    out.push(id);
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+}
