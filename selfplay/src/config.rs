@@ -425,7 +425,8 @@ impl Default for ForcedPlayoutsConfig {
     }
 }
 
-fn bad(key: &str, value: impl std::fmt::Display, reason: &str) -> ConfigError {
+/// The error of `key` = `value`, out of range for `reason` (the file named later).
+pub(crate) fn bad(key: &str, value: impl std::fmt::Display, reason: &str) -> ConfigError {
     ConfigError::Invalid {
         path: String::new(),
         key: key.into(),

@@ -3,12 +3,14 @@
 //! `[game]` which game of the registry the run learns, `[net]` the network's sizes,
 //! `[selfplay]` and `[search]` the self-play games (which `crumble selfplay --config` reads
 //! too), `[generation]` how many games a generation plays, `[replay]` the window of recent
-//! positions, `[optim]` the training steps, `[eval]` the matches after each generation.
+//! positions, `[optim]` the training steps, `[eval]` the matches after each generation;
+//! `[book]` how `crumble book` grows an opening book.
 //! Every key has a default, so a config may be partial; unknown keys are errors, and every
 //! value is range-checked with its key named. A run directory keeps the full resolved config
 //! (`config.toml`), so a run resumes with exactly the settings it started with.
 
 use crumble_model::NetConfig;
+use crumble_selfplay::book::BookConfig;
 use crumble_selfplay::{Lookahead, SearchConfig, SelfPlayConfig};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -31,6 +33,8 @@ pub struct TrainConfig {
     pub replay: ReplayConfig,
     pub optim: OptimConfig,
     pub eval: EvalConfig,
+    /// `[book]`: how `crumble book` grows an opening book.
+    pub book: BookConfig,
 }
 
 /// `[game]`: which game a run learns, and where its games start.
@@ -356,6 +360,7 @@ impl TrainConfig {
         })?;
         self.search.validate().map_err(|e| e.in_path(path))?;
         self.selfplay.validate().map_err(|e| e.in_path(path))?;
+        self.book.validate().map_err(|e| e.in_path(path))?;
         self.net_config()
             .validate()
             .map_err(|e| ConfigError::Parse {

@@ -5,8 +5,6 @@
 use crate::config::TrainConfig;
 use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::notation::{self, Frame};
-use crumble_core::games::crumble::position;
 use crumble_core::games::crumo::Crumo;
 use crumble_core::games::nim::Nim;
 use crumble_core::games::splinter::Splinter;
@@ -34,8 +32,6 @@ pub enum OpeningsError {
     },
     #[error("openings file {path} holds no openings")]
     Empty { path: String },
-    #[error("openings files are Crumble's; {game} games take --opening-turns")]
-    NoFormat { game: &'static str },
 }
 
 /// The registry of games: every game the program knows, one line each (its name is its
@@ -150,33 +146,11 @@ pub trait TrainGame: GameHooks {
         cfg.net_config().with_encoder(&Self::Encoder::default())
     }
 
-    /// The positions of an openings file (`--openings`), in order. By default a game has no
-    /// openings file format.
+    /// The positions of an openings file (`--openings`, `crumble book suite`'s output), in
+    /// order: one per line, either a position JSON object on one line, or moves in the
+    /// game's notation from the standard start (Crumble's per-player frame: `1HN 5,5HSWS`);
+    /// blank lines and lines starting with `#` are skipped. A finished position is refused.
     fn read_openings(path: &Path, cfg: &TrainConfig) -> Result<Vec<Self>, OpeningsError> {
-        let _ = (path, cfg);
-        Err(OpeningsError::NoFormat { game: Self::NAME })
-    }
-}
-
-impl TrainGame for Crumble {
-    type Encoder = CrumbleEncoder;
-    const BUILTIN: bool = true;
-
-    /// The board of `[selfplay] board` and `resolution` (the network's resolution too):
-    /// `[game.start]` is refused.
-    fn standard_start(cfg: &TrainConfig) -> Result<Crumble, StartError> {
-        if cfg.game.start.is_some() {
-            return Err(StartError::of::<Crumble>(
-                "Crumble's board is [selfplay] board and resolution, not [game.start]",
-            ));
-        }
-        Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution).map_err(StartError::of::<Crumble>)
-    }
-
-    /// One opening per line: a position JSON object on one line, or moves in per-player
-    /// notation from the standard start (`1HN 5,5HSWS`); blank lines and lines starting with
-    /// `#` are skipped. A finished position is refused.
-    fn read_openings(path: &Path, cfg: &TrainConfig) -> Result<Vec<Crumble>, OpeningsError> {
         let shown = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|source| OpeningsError::Read {
             path: shown.clone(),
@@ -193,11 +167,11 @@ impl TrainGame for Crumble {
                 line: no + 1,
                 what,
             };
-            let game = opening_line(line, cfg).map_err(&bad)?;
-            if let Some(o) = game.outcome() {
+            let game = opening_line::<Self>(line, cfg).map_err(&bad)?;
+            if game.is_over() {
                 return Err(bad(format!(
                     "the game is already over ({})",
-                    position::outcome_text(Some(o))
+                    game.result_text()
                 )));
             }
             out.push(game);
@@ -209,20 +183,39 @@ impl TrainGame for Crumble {
     }
 }
 
-/// One line of a Crumble openings file as a position, through position JSON as games store
-/// their start.
-fn opening_line(line: &str, cfg: &TrainConfig) -> Result<Crumble, String> {
+/// One line of an openings file as a position, through position JSON as games store their
+/// start.
+fn opening_line<G: TrainGame>(line: &str, cfg: &TrainConfig) -> Result<G, String> {
     if line.starts_with('{') {
-        return position::from_json(line).map_err(|e| e.to_string());
+        return G::from_position_json(line).map_err(|e| e.to_string());
     }
-    let mut g = Crumble::standard_start(cfg).map_err(|e| e.to_string())?;
+    let mut g = G::standard_start(cfg).map_err(|e| e.to_string())?;
     for (i, m) in line.split_whitespace().enumerate() {
         let refused = |e: String| format!("move {} ({m:?}) refused: {e}", i + 1);
-        let mv =
-            notation::parse_move(&g, m, Frame::PerPlayer).map_err(|e| refused(e.to_string()))?;
-        g.play_move(&mv).map_err(|e| refused(e.to_string()))?;
+        let turn = g
+            .parse_move(m, G::Notation::default())
+            .map_err(|e| refused(e.to_string()))?;
+        for d in turn {
+            g.apply(d).map_err(|e| refused(e.to_string()))?;
+        }
     }
-    position::from_json(&position::to_json(&g)).map_err(|e| e.to_string())
+    G::from_position_json(&g.position_json()).map_err(|e| e.to_string())
+}
+
+impl TrainGame for Crumble {
+    type Encoder = CrumbleEncoder;
+    const BUILTIN: bool = true;
+
+    /// The board of `[selfplay] board` and `resolution` (the network's resolution too):
+    /// `[game.start]` is refused.
+    fn standard_start(cfg: &TrainConfig) -> Result<Crumble, StartError> {
+        if cfg.game.start.is_some() {
+            return Err(StartError::of::<Crumble>(
+                "Crumble's board is [selfplay] board and resolution, not [game.start]",
+            ));
+        }
+        Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution).map_err(StartError::of::<Crumble>)
+    }
 }
 
 impl TrainGame for TicTacToe {

@@ -7,7 +7,7 @@
 //! cost_per_value_loss = 8.0   # a move 0.125 worse than the best costs one more move
 //! ```
 
-use crate::config::ConfigError;
+use crate::config::{ConfigError, bad};
 use serde::{Deserialize, Serialize};
 
 /// How the book grows (see the module docs of [`crate::book`] for the cost these weigh).
@@ -54,15 +54,6 @@ impl Default for BookConfig {
             bonus_per_uncertainty: 2.0,
             bonus_for_best: 1.0,
         }
-    }
-}
-
-fn bad(key: &str, value: impl std::fmt::Display, reason: &str) -> ConfigError {
-    ConfigError::Invalid {
-        path: String::new(),
-        key: key.into(),
-        value: value.to_string(),
-        reason: reason.into(),
     }
 }
 

@@ -20,8 +20,8 @@
 //! lower and upper bounds are the best (for its mover) of its options' — its book moves'
 //! children and its other-moves entry, whose interval is the search value
 //! `± error_factor/√visits` clamped to [−1, 1]. Proofs carry up: a proven win for the mover
-//! among the options, or every option proven with nothing outside the book, proves the node;
-//! a proven value has no width. Bounds are monotone: each node's `lower ≤ value ≤ upper`
+//! among the options, or every option proven (the other-moves entry's proof covers every
+//! move outside the book), proves the node; a proven value has no width. Bounds are monotone: each node's `lower ≤ value ≤ upper`
 //! and each is the mover's best over the options' same bounds.
 //!
 //! **Expansion** is best-first by a cost ([`BookConfig`] documents each weight). Each move
@@ -454,7 +454,9 @@ impl<G: GameState> Book<G> {
             .filter(|e| mark[e.child as usize] == 2)
             .map(|e| self.nodes[e.child as usize].values)
             .collect();
-        let complete = node.other.is_none() && options.len() == node.edges.len();
+        // The options cover every move (the other-moves entry stands for all the moves
+        // outside the book) unless a cycle left an edge out.
+        let complete = options.len() == node.edges.len();
         if let Some(o) = &node.other {
             options.push(o.values(ef));
         }

@@ -196,6 +196,43 @@ fn bounds_are_monotone_under_minimax() {
     }
 }
 
+/// A proof of the other-moves entry covers every move outside the book: with the book's
+/// moves proven too, the node is proven; a proven win for the mover proves it alone.
+#[test]
+fn proofs_carry_up_through_the_book_and_the_other_moves() {
+    let mut book = ttt_book(4, 1);
+    let (centre, _) = book.add_move(0, &[Decision(4)], 0.5).unwrap();
+    let other = |value: f32, proven: Option<i8>| Other {
+        turn: vec![Decision(0)],
+        prior: 0.3,
+        value,
+        visits: 100,
+        proven,
+    };
+    let check = |book: &mut Book<TicTacToe>, child: Option<i8>, o: Other, want: Option<i8>| {
+        book.node_mut(centre).exact = child;
+        book.node_mut(centre).other = Some(other(0.1, None));
+        book.node_mut(0).other = Some(o);
+        book.recompute();
+        assert_eq!(
+            book.node(0).values.proven,
+            want,
+            "{:?}",
+            book.node(0).values
+        );
+    };
+    check(&mut book, Some(0), other(-1.0, Some(-1)), Some(0));
+    check(&mut book, Some(0), other(0.0, None), None);
+    check(&mut book, Some(1), other(0.0, None), Some(1));
+    check(&mut book, None, other(1.0, Some(1)), Some(1));
+    check(&mut book, None, other(-1.0, Some(-1)), None);
+    let v = book.node(0).values;
+    assert!(
+        v.lower >= -1.0 && v.upper <= 1.0 && v.lower < v.upper,
+        "{v:?}"
+    );
+}
+
 #[test]
 fn a_whole_tictactoe_book_is_the_solved_game() {
     // Without the solver, grown until every move is in the book: the proofs of the
@@ -255,6 +292,25 @@ fn nim_book(seed: u64) -> Book<Nim> {
         header::<Nim>(&start, 3, seed),
         Nim::from_start(&start).unwrap(),
     )
+}
+
+/// Nim's turns are two decisions (a heap, then how many): the search restricted to the
+/// moves outside the book bars whole turns, and a book grown to the end is the solved game.
+#[test]
+fn a_whole_nim_book_is_the_solved_game() {
+    let mut b = Builder::new(nim_book(2), rollout())
+        .unwrap()
+        .without_solver();
+    let mut steps = 0;
+    while !b.step().unwrap().finished {
+        steps += 1;
+        assert!(steps < 1000, "the book keeps growing");
+    }
+    check_minimax(&b.book);
+    let mut solver = crumble_core::game::Negamax::<Nim>::new();
+    let exact = solver.value_for(&b.book.start, Player::First);
+    assert_eq!(b.book.node(0).values.proven, Some(exact));
+    assert!(b.book.nodes().iter().all(|n| n.other.is_none()));
 }
 
 #[test]

@@ -4,6 +4,7 @@ mod bench;
 mod bench_mcts;
 mod bench_net;
 mod bench_selfplay;
+mod book;
 mod crumo_args;
 mod eval_args;
 mod game_args;
@@ -72,6 +73,10 @@ enum Command {
     Tactics(tactics::Args),
     /// Opening statistics: the tree of the first moves with results, lengths and priors.
     Openings(openings::Args),
+    /// Opening books grown from an agent's searches: grow one, export it as JSON or as an
+    /// opening suite for matches.
+    #[command(subcommand)]
+    Book(book::BookCommand),
     /// The training loop: self-play, replay, training, evaluation, generation after generation.
     Train(train::Args),
     /// Play a game against an agent in the terminal; the game is saved as a record.
@@ -100,6 +105,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tournament(a) => tournament::run(a),
         Command::Tactics(a) => tactics::run(a),
         Command::Openings(a) => openings::run(a),
+        Command::Book(b) => book::run(b),
         Command::Train(a) => train::run(a),
         Command::Play(a) => play::run(a),
         Command::View(a) => view::run(a),

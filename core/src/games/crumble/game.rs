@@ -377,22 +377,17 @@ impl Crumble {
             let targets: Vec<Rect> = t.targets.iter().map(|&r| map(r)).collect();
             window.push(&TurnRecord { region, targets });
         }
-        Some(Crumble {
-            board: Board::from_valid_pieces(b.board_size(), b.resolution(), &pieces),
-            to_move: self.to_move,
-            state: self.state,
-            fresh: Vec::new(),
-            swapper: NO_SLOT,
-            steps: Vec::new(),
-            guard: Vec::new(),
-            guard_bits: Vec::new(),
-            turn: TurnRecord::default(),
-            window,
-            turns_played: self.turns_played,
-            max_turns: self.max_turns,
-            outcome: self.outcome,
-            s: Scratch::default(),
-        })
+        // A position's image resolves to nothing new and keeps the original's result.
+        let board = Board::from_valid_pieces(b.board_size(), b.resolution(), &pieces);
+        let mut g = Crumble::from_board(board, self.to_move, self.outcome);
+        debug_assert_eq!(
+            g.state, self.state,
+            "an image is live or over as its original"
+        );
+        g.window = window;
+        g.turns_played = self.turns_played;
+        g.max_turns = self.max_turns;
+        Some(g)
     }
 
     /// Sets the turn limit of rule 5.4 (`0` = none), counted from the start or loaded position.
