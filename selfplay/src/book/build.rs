@@ -4,8 +4,8 @@
 //! A search of a node plays one turn as an agent does (a search per decision with a real
 //! choice, the most visited decision each time, the tree kept between them), on the node's
 //! position with its book moves barred ([`Restricted`]). The first search of the turn is the
-//! node's evidence: its root value and proof, and the value of the chosen move as that
-//! search saw it. The searches run in rounds: each runs until it needs an evaluation (all
+//! node's evidence: its root value (the visits of the lines it tried, those ending in the
+//! book left out) and its proof. The searches run in rounds: each runs until it needs an evaluation (all
 //! in parallel), then one evaluator call answers them all.
 
 use super::restrict::{Restricted, RestrictedEvaluator};
@@ -370,21 +370,30 @@ impl<G: GameHooks> Builder<G> {
                         .map(|r| r.value_for(Player::First) as i8),
                 },
                 Some((root_value, proven, lines)) => {
-                    // The chosen move's own value in the first search (its line, or the
-                    // longest tried line it begins with): unlike the root's mean, it holds
-                    // no visit to a barred move.
-                    let line = lines
-                        .iter()
-                        .filter(|l| l.visits > 0 && f.turn.starts_with(&l.decisions))
-                        .max_by_key(|l| l.decisions.len());
-                    let (value, visits) = match line {
-                        Some(l) => (l.value, l.visits),
-                        None => (*root_value, self.simulations),
+                    // The root's mean over the moves outside the book: each barred move
+                    // the search tried cost it one visit valued as a loss, so the lines
+                    // the search tried are averaged by their visits, those ending in the
+                    // book left out.
+                    let in_book_line = |l: &Line| {
+                        let mut t = node.state.clone();
+                        l.complete
+                            && l.decisions.iter().all(|&d| t.apply(d).is_ok())
+                            && in_book.contains(&canonical(&t).key)
+                    };
+                    let (mut sum, mut n) = (0.0f64, 0u64);
+                    for l in lines.iter().filter(|l| l.visits > 0 && !in_book_line(l)) {
+                        sum += f64::from(l.value) * f64::from(l.visits);
+                        n += u64::from(l.visits);
+                    }
+                    let (value, visits) = if n > 0 {
+                        ((sum / n as f64) as f32, n.min(u64::from(u32::MAX)) as u32)
+                    } else {
+                        (*root_value, self.simulations)
                     };
                     Other {
                         turn: f.turn.clone(),
                         prior,
-                        value: s * value,
+                        value: s * value.clamp(-1.0, 1.0),
                         visits,
                         proven: proven.map(|p| (s * p) as i8),
                     }

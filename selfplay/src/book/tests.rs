@@ -286,6 +286,28 @@ fn searches_avoid_the_moves_in_the_book() {
     assert_eq!(cls.len(), 3);
 }
 
+/// The moves in the book cost the restricted search a visit each, valued as losses: the
+/// other-moves value leaves those visits out.
+#[test]
+fn the_other_moves_value_leaves_out_the_visits_to_book_moves() {
+    let mut book = ttt_book(1, 5);
+    book.add_move(0, &[Decision(0)], 0.3).unwrap(); // the corners
+    book.add_move(0, &[Decision(1)], 0.3).unwrap(); // the edges
+    let mut b = Builder::new(book, Box::new(UniformEvaluator))
+        .unwrap()
+        .without_solver();
+    b.step().unwrap(); // the root's search: only the centre is outside the book
+    let o = b.book.node(0).other.clone().unwrap();
+    assert_eq!(o.turn, vec![Decision(4)]);
+    // Eight moves reach the book (four corners, four edges), each visited once as a loss.
+    assert!(o.visits <= 48 - 8, "{} visits", o.visits);
+    assert!(
+        o.value > -0.05,
+        "value {} dragged down by the book's moves",
+        o.value
+    );
+}
+
 fn nim_book(seed: u64) -> Book<Nim> {
     let start = NimStart::default();
     Book::new(
