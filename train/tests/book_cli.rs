@@ -77,6 +77,24 @@ fn a_tictactoe_book_grows_exports_and_feeds_a_match() {
     // Growing on to more positions keeps what was there.
     let log = grow(&book, &config("tictactoe.toml"), "mcts:rollout:32", "80");
     assert!(log.contains("book: positions reached: "), "{log}");
+    // The static site: a page a position, the start's with its moves linked.
+    let site = dir.join("site");
+    let o = crumble(&["book", "html", "--book", s(&book), "--out", s(&site)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pages = std::fs::read_dir(site.join("p")).unwrap().count();
+    let now: serde_json::Value =
+        serde_json::from_str(&ok(&["book", "json", "--book", s(&book)])).unwrap();
+    assert_eq!(pages as u64, now["positions"].as_u64().unwrap());
+    let start = std::fs::read_to_string(site.join("p/0.html")).unwrap();
+    assert!(
+        start.contains("<table>") && start.contains("href=\""),
+        "{start}"
+    );
+    assert!(site.join("index.html").is_file());
+    refused(
+        &["book", "html", "--book", s(&book), "--out", s(&site)],
+        &["--out", "exists", "--force"],
+    );
     // A balanced suite (tic-tac-toe is a draw), read by a match.
     let suite = dir.join("suite.txt");
     let o = crumble(&[

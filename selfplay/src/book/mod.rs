@@ -36,6 +36,9 @@
 //! the new positions and searches their parents again (restricted to the moves still
 //! outside the book), then recomputes the minimax and the costs.
 //!
+//! **Exports** ([`export`], [`html`]): the whole graph as JSON, opening suites by value
+//! band for matches, and a static site with a page a position.
+//!
 //! **Determinism.** A search's seed is the book's seed and the number of searches before
 //! it, the order of expansions is fixed (cost, then node number), and an evaluator's answer
 //! depends on its position alone: the same book, settings and step count give the same
@@ -45,6 +48,7 @@ pub mod build;
 pub mod config;
 pub mod export;
 pub mod file;
+pub mod html;
 pub mod restrict;
 #[cfg(test)]
 mod tests;

@@ -406,3 +406,33 @@ fn malformed_book_files_are_refused_with_what_and_where() {
     let e = err(&reseal(longer));
     assert!(matches!(e, BookError::Corrupt { .. }), "{e}");
 }
+
+/// The static site: a page a position, and every link on a page leads to a page of the
+/// site; the start's page shows its board and its moves.
+#[test]
+fn the_html_site_links_every_position() {
+    let book = grow(ttt_book(4, 10), 5);
+    let pages = book.html_pages();
+    assert_eq!(pages.len(), book.nodes().len() + 1);
+    let names: std::collections::HashSet<&str> = pages.iter().map(|(p, _)| p.as_str()).collect();
+    for (path, html) in &pages {
+        let dir = if path.starts_with("p/") { "p/" } else { "" };
+        for link in html.split("href=\"").skip(1) {
+            let target = link.split('"').next().unwrap();
+            let resolved = match target.strip_prefix("../") {
+                Some(t) => t.to_string(),
+                None => format!("{dir}{target}"),
+            };
+            assert!(
+                names.contains(resolved.as_str()),
+                "{path} links to {target}"
+            );
+        }
+    }
+    let root = &pages.iter().find(|(p, _)| p == "p/0.html").unwrap().1;
+    assert!(root.contains("<pre>") && root.contains("<table>"), "{root}");
+    assert_eq!(
+        root.matches("<tr><td><a href=").count(),
+        book.node(0).edges.len()
+    );
+}

@@ -12,9 +12,12 @@
 //! * `crumble book suite --book FILE --band LO:HI [--turns A:B] [--count N] [--out F]`: an
 //!   opening suite for `crumble match --openings`: the live positions A to B moves deep
 //!   whose book value (the first player's view) lies in LO..HI, one per canonical key.
+//! * `crumble book html --book FILE --out DIR [--force]`: the book as a static site, a page
+//!   a position (`crumble_selfplay::book::html`).
 
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
+use crumble_core::render::Pictures;
 use crumble_selfplay::agent::build_evaluator;
 use crumble_selfplay::book::{Book, BookHeader, Builder, file};
 use crumble_selfplay::driver::with_threads;
@@ -34,6 +37,20 @@ pub enum BookCommand {
     Json(JsonArgs),
     /// Write an opening suite for `crumble match --openings`: positions in a value band.
     Suite(SuiteArgs),
+    /// Write the book as a static site: a page a position with its board and moves.
+    Html(HtmlArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HtmlArgs {
+    #[arg(long, value_name = "FILE")]
+    book: PathBuf,
+    /// The folder to write (created; an existing one only with --force).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Write into --out even if it exists (its pages are replaced).
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -138,6 +155,7 @@ pub fn run(b: BookCommand) -> anyhow::Result<ExitCode> {
             let text = with_book(&a.book, |b| book_json(b))?;
             emit(a.out.as_deref(), &a.book, a.force, &text)
         }
+        BookCommand::Html(a) => html(&a),
         BookCommand::Suite(a) => {
             if let Some(out) = &a.out {
                 check_output("--out", out, &[&a.book], a.force)?;
@@ -179,13 +197,46 @@ fn with_book(path: &Path, f: impl FnOnce(&dyn BookText) -> String) -> anyhow::Re
     })
 }
 
-/// What `json` and `suite` need of a book of any game.
+/// Writes the site of `book html`.
+fn html(a: &HtmlArgs) -> anyhow::Result<ExitCode> {
+    if a.out.exists() && !a.force {
+        bail!(
+            "--out {}: the folder exists; pass --force to write into it",
+            a.out.display()
+        );
+    }
+    let mut pages = Vec::new();
+    with_book(&a.book, |b| {
+        pages = b.pages();
+        String::new()
+    })?;
+    std::fs::create_dir_all(a.out.join("p"))
+        .with_context(|| format!("cannot create {}", a.out.display()))?;
+    for (name, text) in &pages {
+        let path = a.out.join(name);
+        crumble_selfplay::files::write_atomic(&path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    eprintln!(
+        "book html: {} pages in {}; open {}",
+        pages.len(),
+        a.out.display(),
+        a.out.join("index.html").display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `json`, `suite` and `html` need of a book of any game.
 trait BookText {
+    fn pages(&self) -> Vec<(String, String)>;
     fn json(&self) -> serde_json::Value;
     fn suite(&self, band: (f32, f32), turns: (usize, usize), count: usize) -> (usize, String);
 }
 
-impl<G: TrainGame> BookText for Book<G> {
+impl<G: TrainGame + Pictures> BookText for Book<G> {
+    fn pages(&self) -> Vec<(String, String)> {
+        self.html_pages()
+    }
     fn json(&self) -> serde_json::Value {
         self.to_json()
     }
