@@ -62,8 +62,8 @@ pub struct GrowArgs {
     /// selfplay.max_turns (the turn limit) and selfplay.seed. A book grows on with its own.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// The agent of a new book: bot[:SIMS] (the built-in network), ckpt:PATH[:SIMS] or
-    /// mcts:rollout:SIMS; it must search.
+    /// The agent of a new book: bot[:SIMS] (the built-in network, Crumble's default),
+    /// ckpt:PATH[:SIMS] or mcts:rollout:SIMS (the other games' default: 200); it must search.
     #[arg(long, value_name = "AGENT")]
     agent: Option<String>,
     /// Stop once the book holds this many positions.
@@ -288,7 +288,7 @@ fn grow(a: GrowArgs) -> anyhow::Result<ExitCode> {
 
 /// A new book of game `G` from `cfg` and the flags.
 fn new_book<G: TrainGame>(a: &GrowArgs, cfg: &TrainConfig) -> anyhow::Result<Book<G>> {
-    let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or("bot"))?;
+    let spec = AgentSpec::parse(a.agent.as_deref().unwrap_or(G::DEFAULT_AGENT))?;
     let Some(simulations) = spec.simulations(&cfg.search) else {
         bail!(
             "agent `{spec}` does not search: a book needs bot[:SIMS], ckpt:PATH[:SIMS] or mcts:EVAL:SIMS"
