@@ -42,7 +42,7 @@
 //! **Determinism.** A search's seed is the book's seed and the number of searches before
 //! it, the order of expansions is fixed (cost, then node number), and an evaluator's answer
 //! depends on its position alone: the same book, settings and step count give the same
-//! book, byte for byte, however the work is split over threads or runs ([`file`]).
+//! book, byte for byte, however the work is split over threads or runs ([`file`](mod@file)).
 
 pub mod build;
 pub mod config;
