@@ -8,6 +8,7 @@
 //! book left out) and its proof. The searches run in rounds: each runs until it needs an evaluation (all
 //! in parallel), then one evaluator call answers them all.
 
+use super::minimax::sign;
 use super::restrict::{Restricted, RestrictedEvaluator};
 use super::{Book, BookError, Other};
 use crate::SearchConfig;
@@ -126,10 +127,6 @@ impl<G: GameState> Job<G> {
             }
         }
     }
-}
-
-fn sign(p: Option<Player>) -> f32 {
-    if p == Some(Player::Second) { -1.0 } else { 1.0 }
 }
 
 impl<G: GameHooks> Builder<G> {
