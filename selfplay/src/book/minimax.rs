@@ -1,5 +1,5 @@
 //! The book's derived values: minimax of values, bounds and proofs up the graph, and the
-//! costs of best-first expansion (the module docs of [`super`] say what each means).
+//! costs of best-first expansion ([`crate::book`]'s docs say what each means).
 
 use super::{Book, OptionRef, Values};
 use crumble_core::{GameState, Player};
