@@ -51,8 +51,9 @@ pub struct Args {
     /// External self-play: seconds between looks for new files while waiting.
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = crate::cli::seconds_arg)]
     poll: f64,
-    /// Seconds between the pointer's heartbeats (workers pause when they stop).
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = crate::cli::seconds_arg)]
+    /// Seconds between the pointer's heartbeats (workers pause when they stop, and a worker
+    /// starts playing at the first one it sees: a heartbeat is one small write).
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0, value_parser = crate::cli::seconds_arg)]
     heartbeat: f64,
     /// Take the run's trainer lock from another holder (one that is gone for good).
     #[arg(long)]

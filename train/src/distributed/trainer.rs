@@ -287,6 +287,23 @@ impl TrainerSide {
         Ok(())
     }
 
+    /// The run's last generation has its games: the pointer says `finished` now, so that
+    /// workers stop playing games no generation will use while the trainer trains and
+    /// evaluates (a trainer resumed before its last commit publishes the run open again).
+    pub fn close_intake(&mut self) -> Result<(), DistError> {
+        {
+            let mut slot = self.pointer.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(p) = slot.as_mut() else {
+                return Ok(());
+            };
+            p.finished = true;
+            p.heartbeat = super::now_unix();
+            p.write(&self.fence)?;
+        }
+        self.stop_heartbeat();
+        Ok(())
+    }
+
     fn start_heartbeat(&mut self) {
         let (pointer, stop, fence) = (self.pointer.clone(), self.stop.clone(), self.fence.clone());
         let every = self.shared.heartbeat;

@@ -273,10 +273,11 @@ fn a_trainer_stopped_between_mirror_and_commit_restarts_with_other_settings() {
     let net_key = "checkpoints/gen-0001/net.crnet";
 
     // Trainer A: its pointer out, two files in, generation 1 trained and mirrored, then
-    // the commit fails.
+    // the commit fails. (A aims at 2 generations: the gather of a run's last generation
+    // tells workers to stop, and this one's should not.)
     let a = {
         let (copy, store_a) = (copy.clone(), store_a.clone());
-        let opts = local(&copy, 1);
+        let opts = local(&copy, 2);
         std::thread::spawn(move || {
             let mut sh = shared(&store_a, false);
             sh.poll = Duration::from_millis(20);
@@ -317,4 +318,24 @@ fn a_trainer_stopped_between_mirror_and_commit_restarts_with_other_settings() {
         "workers take the new network"
     );
     std::fs::remove_dir_all(base).unwrap();
+}
+
+#[test]
+fn the_last_gather_tells_workers_to_stop_before_the_last_commit() {
+    let dir = temp("close");
+    let store = Store::open(&Location::Local(dir.clone())).unwrap();
+    run_with(&dir, &store, 0);
+    let mut side = TrainerSide::start(shared(&store, false), &dir).unwrap();
+    side.open(&dir, "cfg", 0, 0, false).unwrap();
+    assert!(!Pointer::read(&store).unwrap().unwrap().finished);
+    side.close_intake().unwrap();
+    let p = Pointer::read(&store).unwrap().unwrap();
+    assert!(p.finished, "workers would go on playing");
+    assert_eq!(p.order(), (2, 0), "the pointer still names the last commit");
+    // No heartbeat rewrites it any more.
+    let before = std::fs::read(dir.join("latest.json")).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(std::fs::read(dir.join("latest.json")).unwrap(), before);
+    drop(side);
+    std::fs::remove_dir_all(dir).unwrap();
 }

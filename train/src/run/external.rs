@@ -74,6 +74,15 @@ impl<G: TrainGame> Run<G> {
         Ok(())
     }
 
+    /// After the last generation's gather: workers may stop
+    /// ([`crate::distributed::trainer::TrainerSide::close_intake`]).
+    pub(super) fn close_intake(&mut self) -> Result<(), TrainError> {
+        if let Some(side) = self.dist.as_mut() {
+            side.close_intake()?;
+        }
+        Ok(())
+    }
+
     /// Refuses to write into the run directory once a newer trainer took a shared run over
     /// (one request to the store; nothing for a local run).
     pub(super) fn check_fence(&self) -> Result<(), TrainError> {

@@ -30,7 +30,11 @@ impl<G: TrainGame> Run<G> {
         let mut row = Row::new(g);
         row.selfplay_net = f64::from(selfplay_net);
         let new_positions = if self.dist.as_ref().is_some_and(|d| d.external()) {
-            self.gather(g, &mut row, on_event)?
+            let positions = self.gather(g, &mut row, on_event)?;
+            if last {
+                self.close_intake()?;
+            }
+            positions
         } else {
             self.selfplay(g, selfplay_net, &mut row, on_event)?
         };
