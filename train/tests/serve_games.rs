@@ -1,4 +1,4 @@
-//! The board's HTTP API for Splinter and Crumo (in-process, no browser): a new game of each,
+//! The board's HTTP API for every game of the registry (in-process, no browser): a new game of each,
 //! decisions by clicks placed on the game's picture, moves typed in notation, the agent's
 //! answer, the evaluator's prior and value, an analysis, records saved and loaded back, a
 //! session switching games, and the refusals (bad moves, bad positions, unknown games, the
@@ -280,4 +280,95 @@ async fn a_session_changes_game_and_records_pick_theirs() {
         s["game"], "crumble",
         "a refused load leaves the session as it was"
     );
+}
+
+/// Every game of the registry on the board, through the same API: a new game, a move made of
+/// decisions (each one a click, or a button where the game has no script of its own), the
+/// agent's answer, its record saved and loaded back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_of_the_registry_plays_on_the_board() {
+    for &game in crumble_train::games::GAMES {
+        let app = app_for(game, "random");
+        let (id, s) = session(&app).await;
+        let api = |p: &str| format!("/api/s/{id}/{p}");
+        assert_eq!(s["game"], game);
+        assert!(
+            !s["decisions"].as_array().unwrap().is_empty(),
+            "{game}: {s}"
+        );
+        check_priors(&s);
+        // One move, a decision at a time: the first one offered each time.
+        let mut s = s;
+        while s["moves"].as_array().unwrap().is_empty() {
+            let d = &s["decisions"][0];
+            let label = d["button"].as_str().or(d["text"].as_str()).unwrap_or("");
+            assert!(!label.is_empty(), "{game}: a decision without a name: {d}");
+            let (st, next) = post(&app, &api("decide"), json!({ "d": d["d"] })).await;
+            assert_eq!(st, StatusCode::OK, "{game}: {next}");
+            s = next;
+        }
+        let (st, s) = post(&app, &api("agent"), json!({})).await;
+        assert_eq!(st, StatusCode::OK, "{game}: {s}");
+        let line = texts(&s);
+        assert_eq!(line.len(), 2, "{game}: {line:?}");
+        let (st, rec) = call(&app, "GET", &api("record"), None).await;
+        assert_eq!(st, StatusCode::OK, "{game}: {rec}");
+        let (st, loaded) = call(
+            &app,
+            "POST",
+            &api("load"),
+            Some(Body::from(rec.as_str().unwrap().to_string())),
+        )
+        .await;
+        assert_eq!(st, StatusCode::OK, "{game}: {loaded}");
+        assert_eq!(
+            (loaded["game"].as_str(), texts(&loaded)),
+            (Some(game), line)
+        );
+    }
+}
+
+/// A game the page draws by default: each button names the move it makes, or the part of it
+/// that every move it can still become shares (Nim: `2-…`, then `2-3`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_without_a_script_names_its_buttons_by_the_moves_they_make() {
+    let app = app_for("nim", "random");
+    let (id, s) = session(&app).await;
+    let api = |p: &str| format!("/api/s/{id}/{p}");
+    let buttons = |s: &Value| -> Vec<String> {
+        s["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["button"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Heap 1 holds one object: its one move, still a click away.
+    assert_eq!(buttons(&s), ["1-1…", "2-…", "3-…"], "{s}");
+    let (_, s) = post(&app, &api("decide"), json!({ "d": s["decisions"][1]["d"] })).await;
+    assert_eq!(s["building"], "2-…");
+    assert_eq!(buttons(&s), ["2-1", "2-2", "2-3"], "{s}");
+    let (_, s) = post(&app, &api("decide"), json!({ "d": s["decisions"][2]["d"] })).await;
+    assert_eq!(texts(&s), ["2-3"]);
+    // A typed move, a size refused, a position accepted.
+    let (st, s) = post(&app, &api("move"), json!({ "text": "3-5" })).await;
+    assert_eq!(st, StatusCode::OK, "{s}");
+    refused(
+        &app,
+        &api("new"),
+        json!({ "board": "7" }),
+        "nim has one board",
+    )
+    .await;
+    let (st, s) = post(
+        &app,
+        &api("new"),
+        json!({ "position": "{\"heaps\": [2, 2]}" }),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{s}");
+    assert_eq!(buttons(&s), ["1-…", "2-…"], "{s}");
+    let (_, s) = post(&app, &api("new"), json!({ "game": "tictactoe" })).await;
+    assert_eq!(buttons(&s).len(), 9, "{s}");
+    assert!(s["svg"].as_str().unwrap().contains("<text"), "{s}");
 }

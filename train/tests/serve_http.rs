@@ -10,7 +10,7 @@ use axum::body::Body;
 use axum::http::StatusCode;
 use crumble_train::serve::MAX_BODY;
 use serde_json::{Value, json};
-use serve_common::{app, call, error_of, first, post, session};
+use serve_common::{app, app_for, call, error_of, first, post, session};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_by_clicks_the_agent_answers_and_the_analysis_follows() {
@@ -180,7 +180,7 @@ async fn bad_input_is_refused_with_a_reason() {
             "new",
             json!({ "game": "chess" }),
             StatusCode::BAD_REQUEST,
-            "unknown game `chess`: the board plays crumble, splinter and crumo",
+            "unknown game `chess`: the board plays crumble, splinter, crumo, tictactoe, nim",
         ),
         (
             "new",
@@ -337,15 +337,25 @@ async fn records_load_from_text_and_self_play_files() {
 async fn the_page_and_its_scripts_are_served() {
     let app = app("random");
     for (path, word) in [
-        ("/", "crumble.js"),
+        ("/", "/games/crumble.js"),
+        ("/", r#"<option value="tictactoe">Tic-tac-toe</option>"#),
         ("/app.js", "registerGame"),
-        ("/crumble.js", "registerGame(\"crumble\""),
-        ("/splinter.js", "registerGame(\"splinter\""),
-        ("/crumo.js", "registerGame(\"crumo\""),
+        ("/games/crumble.js", "registerGame(\"crumble\""),
+        ("/games/splinter.js", "registerGame(\"splinter\""),
+        ("/games/crumo.js", "registerGame(\"crumo\""),
         ("/style.css", "#board"),
     ] {
         let (st, v) = call(&app, "GET", path, None).await;
         assert_eq!(st, StatusCode::OK, "{path}");
         assert!(v.as_str().unwrap().contains(word), "{path}");
+    }
+    // The server's game comes first in the list; a game drawn by the page has no script.
+    let (_, v) = call(&app_for("nim", "random"), "GET", "/", None).await;
+    let page = v.as_str().unwrap();
+    assert!(page.contains(r#"<select id="new-game"><option value="nim">Nim</option>"#));
+    assert!(!page.contains("/games/nim.js"));
+    for path in ["/games/nim.js", "/games/chess.js", "/games/crumble"] {
+        let (st, _) = call(&app, "GET", path, None).await;
+        assert_eq!(st, StatusCode::NOT_FOUND, "{path}");
     }
 }

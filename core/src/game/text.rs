@@ -63,6 +63,9 @@ pub trait GameText: GameState {
     /// 2. Nf3`), rather than one number a turn (the default).
     const NUMBER_BY_ROUND: bool = false;
 
+    /// The game's name for people (`Tic-tac-toe`); by default its [`GameState::NAME`].
+    const TITLE: &'static str = Self::NAME;
+
     /// The decisions of the complete move written `text`, from this state at a turn start.
     /// A move that cannot be played here (its text is malformed, the move is illegal, the game
     /// is over) is refused with the reason.

@@ -141,6 +141,8 @@ fn highlight_json(h: Option<Highlight>) -> Value {
 }
 
 impl ServeGame for Crumble {
+    const PAGE_SCRIPT: &'static str = include_str!("assets/crumble.js");
+
     /// The standard start of a board of 2 to 16 cells a side at resolution 8 (the built-in
     /// network's), or Crumble's position JSON.
     fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Crumble, ServeError> {

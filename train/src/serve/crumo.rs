@@ -18,6 +18,8 @@ fn at(game: &Crumo, p: Point) -> Value {
 }
 
 impl ServeGame for Crumo {
+    const PAGE_SCRIPT: &'static str = include_str!("assets/crumo.js");
+
     /// The standard start of a size (points per side, default 5), or rule 12's position JSON.
     fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Crumo, ServeError> {
         if let Some(text) = position_json {

@@ -6,19 +6,39 @@
 use super::ServeError;
 use crate::games::TrainGame;
 use crumble_core::game::record::{Ending, Record};
-use crumble_core::render::{Pictures, parse_value_comment, value_comment};
+use crumble_core::render::{PictureStyle, Pictures, parse_value_comment, value_comment};
 use crumble_core::{Color, Decision, GameState, GameText};
 use crumble_selfplay::record as sp;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The game of untagged records and version-1 self-play files.
 const CRUMBLE: &str = <crumble_core::games::crumble::Crumble as GameState>::NAME;
 
 /// A game the board plays.
 pub trait ServeGame: TrainGame + Pictures {
+    /// The game's drawing and clicking hooks for the page (`assets/NAME.js`, see `app.js`);
+    /// none by default: the page draws the picture the server sends and offers every legal
+    /// decision as a button.
+    const PAGE_SCRIPT: &'static str = "";
+
     /// The start the page asked for: the standard start of `board` (the game's size text:
-    /// `6`, `15x18`, `5`; `None` its default), or a position in the game's position JSON.
-    fn start(board: Option<&str>, position: Option<&str>) -> Result<Self, ServeError>;
+    /// `6`, `15x18`, `5`; `None` its default), or a position in the game's position JSON. By
+    /// default the game's default start (a game without sizes refuses a `board`) or its
+    /// position JSON.
+    fn start(board: Option<&str>, position: Option<&str>) -> Result<Self, ServeError> {
+        if let Some(text) = position {
+            return Self::from_position_json(text)
+                .map_err(|e| ServeError::BadPosition(e.to_string()));
+        }
+        if let Some(b) = board.map(str::trim).filter(|b| !b.is_empty()) {
+            return Err(ServeError::BadPosition(format!(
+                "board `{b}`: {} has one board (leave the size empty, or give a position)",
+                Self::NAME
+            )));
+        }
+        Self::from_start(&Self::Start::default())
+            .map_err(|e| ServeError::BadPosition(e.to_string()))
+    }
 
     /// The colour that makes the next decision (`None` once the game is over). A seat plays a
     /// colour; in Crumo a swap changes which.
@@ -27,12 +47,38 @@ pub trait ServeGame: TrainGame + Pictures {
     }
 
     /// The notation of a turn begun with `path` from `start`, as far as it goes (`e4-d3/…`);
-    /// the whole move once it is complete; empty for an empty path.
-    fn building_text(start: &Self, path: &[Decision]) -> String;
+    /// the whole move once it is complete; empty for an empty path. By default the part
+    /// that every move the path can still become shares, then `…` ([`partial_move_text`]).
+    fn building_text(start: &Self, path: &[Decision]) -> String {
+        partial_move_text(start, path)
+    }
 
     /// What the page draws of `view`: the game's picture and the legal decisions of the
-    /// position shown, each with the place it is clicked (see each game's file).
-    fn board_json(view: &BoardView<'_, Self>) -> Value;
+    /// position shown, each with the place it is clicked (see each game's file). By default
+    /// the game's picture (its SVG, else its terminal picture as SVG text) and every legal
+    /// decision as a button labelled with the move it makes or begins.
+    fn board_json(view: &BoardView<'_, Self>) -> Value {
+        let style = PictureStyle {
+            view: view.viewer,
+            last_move: view
+                .last
+                .and_then(|(before, path)| before.move_text(path, Self::Notation::default()).ok()),
+            ..PictureStyle::default()
+        };
+        let picture = view
+            .game
+            .svg_picture(view.last, &style)
+            .unwrap_or_else(|| text_svg(&view.game.term_picture(view.last, &style)));
+        let decisions: Vec<Value> = view
+            .legal
+            .iter()
+            .map(|&d| {
+                let text = view.text_with(d);
+                json!({ "d": d.0, "kind": "decision", "text": text, "button": text })
+            })
+            .collect();
+        json!({ "svg": picture, "decisions": decisions })
+    }
 
     /// The line as the game's text record: the start, the moves with the agent's values as
     /// comments, the tags, the result the moves reach. By default the generic
@@ -198,6 +244,94 @@ pub fn file_game(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
     crumble_core::game::record::game_named(&text)
         .map_or_else(|| CRUMBLE.into(), |g| g.chars().take(40).collect())
+}
+
+/// Moves listed at most when a partial turn's label is worked out.
+const MAX_COMPLETIONS: usize = 256;
+
+/// A turn begun with `path` from `start` (a turn start) in notation: the whole move once it
+/// is complete, else the text that the moves it can still become share, then `…` (Nim's
+/// `2-…` once heap 2 is chosen); `…` alone when they share nothing; empty for an empty path.
+pub fn partial_move_text<G: GameText>(start: &G, path: &[Decision]) -> String {
+    if path.is_empty() {
+        return String::new();
+    }
+    if let Some(t) = complete_move_text(start, path) {
+        return t;
+    }
+    let mut after = start.clone();
+    if path.iter().any(|&d| after.apply(d).is_err()) {
+        return "?".into();
+    }
+    let mut texts = Vec::new();
+    let mut line = path.to_vec();
+    completions(start, &mut after, &mut line, &mut texts);
+    let Some((first, rest)) = texts.split_first() else {
+        return "…".into();
+    };
+    let mut shared = first.as_str();
+    for t in rest {
+        let n = shared
+            .char_indices()
+            .zip(t.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8());
+        shared = &shared[..n];
+    }
+    format!("{shared}…")
+}
+
+/// The texts of the complete moves that `line` (played from `start`, reaching `now`) can
+/// become, depth first, [`MAX_COMPLETIONS`] at most.
+fn completions<G: GameText>(
+    start: &G,
+    now: &mut G,
+    line: &mut Vec<Decision>,
+    out: &mut Vec<String>,
+) {
+    if out.len() >= MAX_COMPLETIONS {
+        return;
+    }
+    if now.at_turn_start() || now.is_over() {
+        if let Ok(t) = start.move_text(line, G::Notation::default()) {
+            out.push(t);
+        }
+        return;
+    }
+    let mut legal = Vec::new();
+    now.legal_decisions_into(&mut legal);
+    for d in legal {
+        let mut next = now.clone();
+        if next.apply(d).is_ok() {
+            line.push(d);
+            completions(start, &mut next, line, out);
+            line.pop();
+        }
+    }
+}
+
+/// A plain-text picture as an SVG of monospaced lines, for a game without SVG pictures.
+pub fn text_svg(text: &str) -> String {
+    use crumble_core::render::svg::{BACKGROUND, escape};
+    let lines: Vec<&str> = text.lines().collect();
+    let (char_w, line_h, pad) = (9.6, 20.0, 16.0);
+    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let (w, h) = (
+        2.0 * pad + char_w * widest as f64,
+        2.0 * pad + line_h * lines.len() as f64,
+    );
+    let mut out = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}"><rect width="100%" height="100%" fill="{BACKGROUND}"/><g font-family="monospace" font-size="16" fill="#222">"##
+    );
+    for (i, l) in lines.iter().enumerate() {
+        let y = pad + line_h * (i as f64 + 0.75);
+        out += &format!(
+            r#"<text x="{pad}" y="{y}" xml:space="preserve">{}</text>"#,
+            escape(l)
+        );
+    }
+    out + "</g></svg>\n"
 }
 
 /// `line N: ...` → `line N+by: ...`.

@@ -1,5 +1,5 @@
-//! `crumble serve`: a board in the browser to play and analyse Crumble, Splinter and Crumo
-//! with an agent.
+//! `crumble serve`: a board in the browser to play and analyse any game of the registry with
+//! an agent.
 //!
 //! A small HTTP server (axum) hands out one page (its HTML, script and styles compiled into
 //! the program: `assets.rs`) and a JSON API under `/api/`. Each browser tab opens a session
@@ -30,10 +30,14 @@ mod crumble;
 mod crumo;
 mod engine;
 mod game;
+mod nim;
 mod routes;
 mod session;
 mod splinter;
+mod tictactoe;
 
+/// The games the board plays, by name: every game of the registry.
+pub use crate::games::GAMES;
 pub use engine::{Engine, MAX_AGENT_SIMULATIONS, MAX_ANALYSIS_SIMULATIONS};
 pub use game::ServeGame;
 
@@ -41,10 +45,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use board::{Board, Live};
-use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumo::Crumo;
-use crumble_core::games::splinter::Splinter;
-use crumble_core::{GameState, Player};
+use crumble_core::Player;
 use crumble_selfplay::SearchConfig;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -68,7 +69,7 @@ pub enum ServeError {
     BadAgent(String),
     #[error("bad record: {0}")]
     BadRecord(String),
-    #[error("unknown game `{0}`: the board plays crumble, splinter and crumo")]
+    #[error("unknown game `{0}`: the board plays {games}", games = GAMES.join(", "))]
     UnknownGame(String),
     #[error("no session `{0}` (it may have expired: reload the page)")]
     NoSession(String),
@@ -98,15 +99,33 @@ impl IntoResponse for ServeError {
     }
 }
 
-/// The games the board plays, by name.
-pub const GAMES: &[&str] = &[<Crumble as GameState>::NAME, Splinter::NAME, Crumo::NAME];
+/// A game's engine, whatever the game: what the server asks of it by the game's name.
+trait GameEngine: Send + Sync + std::fmt::Debug {
+    /// Builds the default agent and evaluates the standard start ([`Engine::check_default`]).
+    fn check_default(&self) -> Result<(), ServeError>;
+    /// A new session's board, as the page asked.
+    fn new_board(self: Arc<Self>, g: &NewGame) -> Result<Box<dyn Board>, ServeError>;
+    /// The game's page script ([`ServeGame::PAGE_SCRIPT`]).
+    fn page_script(&self) -> &'static str;
+}
 
-/// The engine of each game.
-#[derive(Debug)]
-struct Engines {
-    crumble: Arc<Engine<Crumble>>,
-    splinter: Arc<Engine<Splinter>>,
-    crumo: Arc<Engine<Crumo>>,
+impl<G: ServeGame> GameEngine for Engine<G> {
+    fn check_default(&self) -> Result<(), ServeError> {
+        Engine::check_default(self)
+    }
+
+    fn new_board(self: Arc<Self>, g: &NewGame) -> Result<Box<dyn Board>, ServeError> {
+        let start = G::start(g.board.as_deref(), g.position.as_deref())?;
+        let agent = match g.agent.as_deref() {
+            Some(t) => self.page_agent(t)?,
+            None => self.default_agent.clone(),
+        };
+        Ok(Box::new(Live::new(start, g.human, agent, self)))
+    }
+
+    fn page_script(&self) -> &'static str {
+        G::PAGE_SCRIPT
+    }
 }
 
 /// What a new game starts from, as the page asked.
@@ -131,9 +150,12 @@ struct Entry {
 
 /// Everything the handlers share.
 pub struct AppState {
-    engines: Engines,
+    /// Each game's engine, by name.
+    engines: HashMap<&'static str, Arc<dyn GameEngine>>,
     /// The game of a new session.
     game: &'static str,
+    /// The page, with the registry's games (this server's first).
+    page: String,
     sessions: Mutex<HashMap<String, Arc<Mutex<Entry>>>>,
     /// Seeds session ids and agents' random streams.
     counter: Mutex<u64>,
@@ -162,14 +184,21 @@ impl AppState {
             .copied()
             .find(|g| *g == game)
             .ok_or_else(|| ServeError::UnknownGame(game.chars().take(40).collect()))?;
-        let pick = |name: &str| agent.filter(|_| name == game);
+        let mut engines = HashMap::new();
+        let mut listed = Vec::new();
+        for &name in GAMES {
+            let agent = agent.filter(|_| name == game);
+            let (engine, title): (Arc<dyn GameEngine>, _) = crate::for_game!(name, G => {
+                (Arc::new(Engine::<G>::for_game(config.clone(), agent)?), <G as crumble_core::GameText>::TITLE)
+            });
+            listed.push((name, title, !engine.page_script().is_empty()));
+            engines.insert(name, engine);
+        }
+        listed.sort_by_key(|g| g.0 != game);
         Ok(AppState {
-            engines: Engines {
-                crumble: Arc::new(Engine::for_game(config.clone(), pick(Crumble::NAME))?),
-                splinter: Arc::new(Engine::for_game(config.clone(), pick(Splinter::NAME))?),
-                crumo: Arc::new(Engine::for_game(config, pick(Crumo::NAME))?),
-            },
+            engines,
             game,
+            page: assets::index(&listed),
             sessions: Mutex::new(HashMap::new()),
             counter: Mutex::new(0),
         })
@@ -178,21 +207,29 @@ impl AppState {
     /// Builds the server game's default agent and evaluates its standard start, so that a
     /// bad `--agent` or a damaged network is refused at start.
     pub fn check(&self) -> Result<(), ServeError> {
-        match self.game {
-            "splinter" => self.engines.splinter.check_default(),
-            "crumo" => self.engines.crumo.check_default(),
-            _ => self.engines.crumble.check_default(),
-        }
+        self.engine(self.game)?.check_default()
     }
 
-    /// A new session's game: the one place that maps a game's name to its code.
+    /// The engine of game `name`.
+    fn engine(&self, name: &str) -> Result<&Arc<dyn GameEngine>, ServeError> {
+        self.engines
+            .get(name)
+            .ok_or_else(|| ServeError::UnknownGame(name.chars().take(40).collect()))
+    }
+
+    /// A new session's game.
     fn new_board(&self, g: &NewGame) -> Result<Box<dyn Board>, ServeError> {
-        match g.game.as_deref().unwrap_or(self.game) {
-            "crumble" => live(&self.engines.crumble, g),
-            "splinter" => live(&self.engines.splinter, g),
-            "crumo" => live(&self.engines.crumo, g),
-            other => Err(ServeError::UnknownGame(other.chars().take(40).collect())),
-        }
+        Arc::clone(self.engine(g.game.as_deref().unwrap_or(self.game))?).new_board(g)
+    }
+
+    /// The page.
+    fn index_html(&self) -> String {
+        self.page.clone()
+    }
+
+    /// The page script of game `name` (empty for a game the page draws by default).
+    fn page_script(&self, name: &str) -> Option<&'static str> {
+        self.engines.get(name).map(|e| e.page_script())
     }
 
     fn next(&self) -> u64 {
@@ -200,20 +237,6 @@ impl AppState {
         *c += 1;
         *c
     }
-}
-
-fn live<G: ServeGame>(engine: &Arc<Engine<G>>, g: &NewGame) -> Result<Box<dyn Board>, ServeError> {
-    let start = G::start(g.board.as_deref(), g.position.as_deref())?;
-    let agent = match g.agent.as_deref() {
-        Some(t) => engine.page_agent(t)?,
-        None => engine.default_agent.clone(),
-    };
-    Ok(Box::new(Live::new(
-        start,
-        g.human,
-        agent,
-        Arc::clone(engine),
-    )))
 }
 
 /// The server's routes, with the body limit: `crumble serve` runs it, tests call it directly.

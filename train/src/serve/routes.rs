@@ -8,7 +8,7 @@ use super::{AppState, Entry, MAX_BODY, MAX_SESSIONS, NewGame, ServeError, assets
 use axum::body::Bytes;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -25,26 +25,12 @@ type Answer = Result<Json<Value>, ServeError>;
 
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
-        .route(
-            "/",
-            get(|| async { page(assets::INDEX, "text/html; charset=utf-8") }),
-        )
+        .route("/", get(index))
         .route(
             "/app.js",
             get(|| async { page(assets::APP_JS, "text/javascript") }),
         )
-        .route(
-            "/crumble.js",
-            get(|| async { page(assets::CRUMBLE_JS, "text/javascript") }),
-        )
-        .route(
-            "/splinter.js",
-            get(|| async { page(assets::SPLINTER_JS, "text/javascript") }),
-        )
-        .route(
-            "/crumo.js",
-            get(|| async { page(assets::CRUMO_JS, "text/javascript") }),
-        )
+        .route("/games/{file}", get(game_script))
         .route(
             "/style.css",
             get(|| async { page(assets::STYLE, "text/css") }),
@@ -72,6 +58,28 @@ fn page(body: &'static str, kind: &'static str) -> Response {
     r.headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
     r
+}
+
+/// The page, its game list the registry's (the server's game selected first).
+async fn index(State(s): Shared) -> Response {
+    let mut r = s.index_html().into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    r
+}
+
+/// `/games/NAME.js`: the page script of game NAME.
+async fn game_script(State(s): Shared, Path(file): Path<String>) -> Response {
+    match file
+        .strip_suffix(".js")
+        .and_then(|name| s.page_script(name))
+        .filter(|script| !script.is_empty())
+    {
+        Some(script) => page(script, "text/javascript"),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 /// JSON input whose every rejection (syntax, unknown key, wrong type, too large) is a

@@ -24,6 +24,8 @@ fn centre(b: &Board, s: Square) -> Value {
 }
 
 impl ServeGame for Splinter {
+    const PAGE_SCRIPT: &'static str = include_str!("assets/splinter.js");
+
     /// `WxH` (files × ranks, default 15x18), or rule 10's position JSON.
     fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Splinter, ServeError> {
         if let Some(text) = position_json {

@@ -8,6 +8,7 @@ use crate::game::{Color, Decision, GameState, GameText, TextError};
 
 impl GameText for Crumble {
     type Notation = Frame;
+    const TITLE: &'static str = "Crumble";
 
     /// Random games end by the draw rule long before this; the limit only bounds a run.
     const RANDOM_GAME_TURNS: u32 = 200;

@@ -7,6 +7,7 @@ use crate::game::{Color, Decision, GameText, Player, TextError};
 
 impl GameText for Crumo {
     type Notation = ();
+    const TITLE: &'static str = "Crumo";
 
     /// The limit of random games of rule 10.4.
     const RANDOM_GAME_TURNS: u32 = 200;

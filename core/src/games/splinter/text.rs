@@ -33,6 +33,7 @@ impl Splinter {
 
 impl GameText for Splinter {
     type Notation = ();
+    const TITLE: &'static str = "Splinter";
 
     /// Rule 8.8 leaves the limit of random games to the project (the reference engine's).
     const RANDOM_GAME_TURNS: u32 = 300;

@@ -7,7 +7,8 @@
 //   key(state, key)       the decision a key press means (or null);
 //   sizes: { board, placeholder, move }  the new-game form's default size and hints.
 // Decisions with a `button` label (Crumble's stop, Crumo's pass and swap) are buttons below
-// the board. The server knows the rules; the page only draws what it is told and sends
+// the board. A game that registers nothing is drawn as the server's picture with every
+// decision a button. The server knows the rules; the page only draws what it is told and sends
 // decisions back.
 "use strict";
 
@@ -21,6 +22,14 @@ const CrumbleBoard = (() => {
   const $ = (sel) => document.querySelector(sel);
 
   function registerGame(name, hooks) { games[name] = hooks; }
+
+  // A game with no script of its own: the picture the server drew, every decision a button.
+  const plain = {
+    draw: (svg, s) => picture(svg, s.svg),
+    key: () => null,
+    sizes: { board: "", placeholder: "its one board", move: "" },
+  };
+  const hooksOf = (name) => games[name] || plain;
 
   // Puts a picture the server drew (a whole <svg> document) into the board's SVG, for the
   // games whose pictures are the program's own. Its style sheet is scoped to the board: a
@@ -99,8 +108,7 @@ const CrumbleBoard = (() => {
 
   function render() {
     if (!state) return;
-    const g = games[state.game];
-    if (!g) { showError(`this page cannot draw the game ${state.game}`); return; }
+    const g = hooksOf(state.game);
     $("#status").textContent = state.status + (state.over ? "" : `, you play ${state.human}`);
     $("#thinking").hidden = !state.thinking && !busy;
     g.draw($("#board"), state, ui());
@@ -337,8 +345,8 @@ const CrumbleBoard = (() => {
 
   function onKey(ev) {
     if (!state || ev.target.closest("input, textarea, select")) return;
-    const g = games[state.game];
-    const d = g && g.key ? g.key(state, ev.key) : null;
+    const g = hooksOf(state.game);
+    const d = g.key ? g.key(state, ev.key) : null;
     if (d != null) { ev.preventDefault(); decide(d); return; }
     if (ev.key === "Home") goto(0);
     else if (ev.key === "End") goto(state.moves.length);
@@ -349,11 +357,11 @@ const CrumbleBoard = (() => {
 
   // The form follows the game chosen: its size, the hint of a typed move.
   function formFor(name) {
-    const g = games[name];
-    if (!g || !g.sizes) return;
+    const g = hooksOf(name);
+    if (!g.sizes) return;
     $("#new-board").value = g.sizes.board;
     $("#new-board").placeholder = g.sizes.placeholder;
-    $("#move-text").placeholder = `type a move, e.g. ${g.sizes.move}`;
+    $("#move-text").placeholder = g.sizes.move ? `type a move, e.g. ${g.sizes.move}` : "type a move";
   }
 
   async function start() {
