@@ -140,7 +140,10 @@ fn bad_flags_are_refused() {
     refused(&["random-game", "--seed", "x"], &[]);
     refused(
         &["replay", "--position", "x.json", "--board", "8"],
-        &["cannot be used with"],
+        &[
+            "--board 8 names a standard start",
+            "a --position file has its own size",
+        ],
     );
     refused(&["frobnicate"], &[]);
     refused(&["bench", "rules", "--seconds", "0"], &["--seconds"]);

@@ -94,7 +94,7 @@ fn bad_sizes_positions_and_flags_are_refused() {
     r(&["--game", "crumo", "--width", "9"], &["--width"]);
     r(
         &["--game", "crumo", "--board", "6"],
-        &["--board is not a Crumo flag"],
+        &["--board is a Crumble flag: Crumo does not take it"],
     );
     r(&["--game", "crumo", "--frame", "absolute"], &["--frame"]);
     r(&["--size", "5"], &["--size is a Crumo flag"]);

@@ -137,7 +137,7 @@ fn the_test_games_play_from_position_files_and_refuse_board_flags() {
     ] {
         refused(
             &["moves", "--game", "nim", flag[0], flag[1]],
-            &[flag[0], "not a flag of nim"],
+            &[flag[0], "Nim does not take it"],
         );
     }
     refused(&["moves", "--game", "chess"], &["chess"]);

@@ -122,7 +122,7 @@ fn bad_sizes_and_flags_are_refused() {
     r(&["--height", "10", "1HN"], &["--height is a Splinter flag"]);
     r(
         &["--max-turns", "4", "1HN"],
-        &["--max-turns is a Splinter flag"],
+        &["--max-turns is not a Crumble flag"],
     );
     refused(&["moves", "--width", "9"], &["--width is a Splinter flag"]);
     refused(

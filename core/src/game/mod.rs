@@ -22,4 +22,4 @@ pub use error::DecisionError;
 pub use negamax::Negamax;
 pub use record::Record;
 pub use state::{GameResult, GameState, Player};
-pub use text::{GameText, TextError};
+pub use text::{GameText, StartOption, TextError};

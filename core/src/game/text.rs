@@ -40,6 +40,18 @@ impl TextError {
     }
 }
 
+/// An option of a game's standard start ([`GameText::START_OPTIONS`]): a whole-number field
+/// of its start specification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartOption {
+    /// The field's name, and the option's (`--width`).
+    pub name: &'static str,
+    /// The value's name in help texts (`W`).
+    pub value_name: &'static str,
+    /// What it sets, its range and default, for help texts.
+    pub help: &'static str,
+}
+
 /// A game's text, in the game's own notation and position JSON.
 ///
 /// A *complete move* is everything one player decides in one turn: one or more decisions
@@ -65,6 +77,12 @@ pub trait GameText: GameState {
 
     /// The game's name for people (`Tic-tac-toe`); by default its [`GameState::NAME`].
     const TITLE: &'static str = Self::NAME;
+
+    /// The options that name a standard start other than the default one (Splinter's
+    /// `width` and `height`): each sets the field of its name in the start specification
+    /// ([`GameState::Start`]) to a whole number, which [`GameState::from_start`] then checks.
+    /// The command line offers each as `--NAME`; none by default.
+    const START_OPTIONS: &'static [StartOption] = &[];
 
     /// The decisions of the complete move written `text`, from this state at a turn start.
     /// A move that cannot be played here (its text is malformed, the move is illegal, the game

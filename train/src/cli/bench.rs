@@ -93,7 +93,12 @@ fn rules(a: RulesArgs) -> anyhow::Result<ExitCode> {
         let name = a.game.game.clone();
         return crumble_train::for_game!(name.as_str(), G => game_rules::<G>(&a, budget));
     }
-    a.game.check_crumble(&[])?;
+    a.game.options.refuse_foreign::<Crumble>()?;
+    if !a.game.options.given.is_empty() {
+        bail!(
+            "Crumble's rules benchmark plays its own 6x6 board at R = 8: leave out the board options"
+        );
+    }
     warn_if_unoptimised();
     let f = measure(budget)?;
     if a.json {

@@ -1,38 +1,140 @@
-//! `--game NAME` (any game of the registry) with Splinter's board flags and Crumo's `--size`,
-//! shared by `replay`, `moves`, `random-game`, `show` and `bench rules`. Crumble stays the
-//! default and keeps its own flags (`--frame`, `--board`, `--resolution`); each game refuses
-//! the others' flags instead of ignoring them. [`Setup`] is the start of any game as the flags
-//! name it, which the commands written once for every game play from.
+//! `--game NAME` (any game of the registry) with every game's start options (each game's
+//! [`GameText::START_OPTIONS`]: Crumble's `--board`/`--resolution`, Splinter's
+//! `--width`/`--height`, Crumo's `--size`), shared by `replay`, `moves`, `random-game`,
+//! `show`, `perft`, `solve`, `bench rules` and `play`. A game refuses the options of the
+//! others instead of ignoring them. [`Setup`] is the start of any game as the flags name it,
+//! which the commands written once for every game play from.
 
 use super::PositionArgs;
-use anyhow::{Context as _, bail};
+use anyhow::{Context as _, anyhow, bail};
 use clap::builder::PossibleValuesParser;
-use crumble_core::games::crumble::{Crumble, CrumbleStart, Frame, board};
-use crumble_core::games::crumo::{Crumo, CrumoStart};
-use crumble_core::games::splinter::board::{MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
-use crumble_core::games::splinter::{Splinter, SplinterStart};
+use clap::{Arg, ArgMatches, Command};
+use crumble_core::game::StartOption;
+use crumble_core::games::crumble::{Crumble, Frame};
 use crumble_core::{GameState, GameText};
 use crumble_train::games::GAMES;
 use std::path::PathBuf;
-
-/// Splinter's default board (rule 2.1).
-pub const SPLINTER_WIDTH: u8 = 15;
-pub const SPLINTER_HEIGHT: u8 = 18;
 
 #[derive(Debug, clap::Args)]
 pub struct GameArgs {
     /// The game (its rules book: `core/src/games/NAME/RULES.md`).
     #[arg(long, value_parser = PossibleValuesParser::new(GAMES), default_value = GAMES[0])]
     pub game: String,
-    /// Splinter: files W of the standard start, 5 to 26 [default: 15].
-    #[arg(long, value_name = "W")]
-    pub width: Option<u32>,
-    /// Splinter: ranks H of the standard start, 6 to 26 [default: 18].
-    #[arg(long, value_name = "H")]
-    pub height: Option<u32>,
-    /// Crumo: points per side of the standard start, 2 to 13 [default: 5].
-    #[arg(long, value_name = "N")]
-    pub size: Option<u32>,
+    #[command(flatten)]
+    pub options: StartFlags,
+}
+
+/// The start options of every game of the registry, as flags (`--width W`): the ones given.
+#[derive(Debug, Clone, Default)]
+pub struct StartFlags {
+    pub given: Vec<(&'static str, u32)>,
+}
+
+/// Each start option of the registry once, with the titles of the games that have it.
+fn registry_options() -> Vec<(StartOption, Vec<&'static str>)> {
+    let mut out: Vec<(StartOption, Vec<&'static str>)> = Vec::new();
+    for &name in GAMES {
+        let (options, title) = crumble_train::for_game!(name, G => (<G as GameText>::START_OPTIONS, <G as GameText>::TITLE));
+        for o in options {
+            match out.iter_mut().find(|(known, _)| known.name == o.name) {
+                Some((_, titles)) => titles.push(title),
+                None => out.push((*o, vec![title])),
+            }
+        }
+    }
+    out
+}
+
+impl clap::FromArgMatches for StartFlags {
+    fn from_arg_matches(m: &ArgMatches) -> Result<StartFlags, clap::Error> {
+        let given = registry_options()
+            .into_iter()
+            .filter_map(|(o, _)| m.get_one::<u32>(o.name).map(|v| (o.name, *v)))
+            .collect();
+        Ok(StartFlags { given })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = StartFlags::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for StartFlags {
+    fn augment_args(cmd: Command) -> Command {
+        registry_options()
+            .into_iter()
+            .fold(cmd, |cmd, (o, titles)| {
+                let help = format!("{}: {}.", titles.join(", "), o.help);
+                cmd.arg(
+                    Arg::new(o.name)
+                        .long(o.name)
+                        .value_name(o.value_name)
+                        .value_parser(clap::value_parser!(u32))
+                        .help(help),
+                )
+            })
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        StartFlags::augment_args(cmd)
+    }
+}
+
+impl StartFlags {
+    /// The flags as typed (`--width 4 --height 10`).
+    fn text(&self) -> String {
+        let words: Vec<String> = self
+            .given
+            .iter()
+            .map(|(n, v)| format!("--{n} {v}"))
+            .collect();
+        words.join(" ")
+    }
+
+    /// Refuses an option that is not one of `G`'s, naming the games it belongs to.
+    pub fn refuse_foreign<G: GameText>(&self) -> anyhow::Result<()> {
+        let Some((name, _)) = self
+            .given
+            .iter()
+            .find(|(n, _)| !G::START_OPTIONS.iter().any(|o| o.name == *n))
+        else {
+            return Ok(());
+        };
+        let owners: Vec<&str> = registry_options()
+            .into_iter()
+            .find(|(o, _)| o.name == *name)
+            .map(|(_, titles)| titles)
+            .unwrap_or_default();
+        let own: Vec<String> = G::START_OPTIONS
+            .iter()
+            .map(|o| format!("--{}", o.name))
+            .collect();
+        let its = if own.is_empty() {
+            "it starts from its standard start or a --position file".to_string()
+        } else {
+            format!("its board is {} or a --position file", own.join("/"))
+        };
+        bail!(
+            "--{name} is a {} flag: {} does not take it ({its})",
+            owners.join(", "),
+            G::TITLE
+        )
+    }
+
+    /// `G`'s start specification these flags name: its default start with each option
+    /// given set, checked by the game (an option of another game is refused).
+    pub fn spec<G: GameText>(&self) -> anyhow::Result<serde_json::Value> {
+        self.refuse_foreign::<G>()?;
+        let mut spec = serde_json::to_value(G::Start::default())?;
+        for (name, v) in &self.given {
+            spec[*name] = (*v).into();
+        }
+        let start: G::Start =
+            serde_json::from_value(spec.clone()).map_err(|e| anyhow!("{}: {e}", self.text()))?;
+        G::from_start(&start).map_err(|e| anyhow!("{}: {e}", self.text()))?;
+        Ok(spec)
+    }
 }
 
 /// A game and where it starts: `--game` with its board flags, and the position flags.
@@ -48,6 +150,13 @@ impl StartArgs {
     /// The start these flags name: [`GameArgs::setup`].
     pub fn setup(&self, max_turns: u32, not_crumble: &[(&str, bool)]) -> anyhow::Result<Setup> {
         self.game.setup(&self.pos, max_turns, not_crumble)
+    }
+
+    /// For a Crumble command: the start these flags name with `moves` played on it, in the
+    /// frame of `--frame`.
+    pub fn crumble(&self, moves: &[String]) -> anyhow::Result<Crumble> {
+        let start = self.setup(0, &[])?.start::<Crumble>()?;
+        self.pos.replay_from(start, moves)
     }
 }
 
@@ -75,174 +184,45 @@ impl PlayedArgs {
 }
 
 impl GameArgs {
-    /// Game `name` (a registry name) with none of the board flags: its standard start.
-    pub fn of(name: &str) -> GameArgs {
-        GameArgs {
-            game: name.to_string(),
-            width: None,
-            height: None,
-            size: None,
-        }
-    }
-
-    pub fn is_splinter(&self) -> bool {
-        self.game == Splinter::NAME
-    }
-
-    pub fn is_crumo(&self) -> bool {
-        self.game == Crumo::NAME
-    }
-
     /// The start of the chosen game as the flags name it, validated: each game refuses the
-    /// flags of the others, and Crumble also `not_crumble` (flag, given), which the command
-    /// takes for the other games only. `max_turns` is the turn limit, counted from the start
-    /// (0: none).
+    /// start options of the others and `--frame` unless its moves have frames; Crumble also
+    /// refuses `not_crumble` (flag, given), which the command takes for the other games only.
+    /// `max_turns` is the turn limit, counted from the start (0: none).
     pub fn setup(
         &self,
         pos: &PositionArgs,
         max_turns: u32,
         not_crumble: &[(&str, bool)],
     ) -> anyhow::Result<Setup> {
-        let (start, frame) = if self.game == Crumble::NAME {
-            self.check_crumble(not_crumble)?;
-            let (n, r) = (pos.board.unwrap_or(6), pos.resolution.unwrap_or(8));
-            board::check_size(n, r).context("bad --board/--resolution")?;
-            // check_size bounds both by 1024, so they fit u16.
-            let start = CrumbleStart::standard(n as u16, r as u16);
-            (serde_json::to_value(start)?, pos.frame())
-        } else if self.is_splinter() {
-            let (width, height) = self.splinter(pos, &[])?;
-            let start = SplinterStart::standard(width, height);
-            (serde_json::to_value(start)?, Frame::default())
-        } else if self.is_crumo() {
-            let size = self.crumo(pos, &[])?;
-            (
-                serde_json::to_value(CrumoStart::standard(size))?,
-                Frame::default(),
-            )
-        } else {
-            self.check_no_board(pos)?;
-            let start = crumble_train::for_game!(self.game.as_str(), G => {
-                serde_json::to_value(<G as GameState>::Start::default())?
-            });
-            (start, Frame::default())
-        };
-        Ok(Setup {
-            game: GAMES
-                .iter()
-                .copied()
-                .find(|g| *g == self.game)
-                .context("the game was checked by the flag's parser")?,
-            start,
-            position: pos.position.clone(),
-            frame,
-            max_turns,
-        })
-    }
-
-    /// For a game with no board flags of its own (the test games): refuses every game's
-    /// board flags.
-    fn check_no_board(&self, pos: &PositionArgs) -> anyhow::Result<()> {
-        let given = pos
-            .crumble_flags()
-            .into_iter()
-            .chain(
-                [
-                    ("--width", self.width.is_some()),
-                    ("--height", self.height.is_some()),
-                    ("--size", self.size.is_some()),
-                ]
-                .into_iter()
-                .filter(|(_, g)| *g)
-                .map(|(f, _)| f),
-            )
-            .next();
-        if let Some(flag) = given {
-            bail!(
-                "{flag} is not a flag of {}: it starts from its standard start or a --position file",
-                self.game
-            );
-        }
-        Ok(())
-    }
-
-    /// For a Crumble command: refuses Splinter's flags, and `others` (flag, given) that the
-    /// command takes only for Splinter.
-    pub fn check_crumble(&self, others: &[(&str, bool)]) -> anyhow::Result<()> {
-        let splinter_flags = [
-            ("--width", self.width.is_some()),
-            ("--height", self.height.is_some()),
-        ];
-        if let Some((flag, _)) = splinter_flags
-            .iter()
-            .chain(others)
-            .find(|(_, given)| *given)
-        {
-            bail!("{flag} is a Splinter flag: use it with --game splinter");
-        }
-        if self.size.is_some() {
-            bail!("--size is a Crumo flag: use it with --game crumo");
-        }
-        Ok(())
-    }
-
-    /// The board size `--width`/`--height` name (defaults 15 × 18), refused outside rule 2.1.
-    pub fn splinter_size(&self) -> anyhow::Result<(u8, u8)> {
-        let check = |flag: &str, v: Option<u32>, default: u8, min: u8, max: u8, what: &str| {
-            let v = v.unwrap_or(u32::from(default));
-            if v < u32::from(min) || v > u32::from(max) {
-                bail!(
-                    "{flag} {v}: a Splinter board has {min} to {max} {what} (core/src/games/splinter/RULES.md rule 2.1)"
-                );
-            }
-            Ok(v as u8)
-        };
-        Ok((
-            check(
-                "--width",
-                self.width,
-                SPLINTER_WIDTH,
-                MIN_WIDTH,
-                MAX_WIDTH,
-                "files",
-            )?,
-            check(
-                "--height",
-                self.height,
-                SPLINTER_HEIGHT,
-                MIN_HEIGHT,
-                MAX_HEIGHT,
-                "ranks",
-            )?,
-        ))
-    }
-
-    /// For a Splinter command: refuses Crumble's position flags and `others` (flag, given)
-    /// that the command takes only for Crumble, then validates the board: its width and
-    /// height.
-    pub fn splinter(
-        &self,
-        pos: &PositionArgs,
-        others: &[(&str, bool)],
-    ) -> anyhow::Result<(u8, u8)> {
-        let crumble_flags = pos.crumble_flags();
-        let given = crumble_flags
+        let game = GAMES
             .iter()
             .copied()
-            .chain(others.iter().filter(|(_, g)| *g).map(|(f, _)| *f))
-            .next();
-        if let Some(flag) = given {
+            .find(|g| *g == self.game)
+            .context("the game was checked by the flag's parser")?;
+        if game == Crumble::NAME
+            && let Some((flag, _)) = not_crumble.iter().find(|(_, given)| *given)
+        {
+            bail!("{flag} is not a Crumble flag: it is for the other games");
+        }
+        let start = crumble_train::for_game!(game, G => {
+            if pos.frame.is_some() && !pos.takes_frame::<G>() {
+                bail!("--frame is a Crumble flag: {} does not take it", <G as GameText>::TITLE);
+            }
+            self.options.spec::<G>()?
+        });
+        if pos.position.is_some() && !self.options.given.is_empty() {
             bail!(
-                "{flag} is a Crumble flag: Splinter does not take it (its board is --width/--height)"
+                "{} names a standard start: a --position file has its own size",
+                self.options.text()
             );
         }
-        if self.size.is_some() {
-            bail!("--size is a Crumo flag: Splinter's board is --width/--height");
-        }
-        if pos.position.is_some() && (self.width.is_some() || self.height.is_some()) {
-            bail!("--width/--height name the standard start: a --position file has its own size");
-        }
-        self.splinter_size()
+        Ok(Setup {
+            game,
+            start,
+            position: pos.position.clone(),
+            frame: pos.frame(),
+            max_turns,
+        })
     }
 }
 

@@ -5,7 +5,6 @@ mod bench_mcts;
 mod bench_net;
 mod bench_selfplay;
 mod book;
-mod crumo_args;
 mod eval_args;
 mod game_args;
 mod match_;
@@ -35,8 +34,8 @@ use std::process::ExitCode;
 
 pub use position_args::PositionArgs;
 
-/// Crumble Zero: self-play training, evaluation, play and analysis of Crumble, and its rules
-/// engine on the command line.
+/// Crumble Zero: self-play training, evaluation, play and analysis of Crumble, Splinter, Crumo
+/// and every other game of its registry, and their rules engines on the command line.
 #[derive(Debug, Parser)]
 #[command(name = "crumble", version, propagate_version = true)]
 pub struct Cli {
@@ -46,8 +45,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Play moves from a position and print the final position as JSON (Crumble, or Splinter
-    /// or Crumo with --game).
+    /// Play moves from a position and print the final position as JSON (any game, with
+    /// --game).
     Replay(replay::Args),
     /// List every legal move of the player to move (Crumble: splits and joins), one per
     /// line, sorted.

@@ -12,6 +12,7 @@ mod bot;
 mod session;
 
 use super::PositionArgs;
+use super::game_args::StartFlags;
 use super::show::{ColorArg, ViewArg};
 use super::text::escape_controls;
 use anyhow::{Context as _, bail};
@@ -23,6 +24,8 @@ use std::process::ExitCode;
 pub struct Args {
     #[command(flatten)]
     pos: PositionArgs,
+    #[command(flatten)]
+    options: StartFlags,
     /// The opponent: bot[:SIMS] (the built-in network), random, mcts:uniform:SIMS,
     /// mcts:rollout:SIMS or ckpt:PATH[:SIMS]. Default: bot for a game with a built-in network
     /// (Crumble), mcts:rollout:200 for the others.

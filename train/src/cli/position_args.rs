@@ -1,11 +1,10 @@
-//! The flags shared by every subcommand that works on a position: the notation frame and the
-//! start (the standard start of `--board`/`--resolution`, or a `--position` file).
+//! The flags shared by every subcommand that works on a position: Crumble's notation frame
+//! and a `--position` file (the standard start's options are each game's: `game_args.rs`).
 
-use anyhow::Context as _;
 use clap::ValueEnum;
-use crumble_core::games::crumble::Crumble;
+use crumble_core::GameText;
 use crumble_core::games::crumble::notation::{self, Frame};
-use crumble_core::games::crumble::{board, position};
+use crumble_core::games::crumble::{Crumble, position};
 use std::path::PathBuf;
 
 /// Notation frame of the moves read and printed (games/crumble/RULES.md section 6).
@@ -26,21 +25,15 @@ impl From<FrameArg> for Frame {
     }
 }
 
-// The Crumble flags have no clap defaults, so that a command can tell a flag given from one
-// left out (`--game splinter` refuses them); the defaults are applied below.
+// `--frame` has no clap default, so that a command can tell it given from left out (a game
+// whose moves have no frames refuses it); the default is applied below.
 #[derive(Debug, clap::Args)]
 pub struct PositionArgs {
-    /// Notation frame of the moves, read and printed [default: per-player].
+    /// Crumble: notation frame of the moves, read and printed [default: per-player].
     #[arg(long, value_enum)]
     pub frame: Option<FrameArg>,
-    /// Board size N (cells a side) of the standard start [default: 6].
-    #[arg(long, value_name = "N")]
-    pub board: Option<u32>,
-    /// Resolution R (grid units per cell, a power of two) of the standard start [default: 8].
-    #[arg(long, value_name = "R")]
-    pub resolution: Option<u32>,
-    /// Start from this position file (JSON, see README) instead of the standard start.
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["board", "resolution"])]
+    /// Start from this position file (the game's position JSON) instead of the standard start.
+    #[arg(long, value_name = "FILE.json")]
     pub position: Option<PathBuf>,
 }
 
@@ -49,8 +42,6 @@ impl PositionArgs {
     pub fn none() -> PositionArgs {
         PositionArgs {
             frame: None,
-            board: None,
-            resolution: None,
             position: None,
         }
     }
@@ -59,41 +50,15 @@ impl PositionArgs {
         self.frame.unwrap_or(FrameArg::PerPlayer).into()
     }
 
-    /// The Crumble-only flags given on the command line (`--frame`, `--board`,
-    /// `--resolution`), for a game that has none of them to refuse.
-    pub fn crumble_flags(&self) -> Vec<&'static str> {
-        [
-            ("--frame", self.frame.is_some()),
-            ("--board", self.board.is_some()),
-            ("--resolution", self.resolution.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(flag, given)| given.then_some(flag))
-        .collect()
+    /// Does `G` write its moves in a frame (`--frame`)? A game with one way to write them
+    /// has `()` for its notation.
+    pub fn takes_frame<G: GameText>(&self) -> bool {
+        std::mem::size_of::<G::Notation>() > 0
     }
 
-    /// The start position these flags name, validated.
-    pub fn start(&self) -> anyhow::Result<Crumble> {
-        match &self.position {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read position file {}", path.display()))?;
-                position::from_json(&text)
-                    .with_context(|| format!("position file {} refused", path.display()))
-            }
-            None => {
-                let (n, r) = (self.board.unwrap_or(6), self.resolution.unwrap_or(8));
-                board::check_size(n, r).context("bad --board/--resolution")?;
-                // check_size bounds both by 1024, so they fit u16.
-                Ok(Crumble::new(n as u16, r as u16)?)
-            }
-        }
-    }
-
-    /// The start position with `moves` played on it; an error names the move's 1-based
-    /// index, its text and why it was refused.
-    pub fn replay(&self, moves: &[String]) -> anyhow::Result<Crumble> {
-        let mut game = self.start()?;
+    /// Crumble's `game` with `moves` played on it; an error names the move's 1-based index,
+    /// its text and why it was refused.
+    pub fn replay_from(&self, mut game: Crumble, moves: &[String]) -> anyhow::Result<Crumble> {
         let frame = self.frame();
         for (i, text) in moves.iter().enumerate() {
             let refuse = |why: String| anyhow::anyhow!("move {} ({text:?}) refused: {why}", i + 1);

@@ -103,13 +103,13 @@ fn from_moves(a: &Args) -> anyhow::Result<Shown> {
     let frame = a.start.pos.frame();
     let Some((last_text, first)) = a.moves.split_last() else {
         return Ok(Shown {
-            game: a.start.pos.start()?,
+            game: a.start.crumble(&[])?,
             frame,
             last: None,
         });
     };
-    let before = a.start.pos.replay(first)?;
-    let game = a.start.pos.replay(&a.moves)?;
+    let before = a.start.crumble(first)?;
+    let game = a.start.crumble(&a.moves)?;
     let mv = notation::parse_move(&before, last_text, frame).expect("replayed above");
     Ok(Shown {
         game,
@@ -145,8 +145,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         return crumble_train::for_game!(game.as_str(), G => show_any::<G>(&a));
     }
     a.start
-        .game
-        .check_crumble(&[("--max-turns", a.max_turns.is_some())])?;
+        .setup(0, &[("--max-turns", a.max_turns.is_some())])?;
     if let Some(svg) = &a.svg {
         check_output("--svg", svg, &a.inputs(), a.force)?;
     }

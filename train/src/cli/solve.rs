@@ -61,8 +61,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let name = a.start.game.game.clone();
         return crumble_train::for_game!(name.as_str(), G => generic::<G>(&a));
     }
-    a.start.game.check_crumble(&[])?;
-    let game = a.start.pos.replay(&a.moves)?;
+    let game = a.start.crumble(&a.moves)?;
     if let Some(o) = game.outcome() {
         anyhow::bail!(
             "the game is over (result {}): nothing to solve",

@@ -4,11 +4,23 @@
 use super::notation::{self, Formatter, Frame, NotationError};
 use super::{Crumble, Outcome, Reason, SizeError, board, position};
 use crate::game::record::{BoardTagError, Ending, TagLine, tag_value};
-use crate::game::{Color, Decision, GameState, GameText, TextError};
+use crate::game::{Color, Decision, GameState, GameText, StartOption, TextError};
 
 impl GameText for Crumble {
     type Notation = Frame;
     const TITLE: &'static str = "Crumble";
+    const START_OPTIONS: &'static [StartOption] = &[
+        StartOption {
+            name: "board",
+            value_name: "N",
+            help: "board size N (cells a side) of the standard start [default: 6]",
+        },
+        StartOption {
+            name: "resolution",
+            value_name: "R",
+            help: "resolution R (grid units per cell, a power of two) of the standard start [default: 8]",
+        },
+    ];
 
     /// Random games end by the draw rule long before this; the limit only bounds a run.
     const RANDOM_GAME_TURNS: u32 = 200;

@@ -82,7 +82,7 @@ impl Default for CrumoStart {
 /// Why a [`CrumoStart`] cannot be played.
 #[derive(Debug, Error)]
 pub enum CrumoStartError {
-    #[error("board size {0} is outside {MIN_SIZE}..={MAX_SIZE} (rule 1.1)")]
+    #[error("size {0}: a Crumo board has {MIN_SIZE} to {MAX_SIZE} points per side (rule 1.1)")]
     Size(u8),
     #[error("start position: {0}")]
     Position(#[from] PositionError),

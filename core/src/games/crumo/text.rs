@@ -3,11 +3,16 @@
 
 use super::{Crumo, Outcome, Reason, notation, position};
 use crate::game::record::{BoardTagError, Ending, tag_value};
-use crate::game::{Color, Decision, GameText, Player, TextError};
+use crate::game::{Color, Decision, GameText, Player, StartOption, TextError};
 
 impl GameText for Crumo {
     type Notation = ();
     const TITLE: &'static str = "Crumo";
+    const START_OPTIONS: &'static [StartOption] = &[StartOption {
+        name: "size",
+        value_name: "N",
+        help: "points per side N of the standard start, 2 to 13 [default: 5]",
+    }];
 
     /// The limit of random games of rule 10.4.
     const RANDOM_GAME_TURNS: u32 = 200;

@@ -78,7 +78,9 @@ impl Default for SplinterStart {
 /// Why a [`SplinterStart`] cannot be played.
 #[derive(Debug, Error)]
 pub enum SplinterStartError {
-    #[error("board {width}x{height} is outside 5..=26 x 6..=26 (rule 2.1)")]
+    #[error(
+        "board {width}x{height}: a Splinter board has 5 to 26 files and 6 to 26 ranks (rule 2.1)"
+    )]
     Size { width: u8, height: u8 },
     #[error("start position: {0}")]
     Position(#[from] PositionError),

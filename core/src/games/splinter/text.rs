@@ -3,7 +3,7 @@
 
 use super::{Action, MoveError, Outcome, Reason, Splinter, SplinterMove, notation, position};
 use crate::game::record::{BoardTagError, Ending, tag_value};
-use crate::game::{Color, Decision, GameText, TextError};
+use crate::game::{Color, Decision, GameText, StartOption, TextError};
 
 impl Splinter {
     /// The complete move a turn's decisions make from this state (a turn start): the slide,
@@ -34,6 +34,18 @@ impl Splinter {
 impl GameText for Splinter {
     type Notation = ();
     const TITLE: &'static str = "Splinter";
+    const START_OPTIONS: &'static [StartOption] = &[
+        StartOption {
+            name: "width",
+            value_name: "W",
+            help: "files W of the standard start, 5 to 26 [default: 15]",
+        },
+        StartOption {
+            name: "height",
+            value_name: "H",
+            help: "ranks H of the standard start, 6 to 26 [default: 18]",
+        },
+    ];
 
     /// Rule 8.8 leaves the limit of random games to the project (the reference engine's).
     const RANDOM_GAME_TURNS: u32 = 300;

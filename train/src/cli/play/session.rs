@@ -13,7 +13,7 @@
 use super::bot::Bot;
 use super::{Args, End, ViewArg, out_path, read_line, save, use_colour};
 use crate::cli::game_args::GameArgs;
-use anyhow::{Context as _, bail};
+use anyhow::Context as _;
 use crumble_core::game::record::{Ending, Record};
 use crumble_core::render::record_page::title;
 use crumble_core::render::{PictureStyle, Pictures, capital, value_comment};
@@ -381,21 +381,15 @@ pub fn run<G: TrainGame + Pictures>(a: &Args, full: &TrainConfig) -> anyhow::Res
         None => AgentSpec::parse(G::DEFAULT_AGENT)?,
     };
     let cfg = full.play_config().search;
-    let flags = a.pos.crumble_flags();
-    if G::NAME != <crumble_core::games::crumble::Crumble as crumble_core::GameState>::NAME
-        && let Some(flag) = flags.first()
-    {
-        bail!(
-            "{flag} is a Crumble flag: {} does not take it (its board is the config's [game] start)",
-            title(G::NAME)
-        );
-    }
-    // The start and notation the position flags name (a --position file, Crumble's board and
-    // frame), as the rules commands read them; without flags, the config's start.
-    let game_args = GameArgs::of(G::NAME);
+    // The start and notation the flags name (a --position file, the game's start options,
+    // Crumble's frame), as the rules commands read them; without them, the config's start.
+    let game_args = GameArgs {
+        game: G::NAME.to_string(),
+        options: a.options.clone(),
+    };
     let setup = game_args.setup(&a.pos, a.max_turns, &[])?;
     let notation = setup.notation::<G>();
-    let start = if a.pos.position.is_none() && !flags.iter().any(|f| *f != "--frame") {
+    let start = if a.pos.position.is_none() && a.options.given.is_empty() {
         let mut start = G::standard_start(full)?;
         start.set_turn_limit(a.max_turns);
         start
