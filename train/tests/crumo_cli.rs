@@ -121,7 +121,7 @@ fn bad_sizes_positions_and_flags_are_refused() {
     assert_eq!(json(&out)["size"], json!(4));
     refused(
         &["show", "--game", "crumo", "--view", "white"],
-        &["--view is a Crumble flag: Crumo does not take it"],
+        &["--view turns the board, and Crumo draws its board one way"],
     );
 }
 

@@ -132,7 +132,7 @@ fn bad_sizes_and_flags_are_refused() {
     refused(&["show", "--width", "9"], &["--width is a Splinter flag"]);
     refused(
         &["show", "--game", "splinter", "--view", "white"],
-        &["--view is a Crumble flag"],
+        &["--view turns the board, and Splinter draws its board one way"],
     );
     refused(
         &["random-game", "--game", "splinter", "--frame", "absolute"],

@@ -1,8 +1,8 @@
 //! `crumble show [POSITION FLAGS] [MOVE...] [--record FILE [--ply K]] [--svg FILE]`: draws the
 //! position in the terminal (colour when stdout is a terminal and `NO_COLOR` is not set), or
 //! writes it as an SVG image; with a record, the position after its move K (default: all).
-//! The last move is highlighted. Every other game (`--game NAME`) is drawn by its own
-//! pictures (`crumble_core::render::Pictures`): Splinter's and Crumo's boards, the test
+//! The last move is highlighted. Every game (`--game NAME`) is drawn by its own pictures
+//! (`crumble_core::render::Pictures`): Crumble's, Splinter's and Crumo's boards, the test
 //! games' text diagrams.
 
 use super::game_args::StartArgs;
@@ -10,12 +10,8 @@ use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
 use clap::ValueEnum;
 use crumble_core::game::record::Record;
-use crumble_core::games::crumble::notation;
-use crumble_core::games::crumble::render::{self, Highlight, svg::SvgOptions, term::TermOptions};
-use crumble_core::games::crumble::{Crumble, Move};
-use crumble_core::render::record_page::title;
 use crumble_core::render::{PictureStyle, Pictures};
-use crumble_core::{Color, Decision, GameState, GameText};
+use crumble_core::{Color, Decision, GameText};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -80,44 +76,6 @@ impl Args {
     }
 }
 
-/// The position to show, the game before the last move and that move.
-struct Shown {
-    game: Crumble,
-    frame: notation::Frame,
-    last: Option<(Crumble, Move)>,
-}
-
-fn from_record(path: &Path, ply: Option<usize>) -> anyhow::Result<Shown> {
-    let (game, last, frame) = record_position::<Crumble>(path, ply)?;
-    let last = match last {
-        Some((before, turn)) => {
-            let mv = before.move_from_decisions(&turn)?;
-            Some((before, mv))
-        }
-        None => None,
-    };
-    Ok(Shown { game, frame, last })
-}
-
-fn from_moves(a: &Args) -> anyhow::Result<Shown> {
-    let frame = a.start.pos.frame();
-    let Some((last_text, first)) = a.moves.split_last() else {
-        return Ok(Shown {
-            game: a.start.crumble(&[])?,
-            frame,
-            last: None,
-        });
-    };
-    let before = a.start.crumble(first)?;
-    let game = a.start.crumble(&a.moves)?;
-    let mv = notation::parse_move(&before, last_text, frame).expect("replayed above");
-    Ok(Shown {
-        game,
-        frame,
-        last: Some((before, mv)),
-    })
-}
-
 /// Colour for the terminal drawing: `--color`, or with `auto` when stdout is a terminal and
 /// `NO_COLOR` is not set.
 fn use_color(c: ColorArg) -> bool {
@@ -141,68 +99,25 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         None => a.start.game.game.clone(),
     };
-    if game != Crumble::NAME {
-        return crumble_train::for_game!(game.as_str(), G => show_any::<G>(&a));
-    }
-    a.start
-        .setup(0, &[("--max-turns", a.max_turns.is_some())])?;
-    if let Some(svg) = &a.svg {
-        check_output("--svg", svg, &a.inputs(), a.force)?;
-    }
-    let shown = match &a.record {
-        Some(path) => from_record(path, a.ply)?,
-        None => from_moves(&a)?,
-    };
-    let game = &shown.game;
-    let view = match a.view {
-        Some(ViewArg::Black) => Color::Black,
-        Some(ViewArg::White) => Color::White,
-        // A finished game is shown from Black's side (to_move names who would move next).
-        None if !game.is_over() && shown.frame.rotates_for(game.to_move()) => Color::White,
-        None => Color::Black,
-    };
-    let (highlight, last_move) = match &shown.last {
-        Some((before, mv)) => (
-            Highlight::of(before, mv),
-            notation::format_move(before, mv, shown.frame)
-                .map(|t| format!("{t} ({})", before.to_move().name())),
-        ),
-        None => (None, None),
-    };
-    if let Some(path) = &a.svg {
-        let opts = SvgOptions {
-            view,
-            coords: !a.no_coords,
-            highlight,
-            last_move,
-        };
-        let text = render::svg::render(game, &opts);
-        write_output("--svg", path, &a.inputs(), a.force, text.as_bytes())?;
-        eprintln!("wrote {}", path.display());
-        return Ok(ExitCode::SUCCESS);
-    }
-    let opts = TermOptions {
-        color: use_color(a.color),
-        view,
-        coords: !a.no_coords,
-        highlight,
-        last_move,
-    };
-    super::print(&render::term::render(game, &opts))?;
-    Ok(ExitCode::SUCCESS)
+    crumble_train::for_game!(game.as_str(), G => show_game::<G>(&a))
 }
 
-/// `show` for every game but Crumble: the position after the moves (or after move K of a
-/// record), the last move highlighted, drawn by the game's pictures in the terminal or as SVG
-/// (a game without an SVG picture refuses `--svg`).
-fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
-    if a.view.is_some() {
+/// `show` for any game: the position after the moves (or after move K of a record), the last
+/// move highlighted, drawn by the game's pictures in the terminal or as SVG (a game without
+/// an SVG picture refuses `--svg`), from the side `--view` names (by default the side the
+/// notation's frame turns the board to for the player to move; Black once the game is over).
+/// A game whose pictures never turn refuses `--view`.
+fn show_game<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
+    if a.view.is_some() && G::view_for(G::Notation::default(), Color::White) == Color::Black {
         bail!(
-            "--view is a Crumble flag: {} does not take it",
-            title(G::NAME)
+            "--view turns the board, and {} draws its board one way",
+            G::TITLE
         );
     }
-    let setup = a.start.setup(a.max_turns.unwrap_or(0), &[])?;
+    let setup = a.start.setup(
+        a.max_turns.unwrap_or(0),
+        &[("--max-turns", a.max_turns.is_some())],
+    )?;
     let inputs: Vec<&Path> = a.inputs();
     if let Some(path) = &a.svg {
         check_output("--svg", path, &inputs, a.force)?;
@@ -223,9 +138,18 @@ fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
             (game, last, setup.notation::<G>())
         }
     };
+    let view = match a.view {
+        Some(ViewArg::Black) => Color::Black,
+        Some(ViewArg::White) => Color::White,
+        None => match game.decider() {
+            Some(p) => G::view_for(notation, game.colour_of(p)),
+            None => Color::Black,
+        },
+    };
     let style = PictureStyle {
         color: use_color(a.color),
         coords: !a.no_coords,
+        view,
         last_move: match &last {
             Some((before, turn)) => Some(format!(
                 "{} ({})",
@@ -237,7 +161,6 @@ fn show_any<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
             )),
             None => None,
         },
-        ..PictureStyle::default()
     };
     let last = last.as_ref().map(|(b, t)| (b, t.as_slice()));
     if let Some(path) = &a.svg {
