@@ -7,7 +7,7 @@
 //! | `mcts:rollout:SIMS` | search with random-playout values ([`crate::RolloutEvaluator`]) |
 //! | `ckpt:PATH[:SIMS]` | search with a network checkpoint (built by the network crate) |
 //! | `bot[:SIMS]` | search with the network built into the program (default [`BOT_SIMULATIONS`]) |
-//! | `solver` | perfect play by exhaustive search, a uniform choice among the best decisions; only for games small enough ([`crate::GameHooks::SOLVABLE`], the test games) |
+//! | `solver` | perfect play by exhaustive search, a uniform choice among the best decisions; only for games small enough ([`GameText::SOLVABLE`](crumble_core::GameText::SOLVABLE), the test games) |
 //!
 //! Parsing is typed ([`AgentSpec::parse`]); building an agent's evaluator goes through
 //! [`build_evaluator`], which hands `ckpt:` specs to a [`CheckpointLoader`] the caller

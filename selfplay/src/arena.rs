@@ -21,9 +21,9 @@ use crate::driver::{
     Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, play_games,
 };
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
-use crate::hooks::GameHooks;
 use crate::record::{GameRecord, RecordError, write_file};
 use crate::stats::{Pentanomial, Wdl};
+use crumble_core::GameText;
 use crumble_core::{GameState, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -119,7 +119,7 @@ pub struct Pool<G: GameState> {
     counts: Arc<BatchCounts>,
 }
 
-impl<G: GameHooks> Pool<G> {
+impl<G: GameText> Pool<G> {
     /// Builds the pool; every checkpoint is loaded now, so a missing or broken one fails
     /// before any game. `config` is used as is (pass [`SearchConfig::for_play`] for matches).
     pub fn new(
@@ -596,7 +596,7 @@ impl Tally {
 // Saving games.
 
 /// Writes finished games as `PREFIX-NNNNNN.crsp` record files ([`crate::record`]), with the
-/// same games as readable text ([`GameHooks::record_text`] with the agents' names; for
+/// same games as readable text ([`text_record`](crate::text_record::text_record) with the agents' names; for
 /// Crumble, game records with tags `Black`, `White`, `Game` and the start position when it
 /// is not the standard one) in `PREFIX-NNNNNN.txt`.
 #[derive(Debug)]
@@ -609,7 +609,7 @@ pub struct RecordWriter<G> {
     game: PhantomData<fn() -> G>,
 }
 
-impl<G: GameHooks> RecordWriter<G> {
+impl<G: GameText> RecordWriter<G> {
     /// Creates `dir` if needed. Refuses a directory that already holds `PREFIX-*.crsp` files:
     /// games of two runs would mix.
     pub fn new(dir: &Path, prefix: &str, per_file: usize) -> Result<RecordWriter<G>, ArenaError> {
@@ -667,7 +667,10 @@ impl<G: GameHooks> RecordWriter<G> {
             .join(format!("{}-{:06}.crsp", self.prefix, self.next_file));
         let mut text = String::new();
         for (g, first, second) in &self.batch {
-            text.push_str(&G::record_text(g, Some([first, second]))?);
+            text.push_str(&crate::text_record::text_record::<G>(
+                g,
+                Some([first, second]),
+            )?);
             text.push('\n');
         }
         let games: Vec<GameRecord> = self.batch.drain(..).map(|(g, ..)| g).collect();

@@ -20,8 +20,7 @@
 //!   [`games::crumble::openings`] (opening statistics in Crumble's notation).
 //! - [`book`]: opening books grown from searches, for every game ([`book::Builder`]).
 //! - [`record`]: game records (which name their game and start) and the versioned record
-//!   file format; [`hooks`]: what the pipeline asks of a game beyond its rules, with
-//!   defaults; [`games`]: each game's notation for records.
+//!   file format; [`games`]: each game's notation for records.
 //! - [`stats`] and [`ratings`]: Elo with intervals, the pentanomial GSPRT, Bradley–Terry
 //!   ratings with draws.
 //! - [`tournament`]: schedules, the resumable ledger of finished pairings, ratings tables.
@@ -45,7 +44,6 @@ pub mod driver;
 pub mod evaluator;
 pub mod files;
 pub mod games;
-pub mod hooks;
 pub mod mcts;
 pub mod plot;
 pub mod ratings;
@@ -62,6 +60,5 @@ pub use evaluator::{
     EvalError, Evaluation, Evaluator, Leaf, MixedEvaluator, RolloutConfig, RolloutEvaluator,
     UniformEvaluator,
 };
-pub use hooks::GameHooks;
 pub use mcts::{Line, Search, SearchOutput, Step};
 pub use record::{Ending, GameRecord, RecordError, SearchRecord, StepKind, StepRecord};

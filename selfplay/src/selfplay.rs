@@ -2,7 +2,7 @@
 //!
 //! Files are `selfplay-NNNNNN.crsp` ([`crate::record`] format), where `NNNNNN` is the index
 //! of the file's first game, with a human-readable `selfplay-NNNNNN.txt` beside each: the
-//! games as text ([`GameHooks::record_text`]; for Crumble, game records in the per-player
+//! games as text ([`text_record`](crate::text_record::text_record); for Crumble, game records in the per-player
 //! frame), separated by blank lines.
 //!
 //! **The layout is a function of the game indices alone**, never of the order in which games
@@ -27,9 +27,9 @@ use crate::driver::{
     Agent, AgentKind, EngineOptions, Flow, GameJob, Progress, RunError, Seats, play_games,
 };
 use crate::evaluator::mix;
-use crate::hooks::GameHooks;
 use crate::record::{GameRecord, RecordError, read_file, write_file};
 use crumble_core::GameState;
+use crumble_core::GameText;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,7 +63,7 @@ pub enum SelfPlayError {
 
 /// Builds the run-time agent of `spec`. `play` selects match settings
 /// ([`SearchConfig::for_play`]) instead of self-play settings.
-pub fn make_agent<G: GameHooks>(
+pub fn make_agent<G: GameText>(
     spec: &AgentSpec,
     cfg: &SearchConfig,
     seed: u64,
@@ -88,7 +88,7 @@ pub fn make_agent<G: GameHooks>(
 }
 
 /// The `solver` agent of `G`, if `G` is small enough to solve.
-pub fn solver_agent<G: GameHooks>() -> Result<Agent<G>, AgentError> {
+pub fn solver_agent<G: GameText>() -> Result<Agent<G>, AgentError> {
     if !G::SOLVABLE {
         return Err(AgentError::NotSolvable { game: G::NAME });
     }
@@ -181,14 +181,14 @@ pub fn scan<G: GameState>(dir: &Path) -> Result<Existing, SelfPlayError> {
 }
 
 /// Writes one block's games (in index order) as a record file and its readable copy.
-fn write_block<G: GameHooks>(dir: &Path, games: &[GameRecord]) -> Result<(), SelfPlayError> {
+fn write_block<G: GameText>(dir: &Path, games: &[GameRecord]) -> Result<(), SelfPlayError> {
     let Some(first) = games.first() else {
         return Ok(());
     };
     let path = record_file_path(dir, first.index);
     let mut text = String::new();
     for g in games {
-        text.push_str(&G::record_text(g, None)?);
+        text.push_str(&crate::text_record::text_record::<G>(g, None)?);
         text.push('\n');
     }
     // The readable copy first, whole, then the record file: the record file is the commit
@@ -247,7 +247,7 @@ pub fn opening<G: GameState>(sp: &SelfPlayConfig, standard: &G, index: u64) -> (
 
 /// Plays self-play games into `dir` until it holds games `0..games`: exactly the indices no
 /// file holds yet are played. Returns what was there before and this run's counters.
-pub fn run_selfplay<G: GameHooks>(
+pub fn run_selfplay<G: GameText>(
     agent: Agent<G>,
     sp: &SelfPlayConfig,
     standard: &G,

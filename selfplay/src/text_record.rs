@@ -133,7 +133,7 @@ mod tests {
             Some(rec.result)
         );
         assert_eq!(
-            <Splinter as crate::GameHooks>::record_text(&rec, Some(["ada", "bo"])).unwrap(),
+            crate::text_record::text_record::<Splinter>(&rec, Some(["ada", "bo"])).unwrap(),
             text
         );
     }

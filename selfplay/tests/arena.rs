@@ -3,7 +3,6 @@
 
 use crumble_core::games::crumble::Crumble;
 use crumble_core::{GameState, Player};
-use crumble_selfplay::GameHooks;
 use crumble_selfplay::arena::{
     self, Flow, Openings, PairOutcome, PairSettings, Pairing, Pool, RecordWriter, Tally,
 };
@@ -39,7 +38,7 @@ fn play(
         let moves = p
             .games
             .iter()
-            .map(|g| Crumble::record_text(g, None).unwrap())
+            .map(|g| crumble_selfplay::text_record::text_record::<Crumble>(g, None).unwrap())
             .collect::<Vec<_>>();
         out.push((p.pairing, p.pair, p.a_points, moves));
         Ok(Flow::Continue)

@@ -5,7 +5,6 @@
 use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::random;
-use crumble_selfplay::GameHooks;
 use crumble_selfplay::config::ConfigFile;
 use crumble_selfplay::record::{
     Ending, GameRecord, SearchRecord, StepKind, StepRecord, VERSION, decode_file, encode_file,
@@ -129,7 +128,7 @@ proptest! {
             }
             for g in &games {
                 if g.replay::<Crumble>().is_ok() {
-                    let _ = Crumble::record_text(g, None);
+                    let _ = crumble_selfplay::text_record::text_record::<Crumble>(g, None);
                 }
             }
         }

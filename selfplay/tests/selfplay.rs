@@ -7,9 +7,8 @@ use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{RecordError, decode_file, encode_file, read_file};
 use crumble_selfplay::{
-    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameHooks, GameRecord, NoCheckpoints,
-    RolloutConfig, RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator,
-    selfplay,
+    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, RolloutConfig,
+    RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, selfplay,
 };
 
 fn small_cfg() -> SearchConfig {
@@ -84,7 +83,7 @@ fn records_replay_to_their_result_and_carry_targets() {
             let outcome = crumble_selfplay::games::crumble::outcome(g, &end);
             assert_eq!(outcome.winner.map(Player::from), g.winner());
             // The human-readable game record reads back and replays to the same position.
-            let text = Crumble::record_text(g, None).unwrap();
+            let text = crumble_selfplay::text_record::text_record::<Crumble>(g, None).unwrap();
             let rec = crumble_core::game::record::Record::<Crumble>::parse(&text)
                 .unwrap_or_else(|e| panic!("{e}\n{text}"));
             let replayed = rec.ended_positions().unwrap().pop().unwrap();
@@ -200,7 +199,7 @@ fn record_files_round_trip_and_refuse_damage() {
         Err(RecordError::Replay { .. })
     ));
     assert!(
-        Crumble::record_text(&games[0], None)
+        crumble_selfplay::text_record::text_record::<Crumble>(&games[0], None)
             .unwrap()
             .contains(&format!("[Index \"{}\"]", games[0].index))
     );

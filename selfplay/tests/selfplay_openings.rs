@@ -3,7 +3,6 @@
 
 use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
-use crumble_selfplay::GameHooks;
 use crumble_selfplay::record::{read_file, start_json};
 use crumble_selfplay::{AgentSpec, NoCheckpoints, SearchConfig, SelfPlayConfig, selfplay};
 
@@ -96,7 +95,7 @@ fn games_from_openings_are_recorded_with_their_start_and_replay() {
         varied += usize::from(custom);
         g.replay::<Crumble>().unwrap();
         // The human-readable record carries the start position and reads back.
-        let text = Crumble::record_text(g, None).unwrap();
+        let text = crumble_selfplay::text_record::text_record::<Crumble>(g, None).unwrap();
         let rec = crumble_core::game::record::Record::<Crumble>::parse(&text).unwrap();
         rec.final_position().unwrap();
     }

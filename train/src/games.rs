@@ -4,6 +4,7 @@
 
 use crate::config::TrainConfig;
 use crumble_core::GameState;
+use crumble_core::GameText;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumo::Crumo;
 use crumble_core::games::nim::Nim;
@@ -12,7 +13,6 @@ use crumble_core::games::tictactoe::TicTacToe;
 use crumble_model::{
     CrumbleEncoder, CrumoEncoder, Encoder, NetConfig, NimEncoder, SplinterEncoder, TicTacToeEncoder,
 };
-use crumble_selfplay::GameHooks;
 use std::path::Path;
 
 /// Why an openings file (`--openings`) was refused.
@@ -120,7 +120,7 @@ pub fn default_standard_start<G: GameState>(cfg: &TrainConfig) -> Result<G, Star
 }
 
 /// A game the training loop can learn.
-pub trait TrainGame: GameHooks {
+pub trait TrainGame: GameText {
     /// The game's encoder for the network.
     type Encoder: Encoder<Self> + Clone + Default;
 
@@ -141,9 +141,13 @@ pub trait TrainGame: GameHooks {
         default_standard_start(cfg)
     }
 
-    /// The network of a run with `cfg`: `[net]`'s sizes with the encoder's shapes.
+    /// The network of a run with `cfg`: `[net]`'s sizes with the encoder's shapes, one grid
+    /// cell per board cell (`[selfplay] resolution` and `[net] cell_pixels` are Crumble's).
     fn net_config(cfg: &TrainConfig) -> NetConfig {
-        cfg.net_config().with_encoder(&Self::Encoder::default())
+        cfg.net_config()
+            .with_resolution(1)
+            .with_cell_pixels(1)
+            .with_encoder(&Self::Encoder::default())
     }
 
     /// The positions of an openings file (`--openings`, `crumble book suite`'s output), in
@@ -216,45 +220,23 @@ impl TrainGame for Crumble {
         }
         Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution).map_err(StartError::of::<Crumble>)
     }
+
+    /// `[selfplay] resolution` grid units per cell, `[net] cell_pixels` pixels per cell.
+    fn net_config(cfg: &TrainConfig) -> NetConfig {
+        cfg.net_config().with_encoder(&CrumbleEncoder)
+    }
 }
 
 impl TrainGame for TicTacToe {
     type Encoder = TicTacToeEncoder;
-
-    /// One grid cell per board cell: `[selfplay] resolution` and `[net] cell_pixels` are
-    /// Crumble's and do not apply.
-    fn net_config(cfg: &TrainConfig) -> NetConfig {
-        cfg.net_config()
-            .with_resolution(1)
-            .with_cell_pixels(1)
-            .with_encoder(&TicTacToeEncoder)
-    }
 }
 
 impl TrainGame for Nim {
     type Encoder = NimEncoder;
-
-    /// One grid cell per heap or object: `[selfplay] resolution` and `[net] cell_pixels` are
-    /// Crumble's and do not apply.
-    fn net_config(cfg: &TrainConfig) -> NetConfig {
-        cfg.net_config()
-            .with_resolution(1)
-            .with_cell_pixels(1)
-            .with_encoder(&NimEncoder)
-    }
 }
 
 impl TrainGame for Splinter {
     type Encoder = SplinterEncoder;
-
-    /// One grid cell per square: `[selfplay] resolution` and `[net] cell_pixels` are
-    /// Crumble's and do not apply.
-    fn net_config(cfg: &TrainConfig) -> NetConfig {
-        cfg.net_config()
-            .with_resolution(1)
-            .with_cell_pixels(1)
-            .with_encoder(&SplinterEncoder)
-    }
 }
 
 impl TrainGame for Crumo {
@@ -270,14 +252,5 @@ impl TrainGame for Crumo {
             )));
         }
         Ok(game)
-    }
-
-    /// One grid cell per point: `[selfplay] resolution` and `[net] cell_pixels` are
-    /// Crumble's and do not apply.
-    fn net_config(cfg: &TrainConfig) -> NetConfig {
-        cfg.net_config()
-            .with_resolution(1)
-            .with_cell_pixels(1)
-            .with_encoder(&CrumoEncoder)
     }
 }

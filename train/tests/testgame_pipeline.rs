@@ -10,7 +10,7 @@ use crumble_model::{NetEvaluator, NetLoader, TicTacToeEncoder};
 use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pairing, Pool, Tally};
 use crumble_selfplay::record::read_file;
 use crumble_selfplay::selfplay::record_files;
-use crumble_selfplay::{AgentSpec, GameHooks, SearchConfig};
+use crumble_selfplay::{AgentSpec, SearchConfig};
 use crumble_train::run::{TrainOptions, checkpoint_path, train};
 use std::path::PathBuf;
 
@@ -135,7 +135,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
             let end: TicTacToe = rec.replay().unwrap();
             assert!(end.is_over());
             assert!(rec.steps.len() <= 9);
-            let text = TicTacToe::record_text(rec, None).unwrap();
+            let text = crumble_selfplay::text_record::text_record::<TicTacToe>(rec, None).unwrap();
             assert!(text.starts_with("[Game \"tictactoe\"]"), "{text}");
             // Another game's rules refuse the record by name.
             assert!(rec.replay::<Crumble>().is_err());

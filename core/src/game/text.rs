@@ -78,6 +78,10 @@ pub trait GameText: GameState {
     /// The game's name for people (`Tic-tac-toe`); by default its [`GameState::NAME`].
     const TITLE: &'static str = Self::NAME;
 
+    /// Small enough for exhaustive search: the `solver` agent, exact values in opening books
+    /// (the test games); no by default.
+    const SOLVABLE: bool = false;
+
     /// The options that name a standard start other than the default one (Splinter's
     /// `width` and `height`): each sets the field of its name in the start specification
     /// ([`GameState::Start`]) to a whole number, which [`GameState::from_start`] then checks.

@@ -13,8 +13,8 @@ use super::restrict::{Restricted, RestrictedEvaluator};
 use super::{Book, BookError, Other};
 use crate::SearchConfig;
 use crate::evaluator::{Evaluation, Evaluator, Leaf, mix};
-use crate::hooks::GameHooks;
 use crate::mcts::{Line, Search, Step};
+use crumble_core::GameText;
 use crumble_core::game::Negamax;
 use crumble_core::game::symmetry::canonical;
 use crumble_core::{Decision, GameState, Player};
@@ -41,12 +41,12 @@ pub struct StepReport {
 
 /// Grows a [`Book`] with an evaluator.
 #[derive(Debug)]
-pub struct Builder<G: GameHooks> {
+pub struct Builder<G: GameText> {
     pub book: Book<G>,
     evaluator: RestrictedEvaluator<G>,
     search: SearchConfig,
     simulations: u32,
-    /// The exact solver, for the games small enough ([`GameHooks::SOLVABLE`]).
+    /// The exact solver, for the games small enough ([`GameText::SOLVABLE`]).
     solver: Option<Negamax<G>>,
 }
 
@@ -129,7 +129,7 @@ impl<G: GameState> Job<G> {
     }
 }
 
-impl<G: GameHooks> Builder<G> {
+impl<G: GameText> Builder<G> {
     /// A builder of `book` (whose header names the simulations and search settings) with
     /// `evaluator`, the evaluator of the header's agent.
     pub fn new(book: Book<G>, evaluator: BookAgent<G>) -> Result<Builder<G>, BookError> {

@@ -6,7 +6,7 @@
 //! the symmetry that shows the node as that line has it.
 
 use super::{Book, Other, Values};
-use crate::hooks::GameHooks;
+use crumble_core::GameText;
 use crumble_core::game::symmetry::orientations;
 use crumble_core::{Decision, Player};
 use serde_json::{Value, json};
@@ -27,13 +27,13 @@ fn player_name(p: Option<Player>) -> Value {
     }
 }
 
-fn text_of<G: GameHooks>(state: &G, turn: &[Decision]) -> String {
+fn text_of<G: GameText>(state: &G, turn: &[Decision]) -> String {
     state
         .move_text(turn, G::Notation::default())
         .unwrap_or_else(|e| format!("<{e}>"))
 }
 
-impl<G: GameHooks> Book<G> {
+impl<G: GameText> Book<G> {
     /// The moves from the start to node `id` along the moves that first reached each node,
     /// as decisions in the start's orientation, with the position they reach.
     pub fn line(&self, id: u32) -> (Vec<Vec<Decision>>, G) {

@@ -9,7 +9,7 @@
 //! a transposition says so and shows its own first line.
 
 use super::{Book, OptionRef, Values};
-use crate::hooks::GameHooks;
+use crumble_core::GameText;
 use crumble_core::game::symmetry::orientations;
 use crumble_core::render::svg::escape;
 use crumble_core::render::{PictureStyle, Pictures};
@@ -53,7 +53,7 @@ fn page(title: &str, body: &str) -> String {
     )
 }
 
-impl<G: GameHooks + Pictures> Book<G> {
+impl<G: GameText + Pictures> Book<G> {
     /// The site's files: (path inside the folder, content).
     pub fn html_pages(&self) -> Vec<(String, String)> {
         let mut out = vec![(

@@ -14,7 +14,7 @@
 //! and the move it picks is the next one to add. That is the node's **other moves** entry
 //! ([`Other`]): the move, its prior (the product of the network's priors along the turn),
 //! the search value and visits, and a proof when the search found one. A game small enough
-//! for the exact solver ([`crate::GameHooks::SOLVABLE`]) gets every node's exact value too.
+//! for the exact solver ([`GameText::SOLVABLE`](crumble_core::GameText::SOLVABLE)) gets every node's exact value too.
 //!
 //! **Minimax** ([`Book::recompute`]). In the first player's view, a node's value and its
 //! lower and upper bounds are the best (for its mover) of its options' — its book moves'

@@ -38,12 +38,12 @@ fn rollout<G: GameState>() -> Box<dyn Evaluator<G>> {
     ))
 }
 
-fn grow<G: crate::GameHooks>(book: Book<G>, steps: usize) -> Book<G> {
+fn grow<G: crumble_core::GameText>(book: Book<G>, steps: usize) -> Book<G> {
     grow_with(book, steps, true)
 }
 
 /// `steps` steps of a build, with or without the exact solver.
-fn grow_with<G: crate::GameHooks>(book: Book<G>, steps: usize, solver: bool) -> Book<G> {
+fn grow_with<G: crumble_core::GameText>(book: Book<G>, steps: usize, solver: bool) -> Book<G> {
     let mut b = Builder::new(book, rollout()).unwrap();
     if !solver {
         b = b.without_solver();
@@ -125,7 +125,7 @@ fn two_move_orders_reach_one_node() {
 
 /// Every node's values are the minimax of its options, its bounds hold its value, and a
 /// proof is never contradicted by the solver.
-fn check_minimax<G: crate::GameHooks>(book: &Book<G>) {
+fn check_minimax<G: crumble_core::GameText>(book: &Book<G>) {
     let mut solver = crumble_core::game::Negamax::<G>::new();
     for (id, n) in book.nodes().iter().enumerate() {
         let v = n.values;

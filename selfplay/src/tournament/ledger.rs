@@ -2,6 +2,7 @@
 //! they finish so that a later run plays only the rest.
 
 use super::*;
+use crumble_core::GameText;
 
 /// A finished pairing as stored in `pairings.jsonl`, by agent string.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -150,7 +151,7 @@ impl Ledger {
     /// Stores a finished pairing: its line in `pairings.jsonl` (one write, synced), then its
     /// games of game `G` (`a_first`: whether A was the first player) as records named by the
     /// entries' names.
-    pub fn commit<G: GameHooks>(
+    pub fn commit<G: GameText>(
         &mut self,
         a: &Entry,
         b: &Entry,

@@ -13,11 +13,11 @@
 use crate::agent::{AgentError, AgentSpec, EvaluatorSpec};
 use crate::arena::{self, ArenaError, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
 use crate::config::ConfigFile;
-use crate::hooks::GameHooks;
 use crate::plot::{Chart, Point, Reference};
 use crate::ratings::{self, FitOptions, PairResult, RatingError, Ratings};
 use crate::record::GameRecord;
 use crate::stats::fmt_elo;
+use crumble_core::GameText;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -236,7 +236,7 @@ impl Tournament {
 
     /// Plays the unfinished pairings, all at once; each finished one is committed to the
     /// ledger (if any), then reported to `on_finished`.
-    pub fn play<G: GameHooks>(
+    pub fn play<G: GameText>(
         &mut self,
         pool: &Pool<G>,
         openings: &[G],

@@ -286,7 +286,7 @@ pub fn write_generation<G: TrainGame>(dir: &Path, gathered: &Gathered) -> Result
         let path = crumble_selfplay::selfplay::record_file_path(&tmp, first);
         let mut text = String::new();
         for g in &games {
-            text.push_str(&G::record_text(g, None)?);
+            text.push_str(&crumble_selfplay::text_record::text_record::<G>(g, None)?);
             text.push('\n');
         }
         let txt = path.with_extension("txt");

@@ -18,6 +18,7 @@ pub enum NimMoveError {
 impl GameText for Nim {
     type Notation = ();
     const TITLE: &'static str = "Nim";
+    const SOLVABLE: bool = true;
 
     /// Every turn takes at least one object, so a game ends within the start's objects.
     const RANDOM_GAME_TURNS: u32 = 0;

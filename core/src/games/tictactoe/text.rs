@@ -33,6 +33,7 @@ pub fn parse_cell(text: &str) -> Option<usize> {
 impl GameText for TicTacToe {
     type Notation = ();
     const TITLE: &'static str = "Tic-tac-toe";
+    const SOLVABLE: bool = true;
 
     /// A game has at most nine turns.
     const RANDOM_GAME_TURNS: u32 = 0;

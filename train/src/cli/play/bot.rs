@@ -7,9 +7,9 @@
 //! (a Crumble split with its swaps, a Splinter move with its splinter choice).
 
 use anyhow::Context as _;
-use crumble_core::{Decision, GameState};
+use crumble_core::{Decision, GameState, GameText};
 use crumble_selfplay::{
-    AgentKind, AgentSpec, CheckpointLoader, Evaluator, GameHooks, Search, SearchConfig, selfplay,
+    AgentKind, AgentSpec, CheckpointLoader, Evaluator, Search, SearchConfig, selfplay,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -32,7 +32,7 @@ enum Kind<G: GameState> {
     },
 }
 
-impl<G: GameHooks> Bot<G> {
+impl<G: GameText> Bot<G> {
     /// The agent of `spec` for game `G`, whose networks `loader` loads.
     pub fn with_loader(
         spec: &AgentSpec,
