@@ -48,7 +48,7 @@ pub trait ServeGame: TrainGame + Pictures {
 
     /// The notation of a turn begun with `path` from `start`, as far as it goes (`e4-d3/…`);
     /// the whole move once it is complete; empty for an empty path. By default the part
-    /// that every move the path can still become shares, then `…` ([`partial_move_text`]).
+    /// that every move the path can still become shares, then `…`.
     fn building_text(start: &Self, path: &[Decision]) -> String {
         partial_move_text(start, path)
     }
