@@ -13,6 +13,7 @@ pub mod perft;
 pub mod record;
 pub mod shortwin;
 pub mod state;
+pub mod strict_json;
 pub mod symmetry;
 pub mod text;
 

@@ -5,8 +5,9 @@ use super::board::{Point, Stack, cell_of, geometry, size_ok};
 use super::game::{Crumo, Outcome, Pie, Previous, Reason};
 use super::notation::{self, NotationError};
 use crate::game::Color;
+use crate::game::strict_json::{self, KeyError, named, object, only_keys};
 use crate::games::crumble::position::Strict;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use thiserror::Error;
 
 /// The largest height or capture count a position may state (rule 12.3).
@@ -49,9 +50,15 @@ pub enum PositionError {
 }
 
 fn key_err(key: impl Into<String>, problem: impl Into<String>) -> PositionError {
-    PositionError::Key {
-        key: key.into(),
-        problem: problem.into(),
+    strict_json::key_err(key, problem).into()
+}
+
+impl From<KeyError> for PositionError {
+    fn from(e: KeyError) -> PositionError {
+        PositionError::Key {
+            key: e.key,
+            problem: e.problem,
+        }
     }
 }
 
@@ -102,49 +109,6 @@ pub fn to_value(game: &Crumo) -> Value {
 /// The position as one line of JSON.
 pub fn to_json(game: &Crumo) -> String {
     to_value(game).to_string()
-}
-
-fn object<'a>(v: &'a Value, key: &str) -> Result<&'a Map<String, Value>, PositionError> {
-    v.as_object()
-        .ok_or_else(|| key_err(key, format!("expected an object, found {v}")))
-}
-
-/// Exactly the keys `required` (plus any of `optional`).
-fn only_keys(
-    obj: &Map<String, Value>,
-    required: &[&str],
-    optional: &[&str],
-    key: &str,
-) -> Result<(), PositionError> {
-    let at = |k: &str| {
-        if key.is_empty() {
-            k.to_string()
-        } else {
-            format!("{key}.{k}")
-        }
-    };
-    if let Some(k) = obj
-        .keys()
-        .find(|k| !required.contains(&k.as_str()) && !optional.contains(&k.as_str()))
-    {
-        return Err(key_err(at(k), "unknown key"));
-    }
-    if let Some(r) = required.iter().find(|r| !obj.contains_key(**r)) {
-        return Err(key_err(at(r), "missing"));
-    }
-    Ok(())
-}
-
-fn named<T>(
-    v: &Value,
-    key: &str,
-    parse: fn(&str) -> Option<T>,
-    what: &str,
-) -> Result<T, PositionError> {
-    let s = v
-        .as_str()
-        .ok_or_else(|| key_err(key, format!("expected a string, found {v}")))?;
-    parse(s).ok_or_else(|| key_err(key, format!("{s:?} is not {what}")))
 }
 
 /// An integer in `min..=MAX_COUNT` (`1.0`, `-1` and `true` are refused).

@@ -5,6 +5,7 @@ use super::board::{Board, Dir, Piece, PieceType, SquareSet, size_ok};
 use super::game::{LastMove, Outcome, Reason, Splinter};
 use super::notation::{self, NotationError};
 use crate::game::Color;
+use crate::game::strict_json::{self, KeyError, named, object, only_keys, string};
 use crate::games::crumble::position::Strict;
 use serde_json::{Map, Value, json};
 use thiserror::Error;
@@ -42,9 +43,15 @@ pub enum PositionError {
 }
 
 fn key_err(key: impl Into<String>, problem: impl Into<String>) -> PositionError {
-    PositionError::Key {
-        key: key.into(),
-        problem: problem.into(),
+    strict_json::key_err(key, problem).into()
+}
+
+impl From<KeyError> for PositionError {
+    fn from(e: KeyError) -> PositionError {
+        PositionError::Key {
+            key: e.key,
+            problem: e.problem,
+        }
     }
 }
 
@@ -93,55 +100,6 @@ pub fn outcome_value(outcome: Option<Outcome>) -> Value {
 /// The position as one line of JSON.
 pub fn to_json(game: &Splinter) -> String {
     to_value(game).to_string()
-}
-
-fn object<'a>(v: &'a Value, key: &str) -> Result<&'a Map<String, Value>, PositionError> {
-    v.as_object()
-        .ok_or_else(|| key_err(key, format!("expected an object, found {v}")))
-}
-
-fn only_keys(
-    obj: &Map<String, Value>,
-    required: &[&str],
-    optional: &[&str],
-    key: &str,
-) -> Result<(), PositionError> {
-    for k in obj.keys() {
-        if !required.contains(&k.as_str()) && !optional.contains(&k.as_str()) {
-            let at = if key.is_empty() {
-                k.clone()
-            } else {
-                format!("{key}.{k}")
-            };
-            return Err(key_err(at, "unknown key"));
-        }
-    }
-    for r in required {
-        if !obj.contains_key(*r) {
-            let at = if key.is_empty() {
-                (*r).to_string()
-            } else {
-                format!("{key}.{r}")
-            };
-            return Err(key_err(at, "missing"));
-        }
-    }
-    Ok(())
-}
-
-fn string<'a>(v: &'a Value, key: &str) -> Result<&'a str, PositionError> {
-    v.as_str()
-        .ok_or_else(|| key_err(key, format!("expected a string, found {v}")))
-}
-
-fn named<T>(
-    v: &Value,
-    key: &str,
-    parse: fn(&str) -> Option<T>,
-    what: &str,
-) -> Result<T, PositionError> {
-    let s = string(v, key)?;
-    parse(s).ok_or_else(|| key_err(key, format!("{s:?} is not {what}")))
 }
 
 /// Reads a size; the range of rule 2.1 is checked before anything is built.
