@@ -7,6 +7,7 @@ use crumble_core::game::record::{Record, RecordErrorKind};
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;
 type GameRecord = Record<crumble_core::games::crumble::Crumble>;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::{Crumble, Outcome, Reason};
 
 /// A board of unit-cell squares coloured by `rows` (top row first, 'b'/'w').

@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::{Crumble, Phase, Reason};
 use crumble_core::games::crumble::{position, random};

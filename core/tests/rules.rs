@@ -1,6 +1,7 @@
 //! One or more tests per numbered rule of games/crumble/RULES.md that the worked examples
 //! (`tests/examples.rs`) do not already pin down.
 
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;
 use crumble_core::games::crumble::{Crumble, Cut, DecisionKind, Outcome, Phase, Reason, Rect};

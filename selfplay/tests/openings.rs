@@ -23,6 +23,7 @@
 //! | 1V 2H | 1 | 1 | 0 | 0 | 2 | 2.0 | 1 |
 
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::notation::{Frame, parse_move};
 use crumble_selfplay::games::crumble::openings::{

@@ -6,6 +6,7 @@
 //! the turn), `win-in-one-2-steps.json` (the mover's shortest win takes two steps), `defend-win-in-one.json` (Black to move, no win of its own; White threatens a
 //! win in one after 54 of 59 random Black turns, and a defence exists).
 
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::position;
 use crumble_core::{Color, Decision, Player};

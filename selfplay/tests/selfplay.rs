@@ -2,6 +2,7 @@
 //! seed gives the same games, the file format round-trips and refuses damage, agent strings
 //! and configs are parsed strictly.
 
+use crumble_core::GameState as _;
 use crumble_core::Player;
 use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};

@@ -1,6 +1,7 @@
 //! Proofs in the search tree and the exact one-turn lookahead (see `mcts::proof` and
 //! `crumble_core::games::crumble::lookahead`).
 
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::lookahead::WinCheck;
 use crumble_core::games::crumble::solve::Solver;

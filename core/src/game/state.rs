@@ -238,8 +238,33 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// the game is over. Must not allocate once `out` and the state's buffers are large enough.
     fn legal_decisions_into(&mut self, out: &mut Vec<Decision>);
 
+    /// Why `decision` (inside the action space, in a live game) is not legal here, in words
+    /// for the error of [`GameState::apply`]; `None` when it is legal. By default whether the
+    /// legal decisions hold it (a game answers faster from its rules).
+    fn refusal(&mut self, decision: Decision) -> Option<String> {
+        let mut legal = Vec::new();
+        self.legal_decisions_into(&mut legal);
+        (!legal.contains(&decision)).then(|| format!("decision {} is not legal here", decision.0))
+    }
+
     /// Applies `decision` if it is legal; otherwise returns why and leaves the state unchanged.
-    fn apply(&mut self, decision: Decision) -> Result<(), DecisionError>;
+    fn apply(&mut self, decision: Decision) -> Result<(), DecisionError> {
+        if self.is_over() {
+            return Err(DecisionError::GameOver);
+        }
+        let size = self.action_count();
+        if decision.0 >= size {
+            return Err(DecisionError::OutOfRange {
+                index: decision.0,
+                size,
+            });
+        }
+        if let Some(why) = self.refusal(decision) {
+            return Err(DecisionError::Illegal(why));
+        }
+        self.apply_unchecked(decision);
+        Ok(())
+    }
 
     /// Applies a decision known to be legal (search's hot path). An illegal one may panic or
     /// leave a broken state; implementations debug-assert legality.

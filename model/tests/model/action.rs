@@ -2,6 +2,7 @@
 
 use super::common::positions;
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::{Crumble, DecisionKind};
 use crumble_model::encoders::crumble::action;
 use rand::{Rng, SeedableRng};

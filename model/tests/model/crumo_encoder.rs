@@ -4,6 +4,7 @@
 //! at the policy index of the engine's image of that decision in `T(s)`.
 
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumo::{Crumo, Symmetry};
 use crumble_model::encoder::{Encoder, check_encoder};
 use crumble_model::{CrumoEncoder, NetConfig};

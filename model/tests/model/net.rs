@@ -3,6 +3,7 @@
 use super::common::positions;
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_model::bench::rasterise_all;
 use crumble_model::checkpoint::{self, CheckpointError};

@@ -1,6 +1,7 @@
 //! Rasteriser: golden planes for the start and hand-made positions, and hand-checked facts.
 
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::position;
 use crumble_core::games::crumble::{Crumble, DecisionKind};
 use crumble_model::encoders::crumble::planes::{self, PLANE_NAMES, PLANES, Rasteriser};

@@ -2,6 +2,7 @@
 
 use super::common::{positions, transformed};
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::{Crumble, Phase, Rect};
 use crumble_model::encoders::crumble::planes::{PLANES, Rasteriser};
 use crumble_model::encoders::crumble::symmetry::{

@@ -6,6 +6,7 @@
 use super::ServeError;
 use super::game::{BoardView, ServeGame, size_in};
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::notation;
 use crumble_core::games::crumble::position;
 use crumble_core::games::crumble::render::{BaseMark, Highlight};

@@ -230,6 +230,7 @@ impl<V: Clone> EndMemo<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameState as _;
     use crate::games::crumble::perft::TurnWalker;
     use crate::games::crumble::random::play_random_turn;
     use rand::SeedableRng;

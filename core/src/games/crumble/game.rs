@@ -3,7 +3,6 @@
 
 use crate::game::Color;
 use crate::game::Decision;
-use crate::game::DecisionError;
 use crate::game::hash::mix64;
 use crate::games::crumble::board::{Board, NO_SLOT};
 use crate::games::crumble::decision::{DecisionKind, action_count};
@@ -1296,27 +1295,6 @@ impl Crumble {
         let ok = buf.binary_search(&d).is_ok();
         self.s.legal = buf;
         ok
-    }
-
-    /// Applies a decision after checking it; on an illegal decision the state is untouched.
-    pub fn apply(&mut self, d: Decision) -> Result<(), DecisionError> {
-        if self.state == State::Over {
-            return Err(DecisionError::GameOver);
-        }
-        if d.0 >= self.action_count() {
-            return Err(DecisionError::OutOfRange {
-                index: d.0,
-                size: self.action_count(),
-            });
-        }
-        if !self.is_legal(d) {
-            let what = d
-                .decode(self.grid_size())
-                .map_or_else(|| d.0.to_string(), |k| k.to_string());
-            return Err(DecisionError::Illegal(what));
-        }
-        self.apply_unchecked(d);
-        Ok(())
     }
 
     /// Applies a decision known to be legal (search's hot path); legality is only

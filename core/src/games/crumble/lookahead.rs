@@ -208,6 +208,7 @@ impl WinCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameState as _;
     use crate::games::crumble::random::play_random_turn;
     use crate::games::crumble::solve::Solver;
     use rand::SeedableRng;

@@ -38,7 +38,6 @@ pub use symmetry::Sym;
 
 use crate::game::Color;
 use crate::game::Decision;
-use crate::game::DecisionError;
 use crate::game::state::{GameResult, GameState, Player};
 use lookahead::WinCheck;
 use position::PositionError;
@@ -213,9 +212,11 @@ impl GameState for Crumble {
         Crumble::legal_decisions_into(self, out);
     }
 
-    #[inline]
-    fn apply(&mut self, decision: Decision) -> Result<(), DecisionError> {
-        Crumble::apply(self, decision)
+    fn refusal(&mut self, d: Decision) -> Option<String> {
+        (!self.is_legal(d)).then(|| {
+            d.decode(self.grid_size())
+                .map_or_else(|| d.0.to_string(), |k| k.to_string())
+        })
     }
 
     #[inline]

@@ -2,6 +2,7 @@
 //! one-to-one correspondence with decision paths.
 
 use crate::game::Decision;
+use crate::game::GameState as _;
 use crate::games::crumble::decision::DecisionKind;
 use crate::games::crumble::error::MoveError;
 use crate::games::crumble::game::{ChoiceKind, Crumble, Phase};

@@ -28,6 +28,7 @@
 //! conformance test that playing then mapping equals mapping then playing, turn by turn.
 
 use crate::Decision;
+use crate::game::GameState as _;
 use crate::games::crumble::{ChoiceKind, Crumble, Cut, DecisionKind, Dir, Phase, Rect};
 
 /// One of the 8 symmetries: transpose first (bit 2), then mirror x (bit 0), mirror y (bit 1).

@@ -29,7 +29,6 @@ use super::board::{
 };
 use crate::game::Color;
 use crate::game::Decision;
-use crate::game::DecisionError;
 use crate::game::hash::mix64;
 
 pub use super::status::{Outcome, Pie, Previous, Reason};
@@ -438,24 +437,6 @@ impl Crumo {
         if self.pie == Pie::Choice {
             out.push(self.encode(Action::Swap));
         }
-    }
-
-    /// Applies a decision if it is legal; otherwise leaves the game as it was.
-    pub fn apply(&mut self, d: Decision) -> Result<(), DecisionError> {
-        if self.result.is_some() {
-            return Err(DecisionError::GameOver);
-        }
-        if d.0 >= self.action_count() {
-            return Err(DecisionError::OutOfRange {
-                index: d.0,
-                size: self.action_count(),
-            });
-        }
-        if !self.is_legal(d) {
-            return Err(DecisionError::Illegal(format!("{:?}", self.decode(d))));
-        }
-        self.apply_unchecked(d);
-        Ok(())
     }
 
     /// Applies a legal decision (search's hot path; legality is only debug-asserted).

@@ -43,7 +43,6 @@ pub use symmetry::Symmetry;
 
 use crate::game::Color;
 use crate::game::Decision;
-use crate::game::DecisionError;
 use crate::game::state::{GameResult, GameState, Player};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -182,9 +181,8 @@ impl GameState for Crumo {
         Crumo::legal_decisions_into(self, out);
     }
 
-    #[inline]
-    fn apply(&mut self, decision: Decision) -> Result<(), DecisionError> {
-        Crumo::apply(self, decision)
+    fn refusal(&mut self, decision: Decision) -> Option<String> {
+        (!self.is_legal(decision)).then(|| format!("{:?}", self.decode(decision)))
     }
 
     #[inline]

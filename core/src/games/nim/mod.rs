@@ -12,7 +12,6 @@
 pub mod text;
 
 use crate::game::Decision;
-use crate::game::DecisionError;
 use crate::game::hash::mix64;
 use crate::game::state::{GameResult, GameState, Player};
 use rand::Rng;
@@ -248,24 +247,11 @@ impl GameState for Nim {
         }
     }
 
-    fn apply(&mut self, decision: Decision) -> Result<(), DecisionError> {
-        if self.result.is_some() {
-            return Err(DecisionError::GameOver);
-        }
-        if decision.0 >= self.action_count() {
-            return Err(DecisionError::OutOfRange {
-                index: decision.0,
-                size: self.action_count(),
-            });
-        }
-        if !self.is_legal(decision) {
-            return Err(DecisionError::Illegal(match self.chosen {
-                None => format!("{} does not choose a non-empty heap", decision.0),
-                Some(h) => format!("{} does not take from heap {h}", decision.0),
-            }));
-        }
-        self.apply_unchecked(decision);
-        Ok(())
+    fn refusal(&mut self, decision: Decision) -> Option<String> {
+        (!self.is_legal(decision)).then(|| match self.chosen {
+            None => format!("{} does not choose a non-empty heap", decision.0),
+            Some(h) => format!("{} does not take from heap {h}", decision.0),
+        })
     }
 
     fn apply_unchecked(&mut self, decision: Decision) {
@@ -341,6 +327,7 @@ impl GameState for Nim {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::DecisionError;
     use crate::game::negamax::Negamax;
 
     fn nim(heaps: &[u8]) -> Nim {

@@ -17,7 +17,6 @@
 use super::board::{Board, Dir, MAX_SQUARES, PieceType, Push, Square, SquareSet, size_ok};
 use crate::game::Color;
 use crate::game::Decision;
-use crate::game::DecisionError;
 use crate::game::hash::mix64;
 
 /// Why a game ended (rule 10.1's reasons).
@@ -339,24 +338,6 @@ impl Splinter {
                 }
             }
         }
-    }
-
-    /// Applies a decision if it is legal; otherwise leaves the game as it was.
-    pub fn apply(&mut self, d: Decision) -> Result<(), DecisionError> {
-        if self.result.is_some() {
-            return Err(DecisionError::GameOver);
-        }
-        if d.0 >= self.action_count() {
-            return Err(DecisionError::OutOfRange {
-                index: d.0,
-                size: self.action_count(),
-            });
-        }
-        if !self.is_legal(d) {
-            return Err(DecisionError::Illegal(format!("{:?}", self.decode(d))));
-        }
-        self.apply_unchecked(d);
-        Ok(())
     }
 
     /// Applies a legal decision (search's hot path; legality is only debug-asserted).

@@ -40,7 +40,6 @@ pub use position::PositionError;
 pub use symmetry::Symmetry;
 
 use crate::game::Decision;
-use crate::game::DecisionError;
 use crate::game::state::{GameResult, GameState, Player};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -190,9 +189,8 @@ impl GameState for Splinter {
         Splinter::legal_decisions_into(self, out);
     }
 
-    #[inline]
-    fn apply(&mut self, decision: Decision) -> Result<(), DecisionError> {
-        Splinter::apply(self, decision)
+    fn refusal(&mut self, decision: Decision) -> Option<String> {
+        (!self.is_legal(decision)).then(|| format!("{:?}", self.decode(decision)))
     }
 
     #[inline]

@@ -2,6 +2,7 @@
 //! position JSON of rule 10, results as its result value.
 
 use super::{Action, MoveError, Outcome, Reason, Splinter, SplinterMove, notation, position};
+use crate::game::GameState as _;
 use crate::game::record::{BoardTagError, Ending, tag_value};
 use crate::game::{Color, Decision, GameText, StartOption, TextError};
 

@@ -8,7 +8,6 @@
 pub mod text;
 
 use crate::game::Decision;
-use crate::game::DecisionError;
 use crate::game::hash::mix64;
 use crate::game::state::{GameResult, GameState, Player};
 // The square's maps are written once, with Crumble's geometry.
@@ -224,24 +223,8 @@ impl GameState for TicTacToe {
         }
     }
 
-    fn apply(&mut self, decision: Decision) -> Result<(), DecisionError> {
-        if self.result.is_some() {
-            return Err(DecisionError::GameOver);
-        }
-        if decision.0 >= CELLS as u32 {
-            return Err(DecisionError::OutOfRange {
-                index: decision.0,
-                size: CELLS as u32,
-            });
-        }
-        if !self.is_empty_cell(decision) {
-            return Err(DecisionError::Illegal(format!(
-                "cell {} is taken",
-                decision.0
-            )));
-        }
-        self.apply_unchecked(decision);
-        Ok(())
+    fn refusal(&mut self, decision: Decision) -> Option<String> {
+        (!self.is_empty_cell(decision)).then(|| format!("cell {} is taken", decision.0))
     }
 
     fn apply_unchecked(&mut self, decision: Decision) {
@@ -351,6 +334,7 @@ impl GameState for TicTacToe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::DecisionError;
     use crate::game::negamax::Negamax;
 
     fn at(cells: &str) -> TicTacToe {

@@ -6,6 +6,7 @@ pub mod tactics;
 
 use crate::record::{Ending, GameRecord, RecordError};
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::{Crumble, Move, Outcome, Reason};
 
 /// How a recorded Crumble game ended, with Crumble's reason: the rules' own for a game that

@@ -20,6 +20,7 @@
 
 use crate::record::{GameRecord, RecordError};
 use crate::stats::{EloEstimate, Wdl, Z95, wilson};
+use crumble_core::GameState as _;
 use crumble_core::game::record::Record;
 use crumble_core::games::crumble::notation::{Formatter, Frame, parse_move};
 use crumble_core::games::crumble::render::Highlight;

@@ -39,6 +39,7 @@ use crate::driver::Seating;
 use crate::record::GameRecord;
 use crate::stats::{Z95, wilson};
 use crumble_core::Decision;
+use crumble_core::GameState as _;
 use crumble_core::games::crumble::ends::EndMemo;
 use crumble_core::games::crumble::lookahead::WinCheck;
 use crumble_core::games::crumble::notation::{Formatter, Frame, parse_move};
