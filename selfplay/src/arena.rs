@@ -240,15 +240,12 @@ pub struct RunTotals {
     pub evaluations: u64,
 }
 
-/// Runs the games of all `jobs` on the engine, `concurrency` at once, and hands each job's
-/// games (by game number) to `on_job` in job order. Stops early when `on_job` says
-/// [`Flow::Stop`] or fails.
-pub fn run_jobs<G: GameState>(
+/// The games of all `jobs` as one queue for the engine, with the job of each game; refuses
+/// a job with an agent outside `pool` or the wrong number of agents for its seating.
+fn game_queue<G: GameState>(
     pool: &Pool<G>,
     jobs: &[Job<G>],
-    concurrency: usize,
-    on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
-) -> Result<RunTotals, ArenaError> {
+) -> Result<(Vec<GameJob<G>>, Vec<usize>), ArenaError> {
     let mut games = Vec::new();
     // The job of each game of the queue.
     let mut owner = Vec::new();
@@ -298,6 +295,19 @@ pub fn run_jobs<G: GameState>(
             owner.push(k);
         }
     }
+    Ok((games, owner))
+}
+
+/// Runs the games of all `jobs` on the engine, `concurrency` at once, and hands each job's
+/// games (by game number) to `on_job` in job order. Stops early when `on_job` says
+/// [`Flow::Stop`] or fails.
+pub fn run_jobs<G: GameState>(
+    pool: &Pool<G>,
+    jobs: &[Job<G>],
+    concurrency: usize,
+    on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
+) -> Result<RunTotals, ArenaError> {
+    let (games, owner) = game_queue(pool, jobs)?;
     let mut totals = RunTotals::default();
     let mut done: BTreeMap<usize, Vec<GameRecord>> = BTreeMap::new();
     let mut due = 0usize;

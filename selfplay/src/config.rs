@@ -466,6 +466,14 @@ impl SearchConfig {
 
     /// Checks every value's range; the error names the key (as written under `[search]`).
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.validate_tree_search()?;
+        self.validate_move_choice()?;
+        self.validate_playouts()
+    }
+
+    /// The tree search's keys: simulations, exploration (PUCT, first-play urgency, root
+    /// noise, stdev exploration) and the evaluation cache.
+    fn validate_tree_search(&self) -> Result<(), ConfigError> {
         if self.simulations == 0 || self.simulations > 10_000_000 {
             return Err(bad(
                 "search.simulations",
@@ -513,6 +521,12 @@ impl SearchConfig {
             0.0,
             1e6,
         )?;
+        Ok(())
+    }
+
+    /// How a move is chosen from the search: the lower confidence bound, temperature and
+    /// resignation.
+    fn validate_move_choice(&self) -> Result<(), ConfigError> {
         check_f("search.lcb.stdevs", self.lcb.stdevs, 0.0, 100.0)?;
         check_f(
             "search.lcb.min_visit_share",
@@ -542,6 +556,11 @@ impl SearchConfig {
             0.0,
             1.0,
         )?;
+        Ok(())
+    }
+
+    /// Gumbel sampling, playout caps, forced playouts, rollouts and lookahead.
+    fn validate_playouts(&self) -> Result<(), ConfigError> {
         if self.gumbel.sampled_actions < 1 {
             return Err(bad(
                 "search.gumbel.sampled_actions",

@@ -540,40 +540,9 @@ pub fn play_games<G: GameState>(
     on_round: &mut dyn FnMut(&Progress),
 ) -> Result<Progress, RunError> {
     let jobs: Vec<GameJob<G>> = jobs.into_iter().collect();
-    for (k, job) in jobs.iter().enumerate() {
-        if let Some(&agent) = job.seats.agents().iter().find(|&&p| p >= agents.len()) {
-            return Err(RunError::BadSeat {
-                job: k,
-                agent,
-                agents: agents.len(),
-            });
-        }
-    }
-    let metas: Vec<Meta> = agents
-        .iter()
-        .map(|p| match &p.kind {
-            AgentKind::Random => Meta::Random,
-            AgentKind::Solver => Meta::Solver,
-            AgentKind::Mcts {
-                simulations,
-                config,
-                ..
-            } => Meta::Mcts {
-                simulations: *simulations,
-                config: config.clone(),
-            },
-        })
-        .collect();
-    let mut caches: Vec<Option<Cache>> = metas
-        .iter()
-        .map(|m| match m {
-            Meta::Mcts { config, .. } if config.eval_cache => Some(Cache {
-                map: HashMap::new(),
-                capacity: config.eval_cache_capacity,
-            }),
-            _ => None,
-        })
-        .collect();
+    check_seats(&jobs, agents.len())?;
+    let metas: Vec<Meta> = agents.iter().map(Meta::of).collect();
+    let mut caches: Vec<Option<Cache>> = metas.iter().map(Cache::for_agent).collect();
     let total = jobs.len() as u64;
     let Some(first) = jobs.first() else {
         return Ok(Progress::default());
@@ -587,39 +556,13 @@ pub fn play_games<G: GameState>(
             s.start(k, job, &metas);
         }
     }
-    let mut outs: Vec<Evaluation> = Vec::new();
+    let mut batch = Batch::default();
     let mut progress = Progress {
         games_total: total,
         ..Progress::default()
     };
-    let mut hits: Vec<(usize, usize)> = Vec::new();
-    let mut misses: Vec<usize> = Vec::new();
     loop {
-        {
-            let (metas, outs) = (&metas, &outs);
-            let record = opts.record_targets;
-            // One contiguous chunk of slots per thread: a slot's games mostly stay on one
-            // thread (and its allocator arena).
-            let chunk = slots
-                .len()
-                .div_ceil(rayon::current_num_threads().max(1))
-                .max(1);
-            slots.par_chunks_mut(chunk).for_each(|c| {
-                for s in c.iter_mut().filter(|s| s.active) {
-                    s.step(metas, outs, record);
-                }
-            });
-        }
-        progress.simulations = slots
-            .iter()
-            .map(|s| {
-                s.trees
-                    .iter()
-                    .flatten()
-                    .map(|t| t.total_simulations)
-                    .sum::<u64>()
-            })
-            .sum::<u64>();
+        progress.simulations = step_all(&mut slots, &metas, &batch.outs, opts.record_targets);
         for s in &mut slots {
             if s.active && s.is_over() {
                 progress.decisions += s.decisions;
@@ -642,88 +585,207 @@ pub fn play_games<G: GameState>(
             return Ok(progress);
         }
         // One batch per evaluator.
-        let mut used = 0usize;
+        batch.used = 0;
         for (p, agent) in agents.iter_mut().enumerate() {
             let AgentKind::Mcts { evaluator, .. } = &mut agent.kind else {
                 continue;
             };
-            hits.clear();
-            misses.clear();
+            batch.hits.clear();
+            batch.misses.clear();
             let cache = &mut caches[p];
-            for (si, s) in slots.iter().enumerate() {
-                if s.needs != Some(p) {
-                    continue;
-                }
-                let h = s.trees[p]
-                    .as_ref()
-                    .and_then(|t| t.leaf_hash())
-                    .expect("a pending leaf");
-                if let Some((v, pri)) = cache.as_ref().and_then(|c| c.map.get(&h)) {
-                    if used >= outs.len() {
-                        outs.push(Evaluation::default());
-                    }
-                    outs[used].value = *v;
-                    outs[used].priors.clear();
-                    outs[used].priors.extend_from_slice(pri);
-                    hits.push((si, used));
-                    used += 1;
-                    progress.cache_hits += 1;
-                } else {
-                    misses.push(si);
-                }
+            batch.look_up(p, &slots, cache.as_ref(), &mut progress);
+            if !batch.misses.is_empty() {
+                batch.evaluate_misses(p, evaluator.as_mut(), &slots, cache, &mut progress)?;
             }
-            if !misses.is_empty() {
-                let first = used;
-                while outs.len() < used + misses.len() {
-                    outs.push(Evaluation::default());
-                }
-                let leaves: Vec<Leaf<'_, G>> = misses
-                    .iter()
-                    .map(|&si| {
-                        slots[si].trees[p]
-                            .as_ref()
-                            .and_then(|t| t.leaf())
-                            .expect("a pending leaf")
-                    })
-                    .collect();
-                evaluator.evaluate(&leaves, &mut outs[first..first + misses.len()])?;
-                for (k, leaf) in leaves.iter().enumerate() {
-                    let o = &outs[first + k];
-                    if o.priors.len() != leaf.legal.len() {
-                        return Err(RunError::BadEvaluation {
-                            evaluator: evaluator.name(),
-                            got: o.priors.len(),
-                            want: leaf.legal.len(),
-                        });
-                    }
-                }
-                progress.evaluations += misses.len() as u64;
-                drop(leaves);
-                for (k, &si) in misses.iter().enumerate() {
-                    let j = first + k;
-                    if let Some(c) = cache.as_mut() {
-                        if c.map.len() >= c.capacity {
-                            c.map.clear();
-                        }
-                        let h = slots[si].trees[p]
-                            .as_ref()
-                            .and_then(|t| t.leaf_hash())
-                            .expect("a pending leaf");
-                        c.map.insert(
-                            h,
-                            (outs[j].value, outs[j].priors.clone().into_boxed_slice()),
-                        );
-                    }
-                    hits.push((si, j));
-                }
-                used += misses.len();
-            }
-            for &(si, j) in &hits {
+            for &(si, j) in &batch.hits {
                 slots[si].pending = Some(j);
                 slots[si].needs = None;
             }
         }
         on_round(&progress);
+    }
+}
+
+/// Refuses a job that seats an agent outside `agents`.
+fn check_seats<G>(jobs: &[GameJob<G>], agents: usize) -> Result<(), RunError> {
+    for (k, job) in jobs.iter().enumerate() {
+        if let Some(&agent) = job.seats.agents().iter().find(|&&p| p >= agents) {
+            return Err(RunError::BadSeat {
+                job: k,
+                agent,
+                agents,
+            });
+        }
+    }
+    Ok(())
+}
+
+impl Meta {
+    fn of<G: GameState>(agent: &Agent<G>) -> Meta {
+        match &agent.kind {
+            AgentKind::Random => Meta::Random,
+            AgentKind::Solver => Meta::Solver,
+            AgentKind::Mcts {
+                simulations,
+                config,
+                ..
+            } => Meta::Mcts {
+                simulations: *simulations,
+                config: config.clone(),
+            },
+        }
+    }
+}
+
+impl Cache {
+    /// The evaluation cache of an agent that asks for one.
+    fn for_agent(meta: &Meta) -> Option<Cache> {
+        match meta {
+            Meta::Mcts { config, .. } if config.eval_cache => Some(Cache {
+                map: HashMap::new(),
+                capacity: config.eval_cache_capacity,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Steps every active slot in parallel until it needs an evaluation or its game ends (the
+/// slots reading their evaluations from `outs`); returns the simulations of all the trees.
+fn step_all<G: GameState>(
+    slots: &mut [Slot<G>],
+    metas: &[Meta],
+    outs: &[Evaluation],
+    record: bool,
+) -> u64 {
+    // One contiguous chunk of slots per thread: a slot's games mostly stay on one
+    // thread (and its allocator arena).
+    let chunk = slots
+        .len()
+        .div_ceil(rayon::current_num_threads().max(1))
+        .max(1);
+    slots.par_chunks_mut(chunk).for_each(|c| {
+        for s in c.iter_mut().filter(|s| s.active) {
+            s.step(metas, outs, record);
+        }
+    });
+    slots
+        .iter()
+        .map(|s| {
+            s.trees
+                .iter()
+                .flatten()
+                .map(|t| t.total_simulations)
+                .sum::<u64>()
+        })
+        .sum::<u64>()
+}
+
+/// One round's evaluations, the buffers kept from round to round.
+#[derive(Default)]
+struct Batch {
+    /// The evaluations; the first `used` are this round's.
+    outs: Vec<Evaluation>,
+    used: usize,
+    /// (slot, index in `outs`) of each slot of the current agent whose leaf is evaluated.
+    hits: Vec<(usize, usize)>,
+    /// The slots of the current agent whose leaf is not in its cache.
+    misses: Vec<usize>,
+}
+
+impl Batch {
+    /// Sorts the slots waiting on agent `p` into the hits of its `cache` (their evaluations
+    /// copied into `outs`) and the misses.
+    fn look_up<G: GameState>(
+        &mut self,
+        p: usize,
+        slots: &[Slot<G>],
+        cache: Option<&Cache>,
+        progress: &mut Progress,
+    ) {
+        for (si, s) in slots.iter().enumerate() {
+            if s.needs != Some(p) {
+                continue;
+            }
+            let h = s.trees[p]
+                .as_ref()
+                .and_then(|t| t.leaf_hash())
+                .expect("a pending leaf");
+            if let Some((v, pri)) = cache.and_then(|c| c.map.get(&h)) {
+                let used = self.used;
+                if used >= self.outs.len() {
+                    self.outs.push(Evaluation::default());
+                }
+                self.outs[used].value = *v;
+                self.outs[used].priors.clear();
+                self.outs[used].priors.extend_from_slice(pri);
+                self.hits.push((si, used));
+                self.used += 1;
+                progress.cache_hits += 1;
+            } else {
+                self.misses.push(si);
+            }
+        }
+    }
+
+    /// Evaluates the misses' leaves in one batch of agent `p`'s `evaluator`, checks each
+    /// answer's size, and keeps them in `cache` (cleared when full).
+    fn evaluate_misses<G: GameState>(
+        &mut self,
+        p: usize,
+        evaluator: &mut dyn Evaluator<G>,
+        slots: &[Slot<G>],
+        cache: &mut Option<Cache>,
+        progress: &mut Progress,
+    ) -> Result<(), RunError> {
+        let (first, misses) = (self.used, &self.misses);
+        while self.outs.len() < first + misses.len() {
+            self.outs.push(Evaluation::default());
+        }
+        let leaves: Vec<Leaf<'_, G>> = misses
+            .iter()
+            .map(|&si| {
+                slots[si].trees[p]
+                    .as_ref()
+                    .and_then(|t| t.leaf())
+                    .expect("a pending leaf")
+            })
+            .collect();
+        evaluator.evaluate(&leaves, &mut self.outs[first..first + misses.len()])?;
+        for (k, leaf) in leaves.iter().enumerate() {
+            let o = &self.outs[first + k];
+            if o.priors.len() != leaf.legal.len() {
+                return Err(RunError::BadEvaluation {
+                    evaluator: evaluator.name(),
+                    got: o.priors.len(),
+                    want: leaf.legal.len(),
+                });
+            }
+        }
+        progress.evaluations += misses.len() as u64;
+        drop(leaves);
+        for (k, &si) in misses.iter().enumerate() {
+            let j = first + k;
+            if let Some(c) = cache.as_mut() {
+                if c.map.len() >= c.capacity {
+                    c.map.clear();
+                }
+                let h = slots[si].trees[p]
+                    .as_ref()
+                    .and_then(|t| t.leaf_hash())
+                    .expect("a pending leaf");
+                c.map.insert(
+                    h,
+                    (
+                        self.outs[j].value,
+                        self.outs[j].priors.clone().into_boxed_slice(),
+                    ),
+                );
+            }
+            self.hits.push((si, j));
+        }
+        self.used += misses.len();
+        Ok(())
     }
 }
 

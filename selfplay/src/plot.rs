@@ -70,60 +70,92 @@ fn escape(t: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// The plot area's width and height.
+const PW: f64 = W - LEFT - RIGHT;
+const PH: f64 = H - TOP - BOTTOM;
+
+/// The data ranges shown (`x0..x1`, `y0..y1`) and how data maps into the plot area.
+struct Axes {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+    /// No point has a finite `x`.
+    no_xs: bool,
+}
+
+impl Axes {
+    /// Ranges covering every point and interval and every reference line, with a margin.
+    fn fit(chart: &Chart) -> Axes {
+        let finite = |v: f64| v.is_finite().then_some(v);
+        let xs: Vec<f64> = chart.points.iter().filter_map(|p| finite(p.x)).collect();
+        let ys: Vec<f64> = chart
+            .points
+            .iter()
+            .flat_map(|p| [p.y, p.low, p.high])
+            .chain(chart.references.iter().flat_map(|r| [r.y, r.low, r.high]))
+            .filter_map(finite)
+            .collect();
+        let (mut x0, mut x1) = xs
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
+        if !x0.is_finite() {
+            (x0, x1) = (0.0, 1.0);
+        }
+        if x1 - x0 < 1.0 {
+            x0 -= 0.5;
+            x1 += 0.5;
+        }
+        let pad_x = (x1 - x0) * 0.04;
+        let (x0, x1) = (x0 - pad_x, x1 + pad_x);
+        let (mut y0, mut y1) = ys
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
+        if !y0.is_finite() {
+            (y0, y1) = (-100.0, 100.0);
+        }
+        if y1 - y0 < 20.0 {
+            y0 -= 10.0;
+            y1 += 10.0;
+        }
+        let pad_y = (y1 - y0) * 0.06;
+        let (y0, y1) = (y0 - pad_y, y1 + pad_y);
+        Axes {
+            x0,
+            x1,
+            y0,
+            y1,
+            no_xs: xs.is_empty(),
+        }
+    }
+
+    fn sx(&self, x: f64) -> f64 {
+        LEFT + (x - self.x0) / (self.x1 - self.x0) * PW
+    }
+
+    fn sy(&self, y: f64) -> f64 {
+        TOP + (self.y1 - y) / (self.y1 - self.y0) * PH
+    }
+
+    /// `y` kept inside the range (an infinite one at the edge it points to).
+    fn clamp_y(&self, y: f64) -> f64 {
+        if y.is_finite() {
+            y.clamp(self.y0, self.y1)
+        } else if y > 0.0 {
+            self.y1
+        } else {
+            self.y0
+        }
+    }
+}
+
 /// The chart as an SVG document (sized by its `viewBox`).
 pub fn render(chart: &Chart) -> String {
-    // Data ranges: every point and interval, every reference line, with a margin.
-    let finite = |v: f64| v.is_finite().then_some(v);
-    let xs: Vec<f64> = chart.points.iter().filter_map(|p| finite(p.x)).collect();
-    let ys: Vec<f64> = chart
-        .points
-        .iter()
-        .flat_map(|p| [p.y, p.low, p.high])
-        .chain(chart.references.iter().flat_map(|r| [r.y, r.low, r.high]))
-        .filter_map(finite)
-        .collect();
-    let (mut x0, mut x1) = xs
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-            (a.min(v), b.max(v))
-        });
-    if !x0.is_finite() {
-        (x0, x1) = (0.0, 1.0);
-    }
-    if x1 - x0 < 1.0 {
-        x0 -= 0.5;
-        x1 += 0.5;
-    }
-    let pad_x = (x1 - x0) * 0.04;
-    let (x0, x1) = (x0 - pad_x, x1 + pad_x);
-    let (mut y0, mut y1) = ys
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-            (a.min(v), b.max(v))
-        });
-    if !y0.is_finite() {
-        (y0, y1) = (-100.0, 100.0);
-    }
-    if y1 - y0 < 20.0 {
-        y0 -= 10.0;
-        y1 += 10.0;
-    }
-    let pad_y = (y1 - y0) * 0.06;
-    let (y0, y1) = (y0 - pad_y, y1 + pad_y);
-    let pw = W - LEFT - RIGHT;
-    let ph = H - TOP - BOTTOM;
-    let sx = |x: f64| LEFT + (x - x0) / (x1 - x0) * pw;
-    let sy = |y: f64| TOP + (y1 - y) / (y1 - y0) * ph;
-    let clamp_y = |y: f64| {
-        if y.is_finite() {
-            y.clamp(y0, y1)
-        } else if y > 0.0 {
-            y1
-        } else {
-            y0
-        }
-    };
-
+    let ax = Axes::fit(chart);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -138,59 +170,70 @@ pub fn render(chart: &Chart) -> String {
         s,
         r##"<rect x="0" y="0" width="{W}" height="{H}" fill="#ffffff"/>"##
     );
-    // Grid and ticks.
-    for t in ticks(y0, y1, 8) {
-        let y = sy(t);
+    grid(&mut s, &ax);
+    references(&mut s, chart, &ax);
+    series(&mut s, chart, &ax);
+    labels(&mut s, chart);
+    s += "</svg>\n";
+    s
+}
+
+/// The grid lines with their ticks, then the axes (the frame's left and bottom edges).
+fn grid(s: &mut String, ax: &Axes) {
+    for t in ticks(ax.y0, ax.y1, 8) {
+        let y = ax.sy(t);
         let _ = writeln!(
             s,
             r#"<line class="grid" x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/><text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
             LEFT,
-            LEFT + pw,
+            LEFT + PW,
             LEFT - 8.0,
             y + 4.5,
             fmt_tick(t)
         );
     }
-    let xt: Vec<f64> = ticks(x0, x1, 10)
+    let xt: Vec<f64> = ticks(ax.x0, ax.x1, 10)
         .into_iter()
-        .filter(|t| xs.is_empty() || (t.fract().abs() < 1e-9))
+        .filter(|t| ax.no_xs || (t.fract().abs() < 1e-9))
         .collect();
     for t in xt {
-        let x = sx(t);
+        let x = ax.sx(t);
         let _ = writeln!(
             s,
             r#"<line class="grid" x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}"/><text class="tick" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
             TOP,
-            TOP + ph,
-            TOP + ph + 20.0,
+            TOP + PH,
+            TOP + PH + 20.0,
             fmt_tick(t)
         );
     }
-    // Axes (the frame's left and bottom edges).
     let _ = writeln!(
         s,
         r#"<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{:.1}"/><line class="axis" x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}"/>"#,
-        TOP + ph,
-        TOP + ph,
-        LEFT + pw,
-        TOP + ph
+        TOP + PH,
+        TOP + PH,
+        LEFT + PW,
+        TOP + PH
     );
-    // Reference lines with their bands and labels on the right.
+}
+
+/// The reference lines with their bands, and their labels on the right kept apart.
+fn references(s: &mut String, chart: &Chart, ax: &Axes) {
     let mut label_ys: Vec<f64> = Vec::new();
     for r in &chart.references {
         if r.low.is_finite() && r.high.is_finite() && r.high > r.low {
-            let (a, b) = (sy(clamp_y(r.high)), sy(clamp_y(r.low)));
+            let (a, b) = (ax.sy(ax.clamp_y(r.high)), ax.sy(ax.clamp_y(r.low)));
             let _ = writeln!(
                 s,
-                r#"<rect class="band" x="{LEFT}" y="{a:.1}" width="{pw:.1}" height="{:.1}"/>"#,
+                r#"<rect class="band" x="{LEFT}" y="{a:.1}" width="{PW:.1}" height="{:.1}"/>"#,
                 (b - a).max(0.5)
             );
         }
-        let y = sy(clamp_y(r.y));
+        let y = ax.sy(ax.clamp_y(r.y));
         let _ = writeln!(
             s,
             r#"<line class="ref" x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}"/>"#,
-            LEFT + pw
+            LEFT + PW
         );
         // Keep labels of close lines apart.
         let mut ly = y + 4.5;
@@ -201,23 +244,26 @@ pub fn render(chart: &Chart) -> String {
         let _ = writeln!(
             s,
             r#"<text class="reflabel" x="{:.1}" y="{ly:.1}">{}</text>"#,
-            LEFT + pw + 8.0,
+            LEFT + PW + 8.0,
             escape(&r.label)
         );
     }
-    // The series: line, error bars with caps, dots.
+}
+
+/// The series: line, error bars with caps, dots.
+fn series(s: &mut String, chart: &Chart, ax: &Axes) {
     let mut pts: Vec<&Point> = chart.points.iter().filter(|p| p.x.is_finite()).collect();
     pts.sort_by(|a, b| a.x.total_cmp(&b.x));
     if pts.len() > 1 {
         let path: Vec<String> = pts
             .iter()
-            .map(|p| format!("{:.1},{:.1}", sx(p.x), sy(clamp_y(p.y))))
+            .map(|p| format!("{:.1},{:.1}", ax.sx(p.x), ax.sy(ax.clamp_y(p.y))))
             .collect();
         let _ = writeln!(s, r#"<polyline class="line" points="{}"/>"#, path.join(" "));
     }
     for p in &pts {
-        let x = sx(p.x);
-        let (a, b) = (sy(clamp_y(p.high)), sy(clamp_y(p.low)));
+        let x = ax.sx(p.x);
+        let (a, b) = (ax.sy(ax.clamp_y(p.high)), ax.sy(ax.clamp_y(p.low)));
         let _ = writeln!(
             s,
             r#"<line class="bar" x1="{x:.1}" y1="{a:.1}" x2="{x:.1}" y2="{b:.1}"/><line class="bar" x1="{:.1}" y1="{a:.1}" x2="{:.1}" y2="{a:.1}"/><line class="bar" x1="{:.1}" y1="{b:.1}" x2="{:.1}" y2="{b:.1}"/><circle class="dot" cx="{x:.1}" cy="{:.1}" r="4"/>"#,
@@ -225,39 +271,40 @@ pub fn render(chart: &Chart) -> String {
             x + 5.0,
             x - 5.0,
             x + 5.0,
-            sy(clamp_y(p.y))
+            ax.sy(ax.clamp_y(p.y))
         );
     }
-    // Title and axis labels.
+}
+
+/// The title, the note under it and the axis labels.
+fn labels(s: &mut String, chart: &Chart) {
     let _ = writeln!(
         s,
         r#"<text class="title" x="{:.1}" y="28" text-anchor="middle">{}</text>"#,
-        LEFT + pw / 2.0,
+        LEFT + PW / 2.0,
         escape(&chart.title)
     );
     if !chart.note.is_empty() {
         let _ = writeln!(
             s,
             r#"<text class="note" x="{:.1}" y="47" text-anchor="middle">{}</text>"#,
-            LEFT + pw / 2.0,
+            LEFT + PW / 2.0,
             escape(&chart.note)
         );
     }
     let _ = writeln!(
         s,
         r#"<text class="label" x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-        LEFT + pw / 2.0,
+        LEFT + PW / 2.0,
         H - 22.0,
         escape(&chart.x_label)
     );
     let _ = writeln!(
         s,
         r#"<text class="label" transform="translate(24,{:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
-        TOP + ph / 2.0,
+        TOP + PH / 2.0,
         escape(&chart.y_label)
     );
-    s += "</svg>\n";
-    s
 }
 
 #[cfg(test)]

@@ -267,6 +267,48 @@ fn cholesky_solve(a: &[f64], b: &[f64], m: usize) -> Option<Vec<f64>> {
 
 /// Fits ratings of players `0..n` to `results` (see the module documentation).
 pub fn fit(n: usize, results: &[PairResult], opts: &FitOptions) -> Result<Ratings, RatingError> {
+    check_inputs(n, results, opts)?;
+    check_bounded(n, results, opts)?;
+    let decisive: u64 = results.iter().map(|r| r.a_wins + r.b_wins).sum();
+    if decisive == 0 {
+        return Err(RatingError::OnlyDraws);
+    }
+    let draws: u64 = results.iter().map(|r| r.draws).sum();
+    let prob = Problem {
+        n,
+        anchor: opts.anchor,
+        results,
+        prior: opts.prior_draws,
+        fit_draws: draws > 0 || opts.prior_draws > 0.0,
+    };
+    let (x, iterations) = prob.maximise()?;
+    let var = prob.variances(&x, iterations)?;
+    let mut elo = vec![0.0; n];
+    let mut stderr = vec![0.0; n];
+    for p in 0..n {
+        if let Some(k) = prob.index(p) {
+            elo[p] = x[k] / NAT;
+            stderr[p] = var[k].max(0.0).sqrt() / NAT;
+        }
+    }
+    let z = crate::stats::Z95;
+    Ok(Ratings {
+        low: elo.iter().zip(&stderr).map(|(e, s)| e - z * s).collect(),
+        high: elo.iter().zip(&stderr).map(|(e, s)| e + z * s).collect(),
+        elo,
+        stderr,
+        draw_nu: if prob.fit_draws {
+            prob.eta(&x).exp()
+        } else {
+            0.0
+        },
+        iterations,
+    })
+}
+
+/// Refuses no players, a bad prior, an anchor or a player out of range, and a player paired
+/// with itself.
+fn check_inputs(n: usize, results: &[PairResult], opts: &FitOptions) -> Result<(), RatingError> {
     if n == 0 {
         return Err(RatingError::NoPlayers);
     }
@@ -294,141 +336,145 @@ pub fn fit(n: usize, results: &[PairResult], opts: &FitOptions) -> Result<Rating
             return Err(RatingError::SelfPairing { index, player: r.a });
         }
     }
-    // Every player must be linked to the anchor by games, or its rating is free.
-    let linked = |forward: bool, backward: bool| -> Vec<bool> {
-        let mut seen = vec![false; n];
-        let mut queue = VecDeque::from([opts.anchor]);
-        seen[opts.anchor] = true;
-        while let Some(p) = queue.pop_front() {
-            for r in results.iter().filter(|r| r.games() > 0) {
-                let tie = r.draws > 0 || opts.prior_draws > 0.0;
-                // An edge p -> q when p did not lose every game to q ("p scored against q").
-                let next = if r.a == p
-                    && (forward && (r.a_wins > 0 || tie) || backward && (r.b_wins > 0 || tie))
-                {
-                    r.b
-                } else if r.b == p
-                    && (forward && (r.b_wins > 0 || tie) || backward && (r.a_wins > 0 || tie))
-                {
-                    r.a
-                } else {
-                    continue;
-                };
-                if !seen[next] {
-                    seen[next] = true;
-                    queue.push_back(next);
-                }
-            }
-        }
-        seen
-    };
-    if let Some(player) = linked(true, true).iter().position(|s| !s) {
+    Ok(())
+}
+
+/// Refuses results whose likelihood has no finite maximum: a player not linked to the
+/// anchor by games (its rating is free), or one that won or lost every game against the
+/// rest. A finite maximum exists when the "scored against" graph is strongly connected
+/// (Ford's condition for Bradley-Terry; a draw scores both ways): every player reaches the
+/// anchor and is reached from it.
+fn check_bounded(n: usize, results: &[PairResult], opts: &FitOptions) -> Result<(), RatingError> {
+    if let Some(player) = linked(n, results, opts, true, true).iter().position(|s| !s) {
         return Err(RatingError::Disconnected {
             player,
             anchor: opts.anchor,
         });
     }
-    // A finite maximum exists when the "scored against" graph is strongly connected (Ford's
-    // condition for Bradley-Terry; a draw scores both ways): every player reaches the anchor
-    // and is reached from it.
-    if let Some(player) = linked(true, false).iter().position(|s| !s) {
+    if let Some(player) = linked(n, results, opts, true, false)
+        .iter()
+        .position(|s| !s)
+    {
         return Err(RatingError::Unbounded {
             player,
             how: "won every game",
         });
     }
-    if let Some(player) = linked(false, true).iter().position(|s| !s) {
+    if let Some(player) = linked(n, results, opts, false, true)
+        .iter()
+        .position(|s| !s)
+    {
         return Err(RatingError::Unbounded {
             player,
             how: "lost every game",
         });
     }
-    let decisive: u64 = results.iter().map(|r| r.a_wins + r.b_wins).sum();
-    if decisive == 0 {
-        return Err(RatingError::OnlyDraws);
+    Ok(())
+}
+
+/// The players reached from the anchor along "scored against" edges, taken `forward`
+/// (p scored against q), `backward` (q scored against p), or both.
+fn linked(
+    n: usize,
+    results: &[PairResult],
+    opts: &FitOptions,
+    forward: bool,
+    backward: bool,
+) -> Vec<bool> {
+    let mut seen = vec![false; n];
+    let mut queue = VecDeque::from([opts.anchor]);
+    seen[opts.anchor] = true;
+    while let Some(p) = queue.pop_front() {
+        for r in results.iter().filter(|r| r.games() > 0) {
+            let tie = r.draws > 0 || opts.prior_draws > 0.0;
+            // An edge p -> q when p did not lose every game to q ("p scored against q").
+            let next = if r.a == p
+                && (forward && (r.a_wins > 0 || tie) || backward && (r.b_wins > 0 || tie))
+            {
+                r.b
+            } else if r.b == p
+                && (forward && (r.b_wins > 0 || tie) || backward && (r.a_wins > 0 || tie))
+            {
+                r.a
+            } else {
+                continue;
+            };
+            if !seen[next] {
+                seen[next] = true;
+                queue.push_back(next);
+            }
+        }
     }
-    let draws: u64 = results.iter().map(|r| r.draws).sum();
-    let prob = Problem {
-        n,
-        anchor: opts.anchor,
-        results,
-        prior: opts.prior_draws,
-        fit_draws: draws > 0 || opts.prior_draws > 0.0,
-    };
-    let m = prob.dim();
-    let mut x = vec![0.0; m];
-    if prob.fit_draws {
-        x[n - 1] = 0.0; // ν = 1 to start
+    seen
+}
+
+impl Problem<'_> {
+    /// Newton's method with a backtracking line search from `ν = 1` and every rating 0: the
+    /// parameters at the maximum and the iterations it took.
+    fn maximise(&self) -> Result<(Vec<f64>, usize), RatingError> {
+        let (n, m) = (self.n, self.dim());
+        let mut x = vec![0.0; m];
+        if self.fit_draws {
+            x[n - 1] = 0.0; // ν = 1 to start
+        }
+        let mut g = vec![0.0; m];
+        let mut h = vec![0.0; m * m];
+        let mut iterations = 0;
+        let max_iter = 200;
+        let mut converged = m == 0;
+        while !converged && iterations < max_iter {
+            iterations += 1;
+            let f = self.eval(&x, Some((&mut g, &mut h)));
+            // A tiny ridge keeps the step defined where a direction is flat (e.g. ν → 0).
+            let mut hr = h.clone();
+            for i in 0..m {
+                hr[i * m + i] += 1e-10;
+            }
+            let neg: Vec<f64> = g.iter().map(|v| -v).collect();
+            let Some(step) = cholesky_solve(&hr, &neg, m) else {
+                return Err(RatingError::NotConverged(iterations));
+            };
+            let slope: f64 = g.iter().zip(&step).map(|(a, b)| a * b).sum();
+            let mut t = 1.0;
+            let mut trial = vec![0.0; m];
+            loop {
+                for i in 0..m {
+                    trial[i] = x[i] + t * step[i];
+                }
+                let ft = self.eval(&trial, None);
+                if ft <= f + 1e-4 * t * slope || t < 1e-12 {
+                    break;
+                }
+                t *= 0.5;
+            }
+            let moved = step.iter().map(|s| (t * s).abs()).fold(0.0, f64::max);
+            x.clone_from(&trial);
+            converged = moved < 1e-10 || g.iter().map(|v| v.abs()).fold(0.0, f64::max) < 1e-10;
+        }
+        if !converged {
+            return Err(RatingError::NotConverged(iterations));
+        }
+        Ok((x, iterations))
     }
-    let mut g = vec![0.0; m];
-    let mut h = vec![0.0; m * m];
-    let mut iterations = 0;
-    let max_iter = 200;
-    let mut converged = m == 0;
-    while !converged && iterations < max_iter {
-        iterations += 1;
-        let f = prob.eval(&x, Some((&mut g, &mut h)));
-        // A tiny ridge keeps the step defined where a direction is flat (e.g. ν → 0).
+
+    /// The variance of each parameter at `x`: the diagonal of the covariance, the inverse
+    /// of the Hessian (solved column by column).
+    fn variances(&self, x: &[f64], iterations: usize) -> Result<Vec<f64>, RatingError> {
+        let m = self.dim();
+        let mut g = vec![0.0; m];
+        let mut h = vec![0.0; m * m];
+        self.eval(x, Some((&mut g, &mut h)));
         let mut hr = h.clone();
         for i in 0..m {
             hr[i * m + i] += 1e-10;
         }
-        let neg: Vec<f64> = g.iter().map(|v| -v).collect();
-        let Some(step) = cholesky_solve(&hr, &neg, m) else {
-            return Err(RatingError::NotConverged(iterations));
-        };
-        let slope: f64 = g.iter().zip(&step).map(|(a, b)| a * b).sum();
-        let mut t = 1.0;
-        let mut trial = vec![0.0; m];
-        loop {
-            for i in 0..m {
-                trial[i] = x[i] + t * step[i];
-            }
-            let ft = prob.eval(&trial, None);
-            if ft <= f + 1e-4 * t * slope || t < 1e-12 {
-                break;
-            }
-            t *= 0.5;
+        let mut var = vec![0.0; m];
+        for (i, v) in var.iter_mut().enumerate() {
+            let mut e = vec![0.0; m];
+            e[i] = 1.0;
+            let col = cholesky_solve(&hr, &e, m).ok_or(RatingError::NotConverged(iterations))?;
+            *v = col[i];
         }
-        let moved = step.iter().map(|s| (t * s).abs()).fold(0.0, f64::max);
-        x.clone_from(&trial);
-        converged = moved < 1e-10 || g.iter().map(|v| v.abs()).fold(0.0, f64::max) < 1e-10;
+        Ok(var)
     }
-    if !converged {
-        return Err(RatingError::NotConverged(iterations));
-    }
-    // Covariance: the inverse of the Hessian, column by column.
-    prob.eval(&x, Some((&mut g, &mut h)));
-    let mut hr = h.clone();
-    for i in 0..m {
-        hr[i * m + i] += 1e-10;
-    }
-    let mut var = vec![0.0; m];
-    for (i, v) in var.iter_mut().enumerate() {
-        let mut e = vec![0.0; m];
-        e[i] = 1.0;
-        let col = cholesky_solve(&hr, &e, m).ok_or(RatingError::NotConverged(iterations))?;
-        *v = col[i];
-    }
-    let mut elo = vec![0.0; n];
-    let mut stderr = vec![0.0; n];
-    for p in 0..n {
-        if let Some(k) = prob.index(p) {
-            elo[p] = x[k] / NAT;
-            stderr[p] = var[k].max(0.0).sqrt() / NAT;
-        }
-    }
-    let z = crate::stats::Z95;
-    Ok(Ratings {
-        low: elo.iter().zip(&stderr).map(|(e, s)| e - z * s).collect(),
-        high: elo.iter().zip(&stderr).map(|(e, s)| e + z * s).collect(),
-        elo,
-        stderr,
-        draw_nu: if prob.fit_draws {
-            prob.eta(&x).exp()
-        } else {
-            0.0
-        },
-        iterations,
-    })
 }

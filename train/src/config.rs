@@ -315,12 +315,24 @@ impl TrainConfig {
 
     /// Checks every range; errors name the key.
     pub fn validate(&self, path: &str) -> Result<(), ConfigError> {
-        let bad = |key: &str, value: String, reason: &str| ConfigError::Invalid {
-            path: path.into(),
-            key: key.into(),
-            value,
-            reason: reason.into(),
-        };
+        self.validate_game(path)?;
+        self.search.validate().map_err(|e| e.in_path(path))?;
+        self.selfplay.validate().map_err(|e| e.in_path(path))?;
+        self.book.validate().map_err(|e| e.in_path(path))?;
+        self.net_config()
+            .validate()
+            .map_err(|e| ConfigError::Parse {
+                path: path.into(),
+                message: format!("[net] with selfplay.resolution: {e}"),
+            })?;
+        self.validate_data(path)?;
+        self.validate_optim(path)?;
+        self.validate_eval(path)
+    }
+
+    /// `[game]`: a game of this build, no keys of the old layout, a start the game plays.
+    fn validate_game(&self, path: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: String, reason: &str| invalid(path, key, value, reason);
         if !crate::games::GAMES.contains(&self.game.name.as_str()) {
             return Err(bad(
                 "game.name",
@@ -358,15 +370,13 @@ impl TrainConfig {
             });
             bad("game.start", shown, &e.to_string())
         })?;
-        self.search.validate().map_err(|e| e.in_path(path))?;
-        self.selfplay.validate().map_err(|e| e.in_path(path))?;
-        self.book.validate().map_err(|e| e.in_path(path))?;
-        self.net_config()
-            .validate()
-            .map_err(|e| ConfigError::Parse {
-                path: path.into(),
-                message: format!("[net] with selfplay.resolution: {e}"),
-            })?;
+        Ok(())
+    }
+
+    /// Where the training data comes from: `[generation]` (games, threads, rollout mix) and
+    /// `[replay]` (the window and the value targets' weights).
+    fn validate_data(&self, path: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: String, reason: &str| invalid(path, key, value, reason);
         if self.generation.games == 0 {
             return Err(bad("generation.games", "0".into(), "must be at least 1"));
         }
@@ -422,6 +432,13 @@ impl TrainConfig {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// `[optim]`: learning rate and its schedule, momentum, L2, clipping, batches, reuse,
+    /// loss weights.
+    fn validate_optim(&self, path: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: String, reason: &str| invalid(path, key, value, reason);
         let o = &self.optim;
         if !(o.lr > 0.0 && o.lr < 10.0) {
             return Err(bad("optim.lr", o.lr.to_string(), "must lie in (0, 10)"));
@@ -473,6 +490,12 @@ impl TrainConfig {
                 "must be finite and not negative",
             ));
         }
+        Ok(())
+    }
+
+    /// `[eval]`: simulations, parallel games, lookahead and the gating threshold.
+    fn validate_eval(&self, path: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, value: String, reason: &str| invalid(path, key, value, reason);
         let e = &self.eval;
         if e.simulations == 0 || e.rollout_simulations == 0 {
             return Err(bad(
@@ -514,6 +537,16 @@ impl TrainConfig {
         keys.sort();
         keys.dedup();
         keys
+    }
+}
+
+/// A value of `key` in the config file `path` out of its range, and why.
+fn invalid(path: &str, key: &str, value: String, reason: &str) -> ConfigError {
+    ConfigError::Invalid {
+        path: path.into(),
+        key: key.into(),
+        value,
+        reason: reason.into(),
     }
 }
 

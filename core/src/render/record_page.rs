@@ -26,6 +26,70 @@ pub fn record_page<G: Pictures>(
 ) -> Result<String, TextError> {
     let positions = rec.ended_positions()?;
     let n = positions.len() - 1;
+    let Frames {
+        board,
+        plies,
+        texts,
+    } = frames(rec, &positions)?;
+    let data = serde_json::json!({"plies": plies, "start": 0})
+        .to_string()
+        .replace("</", "<\\/");
+
+    let start = &positions[0];
+    let end = &positions[n];
+    let black = rec.tag("Black").unwrap_or("Black");
+    let white = rec.tag("White").unwrap_or("White");
+    let winner = rec.winner(end);
+    let result_text = match winner {
+        Some(w) if end.is_over() => format!("{}: {}", result_token(w), end.status_line()),
+        Some(w) => format!(
+            "{}: {}",
+            result_token(w),
+            rec.termination(end).unwrap_or("ended")
+        ),
+        None => "*: unfinished".to_string(),
+    };
+    let result = winner.map(|w| match w {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => -1.0,
+        None => 0.0,
+    });
+    Ok(page::write(&Page {
+        title: format!(
+            "{black} vs {white}: {} {}",
+            title(G::NAME),
+            start.board_text()
+        ),
+        extra_css: CSS,
+        board,
+        n,
+        first_status: plies[0]["status"].as_str().unwrap_or_default().to_string(),
+        first_disc: colour_to_move(start).name(),
+        legend: G::picture_legend().into(),
+        black,
+        white,
+        source,
+        result_text,
+        facts: facts(rec, start, n),
+        moves: move_list(rec, &texts, rec.result_token(end)),
+        values,
+        result,
+        data,
+    }))
+}
+
+/// What the page shows per position.
+struct Frames {
+    /// The board: one block per position, the first one shown.
+    board: String,
+    /// The script's text per position: status, disc colour, last move.
+    plies: Vec<serde_json::Value>,
+    /// Each move's notation and mover.
+    texts: Vec<(String, Color)>,
+}
+
+/// The frames of `positions` (the start and the position after each move of `rec`).
+fn frames<G: Pictures>(rec: &Record<G>, positions: &[G]) -> Result<Frames, TextError> {
     let mut board = String::from(r#"<div id="board" role="img" aria-label="the board">"#);
     let mut plies = Vec::new();
     let mut texts = Vec::new();
@@ -69,24 +133,16 @@ pub fn record_page<G: Pictures>(
         plies.push(serde_json::json!({"status": status, "disc": disc, "last": last_move}));
     }
     board.push_str("</div>");
-    let data = serde_json::json!({"plies": plies, "start": 0})
-        .to_string()
-        .replace("</", "<\\/");
+    Ok(Frames {
+        board,
+        plies,
+        texts,
+    })
+}
 
-    let start = &positions[0];
-    let end = &positions[n];
-    let black = rec.tag("Black").unwrap_or("Black");
-    let white = rec.tag("White").unwrap_or("White");
-    let winner = rec.winner(end);
-    let result_text = match winner {
-        Some(w) if end.is_over() => format!("{}: {}", result_token(w), end.status_line()),
-        Some(w) => format!(
-            "{}: {}",
-            result_token(w),
-            rec.termination(end).unwrap_or("ended")
-        ),
-        None => "*: unfinished".to_string(),
-    };
+/// The facts list: board, start (when custom), the `n` moves and the tags other than the
+/// players.
+fn facts<G: Pictures>(rec: &Record<G>, start: &G, n: usize) -> String {
     let mut facts = format!(
         "<div><dt>Board</dt><dd>{}</dd></div>",
         esc(&start.board_text())
@@ -105,33 +161,7 @@ pub fn record_page<G: Pictures>(
             );
         }
     }
-    let result = winner.map(|w| match w {
-        Some(Color::Black) => 1.0,
-        Some(Color::White) => -1.0,
-        None => 0.0,
-    });
-    Ok(page::write(&Page {
-        title: format!(
-            "{black} vs {white}: {} {}",
-            title(G::NAME),
-            start.board_text()
-        ),
-        extra_css: CSS,
-        board,
-        n,
-        first_status: plies[0]["status"].as_str().unwrap_or_default().to_string(),
-        first_disc: colour_to_move(start).name(),
-        legend: G::picture_legend().into(),
-        black,
-        white,
-        source,
-        result_text,
-        facts,
-        moves: move_list(rec, &texts, rec.result_token(end)),
-        values,
-        result,
-        data,
-    }))
+    facts
 }
 
 /// The colour that moves in `game` (Black once it is over: a label only).

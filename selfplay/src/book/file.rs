@@ -259,57 +259,7 @@ pub fn decode<G: GameState>(bytes: &[u8]) -> Result<Book<G>, BookError> {
     let count = r.count(41)?;
     let mut raws = Vec::with_capacity(count);
     for i in 0..count {
-        let key = r.u64()?;
-        let (p, e) = (r.u32()?, r.u32()?);
-        let via = match (i, p, e) {
-            (0, NONE, NONE) => None,
-            (0, _, _) => return Err(r.corrupt("the root has a parent")),
-            (_, NONE, _) | (_, _, NONE) => {
-                return Err(r.corrupt(format!("node {i} has no parent")));
-            }
-            (_, p, _) if p as usize >= i => {
-                return Err(r.corrupt(format!("node {i} is first reached from later node {p}")));
-            }
-            (_, p, e) => Some((p, e)),
-        };
-        let searches = r.u32()?;
-        let visits = r.u64()?;
-        let other = match r.u8()? {
-            0 => None,
-            1 => Some(Other {
-                turn: turn(&mut r)?,
-                prior: r.f32_in(0.0, 1.0, "prior")?,
-                value: r.f32_in(-1.0, 1.0, "value")?,
-                visits: r.u32()?,
-                proven: proof(&mut r)?,
-            }),
-            c => return Err(r.corrupt(format!("other-moves flag {c}"))),
-        };
-        let n_edges = r.count(14)?;
-        let mut edges = Vec::with_capacity(n_edges);
-        for _ in 0..n_edges {
-            let turn = turn(&mut r)?;
-            let child = r.u32()?;
-            if child as usize >= count {
-                return Err(r.corrupt(format!(
-                    "node {i}: a move to node {child} of a book of {count}"
-                )));
-            }
-            edges.push(Edge {
-                turn,
-                child,
-                sym: r.u16()?,
-                prior: r.f32_in(0.0, 1.0, "prior")?,
-            });
-        }
-        raws.push(Raw {
-            key,
-            via,
-            searches,
-            visits,
-            other,
-            edges,
-        });
+        raws.push(read_node(&mut r, i, count)?);
     }
     if r.left() != 0 {
         return Err(r.corrupt("bytes after the last node"));
@@ -329,6 +279,62 @@ pub fn decode<G: GameState>(bytes: &[u8]) -> Result<Book<G>, BookError> {
         seed,
     };
     rebuild(Book::new(header, state), raws, searches)
+}
+
+/// Node `i` of a book of `count` nodes as the file holds it: key, first parent, counts, the
+/// other-moves entry and the moves.
+fn read_node(r: &mut Reader<'_>, i: usize, count: usize) -> Result<Raw, BookError> {
+    let key = r.u64()?;
+    let (p, e) = (r.u32()?, r.u32()?);
+    let via = match (i, p, e) {
+        (0, NONE, NONE) => None,
+        (0, _, _) => return Err(r.corrupt("the root has a parent")),
+        (_, NONE, _) | (_, _, NONE) => {
+            return Err(r.corrupt(format!("node {i} has no parent")));
+        }
+        (_, p, _) if p as usize >= i => {
+            return Err(r.corrupt(format!("node {i} is first reached from later node {p}")));
+        }
+        (_, p, e) => Some((p, e)),
+    };
+    let searches = r.u32()?;
+    let visits = r.u64()?;
+    let other = match r.u8()? {
+        0 => None,
+        1 => Some(Other {
+            turn: turn(r)?,
+            prior: r.f32_in(0.0, 1.0, "prior")?,
+            value: r.f32_in(-1.0, 1.0, "value")?,
+            visits: r.u32()?,
+            proven: proof(r)?,
+        }),
+        c => return Err(r.corrupt(format!("other-moves flag {c}"))),
+    };
+    let n_edges = r.count(14)?;
+    let mut edges = Vec::with_capacity(n_edges);
+    for _ in 0..n_edges {
+        let turn = turn(r)?;
+        let child = r.u32()?;
+        if child as usize >= count {
+            return Err(r.corrupt(format!(
+                "node {i}: a move to node {child} of a book of {count}"
+            )));
+        }
+        edges.push(Edge {
+            turn,
+            child,
+            sym: r.u16()?,
+            prior: r.f32_in(0.0, 1.0, "prior")?,
+        });
+    }
+    Ok(Raw {
+        key,
+        via,
+        searches,
+        visits,
+        other,
+        edges,
+    })
 }
 
 /// The state `turn` reaches from `state` in its canonical orientation, with its key and
@@ -411,26 +417,29 @@ fn rebuild<G: GameState>(
         book.push_node(node);
     }
     for (i, raw) in raws.into_iter().enumerate() {
-        for (k, e) in raw.edges.iter().enumerate() {
-            let (_, key, sym) = reach(&book.nodes[i].state, &e.turn)
-                .map_err(|w| bad(i, format!("move {k}: {w}")))?;
-            if key != book.nodes[e.child as usize].key || sym != e.sym {
-                return Err(bad(
-                    i,
-                    format!(
-                        "move {k} does not reach node {} by symmetry {}",
-                        e.child, e.sym
-                    ),
-                ));
-            }
-        }
-        if let Some(o) = &raw.other {
-            reach(&book.nodes[i].state, &o.turn)
-                .map_err(|w| bad(i, format!("its other move: {w}")))?;
-        }
+        check_moves(&book, i, &raw).map_err(|what| bad(i, what))?;
         book.nodes[i].edges = raw.edges;
     }
     book.searches = searches;
     book.recompute();
     Ok(book)
+}
+
+/// Every move of node `i` (`raw`) reaches its child by its symmetry, and its other move (if
+/// any) is legal; `Err` saying what is wrong.
+fn check_moves<G: GameState>(book: &Book<G>, i: usize, raw: &Raw) -> Result<(), String> {
+    for (k, e) in raw.edges.iter().enumerate() {
+        let (_, key, sym) =
+            reach(&book.nodes[i].state, &e.turn).map_err(|w| format!("move {k}: {w}"))?;
+        if key != book.nodes[e.child as usize].key || sym != e.sym {
+            return Err(format!(
+                "move {k} does not reach node {} by symmetry {}",
+                e.child, e.sym
+            ));
+        }
+    }
+    if let Some(o) = &raw.other {
+        reach(&book.nodes[i].state, &o.turn).map_err(|w| format!("its other move: {w}"))?;
+    }
+    Ok(())
 }

@@ -99,20 +99,7 @@ impl<G: GameText + Pictures> Book<G> {
             let _ = write!(b, " · <a href=\"{p}.html\">back</a>");
         }
         b.push_str("</p>\n<p class=\"line\">Line: <a href=\"0.html\">start</a>");
-        let chain = self.first_line_nodes(id);
-        let mut s = self.start.clone();
-        let mut last: Option<(G, Vec<Decision>)> = None;
-        for (turn, &at) in moves.iter().zip(&chain[1..]) {
-            let text = s
-                .move_text(turn, G::Notation::default())
-                .unwrap_or_else(|e| format!("<{e}>"));
-            let _ = write!(b, "<a href=\"{at}.html\">{}</a>", escape(&text));
-            let before = s.clone();
-            for &d in turn {
-                s.apply_unchecked(d);
-            }
-            last = Some((before, turn.clone()));
-        }
+        let last = self.line_links(&mut b, id, &moves);
         b.push_str("</p>\n");
         let style = PictureStyle {
             coords: true,
@@ -149,8 +136,50 @@ impl<G: GameText + Pictures> Book<G> {
         if node.is_over() {
             return page(&format!("{} book: position {id}", h.game), &b);
         }
+        b.push_str(
+            "<table><tr><th>move</th><th>prior</th><th>value</th><th>bounds</th><th>proof</th>\
+             <th>visits</th><th>cost</th></tr>\n",
+        );
+        for (_, row) in self.move_rows(id, &state) {
+            b.push_str(&row);
+            b.push('\n');
+        }
+        b.push_str("</table>\n<p>Values are for the player to move here.</p>\n");
+        page(&format!("{} book: position {id}", h.game), &b)
+    }
+
+    /// The first line to `id` (its `moves`), every move a link to the position after it;
+    /// returns the last move with the position it was played in.
+    fn line_links(
+        &self,
+        b: &mut String,
+        id: u32,
+        moves: &[Vec<Decision>],
+    ) -> Option<(G, Vec<Decision>)> {
+        let chain = self.first_line_nodes(id);
+        let mut s = self.start.clone();
+        let mut last: Option<(G, Vec<Decision>)> = None;
+        for (turn, &at) in moves.iter().zip(&chain[1..]) {
+            let text = s
+                .move_text(turn, G::Notation::default())
+                .unwrap_or_else(|e| format!("<{e}>"));
+            let _ = write!(b, "<a href=\"{at}.html\">{}</a>", escape(&text));
+            let before = s.clone();
+            for &d in turn {
+                s.apply_unchecked(d);
+            }
+            last = Some((before, turn.clone()));
+        }
+        last
+    }
+
+    /// The table rows of the moves of `id` (drawn as `state`, the page's position, shows
+    /// them), best first for the player to move, each with its sort key.
+    fn move_rows(&self, id: u32, state: &G) -> Vec<(f32, String)> {
+        let node = self.node(id);
+        let mover = node.mover();
         // The moves as this page's position shows them.
-        let u = orientations(&node.state, &state).first().copied();
+        let u = orientations(&node.state, state).first().copied();
         let seen = |turn: &[Decision]| {
             u.and_then(|u| node.state.symmetry_turn(u, turn))
                 .and_then(|t| state.move_text(&t, G::Notation::default()).ok())
@@ -195,15 +224,6 @@ impl<G: GameText + Pictures> Book<G> {
             rows.push((key, row));
         }
         rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-        b.push_str(
-            "<table><tr><th>move</th><th>prior</th><th>value</th><th>bounds</th><th>proof</th>\
-             <th>visits</th><th>cost</th></tr>\n",
-        );
-        for (_, row) in rows {
-            b.push_str(&row);
-            b.push('\n');
-        }
-        b.push_str("</table>\n<p>Values are for the player to move here.</p>\n");
-        page(&format!("{} book: position {id}", h.game), &b)
+        rows
     }
 }

@@ -19,6 +19,7 @@
 //! Only meaningful in a release build.
 
 use anyhow::bail;
+use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::bench::{
     ForcingCost, forcing_micros, lookahead_micros, rollout_selfplay_games_per_hour,
     search_throughput,
@@ -133,8 +134,38 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     ))?;
     let (la_start, _) = lookahead_micros(&start, d.min(Duration::from_secs(1)));
     let (la_mid, mid_win) = lookahead_micros(&midgame, d.min(Duration::from_secs(1)));
-    // The root only, every turn-start node at its creation, at its second visit, and the
-    // default if it is none of these.
+    let m = Measured {
+        cores,
+        many,
+        u1,
+        ua,
+        r1,
+        ra,
+        gph,
+        la_start,
+        la_mid,
+        mid_win,
+        with_la: lookahead_rates(&a, &start, &cfg, d)?,
+        forcing: forcing_costs()?,
+    };
+    if a.json {
+        super::print(&format!("{}\n", m.json()))?;
+    } else {
+        super::print(&m.text(&a))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One-thread uniform search rates and rollout self-play rates with the lookahead on: at
+/// the root only, at every turn-start node's creation, at its second visit, and the default
+/// if it is none of these.
+fn lookahead_rates(
+    a: &Args,
+    start: &Crumble,
+    cfg: &SearchConfig,
+    d: Duration,
+) -> anyhow::Result<Vec<(Lookahead, f64, f64)>> {
+    let rate = |(n, s): (u64, f64)| n as f64 / s;
     let mut settings = vec![
         Lookahead::Root,
         Lookahead::AtVisit(1),
@@ -151,33 +182,68 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             ..cfg.clone()
         };
         let u1_la = rate(with_threads(1, || {
-            search_throughput(&start, &cfg_la, &mut UniformEvaluator, 1, a.sims, d)
+            search_throughput(start, &cfg_la, &mut UniformEvaluator, 1, a.sims, d)
         })?);
         let gph_la = with_threads(0, || {
-            rollout_selfplay_games_per_hour(&start, &cfg_la, a.selfplay_sims, a.selfplay_games)
+            rollout_selfplay_games_per_hour(start, &cfg_la, a.selfplay_sims, a.selfplay_games)
         })?;
         with_la.push((lookahead, u1_la, gph_la));
     }
-    let forcing = forcing_costs()?;
-    if a.json {
-        let v = serde_json::json!({
-            "cores": cores,
-            "uniform_sims_per_sec_1": u1,
-            "uniform_sims_per_sec_all": ua,
-            "rollout_sims_per_sec_1": r1,
-            "rollout_sims_per_sec_all": ra,
-            "rollout_games_per_hour": gph,
-            "lookahead_us_start": la_start,
-            "lookahead_us_midgame": la_mid,
-            "lookahead": with_la.iter().map(|&(l, u, g)| serde_json::json!({
+    Ok(with_la)
+}
+
+/// Everything the benchmark measured (rates in simulations per second, games per hour,
+/// lookahead checks in microseconds).
+struct Measured {
+    cores: usize,
+    /// Searches at once of the rollout evaluator on all cores.
+    many: usize,
+    u1: f64,
+    ua: f64,
+    r1: f64,
+    ra: f64,
+    gph: f64,
+    la_start: f64,
+    la_mid: f64,
+    mid_win: bool,
+    with_la: Vec<(Lookahead, f64, f64)>,
+    forcing: ForcingCosts,
+}
+
+impl Measured {
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "cores": self.cores,
+            "uniform_sims_per_sec_1": self.u1,
+            "uniform_sims_per_sec_all": self.ua,
+            "rollout_sims_per_sec_1": self.r1,
+            "rollout_sims_per_sec_all": self.ra,
+            "rollout_games_per_hour": self.gph,
+            "lookahead_us_start": self.la_start,
+            "lookahead_us_midgame": self.la_mid,
+            "lookahead": self.with_la.iter().map(|&(l, u, g)| serde_json::json!({
                 "setting": l.to_string(),
                 "uniform_sims_per_sec_1": u,
                 "rollout_games_per_hour": g,
             })).collect::<Vec<_>>(),
-            "forcing": forcing.to_json(),
-        });
-        super::print(&format!("{v}\n"))?;
-    } else {
+            "forcing": self.forcing.to_json(),
+        })
+    }
+
+    fn text(&self, a: &Args) -> String {
+        let Measured {
+            cores,
+            many,
+            u1,
+            ua,
+            r1,
+            ra,
+            gph,
+            la_start,
+            la_mid,
+            mid_win,
+            ..
+        } = *self;
         let build = super::bench::build_kind();
         let mut text = format!(
             "crumble bench mcts: 6x6 board, R = 8, start position, {} sims per search, {build}, machine with {cores} cores\n\
@@ -192,7 +258,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             a.selfplay_games,
             if mid_win { "can" } else { "cannot" },
         );
-        for (l, u1_la, gph_la) in with_la {
+        for &(l, u1_la, gph_la) in &self.with_la {
             text += &format!(
                 "lookahead = {:<7}{u1_la:>10.0} uniform sims/s on 1 thread ({:.2}x of off), {gph_la:>10.1} rollout self-play games/hour ({:.2}x of off)\n",
                 l.to_string(),
@@ -200,10 +266,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 gph_la / gph,
             );
         }
-        text += &forcing.to_text();
-        super::print(&text)?;
+        text += &self.forcing.to_text();
+        text
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Random games whose turn starts the two-turn lookahead is timed on, and every how many

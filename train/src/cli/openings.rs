@@ -256,6 +256,67 @@ const OUT_FILES: [&str; 4] = [
     "openings.svg",
 ];
 
+/// The `--config` file's play settings (a Crumble config), or the defaults.
+fn play_config(config: Option<&Path>) -> anyhow::Result<ConfigFile> {
+    Ok(match config {
+        Some(p) => {
+            let full = crumble_train::config::TrainConfig::load(p)?;
+            if full.game.name != Crumble::NAME {
+                bail!(
+                    "crumble openings is Crumble's: {}'s [game] name is {}",
+                    p.display(),
+                    full.game.name
+                );
+            }
+            full.play_config()
+        }
+        None => ConfigFile::default(),
+    })
+}
+
+/// Annotates `tree` with the priors and values of `spec`'s evaluator, if it has one;
+/// returns the report's note saying which.
+fn annotate(
+    tree: &mut Tree,
+    spec: &AgentSpec,
+    cfg: &ConfigFile,
+    seed: u64,
+) -> anyhow::Result<String> {
+    Ok(
+        match build_evaluator(spec, &cfg.search, seed, &crumble_model::NetLoader::new())? {
+            Some(evaluator) => {
+                let mut judge = EvalJudge {
+                    evaluator,
+                    out: Vec::new(),
+                };
+                tree.annotate(&mut judge)?;
+                format!(
+                    "prior: {spec}'s prior of the complete move (product of its decision priors); value: its evaluator's value for the player to move"
+                )
+            }
+            None => format!("{spec} has no evaluator: no priors or values"),
+        },
+    )
+}
+
+/// The report in every format ([`OUT_FILES`]) in `dir`, the Markdown one being `md`.
+fn write_out(dir: &Path, a: &Args, inputs: &[&Path], tree: &Tree, md: &str) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let svg = tree
+        .svg(a.top)
+        .map_err(|e| anyhow::anyhow!("drawing the openings: {e}"))?;
+    let texts = [
+        md.to_string(),
+        format!("{:#}\n", tree.json()),
+        tree.csv(),
+        svg,
+    ];
+    for (name, text) in OUT_FILES.iter().zip(&texts) {
+        write_output("--out", &dir.join(name), inputs, a.force, text.as_bytes())?;
+    }
+    Ok(())
+}
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     super::on_interrupt(
         "nothing was written (the report is written when every game is done); run the \
@@ -277,20 +338,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             check_output("--out", &dir.join(name), &inputs, a.force)?;
         }
     }
-    let cfg = match &a.config {
-        Some(p) => {
-            let full = crumble_train::config::TrainConfig::load(p)?;
-            if full.game.name != Crumble::NAME {
-                bail!(
-                    "crumble openings is Crumble's: {}'s [game] name is {}",
-                    p.display(),
-                    full.game.name
-                );
-            }
-            full.play_config()
-        }
-        None => ConfigFile::default(),
-    };
+    let cfg = play_config(a.config.as_deref())?;
     let spec = a.agent.as_deref().map(AgentSpec::parse).transpose()?;
     let count = a
         .games
@@ -326,33 +374,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         ));
     }
     if let Some(spec) = &spec {
-        match build_evaluator(spec, &cfg.search, a.seed, &crumble_model::NetLoader::new())? {
-            Some(evaluator) => {
-                let mut judge = EvalJudge {
-                    evaluator,
-                    out: Vec::new(),
-                };
-                tree.annotate(&mut judge)?;
-                notes.push(format!(
-                    "prior: {spec}'s prior of the complete move (product of its decision priors); value: its evaluator's value for the player to move"
-                ));
-            }
-            None => notes.push(format!("{spec} has no evaluator: no priors or values")),
-        }
+        notes.push(annotate(&mut tree, spec, &cfg, a.seed)?);
     }
     let mut md = tree.markdown(a.min_count);
     for n in &notes {
         md.push_str(&format!("\n{n}.\n"));
     }
     if let Some(dir) = &a.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let svg = tree
-            .svg(a.top)
-            .map_err(|e| anyhow::anyhow!("drawing the openings: {e}"))?;
-        let texts = [md.clone(), format!("{:#}\n", tree.json()), tree.csv(), svg];
-        for (name, text) in OUT_FILES.iter().zip(&texts) {
-            write_output("--out", &dir.join(name), &inputs, a.force, text.as_bytes())?;
-        }
+        write_out(dir, &a, &inputs, &tree, &md)?;
     }
     let text = match a.format {
         Format::Markdown => md,

@@ -21,9 +21,9 @@ use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
 use crumble_selfplay::arena::{PairSettings, Pool};
-use crumble_selfplay::plot;
+use crumble_selfplay::plot::{self, Chart};
 use crumble_selfplay::ratings::FitOptions;
-use crumble_selfplay::tournament::{self, Entry, Ledger, Tournament, TournamentError};
+use crumble_selfplay::tournament::{self, Entry, Ledger, Table, Tournament, TournamentError};
 use crumble_selfplay::{AgentSpec, ConfigFile};
 use crumble_train::config::TrainConfig;
 use crumble_train::games::TrainGame;
@@ -133,18 +133,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         }
         check_output("--plot", p, &inputs, a.force)?;
     }
-    let anchor = match &a.anchor {
-        Some(s) => {
-            let spec = AgentSpec::parse(s)?;
-            list.iter()
-                .position(|e| e.spec == spec)
-                .with_context(|| format!("--anchor `{spec}` is not one of the agents"))?
-        }
-        None => list
-            .iter()
-            .position(|e| e.spec == AgentSpec::Random)
-            .unwrap_or(0),
-    };
+    let anchor = anchor(a.anchor.as_deref(), list)?;
     let full = match (&a.game.config, &a.run_dir) {
         // A run's checkpoints play the run's game: a Splinter run's nets cannot play Crumble.
         (None, Some(dir)) => TrainConfig::load(&dir.join("config.toml"))?,
@@ -164,15 +153,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         .clone()
         .or_else(|| a.run_dir.as_ref().map(|d| d.join("tournament")));
     let mut ledger = match &out {
-        Some(dir) => {
-            let s = tournament::settings_json(&settings, &a.game.describe_openings(), &cfg)?;
-            let l = Ledger::open(dir, &s).map_err(|e| match e {
-                TournamentError::OtherSettings(_) => anyhow::anyhow!("{e}; use another --out"),
-                e => e.into(),
-            })?;
-            t.resume(&l);
-            Some(l)
-        }
+        Some(dir) => Some(open_ledger(dir, &a, &settings, &cfg, &mut t)?),
         None => None,
     };
     crumble_train::for_game!(full.game.name.as_str(), G => {
@@ -182,35 +163,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         anchor,
         prior_draws: a.prior_draws,
     })?;
-    let header = format!(
-        "{} agents, {} pairings of {} games ({}, {}), schedule {}",
-        n,
-        t.pairings.len(),
-        2 * pairs,
-        a.game.describe_openings(),
-        if a.game.max_turns == 0 {
-            "no turn limit".into()
-        } else {
-            format!("turn limit {}", a.game.max_turns)
-        },
-        a.schedule
-    );
+    let header = report_header(&a, n, t.pairings.len(), pairs);
     let footer = format!(
         "Ratings: maximum likelihood, Davidson's Bradley-Terry model with draws (nu = {:.3}), {} = 0, {} virtual draw(s) per pairing; intervals 95% from the observed information.",
         table.draw_nu, table.anchor, a.prior_draws
     );
     let chart = table.chart();
     if let Some(dir) = &out {
-        let write = |name: &str, text: String| -> anyhow::Result<()> {
-            let p = dir.join(name);
-            std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
-        };
-        write("ratings.md", table.markdown(&header, &footer))?;
-        write("ratings.csv", table.csv())?;
-        write("ratings.json", format!("{:#}\n", table.json()))?;
-        if let Some(c) = &chart {
-            write("ratings.svg", plot::render(c))?;
-        }
+        write_results(dir, &table, &header, &footer, chart.as_ref())?;
     }
     if let Some(p) = &a.plot {
         match &chart {
@@ -220,20 +180,96 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             ),
         }
     }
-    let text = match a.format {
+    super::print(&report(a.format, &table, &header, &footer, out.as_deref()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report's first line: agents, pairings, games, openings, turn limit, schedule.
+fn report_header(a: &Args, agents: usize, pairings: usize, pairs: u64) -> String {
+    format!(
+        "{} agents, {} pairings of {} games ({}, {}), schedule {}",
+        agents,
+        pairings,
+        2 * pairs,
+        a.game.describe_openings(),
+        if a.game.max_turns == 0 {
+            "no turn limit".into()
+        } else {
+            format!("turn limit {}", a.game.max_turns)
+        },
+        a.schedule
+    )
+}
+
+/// The index of the `--anchor` agent in `list` (`random`'s, or the first, by default).
+fn anchor(anchor: Option<&str>, list: &[Entry]) -> anyhow::Result<usize> {
+    Ok(match anchor {
+        Some(s) => {
+            let spec = AgentSpec::parse(s)?;
+            list.iter()
+                .position(|e| e.spec == spec)
+                .with_context(|| format!("--anchor `{spec}` is not one of the agents"))?
+        }
+        None => list
+            .iter()
+            .position(|e| e.spec == AgentSpec::Random)
+            .unwrap_or(0),
+    })
+}
+
+/// The ledger in `dir` (refused when it holds a tournament of other settings), its
+/// finished pairings taken into `t`.
+fn open_ledger(
+    dir: &Path,
+    a: &Args,
+    settings: &PairSettings,
+    cfg: &ConfigFile,
+    t: &mut Tournament,
+) -> anyhow::Result<Ledger> {
+    let s = tournament::settings_json(settings, &a.game.describe_openings(), cfg)?;
+    let l = Ledger::open(dir, &s).map_err(|e| match e {
+        TournamentError::OtherSettings(_) => anyhow::anyhow!("{e}; use another --out"),
+        e => e.into(),
+    })?;
+    t.resume(&l);
+    Ok(l)
+}
+
+/// `ratings.md`, `ratings.csv`, `ratings.json` and (with a chart) `ratings.svg` in `dir`.
+fn write_results(
+    dir: &Path,
+    table: &Table,
+    header: &str,
+    footer: &str,
+    chart: Option<&Chart>,
+) -> anyhow::Result<()> {
+    let write = |name: &str, text: String| -> anyhow::Result<()> {
+        let p = dir.join(name);
+        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
+    };
+    write("ratings.md", table.markdown(header, footer))?;
+    write("ratings.csv", table.csv())?;
+    write("ratings.json", format!("{:#}\n", table.json()))?;
+    if let Some(c) = chart {
+        write("ratings.svg", plot::render(c))?;
+    }
+    Ok(())
+}
+
+/// The table in `format`, the results' directory (`out`) named under a text one.
+fn report(format: Format, table: &Table, header: &str, footer: &str, out: Option<&Path>) -> String {
+    match format {
         Format::Text => {
             let mut s = format!("{header}\n{}{footer}\n", table.text());
-            if let Some(dir) = &out {
+            if let Some(dir) = out {
                 let _ = writeln!(s, "results in {}", dir.display());
             }
             s
         }
-        Format::Markdown => table.markdown(&header, &footer),
+        Format::Markdown => table.markdown(header, footer),
         Format::Csv => table.csv(),
         Format::Json => format!("{}\n", table.json()),
-    };
-    super::print(&text)?;
-    Ok(ExitCode::SUCCESS)
+    }
 }
 
 /// Plays the tournament's unfinished pairings in game `G` (the config's `[game] name`), with

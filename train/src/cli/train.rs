@@ -6,7 +6,9 @@
 //! local working copy in `--cache-dir`; `--selfplay external` trains on games uploaded by
 //! `crumble worker` processes instead of playing them (`crumble_train::distributed`).
 
+use crumble_selfplay::Progress;
 use crumble_train::distributed::trainer::Shared;
+use crumble_train::ledger::Row;
 use crumble_train::run::{self, Event, TrainOptions};
 use crumble_train::store::{Location, Store};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -264,37 +266,12 @@ impl Display {
                 dir,
                 resumed_from,
                 target,
-            } => {
-                self.target = target;
-                self.run_start = Instant::now();
-                self.gen_start = Instant::now();
-                if resumed_from > 0 {
-                    self.say(format!(
-                        "resuming run {} after generation {resumed_from} (target {target} generations)",
-                        dir.display()
-                    ));
-                } else {
-                    self.say(format!(
-                        "training run {} ({target} generations); TensorBoard: scripts/tensorboard.sh {}",
-                        dir.display(),
-                        dir.display()
-                    ));
-                }
-            }
+            } => self.started(dir, resumed_from, target),
             Event::SelfPlay {
                 generation,
                 progress,
                 seconds,
-            } => {
-                let per_hour = progress.games_done as f64 * 3600.0 / seconds.max(1e-9);
-                let sims = progress.simulations as f64 / seconds.max(1e-9);
-                self.show(
-                    format!("gen {generation}/{} self-play", self.target),
-                    progress.games_done,
-                    progress.games_total,
-                    format!("games, {per_hour:.0} games/h, {sims:.0} sims/s"),
-                );
-            }
+            } => self.self_play(generation, progress, seconds),
             Event::Gather {
                 generation,
                 games,
@@ -346,57 +323,87 @@ impl Display {
                 opponent,
                 tally,
                 total,
-            } => {
-                self.show(
-                    format!("gen {generation}/{} eval vs {opponent}", self.target),
-                    tally.wdl.games(),
-                    total,
-                    format!(
-                        "games, score {:.3} (+{} ={} -{})",
-                        tally.wdl.score(),
-                        tally.wdl.wins,
-                        tally.wdl.draws,
-                        tally.wdl.losses
-                    ),
-                );
-            }
-            Event::Finished { generation, row } => {
-                self.gens_this_process += 1;
-                let per_gen =
-                    self.run_start.elapsed().as_secs_f64() / f64::from(self.gens_this_process);
-                let left = f64::from(self.target.saturating_sub(generation)) * per_gen;
-                let score = |v: f64| {
-                    if v.is_finite() {
-                        format!("{v:.2}")
-                    } else {
-                        "-".into()
-                    }
-                };
-                // An evaluation that ran beside the run names the checkpoint it measured.
-                let measured = if row.eval_net.is_finite() && row.eval_net != f64::from(generation)
-                {
-                    format!("gen-{:04} ", row.eval_net)
-                } else {
-                    String::new()
-                };
-                self.say(format!(
-                    "gen {generation}/{}: {:.0} s, {} games ({:.0} turns), policy {:.3} value {:.3} entropy {:.2}, {measured}vs previous {} random {} rollout {}, elo {:+.0}, run ETA {}",
-                    self.target,
-                    self.gen_start.elapsed().as_secs_f64(),
-                    row.games,
-                    row.mean_turns,
-                    row.policy_loss,
-                    row.value_loss,
-                    row.policy_entropy,
-                    score(row.score_vs_previous),
-                    score(row.score_vs_random),
-                    score(row.score_vs_rollout),
-                    row.elo,
-                    hms(left)
-                ));
-                self.gen_start = Instant::now();
-            }
+            } => self.show(
+                format!("gen {generation}/{} eval vs {opponent}", self.target),
+                tally.wdl.games(),
+                total,
+                format!(
+                    "games, score {:.3} (+{} ={} -{})",
+                    tally.wdl.score(),
+                    tally.wdl.wins,
+                    tally.wdl.draws,
+                    tally.wdl.losses
+                ),
+            ),
+            Event::Finished { generation, row } => self.finished(generation, row),
         }
+    }
+
+    /// Self-play's progress: games, games per hour, simulations per second.
+    fn self_play(&mut self, generation: u32, progress: &Progress, seconds: f64) {
+        let per_hour = progress.games_done as f64 * 3600.0 / seconds.max(1e-9);
+        let sims = progress.simulations as f64 / seconds.max(1e-9);
+        self.show(
+            format!("gen {generation}/{} self-play", self.target),
+            progress.games_done,
+            progress.games_total,
+            format!("games, {per_hour:.0} games/h, {sims:.0} sims/s"),
+        );
+    }
+
+    /// The run's first line: a new run or a resumed one, and the target.
+    fn started(&mut self, dir: &Path, resumed_from: u32, target: u32) {
+        self.target = target;
+        self.run_start = Instant::now();
+        self.gen_start = Instant::now();
+        if resumed_from > 0 {
+            self.say(format!(
+                "resuming run {} after generation {resumed_from} (target {target} generations)",
+                dir.display()
+            ));
+        } else {
+            self.say(format!(
+                "training run {} ({target} generations); TensorBoard: scripts/tensorboard.sh {}",
+                dir.display(),
+                dir.display()
+            ));
+        }
+    }
+
+    /// A generation's summary line, with the run's time left.
+    fn finished(&mut self, generation: u32, row: &Row) {
+        self.gens_this_process += 1;
+        let per_gen = self.run_start.elapsed().as_secs_f64() / f64::from(self.gens_this_process);
+        let left = f64::from(self.target.saturating_sub(generation)) * per_gen;
+        let score = |v: f64| {
+            if v.is_finite() {
+                format!("{v:.2}")
+            } else {
+                "-".into()
+            }
+        };
+        // An evaluation that ran beside the run names the checkpoint it measured.
+        let measured = if row.eval_net.is_finite() && row.eval_net != f64::from(generation) {
+            format!("gen-{:04} ", row.eval_net)
+        } else {
+            String::new()
+        };
+        self.say(format!(
+            "gen {generation}/{}: {:.0} s, {} games ({:.0} turns), policy {:.3} value {:.3} entropy {:.2}, {measured}vs previous {} random {} rollout {}, elo {:+.0}, run ETA {}",
+            self.target,
+            self.gen_start.elapsed().as_secs_f64(),
+            row.games,
+            row.mean_turns,
+            row.policy_loss,
+            row.value_loss,
+            row.policy_entropy,
+            score(row.score_vs_previous),
+            score(row.score_vs_random),
+            score(row.score_vs_rollout),
+            row.elo,
+            hms(left)
+        ));
+        self.gen_start = Instant::now();
     }
 }
 

@@ -31,11 +31,35 @@ pub struct Audit {
 
 /// Audits the run in `store`; the first broken invariant is the error.
 pub fn audit(store: &Store) -> Result<Audit, DistError> {
-    let bad = |key: &str, what: String| DistError::Corrupt {
+    let commits = read_commits(store)?;
+    let n = commits.len() as u32;
+    let mut a = Audit::default();
+    let mut hashes = BTreeSet::new();
+    for c in &commits {
+        check_commit(store, c, &mut a, &mut hashes)?;
+    }
+    a.generations = n;
+    check_quarantine_log(store, &commits)?;
+    for e in store.list(INCOMING)? {
+        if e.key.ends_with(".crsp") {
+            a.keys.entry(e.key).or_insert_with(|| "waiting".into());
+        }
+    }
+    Ok(a)
+}
+
+/// A broken invariant at `key` of `store`.
+fn corrupt(store: &Store, key: &str, what: String) -> DistError {
+    DistError::Corrupt {
         store: store.name().into(),
         key: key.into(),
         what,
-    };
+    }
+}
+
+/// The commits of generations 1..=N read by key; refused when `commits/` lists a later
+/// generation or the pointer names one (a gap at N + 1).
+fn read_commits(store: &Store) -> Result<Vec<Commit>, DistError> {
     let mut commits: Vec<Commit> = Vec::new();
     while let Some(c) = Commit::read(store, commits.len() as u32 + 1)? {
         commits.push(c);
@@ -60,102 +84,111 @@ pub fn audit(store: &Store) -> Result<Audit, DistError> {
             });
         }
     }
-    let mut a = Audit::default();
-    let mut hashes = BTreeSet::new();
-    for c in &commits {
-        let g = c.generation;
-        let key = commit::commit_key(g);
-        if c.epoch < a.epoch {
+    Ok(commits)
+}
+
+/// One commit, after those before it (counted in `a`; `hashes` the bytes they used): its
+/// epoch, its used files (each once, by key and by content, unchanged while still there),
+/// its generation files, its other files' fates and its quarantined files' place.
+fn check_commit(
+    store: &Store,
+    c: &Commit,
+    a: &mut Audit,
+    hashes: &mut BTreeSet<String>,
+) -> Result<(), DistError> {
+    let bad = |key: &str, what: String| corrupt(store, key, what);
+    let g = c.generation;
+    let key = commit::commit_key(g);
+    if c.epoch < a.epoch {
+        return Err(bad(
+            &key,
+            format!(
+                "committed in epoch {}, after a commit of epoch {}",
+                c.epoch, a.epoch
+            ),
+        ));
+    }
+    a.epoch = c.epoch;
+    for u in &c.used {
+        if let Some(before) = a.keys.insert(u.key.clone(), format!("used gen-{g:04}")) {
+            return Err(bad(&key, format!("{} is in two commits ({before})", u.key)));
+        }
+        if !hashes.insert(u.sha256.clone()) {
+            return Err(bad(
+                &key,
+                format!("{}: its bytes were already used under another key", u.key),
+            ));
+        }
+        // Consumed files are deleted after their commit; one still there must match.
+        if let Some(bytes) = store.get(&u.key, MAX_NET_FILE)?
+            && sha256_hex(&bytes) != u.sha256
+        {
+            return Err(bad(&key, format!("{} changed after it was used", u.key)));
+        }
+        a.used_files += 1;
+        a.used_games += u.games;
+    }
+    for f in &c.files {
+        let Some(bytes) = store.get(&f.key, MAX_NET_FILE)? else {
+            return Err(bad(&key, format!("{} is missing", f.key)));
+        };
+        let got = sha256_hex(&bytes);
+        if got != f.sha256 {
             return Err(bad(
                 &key,
                 format!(
-                    "committed in epoch {}, after a commit of epoch {}",
-                    c.epoch, a.epoch
+                    "{} holds SHA-256 {got}, the commit names {}: not the committed file",
+                    f.key, f.sha256
                 ),
             ));
         }
-        a.epoch = c.epoch;
-        for u in &c.used {
-            if let Some(before) = a.keys.insert(u.key.clone(), format!("used gen-{g:04}")) {
-                return Err(bad(&key, format!("{} is in two commits ({before})", u.key)));
-            }
-            if !hashes.insert(u.sha256.clone()) {
-                return Err(bad(
-                    &key,
-                    format!("{}: its bytes were already used under another key", u.key),
-                ));
-            }
-            // Consumed files are deleted after their commit; one still there must match.
-            if let Some(bytes) = store.get(&u.key, MAX_NET_FILE)?
-                && sha256_hex(&bytes) != u.sha256
-            {
-                return Err(bad(&key, format!("{} changed after it was used", u.key)));
-            }
-            a.used_files += 1;
-            a.used_games += u.games;
-        }
-        for f in &c.files {
-            let Some(bytes) = store.get(&f.key, MAX_NET_FILE)? else {
-                return Err(bad(&key, format!("{} is missing", f.key)));
-            };
-            let got = sha256_hex(&bytes);
-            if got != f.sha256 {
-                return Err(bad(
-                    &key,
-                    format!(
-                        "{} holds SHA-256 {got}, the commit names {}: not the committed file",
-                        f.key, f.sha256
-                    ),
-                ));
-            }
-            a.generation_files += 1;
-        }
-        for (list, what) in [
-            (&c.duplicates, "duplicate"),
-            (&c.quarantined, "quarantined"),
-            (&c.dropped, "dropped"),
-        ] {
-            for s in list {
-                a.keys.insert(s.key.clone(), format!("{what} gen-{g:04}"));
-            }
-        }
-        a.duplicates += c.duplicates.len();
-        a.quarantined += c.quarantined.len();
-        a.dropped += c.dropped.len();
-        for q in &c.quarantined {
-            let rel = q
-                .key
-                .strip_prefix(&format!("{INCOMING}/"))
-                .unwrap_or(&q.key);
-            if !store.exists(&format!("{QUARANTINE}/{rel}"))? {
-                return Err(bad(&key, format!("{} is not in {QUARANTINE}/", q.key)));
-            }
+        a.generation_files += 1;
+    }
+    for (list, what) in [
+        (&c.duplicates, "duplicate"),
+        (&c.quarantined, "quarantined"),
+        (&c.dropped, "dropped"),
+    ] {
+        for s in list {
+            a.keys.insert(s.key.clone(), format!("{what} gen-{g:04}"));
         }
     }
-    a.generations = n;
+    a.duplicates += c.duplicates.len();
+    a.quarantined += c.quarantined.len();
+    a.dropped += c.dropped.len();
+    for q in &c.quarantined {
+        let rel = q
+            .key
+            .strip_prefix(&format!("{INCOMING}/"))
+            .unwrap_or(&q.key);
+        if !store.exists(&format!("{QUARANTINE}/{rel}"))? {
+            return Err(bad(&key, format!("{} is not in {QUARANTINE}/", q.key)));
+        }
+    }
+    Ok(())
+}
+
+/// Every quarantined file of `commits` is named in `quarantine.csv`.
+fn check_quarantine_log(store: &Store, commits: &[Commit]) -> Result<(), DistError> {
     let log = store
         .get("quarantine.csv", MAX_NET_FILE)?
         .unwrap_or_default();
     let log = String::from_utf8_lossy(&log);
-    for c in &commits {
+    for c in commits {
         for q in &c.quarantined {
             if !log
                 .lines()
                 .any(|l| l.split(',').nth(1) == Some(q.key.as_str()))
             {
-                return Err(bad(
+                return Err(corrupt(
+                    store,
                     "quarantine.csv",
                     format!("{} is not named there", q.key),
                 ));
             }
         }
     }
-    for e in store.list(INCOMING)? {
-        if e.key.ends_with(".crsp") {
-            a.keys.entry(e.key).or_insert_with(|| "waiting".into());
-        }
-    }
-    Ok(a)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ use crate::game::hash::mix64;
 
 pub use super::status::{Outcome, Pie, Previous, Reason};
 
+mod capture;
+
 /// A decoded decision.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action {
@@ -503,56 +505,6 @@ impl Crumo {
         then(self);
         self.turns_played += 1;
         self.check_turn_limit();
-    }
-
-    /// Moves `k = dist(s, t)` pieces from `s` to `t` (rule 6.2), then removes the dead
-    /// stacks (rule 6.3) and counts the captures (6.4). Returns whether it was a
-    /// complete-stack move.
-    fn move_pieces(&mut self, s: Point, t: Point) -> bool {
-        let me = self.to_move;
-        let (_, k) = self
-            .geometry()
-            .line_between(s, t)
-            .expect("a legal target is on a line");
-        let sc = self.cells[usize::from(s)];
-        let complete = sc.unsigned_abs() == u64::from(k);
-        let moved = if me == Color::Black {
-            i64::from(k)
-        } else {
-            -i64::from(k)
-        };
-        self.cells[usize::from(s)] = sc - moved;
-        self.cells[usize::from(t)] += moved;
-        let enemy = me.opposite();
-        let taken = self.remove_dead(enemy);
-        self.captures[me as usize] += taken;
-        let lost = self.remove_dead(me);
-        self.captures[enemy as usize] += lost;
-        complete
-    }
-
-    /// One phase of rule 6.3: while some stack of colour `c` is dead, removes all of `c`'s
-    /// dead stacks at once. Returns the pieces removed.
-    fn remove_dead(&mut self, c: Color) -> u64 {
-        let mut removed = 0;
-        let mut dead = [0 as Point; MAX_POINTS];
-        loop {
-            let mut count = 0;
-            let view = self.view();
-            for p in 0..self.points() as Point {
-                if is_color(view.cell(p), c) && view.is_dead(p) {
-                    dead[count] = p;
-                    count += 1;
-                }
-            }
-            if count == 0 {
-                return removed;
-            }
-            for &p in &dead[..count] {
-                removed += self.cells[usize::from(p)].unsigned_abs();
-                self.cells[usize::from(p)] = 0;
-            }
-        }
     }
 
     fn check_turn_limit(&mut self) {

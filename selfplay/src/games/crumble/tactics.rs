@@ -620,32 +620,7 @@ impl Generator {
         if self.done() {
             return Ok(());
         }
-        // Every turn start, as stored (through position JSON), with its turn number and the
-        // decisions of the move played from it.
-        let mut starts: Vec<(Crumble, u32, Vec<Decision>)> = Vec::new();
-        let mut g: Crumble = game.start_state()?;
-        let push = |g: &Crumble, starts: &mut Vec<(Crumble, u32, Vec<Decision>)>| {
-            if !g.is_over()
-                && let Ok(p) = position::from_json(&position::to_json(g))
-            {
-                starts.push((p, g.turns_played() + 1, Vec::new()));
-            }
-        };
-        push(&g, &mut starts);
-        for s in &game.steps {
-            let turn = g.turns_played();
-            g.apply(s.decision)
-                .map_err(|e| crate::record::RecordError::Replay {
-                    index: game.index,
-                    what: e.to_string(),
-                })?;
-            if let Some(last) = starts.last_mut() {
-                last.2.push(s.decision);
-            }
-            if g.turns_played() != turn {
-                push(&g, &mut starts);
-            }
-        }
+        let starts = turn_starts(game)?;
         let wins_now: Vec<bool> = starts
             .iter()
             .map(|(p, _, _)| self.check.can_win(p))
@@ -694,6 +669,14 @@ impl Generator {
         if self.scan == 0 || self.full(Kind::Win2) {
             return Ok(());
         }
+        self.scan_quiet(&starts, &wins_now, number, label);
+        Ok(())
+    }
+
+    /// Up to `scan` quiet turn starts of one game (no win now, not seen), in an order
+    /// fixed by the game's `number`, classified for a two-turn win: a second chance at the
+    /// rare kind beyond the starts the game's own play pointed at.
+    fn scan_quiet(&mut self, starts: &[TurnStart], wins_now: &[bool], number: u64, label: &str) {
         let mut quiet: Vec<(u64, usize)> = (0..starts.len())
             .filter(|&i| !wins_now[i] && !self.seen.contains(&position::to_json(&starts[i].0)))
             .map(|i| {
@@ -719,7 +702,6 @@ impl Generator {
             self.scanned += 1;
             self.classify_as(Kind::Win2, p, number, &format!("{label} turn {turn}"));
         }
-        Ok(())
     }
 
     /// Classifies `p` in full and keeps it if it is a tactic of `kind`.
@@ -793,6 +775,39 @@ impl Generator {
         }
         s
     }
+}
+
+/// A turn start of a recorded game: the position (as stored, through position JSON), its
+/// turn number and the decisions of the move played from it.
+type TurnStart = (Crumble, u32, Vec<Decision>);
+
+/// Every turn start of `game` that is not over, replayed from its start.
+fn turn_starts(game: &GameRecord) -> Result<Vec<TurnStart>, crate::record::RecordError> {
+    let mut starts: Vec<TurnStart> = Vec::new();
+    let mut g: Crumble = game.start_state()?;
+    let push = |g: &Crumble, starts: &mut Vec<TurnStart>| {
+        if !g.is_over()
+            && let Ok(p) = position::from_json(&position::to_json(g))
+        {
+            starts.push((p, g.turns_played() + 1, Vec::new()));
+        }
+    };
+    push(&g, &mut starts);
+    for s in &game.steps {
+        let turn = g.turns_played();
+        g.apply(s.decision)
+            .map_err(|e| crate::record::RecordError::Replay {
+                index: game.index,
+                what: e.to_string(),
+            })?;
+        if let Some(last) = starts.last_mut() {
+            last.2.push(s.decision);
+        }
+        if g.turns_played() != turn {
+            push(&g, &mut starts);
+        }
+    }
+    Ok(starts)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@
 //!
 //! **Values** (`HtmlOptions::values`): `values[k]` is the value of the position after `k`
 //! moves from Black's view (`+1` Black wins, `-1` White wins), as the search of the player to
-//! move saw it. [`value_comment`](crate::render::value_comment) and [`parse_value_comment`] define the comment `value +0.25`
+//! move saw it. [`value_comment`](crate::render::value_comment) and [`parse_value_comment`](crate::render::parse_value_comment) define the comment `value +0.25`
 //! (the mover's view, written after an agent's move by `crumble play`) and
 //! [`values_from_comments`] turns such comments into chart values.
 
@@ -27,9 +27,12 @@ use crate::games::crumble::game::{Crumble, Outcome, Reason};
 use crate::games::crumble::geom::Rect;
 use crate::games::crumble::notation::Frame;
 use crate::render::page::{self, Page, esc, num};
-use crate::render::{capital, parse_value_comment, values_from_moves_comments};
+use crate::render::{capital, values_from_moves_comments};
 use std::fmt::Write as _;
 use thiserror::Error;
+
+mod moves;
+use moves::move_list;
 
 /// What to draw besides the record itself.
 #[derive(Clone, Debug)]
@@ -260,16 +263,8 @@ fn frame_svg(s: &mut String, f: &Frame1, k: usize, on: bool, frame: Frame, view:
         if on { " on" } else { "" }
     );
     for p in &pieces {
-        let rc = p.rect;
-        let _ = write!(
-            s,
-            r#"<rect class="{}" x="{}" y="{}" width="{}" height="{}"/>"#,
-            if p.color == Color::Black { "b" } else { "w" },
-            num(geo.sx(rc.x)),
-            num(geo.sy(rc.top())),
-            num(f64::from(rc.w) * geo.unit),
-            num(f64::from(rc.h) * geo.unit)
-        );
+        let class = if p.color == Color::Black { "b" } else { "w" };
+        rect(s, class, p.rect, &geo);
     }
     for r in winning_chain(&f.game) {
         let r = if view == Color::White {
@@ -277,14 +272,7 @@ fn frame_svg(s: &mut String, f: &Frame1, k: usize, on: bool, frame: Frame, view:
         } else {
             r
         };
-        let _ = write!(
-            s,
-            r#"<rect class="win" x="{}" y="{}" width="{}" height="{}"/>"#,
-            num(geo.sx(r.x)),
-            num(geo.sy(r.top())),
-            num(f64::from(r.w) * geo.unit),
-            num(f64::from(r.h) * geo.unit)
-        );
+        rect(s, "win", r, &geo);
     }
     let _ = write!(
         s,
@@ -295,55 +283,7 @@ fn frame_svg(s: &mut String, f: &Frame1, k: usize, on: bool, frame: Frame, view:
         num(geo.side)
     );
     if let Some((Some(hl), ..)) = &f.last {
-        let hl = hl.in_view(view, g);
-        match hl.base {
-            BaseMark::Cut { from, to } => {
-                let _ = write!(
-                    s,
-                    r#"<line class="cut" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
-                    num(geo.sx(from.0)),
-                    num(geo.sy(from.1)),
-                    num(geo.sx(to.0)),
-                    num(geo.sy(to.1))
-                );
-            }
-            BaseMark::Outline(o) => {
-                let _ = write!(
-                    s,
-                    r#"<rect class="cut" x="{}" y="{}" width="{}" height="{}"/>"#,
-                    num(geo.sx(o.x)),
-                    num(geo.sy(o.top())),
-                    num(f64::from(o.w) * geo.unit),
-                    num(f64::from(o.h) * geo.unit)
-                );
-            }
-        }
-        if let Some(&first) = hl.path.first() {
-            let (cx, cy) = geo.centre(first);
-            let rad = (f64::from(first.w.min(first.h)) * geo.unit * 0.14).clamp(2.5, 9.0);
-            let _ = write!(
-                s,
-                r#"<circle class="start" cx="{}" cy="{}" r="{}"/>"#,
-                num(cx),
-                num(cy),
-                num(rad)
-            );
-        }
-        for pair in hl.path.windows(2) {
-            let (a, z) = (geo.centre(pair[0]), geo.centre(pair[1]));
-            // End a little short of the target's centre so the arrow head stays inside it.
-            let (dx, dy) = (z.0 - a.0, z.1 - a.1);
-            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-            let short = (len * 0.15).min(8.0);
-            let _ = write!(
-                s,
-                r#"<line class="step" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#arrow)"/>"#,
-                num(a.0),
-                num(a.1),
-                num(z.0 - dx / len * short),
-                num(z.1 - dy / len * short)
-            );
-        }
+        last_move(s, &hl.in_view(view, g), &geo);
     }
     // Each writer's labels, in the view they write in.
     let mut writers = vec![Color::Black];
@@ -356,101 +296,67 @@ fn frame_svg(s: &mut String, f: &Frame1, k: usize, on: bool, frame: Frame, view:
     s.push_str("</g>\n");
 }
 
-/// The move list: a table of full turns, a span per move (`data-ply` = the position after
-/// it), value comments as small badges and other comments on a row of their own.
-fn move_list(s: &mut String, rec: &Record<Crumble>, frames: &[Frame1]) {
-    s.push_str("<div id=\"moves\" tabindex=\"-1\">");
-    if let Some(c) = &rec.intro {
-        let _ = write!(s, r#"<p class="cmt">{}</p>"#, esc(c));
-    }
-    s.push_str("<table><thead><tr><th></th><th>Black</th><th>White</th></tr></thead><tbody>");
-    let cell = |s: &mut String, k: usize| {
-        let Some((_, _, text, _)) = &frames[k].last else {
-            return;
-        };
-        let _ = write!(
-            s,
-            r#"<td><span class="mv" data-ply="{k}">{}</span>"#,
-            esc(text)
-        );
-        if let Some(v) = rec.comment(k - 1).and_then(parse_value_comment) {
-            let _ = write!(
-                s,
-                r#" <span class="vb" title="the mover's value estimate">{v:+.2}</span>"#
-            );
-        }
-        s.push_str("</td>");
-    };
-    let other_comment = |k: usize| {
-        rec.comment(k - 1)
-            .filter(|c| parse_value_comment(c).is_none())
-    };
-    let n = rec.moves.len();
-    let mut k = 1;
-    while k <= n {
-        let mover = frames[k].last.as_ref().map(|l| l.3);
-        let number = frames[k]
-            .last
-            .as_ref()
-            .map(|l| l.1.trim_end_matches('.').to_string())
-            .unwrap_or_default();
-        let _ = write!(s, r#"<tr><td class="num">{number}.</td>"#);
-        if mover == Some(Color::White) {
-            // A turn that starts with White (a loaded position, or after a comment row).
-            s.push_str("<td class=\"gap\">\u{2026}</td>");
-            cell(s, k);
-            s.push_str("</tr>");
-            if let Some(c) = other_comment(k) {
-                let _ = write!(
-                    s,
-                    r#"<tr class="cmt"><td></td><td colspan="2">{}</td></tr>"#,
-                    esc(c)
-                );
-            }
-            k += 1;
-            continue;
-        }
-        cell(s, k);
-        if let Some(c) = other_comment(k) {
-            // The comment breaks the turn: White's reply goes on the next row.
-            let _ = write!(
-                s,
-                r#"<td></td></tr><tr class="cmt"><td></td><td colspan="2">{}</td></tr>"#,
-                esc(c)
-            );
-            k += 1;
-            continue;
-        }
-        if k < n {
-            cell(s, k + 1);
-            s.push_str("</tr>");
-            if let Some(c) = other_comment(k + 1) {
-                let _ = write!(
-                    s,
-                    r#"<tr class="cmt"><td></td><td colspan="2">{}</td></tr>"#,
-                    esc(c)
-                );
-            }
-            k += 2;
-        } else {
-            s.push_str("<td></td></tr>");
-            k += 1;
-        }
-    }
+/// A rectangle of class `class` over `r` (view coordinates).
+fn rect(s: &mut String, class: &str, r: Rect, geo: &Geo) {
     let _ = write!(
         s,
-        r#"</tbody></table><p id="final">{}</p></div>"#,
-        esc(rec.result_token(&frames[frames.len() - 1].game))
+        r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
+        num(geo.sx(r.x)),
+        num(geo.sy(r.top())),
+        num(f64::from(r.w) * geo.unit),
+        num(f64::from(r.h) * geo.unit)
     );
+}
+
+/// The last move `hl` (in the drawn view): its cut line or join outline, and its swap path
+/// as a dot on the start and an arrow per step.
+fn last_move(s: &mut String, hl: &Highlight, geo: &Geo) {
+    match hl.base {
+        BaseMark::Cut { from, to } => {
+            let _ = write!(
+                s,
+                r#"<line class="cut" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+                num(geo.sx(from.0)),
+                num(geo.sy(from.1)),
+                num(geo.sx(to.0)),
+                num(geo.sy(to.1))
+            );
+        }
+        BaseMark::Outline(o) => rect(s, "cut", o, geo),
+    }
+    if let Some(&first) = hl.path.first() {
+        let (cx, cy) = geo.centre(first);
+        let rad = (f64::from(first.w.min(first.h)) * geo.unit * 0.14).clamp(2.5, 9.0);
+        let _ = write!(
+            s,
+            r#"<circle class="start" cx="{}" cy="{}" r="{}"/>"#,
+            num(cx),
+            num(cy),
+            num(rad)
+        );
+    }
+    for pair in hl.path.windows(2) {
+        let (a, z) = (geo.centre(pair[0]), geo.centre(pair[1]));
+        // End a little short of the target's centre so the arrow head stays inside it.
+        let (dx, dy) = (z.0 - a.0, z.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let short = (len * 0.15).min(8.0);
+        let _ = write!(
+            s,
+            r#"<line class="step" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#arrow)"/>"#,
+            num(a.0),
+            num(a.1),
+            num(z.0 - dx / len * short),
+            num(z.1 - dy / len * short)
+        );
+    }
 }
 
 /// The page (see the module documentation).
 pub fn render_game(rec: &Record<Crumble>, opts: &HtmlOptions) -> Result<String, HtmlError> {
     let frames = positions(rec)?;
     let n = frames.len() - 1;
-    let start_game = &rec.start;
-    let b = start_game.board();
-    let (size, res) = (b.board_size(), b.resolution());
+    let size = rec.start.board().board_size();
     let black = rec.tag("Black").unwrap_or("Black");
     let white = rec.tag("White").unwrap_or("White");
     let final_game = &frames[n].game;
@@ -458,88 +364,14 @@ pub fn render_game(rec: &Record<Crumble>, opts: &HtmlOptions) -> Result<String, 
         Some(_) => status_line(final_game),
         None => format!("{}: unfinished", rec.result_token(final_game)),
     };
-
-    // Per-position text for the script.
-    let plies: Vec<serde_json::Value> = frames
-        .iter()
-        .map(|f| {
-            let disc = match f.game.outcome() {
-                Some(o) => o.winner.map_or("none", |c| c.name()),
-                None => f.game.to_move().name(),
-            };
-            let last = f
-                .last
-                .as_ref()
-                .map(|(_, number, text, mover)| format!("{number} {text} ({})", capital(*mover)));
-            serde_json::json!({"status": status_line(&f.game), "disc": disc, "last": last})
-        })
-        .collect();
-    let data = serde_json::json!({"plies": plies, "start": 0});
-    // `</` inside a script element would end it; `<\/` is the same JSON string.
-    let data = data.to_string().replace("</", "<\\/");
-
-    let mut board = String::with_capacity(3000 * (n + 1));
-    let _ = write!(
-        board,
-        "<svg id=\"board\" viewBox=\"0 0 {0} {0}\" role=\"img\" aria-label=\"the board\">",
-        num(CELL * f64::from(size) + 2.0 * MARGIN)
-    );
-    board.push_str(r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#e03131"/></marker></defs>"##);
-    board.push('\n');
-    for (k, f) in frames.iter().enumerate() {
-        frame_svg(&mut board, f, k, k == 0, rec.notation, opts.view);
-    }
-    board.push_str("</svg>");
-    let coords = if rec.notation == Frame::PerPlayer {
-        let (near, far) = if opts.view == Color::Black {
-            ("Black", "White")
-        } else {
-            ("White", "Black")
-        };
-        format!(
-            "Coordinates: {near}'s frame along the bottom and left, {far}'s (grey) along the top and right."
-        )
-    } else if opts.view == Color::Black {
-        "Coordinates: Black's frame (every move is written in it) along the bottom and left."
-            .to_string()
-    } else {
-        "Coordinates: Black's frame (every move is written in it) along the top and right."
-            .to_string()
-    };
+    let data = plies_data(&frames);
+    let board = board_svg(&frames, size, rec.notation, opts.view);
     let won = frames[n]
         .game
         .outcome()
         .is_some_and(|o| o.reason == Reason::FourSides);
-    let coords = if won {
-        coords + " Green: the winning chain."
-    } else {
-        coords
-    };
-    let mut facts = String::new();
-    let _ = write!(
-        facts,
-        "<div><dt>Board</dt><dd>{size}\u{d7}{size}, resolution {res}</dd></div>"
-    );
-    let standard = Crumble::new(size, res).is_ok_and(|g| &g == start_game);
-    if !standard {
-        facts.push_str("<div><dt>Start</dt><dd>a custom position</dd></div>");
-    }
-    let _ = write!(
-        facts,
-        "<div><dt>Frame</dt><dd>{}</dd></div><div><dt>Moves</dt><dd>{n}</dd></div>",
-        rec.notation.name()
-    );
-    for (name, value) in &rec.tags {
-        if name == "Black" || name == "White" {
-            continue;
-        }
-        let _ = write!(
-            facts,
-            "<div><dt>{}</dt><dd>{}</dd></div>",
-            esc(name),
-            esc(value)
-        );
-    }
+    let coords = coords_legend(rec.notation, opts.view, won);
+    let facts = facts(rec, n);
     let mut moves = String::new();
     move_list(&mut moves, rec, &frames);
     let result = final_game.outcome().map(|o| match o.winner {
@@ -568,6 +400,103 @@ pub fn render_game(rec: &Record<Crumble>, opts: &HtmlOptions) -> Result<String, 
         result,
         data,
     }))
+}
+
+/// Per-position text for the page's script (status, disc colour, last move), as JSON safe
+/// inside a script element.
+fn plies_data(frames: &[Frame1]) -> String {
+    let plies: Vec<serde_json::Value> = frames
+        .iter()
+        .map(|f| {
+            let disc = match f.game.outcome() {
+                Some(o) => o.winner.map_or("none", |c| c.name()),
+                None => f.game.to_move().name(),
+            };
+            let last = f
+                .last
+                .as_ref()
+                .map(|(_, number, text, mover)| format!("{number} {text} ({})", capital(*mover)));
+            serde_json::json!({"status": status_line(&f.game), "disc": disc, "last": last})
+        })
+        .collect();
+    let data = serde_json::json!({"plies": plies, "start": 0});
+    // `</` inside a script element would end it; `<\/` is the same JSON string.
+    data.to_string().replace("</", "<\\/")
+}
+
+/// The board: one SVG with a frame per position, the first one shown.
+fn board_svg(frames: &[Frame1], size: u16, notation: Frame, view: Color) -> String {
+    let mut board = String::with_capacity(3000 * frames.len());
+    let _ = write!(
+        board,
+        "<svg id=\"board\" viewBox=\"0 0 {0} {0}\" role=\"img\" aria-label=\"the board\">",
+        num(CELL * f64::from(size) + 2.0 * MARGIN)
+    );
+    board.push_str(r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#e03131"/></marker></defs>"##);
+    board.push('\n');
+    for (k, f) in frames.iter().enumerate() {
+        frame_svg(&mut board, f, k, k == 0, notation, view);
+    }
+    board.push_str("</svg>");
+    board
+}
+
+/// The legend's words on the coordinates drawn (and on the winning chain when `won`).
+fn coords_legend(notation: Frame, view: Color, won: bool) -> String {
+    let coords = if notation == Frame::PerPlayer {
+        let (near, far) = if view == Color::Black {
+            ("Black", "White")
+        } else {
+            ("White", "Black")
+        };
+        format!(
+            "Coordinates: {near}'s frame along the bottom and left, {far}'s (grey) along the top and right."
+        )
+    } else if view == Color::Black {
+        "Coordinates: Black's frame (every move is written in it) along the bottom and left."
+            .to_string()
+    } else {
+        "Coordinates: Black's frame (every move is written in it) along the top and right."
+            .to_string()
+    };
+    if won {
+        coords + " Green: the winning chain."
+    } else {
+        coords
+    }
+}
+
+/// The facts list: board, start (when custom), frame, the `n` moves and the tags other
+/// than the players.
+fn facts(rec: &Record<Crumble>, n: usize) -> String {
+    let b = rec.start.board();
+    let (size, res) = (b.board_size(), b.resolution());
+    let mut facts = String::new();
+    let _ = write!(
+        facts,
+        "<div><dt>Board</dt><dd>{size}\u{d7}{size}, resolution {res}</dd></div>"
+    );
+    let standard = Crumble::new(size, res).is_ok_and(|g| g == rec.start);
+    if !standard {
+        facts.push_str("<div><dt>Start</dt><dd>a custom position</dd></div>");
+    }
+    let _ = write!(
+        facts,
+        "<div><dt>Frame</dt><dd>{}</dd></div><div><dt>Moves</dt><dd>{n}</dd></div>",
+        rec.notation.name()
+    );
+    for (name, value) in &rec.tags {
+        if name == "Black" || name == "White" {
+            continue;
+        }
+        let _ = write!(
+            facts,
+            "<div><dt>{}</dt><dd>{}</dd></div>",
+            esc(name),
+            esc(value)
+        );
+    }
+    facts
 }
 
 #[cfg(test)]

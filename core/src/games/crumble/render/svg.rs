@@ -9,7 +9,7 @@
 use super::{BaseMark, Highlight, edge_labels, status_line, view_pieces};
 use crate::game::Color;
 use crate::games::crumble::game::Crumble;
-use crate::games::crumble::geom::Rect;
+use crate::games::crumble::geom::{Piece, Rect};
 use crate::render::svg::{
     ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc,
 };
@@ -44,6 +44,36 @@ const PAD: f64 = 24.0;
 const GUTTER: f64 = 44.0;
 const STATUS: f64 = 84.0;
 
+/// Grid units (the view's coordinates, `y` up) to SVG user units (`y` down).
+#[derive(Clone, Copy)]
+struct Scale {
+    /// The board's left edge.
+    left: f64,
+    /// The board's side.
+    side: f64,
+    /// One grid unit.
+    unit: f64,
+}
+
+impl Scale {
+    fn x(self, x: u16) -> f64 {
+        self.left + f64::from(x) * self.unit
+    }
+    fn y(self, y: u16) -> f64 {
+        PAD + self.side - f64::from(y) * self.unit
+    }
+    fn len(self, l: u16) -> f64 {
+        f64::from(l) * self.unit
+    }
+    /// The centre of `rc`.
+    fn centre(self, rc: Rect) -> (f64, f64) {
+        (
+            (self.x(rc.x) + self.x(rc.right())) / 2.0,
+            (self.y(rc.y) + self.y(rc.top())) / 2.0,
+        )
+    }
+}
+
 /// Draws the position (see the module documentation).
 pub fn render(game: &Crumble, opts: &SvgOptions) -> String {
     let b = game.board();
@@ -53,9 +83,7 @@ pub fn render(game: &Crumble, opts: &SvgOptions) -> String {
     let left = if opts.coords { GUTTER } else { PAD };
     let bottom_gap = if opts.coords { GUTTER } else { PAD };
     let (width, height) = (left + side + PAD, PAD + side + bottom_gap + STATUS);
-    // View coordinates (grid units, y up) to SVG user units.
-    let sx = |x: u16| left + f64::from(x) * unit;
-    let sy = |y: u16| PAD + side - f64::from(y) * unit;
+    let at = Scale { left, side, unit };
     let pieces = view_pieces(game, opts.view);
     let smallest = pieces
         .iter()
@@ -66,6 +94,24 @@ pub fn render(game: &Crumble, opts: &SvgOptions) -> String {
     let stroke = (f64::from(smallest) * unit * 0.06).clamp(0.4, 1.6);
 
     let mut s = String::new();
+    head(&mut s, game, (width, height), stroke);
+    board(&mut s, &pieces, at, g, stroke);
+    if let Some(hl) = opts.highlight.as_ref().map(|h| h.in_view(opts.view, g)) {
+        last_move(&mut s, &hl, at);
+    }
+    if opts.coords {
+        coords(&mut s, &pieces, at);
+    }
+    status(&mut s, game, opts, at, PAD + side + bottom_gap + 14.0);
+    s += "</svg>\n";
+    s
+}
+
+/// The opening tag, title, arrow marker, style sheet (outlines `stroke` wide) and
+/// background of a `width` × `height` picture.
+fn head(s: &mut String, game: &Crumble, (width, height): (f64, f64), stroke: f64) {
+    let b = game.board();
+    let (n, r) = (b.board_size(), b.resolution());
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" font-family="sans-serif">"#,
@@ -77,9 +123,9 @@ pub fn render(game: &Crumble, opts: &SvgOptions) -> String {
         "<title>Crumble {n}x{n} R={r}: {}</title>",
         escape(&status_line(game))
     );
-    s += "<defs>\n";
-    s += ARROW_MARKER;
-    s += "\n</defs>\n";
+    *s += "<defs>\n";
+    *s += ARROW_MARKER;
+    *s += "\n</defs>\n";
     let _ = writeln!(
         s,
         "<style>.piece{{stroke:#8a8a8a;stroke-width:{}}} .black{{fill:{BLACK_FILL}}} .white{{fill:{WHITE_FILL}}} .label{{font-size:22px;fill:#555}} .status{{font-size:26px;fill:#222}} .cut{{stroke:#f08c00;stroke-width:{};stroke-linecap:round;fill:none}} .step{{stroke:#d7301f;stroke-width:{};stroke-linecap:round;fill:none}} .start{{fill:#d7301f}}</style>",
@@ -93,125 +139,129 @@ pub fn render(game: &Crumble, opts: &SvgOptions) -> String {
         num(width),
         num(height)
     );
-    s += "<g class=\"pieces\">\n";
-    for p in &pieces {
+}
+
+/// One rectangle per piece, then the board's frame (`g` grid units a side).
+fn board(s: &mut String, pieces: &[Piece], at: Scale, g: u16, stroke: f64) {
+    *s += "<g class=\"pieces\">\n";
+    for p in pieces {
         let rc = p.rect;
         let _ = writeln!(
             s,
             r#"<rect class="piece {}" x="{}" y="{}" width="{}" height="{}"/>"#,
             p.color.name(),
-            num(sx(rc.x)),
-            num(sy(rc.top())),
-            num(f64::from(rc.w) * unit),
-            num(f64::from(rc.h) * unit)
+            num(at.x(rc.x)),
+            num(at.y(rc.top())),
+            num(at.len(rc.w)),
+            num(at.len(rc.h))
         );
     }
-    s += "</g>\n";
+    *s += "</g>\n";
     let _ = writeln!(
         s,
         r##"<rect class="frame" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="{}"/>"##,
-        num(sx(0)),
-        num(sy(g)),
-        num(side),
-        num(side),
+        num(at.x(0)),
+        num(at.y(g)),
+        num(at.side),
+        num(at.side),
         num(stroke * 2.0)
     );
+}
 
-    if let Some(hl) = opts.highlight.as_ref().map(|h| h.in_view(opts.view, g)) {
-        s += "<g class=\"last-move\">\n";
-        match hl.base {
-            BaseMark::Cut { from, to } => {
-                let _ = writeln!(
-                    s,
-                    r#"<line class="cut" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
-                    num(sx(from.0)),
-                    num(sy(from.1)),
-                    num(sx(to.0)),
-                    num(sy(to.1))
-                );
-            }
-            BaseMark::Outline(o) => {
-                let _ = writeln!(
-                    s,
-                    r#"<rect class="cut" x="{}" y="{}" width="{}" height="{}"/>"#,
-                    num(sx(o.x)),
-                    num(sy(o.top())),
-                    num(f64::from(o.w) * unit),
-                    num(f64::from(o.h) * unit)
-                );
-            }
-        }
-        let centre = |rc: Rect| {
-            (
-                (sx(rc.x) + sx(rc.right())) / 2.0,
-                (sy(rc.y) + sy(rc.top())) / 2.0,
-            )
-        };
-        if let Some(&first) = hl.path.first() {
-            let (cx, cy) = centre(first);
-            let rad = (f64::from(first.w.min(first.h)) * unit * 0.12).clamp(2.0, 8.0);
+/// The last move (in the view's frame): its cut line or join outline, and the swap path as
+/// a dot on its start and an arrow per step.
+fn last_move(s: &mut String, hl: &Highlight, at: Scale) {
+    *s += "<g class=\"last-move\">\n";
+    match hl.base {
+        BaseMark::Cut { from, to } => {
             let _ = writeln!(
                 s,
-                r#"<circle class="start" cx="{}" cy="{}" r="{}"/>"#,
-                num(cx),
-                num(cy),
-                num(rad)
+                r#"<line class="cut" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+                num(at.x(from.0)),
+                num(at.y(from.1)),
+                num(at.x(to.0)),
+                num(at.y(to.1))
             );
         }
-        for pair in hl.path.windows(2) {
-            let (a, b2) = (centre(pair[0]), centre(pair[1]));
-            // Stop a little short of the target's centre so the arrow head stays inside.
-            let (dx, dy) = (b2.0 - a.0, b2.1 - a.1);
-            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-            let short = (len * 0.15).min(8.0);
+        BaseMark::Outline(o) => {
             let _ = writeln!(
                 s,
-                r#"<line class="step" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#arrow)"/>"#,
-                num(a.0),
-                num(a.1),
-                num(b2.0 - dx / len * short),
-                num(b2.1 - dy / len * short)
+                r#"<rect class="cut" x="{}" y="{}" width="{}" height="{}"/>"#,
+                num(at.x(o.x)),
+                num(at.y(o.top())),
+                num(at.len(o.w)),
+                num(at.len(o.h))
             );
         }
-        s += "</g>\n";
     }
-
-    if opts.coords {
-        s += "<g class=\"coords\">\n";
-        let (bottom, leftl) = edge_labels(&pieces);
-        let mut free = f64::NEG_INFINITY;
-        for (x, k) in bottom {
-            let cx = sx(x);
-            if cx < free {
-                continue;
-            }
-            let _ = writeln!(
-                s,
-                r#"<text class="label" x="{}" y="{}" text-anchor="middle">{k}</text>"#,
-                num(cx),
-                num(sy(0) + 28.0)
-            );
-            free = cx + 26.0;
-        }
-        let mut free = f64::INFINITY;
-        for (y, k) in leftl {
-            let cy = sy(y);
-            if cy > free {
-                continue;
-            }
-            let _ = writeln!(
-                s,
-                r#"<text class="label" x="{}" y="{}" text-anchor="end">{k}</text>"#,
-                num(sx(0) - 8.0),
-                num(cy + 8.0)
-            );
-            free = cy - 22.0;
-        }
-        s += "</g>\n";
+    if let Some(&first) = hl.path.first() {
+        let (cx, cy) = at.centre(first);
+        let rad = (f64::from(first.w.min(first.h)) * at.unit * 0.12).clamp(2.0, 8.0);
+        let _ = writeln!(
+            s,
+            r#"<circle class="start" cx="{}" cy="{}" r="{}"/>"#,
+            num(cx),
+            num(cy),
+            num(rad)
+        );
     }
+    for pair in hl.path.windows(2) {
+        let (a, b2) = (at.centre(pair[0]), at.centre(pair[1]));
+        // Stop a little short of the target's centre so the arrow head stays inside.
+        let (dx, dy) = (b2.0 - a.0, b2.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let short = (len * 0.15).min(8.0);
+        let _ = writeln!(
+            s,
+            r#"<line class="step" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#arrow)"/>"#,
+            num(a.0),
+            num(a.1),
+            num(b2.0 - dx / len * short),
+            num(b2.1 - dy / len * short)
+        );
+    }
+    *s += "</g>\n";
+}
 
-    // Status: a disc in the colour of the side to move (or the winner), the status text,
-    // and the last move on a second line.
+/// The coordinates along the bottom and left edges, skipping a label that would overlap
+/// the one before it.
+fn coords(s: &mut String, pieces: &[Piece], at: Scale) {
+    *s += "<g class=\"coords\">\n";
+    let (bottom, leftl) = edge_labels(pieces);
+    let mut free = f64::NEG_INFINITY;
+    for (x, k) in bottom {
+        let cx = at.x(x);
+        if cx < free {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            r#"<text class="label" x="{}" y="{}" text-anchor="middle">{k}</text>"#,
+            num(cx),
+            num(at.y(0) + 28.0)
+        );
+        free = cx + 26.0;
+    }
+    let mut free = f64::INFINITY;
+    for (y, k) in leftl {
+        let cy = at.y(y);
+        if cy > free {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            r#"<text class="label" x="{}" y="{}" text-anchor="end">{k}</text>"#,
+            num(at.x(0) - 8.0),
+            num(cy + 8.0)
+        );
+        free = cy - 22.0;
+    }
+    *s += "</g>\n";
+}
+
+/// The status at height `ty`: a disc in the colour of the side to move (or the winner), the
+/// status text, and the last move on a second line.
+fn status(s: &mut String, game: &Crumble, opts: &SvgOptions, at: Scale, ty: f64) {
     let mut text = status_line(game);
     if opts.view == Color::White {
         text += "; White's view";
@@ -220,10 +270,9 @@ pub fn render(game: &Crumble, opts: &SvgOptions) -> String {
         Some(o) => o.winner,
         None => Some(game.to_move()),
     };
-    let ty = PAD + side + bottom_gap + 14.0;
-    let mut tx = sx(0);
+    let mut tx = at.x(0);
     if let Some(c) = disc {
-        s += &status_disc(tx + 11.0, ty, c);
+        *s += &status_disc(tx + 11.0, ty, c);
         tx += 30.0;
     }
     let _ = writeln!(
@@ -242,6 +291,4 @@ pub fn render(game: &Crumble, opts: &SvgOptions) -> String {
             escape(m)
         );
     }
-    s += "</svg>\n";
-    s
 }

@@ -11,7 +11,7 @@
 use super::{BaseMark, Highlight, edge_labels, status_line, view_pieces};
 use crate::game::Color;
 use crate::games::crumble::game::Crumble;
-use crate::games::crumble::geom::Dir;
+use crate::games::crumble::geom::{Dir, Piece, Rect};
 use crate::render::term::{BG_BLACK, BG_HOT, BG_WHITE, FG_HOT, sgr};
 use std::fmt::Write as _;
 
@@ -94,170 +94,210 @@ const FG_LINE: u8 = 240;
 const FG_MARK: u8 = 196;
 const FG_MARK_ON_BLACK: u8 = 210;
 
-/// Draws the position (see the module documentation) with status lines under it.
-pub fn render(game: &Crumble, opts: &TermOptions) -> String {
-    let b = game.board();
-    let (n, r, g) = (b.board_size(), b.resolution(), b.grid_size());
-    let pieces = view_pieces(game, opts.view);
-    let (cw, ch) = if n <= 6 {
-        (8, 4)
-    } else if n <= 8 {
-        (6, 3)
-    } else {
-        (4, 2)
-    };
-    let mut xs: Vec<u16> = pieces
-        .iter()
-        .flat_map(|p| [p.rect.x, p.rect.right()])
-        .collect();
-    let mut ys: Vec<u16> = pieces
-        .iter()
-        .flat_map(|p| [p.rect.y, p.rect.top()])
-        .collect();
-    xs.extend((0..=n).map(|k| k * r));
-    ys.extend((0..=n).map(|k| k * r));
-    xs.sort_unstable();
-    xs.dedup();
-    ys.sort_unstable();
-    ys.dedup();
-    let px = layout(&xs, r, cw);
-    let py = layout(&ys, r, ch);
-    let (w, h) = (px[px.len() - 1] + 1, py[py.len() - 1] + 1);
-    let mut canvas = vec![Cell::default(); w * h];
-    // Canvas row 0 is the top of the board.
-    let col = |x: u16| px[index_of(&xs, x)];
-    let row = |y: u16| h - 1 - py[index_of(&ys, y)];
-    let at = |c: usize, rw: usize| rw * w + c;
+/// The drawing surface: one [`Cell`] per character, row 0 at the top of the board, and the
+/// canvas position of every boundary coordinate (`xs`, `ys`, in the view's grid units).
+struct Canvas {
+    cells: Vec<Cell>,
+    w: usize,
+    h: usize,
+    xs: Vec<u16>,
+    ys: Vec<u16>,
+    px: Vec<usize>,
+    py: Vec<usize>,
+}
 
-    let hline = |canvas: &mut Vec<Cell>, rw: usize, c0: usize, c1: usize, hot: bool| {
+impl Canvas {
+    /// An empty canvas laid out for `pieces` on an `n`×`n` board of resolution `r`.
+    fn new(pieces: &[Piece], n: u16, r: u16) -> Canvas {
+        let (cw, ch) = if n <= 6 {
+            (8, 4)
+        } else if n <= 8 {
+            (6, 3)
+        } else {
+            (4, 2)
+        };
+        let mut xs: Vec<u16> = pieces
+            .iter()
+            .flat_map(|p| [p.rect.x, p.rect.right()])
+            .collect();
+        let mut ys: Vec<u16> = pieces
+            .iter()
+            .flat_map(|p| [p.rect.y, p.rect.top()])
+            .collect();
+        xs.extend((0..=n).map(|k| k * r));
+        ys.extend((0..=n).map(|k| k * r));
+        xs.sort_unstable();
+        xs.dedup();
+        ys.sort_unstable();
+        ys.dedup();
+        let px = layout(&xs, r, cw);
+        let py = layout(&ys, r, ch);
+        let (w, h) = (px[px.len() - 1] + 1, py[py.len() - 1] + 1);
+        Canvas {
+            cells: vec![Cell::default(); w * h],
+            w,
+            h,
+            xs,
+            ys,
+            px,
+            py,
+        }
+    }
+
+    fn col(&self, x: u16) -> usize {
+        self.px[index_of(&self.xs, x)]
+    }
+
+    fn row(&self, y: u16) -> usize {
+        self.h - 1 - self.py[index_of(&self.ys, y)]
+    }
+
+    fn at(&self, c: usize, rw: usize) -> usize {
+        rw * self.w + c
+    }
+
+    fn hline(&mut self, rw: usize, c0: usize, c1: usize, hot: bool) {
         for c in c0..=c1 {
-            let cell = &mut canvas[at(c, rw)];
+            let i = self.at(c, rw);
+            let cell = &mut self.cells[i];
             let bits = if c > c0 { LEFT } else { 0 } | if c < c1 { RIGHT } else { 0 };
             cell.lines |= bits;
             if hot {
                 cell.hot |= bits;
             }
         }
-    };
-    let vline = |canvas: &mut Vec<Cell>, c: usize, r0: usize, r1: usize, hot: bool| {
-        // r0 is the top row (smaller index).
+    }
+
+    /// `r0` is the top row (smaller index).
+    fn vline(&mut self, c: usize, r0: usize, r1: usize, hot: bool) {
         for rw in r0..=r1 {
-            let cell = &mut canvas[at(c, rw)];
+            let i = self.at(c, rw);
+            let cell = &mut self.cells[i];
             let bits = if rw > r0 { UP } else { 0 } | if rw < r1 { DOWN } else { 0 };
             cell.lines |= bits;
             if hot {
                 cell.hot |= bits;
             }
         }
-    };
-    for p in &pieces {
+    }
+
+    /// The four sides of `rc`.
+    fn outline(&mut self, rc: Rect, hot: bool) {
+        let (c0, c1, top, bottom) = (
+            self.col(rc.x),
+            self.col(rc.right()),
+            self.row(rc.top()),
+            self.row(rc.y),
+        );
+        self.hline(top, c0, c1, hot);
+        self.hline(bottom, c0, c1, hot);
+        self.vline(c0, top, bottom, hot);
+        self.vline(c1, top, bottom, hot);
+    }
+
+    /// A piece: its inside filled with its colour, its outline.
+    fn piece(&mut self, p: &Piece) {
         let rc = p.rect;
-        let (c0, c1, top, bottom) = (col(rc.x), col(rc.right()), row(rc.top()), row(rc.y));
+        let (c0, c1, top, bottom) = (
+            self.col(rc.x),
+            self.col(rc.right()),
+            self.row(rc.top()),
+            self.row(rc.y),
+        );
         for rw in top + 1..bottom {
             for c in c0 + 1..c1 {
-                canvas[at(c, rw)].fill = Some(p.color);
+                let i = self.at(c, rw);
+                self.cells[i].fill = Some(p.color);
             }
         }
-        hline(&mut canvas, top, c0, c1, false);
-        hline(&mut canvas, bottom, c0, c1, false);
-        vline(&mut canvas, c0, top, bottom, false);
-        vline(&mut canvas, c1, top, bottom, false);
+        self.outline(rc, false);
     }
-    let hl = opts.highlight.as_ref().map(|hl| hl.in_view(opts.view, g));
-    if let Some(hl) = &hl {
+
+    /// The last move (in the view's frame): its cut line or join outline drawn hot, and the
+    /// swap path: `o` on the starting piece, then an arrow on every target showing the
+    /// direction of the step into it.
+    fn last_move(&mut self, hl: &Highlight, color: bool) {
         match hl.base {
             BaseMark::Cut { from, to } => {
                 if from.1 == to.1 {
-                    hline(
-                        &mut canvas,
-                        row(from.1),
-                        col(from.0.min(to.0)),
-                        col(from.0.max(to.0)),
+                    self.hline(
+                        self.row(from.1),
+                        self.col(from.0.min(to.0)),
+                        self.col(from.0.max(to.0)),
                         true,
                     );
                 } else {
-                    vline(
-                        &mut canvas,
-                        col(from.0),
-                        row(from.1.max(to.1)),
-                        row(from.1.min(to.1)),
+                    self.vline(
+                        self.col(from.0),
+                        self.row(from.1.max(to.1)),
+                        self.row(from.1.min(to.1)),
                         true,
                     );
                 }
             }
-            BaseMark::Outline(o) => {
-                let (c0, c1, top, bottom) = (col(o.x), col(o.right()), row(o.top()), row(o.y));
-                hline(&mut canvas, top, c0, c1, true);
-                hline(&mut canvas, bottom, c0, c1, true);
-                vline(&mut canvas, c0, top, bottom, true);
-                vline(&mut canvas, c1, top, bottom, true);
-            }
+            BaseMark::Outline(o) => self.outline(o, true),
         }
-        // Swap path: `o` on the starting piece, then an arrow on every target showing the
-        // direction of the step into it.
         for (i, rc) in hl.path.iter().enumerate() {
             let mark = if i == 0 {
                 'o'
             } else {
-                match (hl.steps[i - 1], opts.color) {
-                    (Dir::N, true) => '↑',
-                    (Dir::E, true) => '→',
-                    (Dir::S, true) => '↓',
-                    (Dir::W, true) => '←',
-                    (Dir::N, false) => '^',
-                    (Dir::E, false) => '>',
-                    (Dir::S, false) => 'v',
-                    (Dir::W, false) => '<',
-                }
+                step_arrow(hl.steps[i - 1], color)
             };
-            let c = (col(rc.x) + col(rc.right())) / 2;
-            let rw = (row(rc.y) + row(rc.top())) / 2;
-            canvas[at(c, rw)].mark = Some(mark);
+            let c = (self.col(rc.x) + self.col(rc.right())) / 2;
+            let rw = (self.row(rc.y) + self.row(rc.top())) / 2;
+            let i = self.at(c, rw);
+            self.cells[i].mark = Some(mark);
         }
     }
 
-    // Edge labels.
-    let gutter = if opts.coords { 4 } else { 0 };
-    let (bottom_labels, left_labels) = edge_labels(&pieces);
-    let mut left_text: Vec<String> = vec![String::new(); h];
-    if opts.coords {
+    /// The label of each row along the left edge (empty for most), skipping one too close
+    /// to the label above it.
+    fn left_labels(&self, labels: &[(u16, u32)]) -> Vec<String> {
+        let mut left_text: Vec<String> = vec![String::new(); self.h];
         let mut last_row = usize::MAX;
-        for &(y, k) in left_labels.iter().rev() {
-            let rw = row(y);
-            if last_row != usize::MAX && rw <= last_row + 1 && rw != h - 1 {
+        for &(y, k) in labels.iter().rev() {
+            let rw = self.row(y);
+            if last_row != usize::MAX && rw <= last_row + 1 && rw != self.h - 1 {
                 continue; // too close to the label above
             }
             left_text[rw] = k.to_string();
             last_row = rw;
         }
+        left_text
     }
 
-    let mut out = String::new();
-    for rw in 0..h {
-        if opts.coords {
-            let _ = write!(out, "{:>3} ", left_text[rw]);
-        }
-        let mut style: Option<(u8, Option<u8>)> = None;
-        for c in 0..w {
-            let cell = canvas[at(c, rw)];
-            let (ch_, fg, bg) = glyph(cell, opts.color);
-            if opts.color && style != Some((bg, fg)) {
-                sgr(&mut out, fg, bg);
-                style = Some((bg, fg));
+    /// The canvas line by line, each after its left label when `left_text` is given, with
+    /// colour codes when `color`.
+    fn write_rows(&self, out: &mut String, left_text: Option<&[String]>, color: bool) {
+        for rw in 0..self.h {
+            if let Some(left_text) = left_text {
+                let _ = write!(out, "{:>3} ", left_text[rw]);
             }
-            out.push(ch_);
+            let mut style: Option<(u8, Option<u8>)> = None;
+            for c in 0..self.w {
+                let cell = self.cells[self.at(c, rw)];
+                let (ch_, fg, bg) = glyph(cell, color);
+                if color && style != Some((bg, fg)) {
+                    sgr(out, fg, bg);
+                    style = Some((bg, fg));
+                }
+                out.push(ch_);
+            }
+            if color {
+                *out += "\x1b[0m";
+            }
+            out.push('\n');
         }
-        if opts.color {
-            out += "\x1b[0m";
-        }
-        out.push('\n');
     }
-    if opts.coords {
-        let mut line = " ".repeat(gutter + w + 4);
+
+    /// The line of labels under the board, after a `gutter`, skipping one that would touch
+    /// the label before it.
+    fn write_bottom_labels(&self, out: &mut String, gutter: usize, labels: &[(u16, u32)]) {
+        let mut line = " ".repeat(gutter + self.w + 4);
         let mut free_from = 0;
-        for &(x, k) in &bottom_labels {
+        for &(x, k) in labels {
             let text = k.to_string();
-            let c = gutter + col(x);
+            let c = gutter + self.col(x);
             // Centre one-digit labels on the corner, start longer ones at it.
             let start = c.saturating_sub(text.len() / 2);
             if start < free_from {
@@ -266,8 +306,47 @@ pub fn render(game: &Crumble, opts: &TermOptions) -> String {
             line.replace_range(start..start + text.len(), &text);
             free_from = start + text.len() + 1;
         }
-        out += line.trim_end();
+        *out += line.trim_end();
         out.push('\n');
+    }
+}
+
+/// The arrow of a swap step in direction `d`: a Unicode arrow with colour, else ASCII.
+fn step_arrow(d: Dir, color: bool) -> char {
+    match (d, color) {
+        (Dir::N, true) => '↑',
+        (Dir::E, true) => '→',
+        (Dir::S, true) => '↓',
+        (Dir::W, true) => '←',
+        (Dir::N, false) => '^',
+        (Dir::E, false) => '>',
+        (Dir::S, false) => 'v',
+        (Dir::W, false) => '<',
+    }
+}
+
+/// Draws the position (see the module documentation) with status lines under it.
+pub fn render(game: &Crumble, opts: &TermOptions) -> String {
+    let b = game.board();
+    let (n, r, g) = (b.board_size(), b.resolution(), b.grid_size());
+    let pieces = view_pieces(game, opts.view);
+    let mut canvas = Canvas::new(&pieces, n, r);
+    for p in &pieces {
+        canvas.piece(p);
+    }
+    if let Some(hl) = opts.highlight.as_ref().map(|hl| hl.in_view(opts.view, g)) {
+        canvas.last_move(&hl, opts.color);
+    }
+
+    // Edge labels.
+    let gutter = if opts.coords { 4 } else { 0 };
+    let (bottom_labels, left_labels) = edge_labels(&pieces);
+    let left_text = opts.coords.then(|| canvas.left_labels(&left_labels));
+
+    let mut out = String::new();
+    canvas.write_rows(&mut out, left_text.as_deref(), opts.color);
+    if opts.coords {
+        canvas.write_bottom_labels(&mut out, gutter, &bottom_labels);
     }
     out += &" ".repeat(gutter);
     out += &status_line(game);

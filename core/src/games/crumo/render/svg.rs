@@ -49,11 +49,9 @@ pub fn point_at(game: &Crumo, p: Point) -> (f64, f64) {
 
 /// Draws the position (see the module documentation).
 pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
-    let geo = game.geometry();
     let n = f64::from(game.size());
     let rows = 2.0 * n - 1.0;
     let h3 = 3f64.sqrt() / 2.0;
-    let at = |p: Point| point_at(game, p);
     let width = 2.0 * PAD + STEP * (rows - 1.0);
     let board_h = 2.0 * PAD + STEP * h3 * (rows - 1.0);
     let height = board_h + STATUS;
@@ -70,12 +68,27 @@ pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
         num(width),
         num(height)
     );
-    // Grid lines: each point to its east, north-east and north-west neighbours.
+    grid(&mut s, game);
+    debug_assert_eq!(DIRECTIONS[0], (1, 0));
+    if opts.coords {
+        coords(&mut s, game);
+    }
+    for p in 0..game.geometry().points() as Point {
+        point(&mut s, game, opts, p);
+    }
+    status(&mut s, game, opts, board_h + LINE * 0.5);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The grid lines: each point to its east, north-east and north-west neighbours.
+fn grid(s: &mut String, game: &Crumo) {
+    let geo = game.geometry();
     s.push_str(r##"<g stroke="#8c8371" stroke-width="1.5">"##);
     for p in 0..geo.points() as Point {
         for d in 0..3 {
             if let Some(t) = geo.step(p, d, 1) {
-                let ((x1, y1), (x2, y2)) = (at(p), at(t));
+                let ((x1, y1), (x2, y2)) = (point_at(game, p), point_at(game, t));
                 let _ = write!(
                     s,
                     r#"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
@@ -88,79 +101,89 @@ pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
         }
     }
     s.push_str("</g>");
-    debug_assert_eq!(DIRECTIONS[0], (1, 0));
-    if opts.coords {
-        let font = r##"font-size="16" fill="#5b5447" text-anchor="middle""##;
-        for r in 0..geo.points() as Point {
-            let (q, rr) = geo.coords(r);
-            // The first point of each row takes the rank; the lowest point of each file the letter.
-            let row_first = q == 0 || geo.point_at(i32::from(q) - 1, i32::from(rr)).is_none();
-            let file_lowest = geo.point_at(i32::from(q), i32::from(rr) - 1).is_none();
-            let (x, y) = at(r);
-            if row_first {
-                let _ = write!(
-                    s,
-                    r#"<text x="{}" y="{}" {font}>{}</text>"#,
-                    num(x - 0.6 * STEP),
-                    num(y + 5.0),
-                    u32::from(rr) + 1
-                );
-            }
-            if file_lowest {
-                let _ = write!(
-                    s,
-                    r#"<text x="{}" y="{}" {font}>{}</text>"#,
-                    num(x - 0.3 * STEP),
-                    num(y + 0.55 * STEP),
-                    char::from(b'a' + q)
-                );
-            }
-        }
-    }
-    for p in 0..geo.points() as Point {
-        let (x, y) = at(p);
-        let hot = opts.highlight.as_ref().is_some_and(|h| h.has(p));
-        if hot {
+}
+
+/// The rank number left of each row's first point and the file letter under each file's
+/// lowest point.
+fn coords(s: &mut String, game: &Crumo) {
+    let geo = game.geometry();
+    let font = r##"font-size="16" fill="#5b5447" text-anchor="middle""##;
+    for r in 0..geo.points() as Point {
+        let (q, rr) = geo.coords(r);
+        // The first point of each row takes the rank; the lowest point of each file the letter.
+        let row_first = q == 0 || geo.point_at(i32::from(q) - 1, i32::from(rr)).is_none();
+        let file_lowest = geo.point_at(i32::from(q), i32::from(rr) - 1).is_none();
+        let (x, y) = point_at(game, r);
+        if row_first {
             let _ = write!(
                 s,
-                r##"<circle class="last-move" cx="{}" cy="{}" r="{}" fill="none" stroke="#e66101" stroke-width="5"/>"##,
-                num(x),
-                num(y),
-                num(0.44 * STEP)
+                r#"<text x="{}" y="{}" {font}>{}</text>"#,
+                num(x - 0.6 * STEP),
+                num(y + 5.0),
+                u32::from(rr) + 1
             );
         }
-        match game.stack(p) {
-            None => {
-                let _ = write!(
-                    s,
-                    r##"<circle cx="{}" cy="{}" r="4" fill="#8c8371"/>"##,
-                    num(x),
-                    num(y)
-                );
-            }
-            Some(st) => {
-                let (fill, ink, class) = match st.color {
-                    Color::Black => (BLACK_FILL, WHITE_FILL, "black"),
-                    Color::White => (WHITE_FILL, BLACK_FILL, "white"),
-                };
-                let _ = write!(
-                    s,
-                    r##"<circle class="stack {class}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="#262626" stroke-width="1.5"/><text x="{}" y="{}" font-size="22" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
-                    num(x),
-                    num(y),
-                    num(0.36 * STEP),
-                    num(x),
-                    num(y + 8.0),
-                    st.height
-                );
-            }
+        if file_lowest {
+            let _ = write!(
+                s,
+                r#"<text x="{}" y="{}" {font}>{}</text>"#,
+                num(x - 0.3 * STEP),
+                num(y + 0.55 * STEP),
+                char::from(b'a' + q)
+            );
         }
     }
+}
+
+/// Point `p`: ringed when the last move touched it, then its stack (a disc with its height)
+/// or, when empty, a dot.
+fn point(s: &mut String, game: &Crumo, opts: &SvgOptions, p: Point) {
+    let (x, y) = point_at(game, p);
+    let hot = opts.highlight.as_ref().is_some_and(|h| h.has(p));
+    if hot {
+        let _ = write!(
+            s,
+            r##"<circle class="last-move" cx="{}" cy="{}" r="{}" fill="none" stroke="#e66101" stroke-width="5"/>"##,
+            num(x),
+            num(y),
+            num(0.44 * STEP)
+        );
+    }
+    match game.stack(p) {
+        None => {
+            let _ = write!(
+                s,
+                r##"<circle cx="{}" cy="{}" r="4" fill="#8c8371"/>"##,
+                num(x),
+                num(y)
+            );
+        }
+        Some(st) => {
+            let (fill, ink, class) = match st.color {
+                Color::Black => (BLACK_FILL, WHITE_FILL, "black"),
+                Color::White => (WHITE_FILL, BLACK_FILL, "white"),
+            };
+            let _ = write!(
+                s,
+                r##"<circle class="stack {class}" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="#262626" stroke-width="1.5"/><text x="{}" y="{}" font-size="22" font-weight="bold" text-anchor="middle" fill="{ink}">{}</text>"##,
+                num(x),
+                num(y),
+                num(0.36 * STEP),
+                num(x),
+                num(y + 8.0),
+                st.height
+            );
+        }
+    }
+}
+
+/// The status lines from height `y0`: a disc in the colour of the side to move (or the
+/// winner), the status with the last move, then the score.
+fn status(s: &mut String, game: &Crumo, opts: &SvgOptions, y0: f64) {
     let mut status = status_line(game);
     if let Some(m) = &opts.last_move {
         status += &format!("; last move {m}");
     }
-    let y0 = board_h + LINE * 0.5;
     let disc = game
         .outcome()
         .map_or(game.to_move(), |o| o.winner.unwrap_or(game.to_move()));
@@ -179,6 +202,4 @@ pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
         num(y0 + LINE + 6.0),
         escape(&score_line(game))
     );
-    s.push_str("</svg>\n");
-    s
 }

@@ -111,31 +111,88 @@ pub fn square_corner(board: &Board, s: Square, coords: bool) -> (f64, f64) {
     )
 }
 
+/// The centre of square `s` (see [`square_corner`]).
+fn square_centre(board: &Board, s: Square, coords: bool) -> (f64, f64) {
+    let (x, y) = square_corner(board, s, coords);
+    (x + CELL / 2.0, y + CELL / 2.0)
+}
+
+/// Square `s` as a rectangle of class `class`.
+fn square_rect(board: &Board, s: Square, coords: bool, class: &str) -> String {
+    let (x, y) = square_corner(board, s, coords);
+    format!(
+        r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
+        num(x),
+        num(y),
+        num(CELL),
+        num(CELL)
+    )
+}
+
 /// Draws the position (see the module documentation).
 pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
     let b = game.board();
-    let (w, h) = (b.width(), b.height());
     let left = if opts.coords { GUTTER } else { PAD };
     let bottom_gap = if opts.coords { GUTTER } else { PAD };
-    let (bw, bh) = (CELL * f64::from(w), CELL * f64::from(h));
+    let (bw, bh) = (CELL * f64::from(b.width()), CELL * f64::from(b.height()));
     let (width, height) = (left + bw + PAD, PAD + bh + bottom_gap + STATUS);
-    let corner = |s: Square| square_corner(b, s, opts.coords);
-    let centre = |s: Square| {
-        let (x, y) = corner(s);
-        (x + CELL / 2.0, y + CELL / 2.0)
-    };
-    let square_rect = |s: Square, class: &str| {
-        let (x, y) = corner(s);
-        format!(
-            r#"<rect class="{class}" x="{}" y="{}" width="{}" height="{}"/>"#,
-            num(x),
-            num(y),
-            num(CELL),
-            num(CELL)
-        )
-    };
 
     let mut s = String::new();
+    head(&mut s, game, width, height);
+    s += "<g class=\"squares\">\n";
+    for sq in 0..b.square_count() as Square {
+        let (x, y) = b.xy(sq);
+        // a1 is dark, as on a chessboard.
+        let class = if (x + y) % 2 == 0 { "dark" } else { "light" };
+        s += &square_rect(b, sq, opts.coords, &format!("square {class}"));
+        s.push('\n');
+    }
+    s += "</g>\n";
+    let hl = opts.highlight.as_ref();
+    if let Some(hl) = hl {
+        s += "<g class=\"last-move\">\n";
+        for &m in &hl.moved {
+            s += &square_rect(b, m, opts.coords, "moved");
+            s.push('\n');
+        }
+        if let Some(from) = hl.from {
+            s += &square_rect(b, from, opts.coords, "left");
+            s.push('\n');
+        }
+        s += "</g>\n";
+    }
+    s += "<g class=\"pieces\">\n";
+    for (sq, p) in b.pieces() {
+        let (cx, cy) = square_centre(b, sq, opts.coords);
+        let class = format!("piece {} {}", p.color.name(), p.kind.name());
+        s += &piece_shape(p.kind, &class, cx, cy);
+        s.push('\n');
+    }
+    s += "</g>\n";
+    if let Some(hl) = hl {
+        direction(&mut s, b, opts.coords, hl);
+    }
+    let _ = writeln!(
+        s,
+        r##"<rect class="frame" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="2"/>"##,
+        num(left),
+        num(PAD),
+        num(bw),
+        num(bh)
+    );
+    if opts.coords {
+        coords(&mut s, b, left);
+    }
+    status(&mut s, game, opts, left, PAD + bh + bottom_gap + LINE / 2.0);
+    s += "</svg>\n";
+    s
+}
+
+/// The opening tag, title, arrow marker, style sheet and background of a `width` ×
+/// `height` picture.
+fn head(s: &mut String, game: &Splinter, width: f64, height: f64) {
+    let b = game.board();
+    let (w, h) = (b.width(), b.height());
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" font-family="sans-serif">"#,
@@ -158,117 +215,86 @@ pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
         num(width),
         num(height)
     );
-    s += "<g class=\"squares\">\n";
-    for sq in 0..b.square_count() as Square {
-        let (x, y) = b.xy(sq);
-        // a1 is dark, as on a chessboard.
-        let class = if (x + y) % 2 == 0 { "dark" } else { "light" };
-        s += &square_rect(sq, &format!("square {class}"));
-        s.push('\n');
-    }
-    s += "</g>\n";
-    let hl = opts.highlight.as_ref();
-    if let Some(hl) = hl {
-        s += "<g class=\"last-move\">\n";
-        for &m in &hl.moved {
-            s += &square_rect(m, "moved");
-            s.push('\n');
-        }
-        if let Some(from) = hl.from {
-            s += &square_rect(from, "left");
-            s.push('\n');
-        }
-        s += "</g>\n";
-    }
-    s += "<g class=\"pieces\">\n";
-    for (sq, p) in b.pieces() {
-        let (cx, cy) = centre(sq);
-        let class = format!("piece {} {}", p.color.name(), p.kind.name());
-        s += &piece_shape(p.kind, &class, cx, cy);
-        s.push('\n');
-    }
-    s += "</g>\n";
-    if let Some(hl) = hl {
-        // The step from the square left to the destination, or, with only the position's
-        // `last_move`, a short arrow through each moved square.
-        let (dx, dy) = hl.dir.delta();
-        let (ux, uy) = (f64::from(dx), -f64::from(dy));
-        let len = (ux * ux + uy * uy).sqrt();
-        let (ux, uy) = (ux / len, uy / len);
-        let arrows: Vec<((f64, f64), (f64, f64))> = match hl.from {
-            Some(from) => {
-                let (ax, ay) = centre(from);
-                // Into the destination square, short of its piece's centre.
-                let reach = CELL * len * 0.62;
-                vec![((ax, ay), (ax + ux * reach, ay + uy * reach))]
-            }
-            None => hl
-                .moved
-                .iter()
-                .map(|&m| {
-                    let (cx, cy) = centre(m);
-                    let r = 0.32 * CELL;
-                    ((cx - ux * r, cy - uy * r), (cx + ux * r, cy + uy * r))
-                })
-                .collect(),
-        };
-        s += "<g class=\"last-move-direction\">\n";
-        for ((x1, y1), (x2, y2)) in arrows {
-            let _ = writeln!(
-                s,
-                r#"<line class="step" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#arrow)"/>"#,
-                num(x1),
-                num(y1),
-                num(x2),
-                num(y2)
-            );
-        }
-        s += "</g>\n";
-    }
-    let _ = writeln!(
-        s,
-        r##"<rect class="frame" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444" stroke-width="2"/>"##,
-        num(left),
-        num(PAD),
-        num(bw),
-        num(bh)
-    );
-    if opts.coords {
-        s += "<g class=\"coords\">\n";
-        for x in 0..w {
-            let _ = writeln!(
-                s,
-                r#"<text class="label" x="{}" y="{}" text-anchor="middle">{}</text>"#,
-                num(left + (f64::from(x) + 0.5) * CELL),
-                num(PAD + bh + 26.0),
-                char::from(b'a' + x)
-            );
-        }
-        for y in 0..h {
-            let _ = writeln!(
-                s,
-                r#"<text class="label" x="{}" y="{}" text-anchor="end">{}</text>"#,
-                num(left - 6.0),
-                num(PAD + (f64::from(h - 1 - y) + 0.5) * CELL + 8.0),
-                u32::from(y) + 1
-            );
-        }
-        s += "</g>\n";
-    }
+}
 
-    // Status: a disc in the colour of the side to move (or the winner) and the status text,
-    // then the last move, then the knockouts and pieces.
+/// The last move's direction: the step from the square left to the destination, or, with
+/// only the position's `last_move`, a short arrow through each moved square.
+fn direction(s: &mut String, b: &Board, coords: bool, hl: &SplinterHighlight) {
+    let (dx, dy) = hl.dir.delta();
+    let (ux, uy) = (f64::from(dx), -f64::from(dy));
+    let len = (ux * ux + uy * uy).sqrt();
+    let (ux, uy) = (ux / len, uy / len);
+    let arrows: Vec<((f64, f64), (f64, f64))> = match hl.from {
+        Some(from) => {
+            let (ax, ay) = square_centre(b, from, coords);
+            // Into the destination square, short of its piece's centre.
+            let reach = CELL * len * 0.62;
+            vec![((ax, ay), (ax + ux * reach, ay + uy * reach))]
+        }
+        None => hl
+            .moved
+            .iter()
+            .map(|&m| {
+                let (cx, cy) = square_centre(b, m, coords);
+                let r = 0.32 * CELL;
+                ((cx - ux * r, cy - uy * r), (cx + ux * r, cy + uy * r))
+            })
+            .collect(),
+    };
+    *s += "<g class=\"last-move-direction\">\n";
+    for ((x1, y1), (x2, y2)) in arrows {
+        let _ = writeln!(
+            s,
+            r#"<line class="step" x1="{}" y1="{}" x2="{}" y2="{}" marker-end="url(#arrow)"/>"#,
+            num(x1),
+            num(y1),
+            num(x2),
+            num(y2)
+        );
+    }
+    *s += "</g>\n";
+}
+
+/// The file letters under the board and the rank numbers left of it (the board's left
+/// edge at `left`).
+fn coords(s: &mut String, b: &Board, left: f64) {
+    let (w, h) = (b.width(), b.height());
+    let bh = CELL * f64::from(h);
+    *s += "<g class=\"coords\">\n";
+    for x in 0..w {
+        let _ = writeln!(
+            s,
+            r#"<text class="label" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            num(left + (f64::from(x) + 0.5) * CELL),
+            num(PAD + bh + 26.0),
+            char::from(b'a' + x)
+        );
+    }
+    for y in 0..h {
+        let _ = writeln!(
+            s,
+            r#"<text class="label" x="{}" y="{}" text-anchor="end">{}</text>"#,
+            num(left - 6.0),
+            num(PAD + (f64::from(h - 1 - y) + 0.5) * CELL + 8.0),
+            u32::from(y) + 1
+        );
+    }
+    *s += "</g>\n";
+}
+
+/// The status from (`left`, `ty`): a disc in the colour of the side to move (or the
+/// winner) and the status text, then the last move, then the knockouts and pieces.
+fn status(s: &mut String, game: &Splinter, opts: &SvgOptions, left: f64, ty: f64) {
     let disc = match game.outcome() {
         Some(o) => o.winner,
         None => Some(game.to_move()),
     };
-    let ty = PAD + bh + bottom_gap + LINE / 2.0;
     let mut tx = left;
     if let Some(c) = disc {
-        s += &status_disc(tx + 11.0, ty, c);
+        *s += &status_disc(tx + 11.0, ty, c);
         tx += 30.0;
     }
-    let last = match (&opts.last_move, hl) {
+    let last = match (&opts.last_move, opts.highlight.as_ref()) {
         (Some(m), _) => Some(format!("last move {m}")),
         (None, Some(h)) => Some(format!("last move direction {}", h.dir.name())),
         (None, None) => None,
@@ -284,8 +310,6 @@ pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
             escape(text)
         );
     }
-    s += "</svg>\n";
-    s
 }
 
 #[cfg(test)]

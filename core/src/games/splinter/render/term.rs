@@ -15,7 +15,7 @@
 
 use super::{SplinterHighlight, score_line, status_line, type_letter};
 use crate::game::Color;
-use crate::games::splinter::{Dir, Splinter, Square};
+use crate::games::splinter::{Dir, Piece, Splinter, Square};
 use crate::render::term::{BG_BLACK, BG_HOT, BG_WHITE, FG_HOT, sgr};
 use std::fmt::Write as _;
 
@@ -67,6 +67,43 @@ fn mark(hl: Option<&SplinterHighlight>, s: Square) -> Mark {
     }
 }
 
+/// A square in colour, three characters: `parity` picks the empty square's shade.
+fn color_square(line: &mut String, piece: Option<Piece>, m: Mark, parity: u8) {
+    let (fg, bg, text) = match (piece, m) {
+        (_, Mark::Left(d)) => (Some(FG_HOT), BG_HOT, [' ', arrow(d), ' ']),
+        (Some(p), m) => {
+            let (fg, bg) = match p.color {
+                Color::Black => (FG_ON_BLACK, BG_BLACK),
+                Color::White => (FG_ON_WHITE, BG_WHITE),
+            };
+            let t = type_letter(p.kind);
+            match m {
+                Mark::Moved => (Some(FG_MOVED), bg, ['[', t, ']']),
+                _ => (Some(fg), bg, [' ', t, ' ']),
+            }
+        }
+        (None, _) => (None, BG_EMPTY[usize::from(parity)], [' '; 3]),
+    };
+    sgr(line, fg, bg);
+    line.extend(text);
+}
+
+/// A square in plain ASCII, four characters.
+fn ascii_square(line: &mut String, piece: Option<Piece>, m: Mark) {
+    let token = match piece {
+        Some(p) => {
+            let c = if p.color == Color::Black { 'b' } else { 'w' };
+            format!("{c}{}", type_letter(p.kind))
+        }
+        None => " .".to_string(),
+    };
+    let _ = match m {
+        Mark::Plain => write!(line, " {token} "),
+        Mark::Moved => write!(line, "[{token}]"),
+        Mark::Left(d) => write!(line, "({:>2})", d.name()),
+    };
+}
+
 /// Draws the position (see the module documentation) with status lines under it.
 pub fn render(game: &Splinter, opts: &TermOptions) -> String {
     let b = game.board();
@@ -83,36 +120,9 @@ pub fn render(game: &Splinter, opts: &TermOptions) -> String {
             let piece = b.get(s);
             let m = mark(hl, s);
             if opts.color {
-                let (fg, bg, text) = match (piece, m) {
-                    (_, Mark::Left(d)) => (Some(FG_HOT), BG_HOT, [' ', arrow(d), ' ']),
-                    (Some(p), m) => {
-                        let (fg, bg) = match p.color {
-                            Color::Black => (FG_ON_BLACK, BG_BLACK),
-                            Color::White => (FG_ON_WHITE, BG_WHITE),
-                        };
-                        let t = type_letter(p.kind);
-                        match m {
-                            Mark::Moved => (Some(FG_MOVED), bg, ['[', t, ']']),
-                            _ => (Some(fg), bg, [' ', t, ' ']),
-                        }
-                    }
-                    (None, _) => (None, BG_EMPTY[usize::from((x + y) % 2)], [' '; 3]),
-                };
-                sgr(&mut line, fg, bg);
-                line.extend(text);
+                color_square(&mut line, piece, m, (x + y) % 2);
             } else {
-                let token = match piece {
-                    Some(p) => {
-                        let c = if p.color == Color::Black { 'b' } else { 'w' };
-                        format!("{c}{}", type_letter(p.kind))
-                    }
-                    None => " .".to_string(),
-                };
-                let _ = match m {
-                    Mark::Plain => write!(line, " {token} "),
-                    Mark::Moved => write!(line, "[{token}]"),
-                    Mark::Left(d) => write!(line, "({:>2})", d.name()),
-                };
+                ascii_square(&mut line, piece, m);
             }
         }
         if opts.color {

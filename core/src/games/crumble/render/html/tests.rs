@@ -1,7 +1,7 @@
 //! Tests of `html`.
 
 use super::*;
-use crate::render::value_comment;
+use crate::render::{parse_value_comment, value_comment};
 
 fn rec(text: &str) -> Record<Crumble> {
     Record::parse(text).unwrap()
