@@ -245,6 +245,32 @@ const st = (page) => page.evaluate(() => CrumbleBoard.state);
   await page.locator(".point-select").nth(10).click();
   await shot(page, "serve-crumo.png");
 
+  // Nim, a game without a page script of its own: its text picture, a button a decision
+  // (a heap, then how many), the agent's answer.
+  await newGame(page, "nim", "", "mcts:rollout", "32");
+  check((await page.locator("#board text").count()) > 0, "Nim: its text picture is drawn");
+  const heapBtns = page.locator(".decision-btn");
+  check((await heapBtns.count()) === 3, `Nim: a button a heap (${await heapBtns.count()})`);
+  check(/^2-…/.test(await heapBtns.nth(1).textContent()), `Nim: the heap buttons name their moves: ${await heapBtns.nth(1).textContent()}`);
+  n = await renders(page);
+  await heapBtns.nth(1).click();
+  await settled(page, n);
+  check((await page.textContent("#building")) === "2-…", "Nim: the move is written as it is built");
+  await page.locator(".decision-btn").last().click();
+  await page.waitForFunction(() => CrumbleBoard.state.moves.length === 2 && !CrumbleBoard.busy, null, { timeout: 120000 });
+  s = await st(page);
+  check(s.moves[0].text === "2-3" && s.moves[1].agent, `Nim: ${s.moves[0].text}, the agent answers ${s.moves[1].text}`);
+  await shot(page, "serve-nim.png");
+
+  // Tic-tac-toe the same way: nine squares, one a button.
+  await newGame(page, "tictactoe", "", "mcts:rollout", "32");
+  check((await page.locator(".decision-btn").count()) === 9, "Tic-tac-toe: nine buttons");
+  await page.locator(".decision-btn").nth(4).click();
+  await page.waitForFunction(() => CrumbleBoard.state.moves.length === 2 && !CrumbleBoard.busy, null, { timeout: 120000 });
+  s = await st(page);
+  check(s.moves[0].text === "b2" && s.moves[1].agent, `Tic-tac-toe: ${s.moves[0].text}, the agent answers ${s.moves[1].text}`);
+  await shot(page, "serve-tictactoe.png");
+
   check(errors.length === 0, "no script error in the console" + (errors.length ? ": " + errors.join("; ") : ""));
   await browser.close();
   console.log("browser test passed");

@@ -4,7 +4,8 @@
 # playwright-core): a move by clicks with a swap step, the agent's answer, the heatmap and
 # the value, a live analysis, a turn stopped mid-swap, a game against `random` to its end, a
 # record saved, loaded (file button, drag and drop) and stepped through, a Splinter and a
-# Crumo move by clicks answered by the agent, and no script error. Screenshots go to OUT_DIR.
+# Crumo move by clicks answered by the agent, a Nim and a tic-tac-toe move by the page's
+# default buttons, and no script error. Screenshots go to OUT_DIR.
 #
 #   scripts/browser-test.sh [OUT_DIR]        (default: target/browser-test)
 #
