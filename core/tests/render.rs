@@ -379,3 +379,50 @@ fn terminal_board_in_ascii_and_colour() {
         );
     }
 }
+
+/// The picture of a small board is as wide as its status lines, not only as the board: no
+/// text runs past the right edge (Splinter 5×6, Crumo of size 2).
+#[test]
+fn small_boards_are_as_wide_as_their_status_lines() {
+    use crumble_core::GameState;
+    use crumble_core::render::{PictureStyle, Pictures};
+    let splinter = crumble_core::games::splinter::Splinter::from_start(
+        &crumble_core::games::splinter::SplinterStart::standard(5, 6),
+    )
+    .unwrap();
+    let crumo = crumble_core::games::crumo::Crumo::standard(2).unwrap();
+    let style = PictureStyle::default();
+    for svg in [
+        splinter.svg_picture(None, &style).unwrap(),
+        crumo.svg_picture(None, &style).unwrap(),
+    ] {
+        let width: f64 = svg
+            .split("viewBox=\"0 0 ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        // Every text's x plus half an em a character (a lower bound of its drawn width at
+        // the pictures' 18 px or larger) lies inside the picture.
+        let mut texts = 0;
+        for chunk in svg.split("<text ").skip(1) {
+            let (attrs, rest) = chunk.split_once('>').unwrap();
+            let content = rest.split("</text>").next().unwrap();
+            let x: f64 = attrs
+                .split("x=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap()
+                .parse()
+                .unwrap();
+            let end = x + 0.5 * 18.0 * content.chars().count() as f64;
+            assert!(
+                end <= width,
+                "{content:?} ends at {end}, past the width {width}"
+            );
+            texts += 1;
+        }
+        assert!(texts > 2, "{svg}");
+    }
+}

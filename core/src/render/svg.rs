@@ -47,3 +47,9 @@ pub fn escape(t: &str) -> String {
 
 /// The arrow head of the last move's steps, in the colour of `.step` lines.
 pub const ARROW_MARKER: &str = r##"<marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#d7301f"/></marker>"##;
+
+/// A generous estimate of the width of `text` in a sans-serif font of `px` pixels (0.6 em a
+/// character), so that a picture is made wide enough for its status lines.
+pub fn text_width(text: &str, px: f64) -> f64 {
+    text.chars().count() as f64 * px * 0.6
+}

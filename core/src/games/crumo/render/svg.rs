@@ -10,7 +10,9 @@
 use super::{CrumoHighlight, score_line, status_line};
 use crate::game::Color;
 use crate::games::crumo::{Crumo, DIRECTIONS, Point};
-use crate::render::svg::{BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc};
+use crate::render::svg::{
+    BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc, text_width,
+};
 use std::fmt::Write as _;
 
 /// How to draw.
@@ -52,7 +54,10 @@ pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
     let n = f64::from(game.size());
     let rows = 2.0 * n - 1.0;
     let h3 = 3f64.sqrt() / 2.0;
-    let width = 2.0 * PAD + STEP * (rows - 1.0);
+    // As wide as the board, or as the status lines where they are wider (small boards).
+    let status_w =
+        text_width(&status_text(game, opts), 18.0).max(text_width(&score_line(game), 18.0));
+    let width = (2.0 * PAD + STEP * (rows - 1.0)).max(PAD + 20.0 + status_w + PAD);
     let board_h = 2.0 * PAD + STEP * h3 * (rows - 1.0);
     let height = board_h + STATUS;
     let mut s = String::new();
@@ -177,13 +182,19 @@ fn point(s: &mut String, game: &Crumo, opts: &SvgOptions, p: Point) {
     }
 }
 
-/// The status lines from height `y0`: a disc in the colour of the side to move (or the
-/// winner), the status with the last move, then the score.
-fn status(s: &mut String, game: &Crumo, opts: &SvgOptions, y0: f64) {
+/// The first status line: the status, with the last move.
+fn status_text(game: &Crumo, opts: &SvgOptions) -> String {
     let mut status = status_line(game);
     if let Some(m) = &opts.last_move {
         status += &format!("; last move {m}");
     }
+    status
+}
+
+/// The status lines from height `y0`: a disc in the colour of the side to move (or the
+/// winner), the status with the last move, then the score.
+fn status(s: &mut String, game: &Crumo, opts: &SvgOptions, y0: f64) {
+    let status = status_text(game, opts);
     let disc = game
         .outcome()
         .map_or(game.to_move(), |o| o.winner.unwrap_or(game.to_move()));

@@ -12,7 +12,7 @@
 use super::{SplinterHighlight, score_line, status_line};
 use crate::games::splinter::{Board, PieceType, Splinter, Square};
 use crate::render::svg::{
-    ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc,
+    ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc, text_width,
 };
 use std::fmt::Write as _;
 
@@ -135,7 +135,14 @@ pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
     let left = if opts.coords { GUTTER } else { PAD };
     let bottom_gap = if opts.coords { GUTTER } else { PAD };
     let (bw, bh) = (CELL * f64::from(b.width()), CELL * f64::from(b.height()));
-    let (width, height) = (left + bw + PAD, PAD + bh + bottom_gap + STATUS);
+    // As wide as the board, or as the status lines where they are wider (small boards).
+    let status_w = status_lines(game, opts)
+        .iter()
+        .enumerate()
+        .map(|(i, t)| text_width(t, if i == 0 { 24.0 } else { 22.0 }))
+        .fold(0.0, f64::max);
+    let width = (left + bw + PAD).max(left + 30.0 + status_w + PAD);
+    let height = PAD + bh + bottom_gap + STATUS;
 
     let mut s = String::new();
     head(&mut s, game, width, height);
@@ -282,6 +289,19 @@ fn coords(s: &mut String, b: &Board, left: f64) {
     *s += "</g>\n";
 }
 
+/// The status lines: the side to move or the result, the last move, the knockouts and pieces.
+fn status_lines(game: &Splinter, opts: &SvgOptions) -> Vec<String> {
+    let last = match (&opts.last_move, opts.highlight.as_ref()) {
+        (Some(m), _) => Some(format!("last move {m}")),
+        (None, Some(h)) => Some(format!("last move direction {}", h.dir.name())),
+        (None, None) => None,
+    };
+    [Some(status_line(game)), last, Some(score_line(game))]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 /// The status from (`left`, `ty`): a disc in the colour of the side to move (or the
 /// winner) and the status text, then the last move, then the knockouts and pieces.
 fn status(s: &mut String, game: &Splinter, opts: &SvgOptions, left: f64, ty: f64) {
@@ -294,13 +314,7 @@ fn status(s: &mut String, game: &Splinter, opts: &SvgOptions, left: f64, ty: f64
         *s += &status_disc(tx + 11.0, ty, c);
         tx += 30.0;
     }
-    let last = match (&opts.last_move, opts.highlight.as_ref()) {
-        (Some(m), _) => Some(format!("last move {m}")),
-        (None, Some(h)) => Some(format!("last move direction {}", h.dir.name())),
-        (None, None) => None,
-    };
-    let lines = [Some(status_line(game)), last, Some(score_line(game))];
-    for (i, text) in lines.iter().flatten().enumerate() {
+    for (i, text) in status_lines(game, opts).iter().enumerate() {
         let class = if i == 0 { "status" } else { "label" };
         let _ = writeln!(
             s,
