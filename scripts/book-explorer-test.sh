@@ -25,38 +25,14 @@ out="${2:-$root/target/book-explorer-test}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
-find_chromium() {
-    for c in chromium chromium-browser google-chrome google-chrome-stable; do
-        if command -v "$c" >/dev/null 2>&1; then
-            command -v "$c"
-            return 0
-        fi
-    done
-    return 1
-}
-
-chromium="$(find_chromium || true)"
-if [[ -z "$chromium" ]]; then
-    echo "installing Debian's chromium with apt-get" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y --no-install-recommends chromium >/dev/null \
-        || { apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium >/dev/null; }
-    chromium="$(find_chromium)"
-fi
-command -v node >/dev/null || { echo "node is needed (apt-get install nodejs npm)" >&2; exit 1; }
-
+# shellcheck source=scripts/browser-lib.sh
+source "$root/scripts/browser-lib.sh"
+ensure_chromium || { echo "no chromium (apt-get install chromium)" >&2; exit 1; }
 node_dir="${NODE_DIR:-$out/node}"
-if [[ ! -d "$node_dir/node_modules/playwright-core" ]]; then
-    echo "installing playwright-core from npm into $node_dir" >&2
-    mkdir -p "$node_dir"
-    (cd "$node_dir" && npm install --silent --no-audit --no-fund playwright-core@1 >/dev/null)
-fi
+ensure_playwright "$node_dir"
 
 if [[ "$html" == "-" ]]; then
-    if [[ -z "${CRUMBLE:-}" ]]; then
-        (cd "$root" && nice -n 10 cargo build --release -q -p crumble-train)
-        CRUMBLE="${CARGO_TARGET_DIR:-$root/target}/release/crumble"
-    fi
+    ensure_crumble "$root"
     book="$out/book.crbook"
     rm -f "$book"
     grow=(book grow --book "$book" --agent "${BOOK_AGENT:-bot:8}"

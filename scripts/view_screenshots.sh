@@ -18,28 +18,9 @@ out="${1:-$root/target/view-screenshots}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
-find_chromium() {
-    for c in chromium chromium-browser google-chrome google-chrome-stable; do
-        if command -v "$c" >/dev/null 2>&1; then
-            command -v "$c"
-            return 0
-        fi
-    done
-    return 1
-}
-
-chromium="$(find_chromium || true)"
-if [[ -z "$chromium" ]]; then
-    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        echo "chromium is not installed: installing Debian's chromium with apt-get" >&2
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get install -y --no-install-recommends chromium >/dev/null \
-            || { apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium >/dev/null; } \
-            || true
-        chromium="$(find_chromium || true)"
-    fi
-fi
-if [[ -z "$chromium" ]]; then
+# shellcheck source=scripts/browser-lib.sh
+source "$root/scripts/browser-lib.sh"
+if ! ensure_chromium; then
     echo "SKIPPED: no chromium (install Debian's package: apt-get install chromium)" >&2
     exit 0
 fi
@@ -49,10 +30,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 echo "browser: $("$chromium" --version 2>/dev/null || echo "$chromium")"
 
-if [[ -z "${CRUMBLE:-}" ]]; then
-    (cd "$root" && nice -n 10 cargo build --release -q -p crumble-train)
-    CRUMBLE="${CARGO_TARGET_DIR:-$root/target}/release/crumble"
-fi
+ensure_crumble "$root"
 
 work="$out/games"
 rm -rf "$work"
