@@ -17,8 +17,8 @@ pub enum PositionError {
     #[error("malformed JSON: {0}")]
     Json(String),
     /// A key is missing, unknown, or holds a value of the wrong type or range.
-    #[error("{key}: {problem}")]
-    Key { key: String, problem: String },
+    #[error(transparent)]
+    Key(#[from] KeyError),
     /// A square name that is not one, or is off the board.
     #[error("{key}: {source}")]
     Square {
@@ -44,15 +44,6 @@ pub enum PositionError {
 
 fn key_err(key: impl Into<String>, problem: impl Into<String>) -> PositionError {
     strict_json::key_err(key, problem).into()
-}
-
-impl From<KeyError> for PositionError {
-    fn from(e: KeyError) -> PositionError {
-        PositionError::Key {
-            key: e.key,
-            problem: e.problem,
-        }
-    }
 }
 
 /// The position as the JSON value of rule 10.2 (keys in its order, lists in canonical order).
