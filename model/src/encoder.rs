@@ -81,9 +81,14 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
     /// The planes of `T(s)` from the planes `src` of `s` (both `[C, g, g]`), for a symmetry
     /// `sym` exact for `s`.
     fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]);
+    /// The policy index, in the policy of `T(state)`, of the image of the legal decision `d`
+    /// of `state` under the exact symmetry `sym`. `Err` says what does not map.
+    fn mapped_policy_index(&self, state: &G, sym: usize, d: Decision) -> Result<usize, String>;
     /// Adds the policy target of a searched decision at `state`, seen through the exact
     /// symmetry `sym`, into `target` and marks the legal decisions of `T(state)` in `mask`
-    /// (both of the policy length, zeroed by the caller). `Err` says what does not map.
+    /// (both of the policy length, zeroed by the caller). `Err` says what does not map. The
+    /// default maps each searched decision by [`Encoder::mapped_policy_index`]; Crumble's
+    /// overrides it, since its first decision maps exactly only with the second.
     fn policy_target(
         &self,
         state: &G,
@@ -91,7 +96,21 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
         sym: usize,
         target: &mut [f32],
         mask: &mut [f32],
-    ) -> Result<(), String>;
+    ) -> Result<(), String> {
+        let mut probe = state.clone();
+        for &(d, p) in &search.policy {
+            if let Some(why) = probe.refusal(d) {
+                return Err(format!("decision {} is not legal: {why}", d.0));
+            }
+            let i = self.mapped_policy_index(state, sym, d)?;
+            if i >= target.len() {
+                return Err(format!("decision {} outside the policy", d.0));
+            }
+            target[i] += p;
+            mask[i] = 1.0;
+        }
+        Ok(())
+    }
 }
 
 /// What [`check_encoder`] found wrong.

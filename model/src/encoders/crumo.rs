@@ -38,7 +38,6 @@
 use crate::encoder::Encoder;
 use crumble_core::Decision;
 use crumble_core::games::crumo::{Action, Crumo, Geometry, Pie, Previous, Symmetry, geometry};
-use crumble_selfplay::SearchRecord;
 
 /// Input planes of the encoding (see the module docs).
 pub const PLANES: usize = 36;
@@ -224,31 +223,15 @@ impl Encoder<Crumo> for CrumoEncoder {
         }
     }
 
-    fn policy_target(
-        &self,
-        state: &Crumo,
-        search: &SearchRecord,
-        sym: usize,
-        target: &mut [f32],
-        mask: &mut [f32],
-    ) -> Result<(), String> {
-        let t = Self::symmetry(sym)?;
-        let g = self.grid(state);
-        for &(d, p) in &search.policy {
-            if !state.is_legal(d) {
-                return Err(format!("decision {} is not legal", d.0));
-            }
-            let mapped = t.map_decision(state, d);
-            let action = state
-                .decode(mapped)
-                .ok_or_else(|| format!("image {} of decision {}", mapped.0, d.0))?;
-            let i = Self::action_index(state.geometry(), action, g);
-            if i >= target.len() {
-                return Err(format!("decision {} outside the policy", d.0));
-            }
-            target[i] += p;
-            mask[i] = 1.0;
-        }
-        Ok(())
+    fn mapped_policy_index(&self, state: &Crumo, sym: usize, d: Decision) -> Result<usize, String> {
+        let mapped = Self::symmetry(sym)?.map_decision(state, d);
+        let action = state
+            .decode(mapped)
+            .ok_or_else(|| format!("image {} of decision {}", mapped.0, d.0))?;
+        Ok(Self::action_index(
+            state.geometry(),
+            action,
+            self.grid(state),
+        ))
     }
 }

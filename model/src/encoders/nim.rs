@@ -3,8 +3,7 @@
 
 use crate::encoder::Encoder;
 use crumble_core::games::nim::Nim;
-use crumble_core::{Decision, GameState};
-use crumble_selfplay::SearchRecord;
+use crumble_core::Decision;
 
 /// Nim's encoder: on a `g × g` grid (`g` the larger of the heap count and the largest take),
 /// heap `h` is column `x = h` with one object a cell from the bottom. Input planes: the
@@ -59,27 +58,10 @@ impl Encoder<Nim> for NimEncoder {
         debug_assert_eq!(sym, 0, "Nim has only the identity");
         dst.copy_from_slice(src);
     }
-    fn policy_target(
-        &self,
-        state: &Nim,
-        search: &SearchRecord,
-        sym: usize,
-        target: &mut [f32],
-        mask: &mut [f32],
-    ) -> Result<(), String> {
+    fn mapped_policy_index(&self, state: &Nim, sym: usize, d: Decision) -> Result<usize, String> {
         if sym != 0 {
             return Err(format!("symmetry {sym}: Nim has only the identity"));
         }
-        let mut legal = Vec::new();
-        state.clone().legal_decisions_into(&mut legal);
-        for &(d, p) in &search.policy {
-            if !legal.contains(&d) {
-                return Err(format!("decision {} is not legal here", d.0));
-            }
-            let i = self.policy_index(state, d);
-            target[i] += p;
-            mask[i] = 1.0;
-        }
-        Ok(())
+        Ok(self.policy_index(state, d))
     }
 }

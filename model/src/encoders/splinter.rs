@@ -23,7 +23,6 @@
 use crate::encoder::Encoder;
 use crumble_core::games::splinter::{Action, Dir, PieceType, Splinter, Symmetry};
 use crumble_core::{Decision, GameState, Player};
-use crumble_selfplay::SearchRecord;
 
 /// Input planes of the encoding (see the module docs).
 pub const PLANES: usize = 18;
@@ -166,32 +165,17 @@ impl Encoder<Splinter> for SplinterEncoder {
         }
     }
 
-    fn policy_target(
+    fn mapped_policy_index(
         &self,
         state: &Splinter,
-        search: &SearchRecord,
         sym: usize,
-        target: &mut [f32],
-        mask: &mut [f32],
-    ) -> Result<(), String> {
+        d: Decision,
+    ) -> Result<usize, String> {
         let b = state.board();
-        let t = Self::symmetry(b.width(), b.height(), sym)?;
-        let g = self.grid(state);
-        for &(d, p) in &search.policy {
-            if !state.is_legal(d) {
-                return Err(format!("decision {} is not legal", d.0));
-            }
-            let mapped = t.decision(state, d);
-            let action = state
-                .decode(mapped)
-                .ok_or_else(|| format!("image {} of decision {}", mapped.0, d.0))?;
-            let i = Self::action_index(state, action, g);
-            if i >= target.len() {
-                return Err(format!("decision {} outside the policy", d.0));
-            }
-            target[i] += p;
-            mask[i] = 1.0;
-        }
-        Ok(())
+        let mapped = Self::symmetry(b.width(), b.height(), sym)?.decision(state, d);
+        let action = state
+            .decode(mapped)
+            .ok_or_else(|| format!("image {} of decision {}", mapped.0, d.0))?;
+        Ok(Self::action_index(state, action, self.grid(state)))
     }
 }

@@ -4,7 +4,6 @@ use crate::encoder::Encoder;
 use crumble_core::games::crumble::Sym;
 use crumble_core::games::tictactoe::{TicTacToe, map_cell};
 use crumble_core::{Decision, GameState, Player};
-use crumble_selfplay::SearchRecord;
 
 /// Tic-tac-toe's encoder (the test game that runs through the whole pipeline): planes for
 /// the decider's marks, the opponent's marks and a plane of ones on the 3 × 3 grid; one
@@ -53,23 +52,8 @@ impl Encoder<TicTacToe> for TicTacToeEncoder {
             }
         }
     }
-    fn policy_target(
-        &self,
-        _state: &TicTacToe,
-        search: &SearchRecord,
-        sym: usize,
-        target: &mut [f32],
-        mask: &mut [f32],
-    ) -> Result<(), String> {
+    fn mapped_policy_index(&self, _: &TicTacToe, sym: usize, d: Decision) -> Result<usize, String> {
         let sym = Sym::from_index(sym).ok_or_else(|| format!("symmetry {sym} of 8"))?;
-        for &(d, p) in &search.policy {
-            if d.0 >= 9 {
-                return Err(format!("decision {} outside the board", d.0));
-            }
-            let i = map_cell(sym, d.0 as usize);
-            target[i] += p;
-            mask[i] = 1.0;
-        }
-        Ok(())
+        Ok(map_cell(sym, d.0 as usize))
     }
 }

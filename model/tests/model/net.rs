@@ -566,7 +566,6 @@ fn the_encoder_check_catches_symmetries_numbered_apart_from_the_game() {
     use crumble_core::games::tictactoe::TicTacToe;
     use crumble_model::TicTacToeEncoder;
     use crumble_model::encoder::{Encoder, check_encoder};
-    use crumble_selfplay::SearchRecord;
     #[derive(Debug)]
     struct Swapped;
     impl Encoder<TicTacToe> for Swapped {
@@ -596,15 +595,13 @@ fn the_encoder_check_catches_symmetries_numbered_apart_from_the_game() {
             let other = [0, 2, 1, 3, 4, 5, 6, 7][sym];
             TicTacToeEncoder.map_planes(other, g, src, dst)
         }
-        fn policy_target(
+        fn mapped_policy_index(
             &self,
             s: &TicTacToe,
-            r: &SearchRecord,
             sym: usize,
-            t: &mut [f32],
-            m: &mut [f32],
-        ) -> Result<(), String> {
-            TicTacToeEncoder.policy_target(s, r, sym, t, m)
+            d: Decision,
+        ) -> Result<usize, String> {
+            TicTacToeEncoder.mapped_policy_index(s, sym, d)
         }
     }
     let ttt = TicTacToe::from_start(&Default::default()).unwrap();

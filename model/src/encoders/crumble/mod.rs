@@ -66,6 +66,19 @@ impl Encoder<Crumble> for CrumbleEncoder {
             ArrayViewMut3::from_shape((planes::PLANES, g, g), dst).expect("plane buffer shape");
         symmetry::transform_planes(sym, src, dst);
     }
+    /// Exact for every decision except a first decision with more than one extent, whose
+    /// image depends on the second ([`Encoder::policy_target`] maps those through the pairs).
+    fn mapped_policy_index(
+        &self,
+        game: &Crumble,
+        sym: usize,
+        d: Decision,
+    ) -> Result<usize, String> {
+        let sym = Sym::from_index(sym).ok_or_else(|| format!("symmetry {sym} of 8"))?;
+        let mapped = symmetry::map_decision(game, d, sym)
+            .ok_or_else(|| format!("transform {} of decision {}", sym.name(), d.0))?;
+        Ok(action::index(mapped))
+    }
     fn policy_target(
         &self,
         game: &Crumble,
@@ -76,10 +89,9 @@ impl Encoder<Crumble> for CrumbleEncoder {
     ) -> Result<(), String> {
         let sym = Sym::from_index(sym).ok_or_else(|| format!("symmetry {sym} of 8"))?;
         let a = target.len();
-        let mut put = |d: Decision, p: f32| -> Result<(), String> {
-            let i = action::index(d);
+        let mut put = |i: usize, p: f32| -> Result<(), String> {
             if i >= a {
-                return Err(format!("decision {} outside the action space", d.0));
+                return Err(format!("policy index {i} outside the action space"));
             }
             target[i] += p;
             mask[i] = 1.0;
@@ -87,23 +99,21 @@ impl Encoder<Crumble> for CrumbleEncoder {
         };
         if sym == Sym::IDENTITY {
             for &(d, p) in &search.policy {
-                put(d, p)?;
+                put(action::index(d), p)?;
             }
         } else if game.at_turn_start() && !search.joint.is_empty() {
             // A choose decision maps exactly only with its extent: go through the pairs.
             for (c, e) in symmetry::legal_bases(game) {
                 let (c2, _) = symmetry::map_base(game, c, e, sym)
                     .ok_or_else(|| format!("transform {} of a legal pair", sym.name()))?;
-                put(c2, 0.0)?;
+                put(action::index(c2), 0.0)?;
             }
             for (d, p) in symmetry::transform_choose_target(game, &search.joint, sym) {
-                put(d, p)?;
+                put(action::index(d), p)?;
             }
         } else {
             for &(d, p) in &search.policy {
-                let d2 = symmetry::map_decision(game, d, sym)
-                    .ok_or_else(|| format!("transform {} of decision {}", sym.name(), d.0))?;
-                put(d2, p)?;
+                put(self.mapped_policy_index(game, sym.index(), d)?, p)?;
             }
         }
         Ok(())
