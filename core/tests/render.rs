@@ -2,11 +2,12 @@
 //! coordinates where they belong; the terminal board is readable in ASCII and in colour.
 
 use crumble_core::Color;
-use crumble_core::games::crumble::render::svg::{self, SvgOptions};
-use crumble_core::games::crumble::render::term::{self, TermOptions};
+use crumble_core::games::crumble::render::svg;
+use crumble_core::games::crumble::render::term;
 use crumble_core::games::crumble::render::{BaseMark, Highlight};
 use crumble_core::games::crumble::{Crumble, Frame, Rect};
 use crumble_core::games::crumble::{notation, position, random};
+use crumble_core::render::PictureStyle;
 use rand::SeedableRng;
 
 /// An element of a parsed XML document.
@@ -163,7 +164,7 @@ fn pieces_of(root: &Element) -> Vec<&Element> {
 
 /// Parses the SVG and checks one `<rect class="piece COLOUR">` per piece, with the colours
 /// and areas of the position.
-fn check_svg(game: &Crumble, opts: &SvgOptions) -> Element {
+fn check_svg(game: &Crumble, opts: &PictureStyle<Highlight>) -> Element {
     let text = svg::render(game, opts);
     let root = parse_xml(&text);
     assert_eq!(root.name, "svg");
@@ -203,12 +204,12 @@ fn check_svg(game: &Crumble, opts: &SvgOptions) -> Element {
 #[test]
 fn svg_is_well_formed_with_one_shape_per_piece() {
     let mut game = Crumble::new(6, 8).unwrap();
-    check_svg(&game, &SvgOptions::default());
+    check_svg(&game, &PictureStyle::default());
     let hl = play(&mut game, &["1HN", "5,5HSWS"]);
-    let opts = SvgOptions {
+    let opts = PictureStyle {
         highlight: hl,
         last_move: Some("5,5HSWS <&> \"x\"".into()),
-        ..SvgOptions::default()
+        ..Default::default()
     };
     let root = check_svg(&game, &opts);
     let mut all = Vec::new();
@@ -253,11 +254,11 @@ fn svg_is_well_formed_with_one_shape_per_piece() {
         };
         check_svg(
             &game,
-            &SvgOptions {
+            &PictureStyle {
                 view,
                 coords: seed % 3 != 0,
                 highlight: hl,
-                last_move: None,
+                ..Default::default()
             },
         );
     }
@@ -288,9 +289,9 @@ fn highlight_of_a_split_and_a_join() {
     assert_eq!(hl.path.len(), 2);
     let out = svg::render(
         &game,
-        &SvgOptions {
+        &PictureStyle {
             highlight: Some(hl),
-            ..SvgOptions::default()
+            ..Default::default()
         },
     );
     assert!(out.contains("1-0: Black wins (four-sides)"));
@@ -300,10 +301,10 @@ fn highlight_of_a_split_and_a_join() {
 fn terminal_board_in_ascii_and_colour() {
     let mut game = Crumble::new(6, 8).unwrap();
     let hl = play(&mut game, &["1HN"]);
-    let opts = TermOptions {
+    let opts = PictureStyle {
         highlight: hl.clone(),
         last_move: Some("1HN".into()),
-        ..TermOptions::default()
+        ..Default::default()
     };
     let ascii = term::render(&game, &opts);
     assert!(ascii.is_ascii(), "{ascii}");
@@ -329,7 +330,7 @@ fn terminal_board_in_ascii_and_colour() {
     assert!(widths.windows(2).all(|w| w[0] == w[1]), "{widths:?}");
     let colour = term::render(
         &game,
-        &TermOptions {
+        &PictureStyle {
             color: true,
             ..opts.clone()
         },
@@ -343,7 +344,7 @@ fn terminal_board_in_ascii_and_colour() {
     // White's view of the same position is the rotation: the cut is near the top.
     let white = term::render(
         &game,
-        &TermOptions {
+        &PictureStyle {
             view: Color::White,
             ..opts
         },
@@ -360,9 +361,9 @@ fn terminal_board_in_ascii_and_colour() {
         }
         let out = term::render(
             &game,
-            &TermOptions {
+            &PictureStyle {
                 coords: false,
-                ..TermOptions::default()
+                ..Default::default()
             },
         );
         let board: Vec<&str> = out.lines().filter(|l| l.starts_with(['+', '|'])).collect();

@@ -4,9 +4,10 @@
 
 use crate::game::{Color, Decision, GameText};
 
-/// How to draw a position.
+/// How to draw a position. `H` is the game's own mark of the last move, which its picture
+/// functions take; callers of [`Pictures`] leave it `()` and pass the move instead.
 #[derive(Clone, Debug)]
-pub struct PictureStyle {
+pub struct PictureStyle<H = ()> {
     /// ANSI colours and box-drawing characters (terminal pictures only).
     pub color: bool,
     /// Label the edges with the notation's coordinates.
@@ -15,15 +16,31 @@ pub struct PictureStyle {
     pub view: Color,
     /// Text of the last move for the status lines (its notation and who played it).
     pub last_move: Option<String>,
+    /// The game's mark of the last move.
+    pub highlight: Option<H>,
 }
 
-impl Default for PictureStyle {
-    fn default() -> PictureStyle {
+impl<H> Default for PictureStyle<H> {
+    fn default() -> PictureStyle<H> {
         PictureStyle {
             color: false,
             coords: true,
             view: Color::Black,
             last_move: None,
+            highlight: None,
+        }
+    }
+}
+
+impl PictureStyle {
+    /// This style with the game's mark of the last move.
+    pub fn with_highlight<H>(&self, highlight: Option<H>) -> PictureStyle<H> {
+        PictureStyle {
+            color: self.color,
+            coords: self.coords,
+            view: self.view,
+            last_move: self.last_move.clone(),
+            highlight,
         }
     }
 }

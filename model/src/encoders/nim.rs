@@ -2,8 +2,8 @@
 //! columns of a square grid, the heap choice and the count as two policy planes.
 
 use crate::encoder::Encoder;
-use crumble_core::games::nim::Nim;
 use crumble_core::Decision;
+use crumble_core::games::nim::Nim;
 
 /// Nim's encoder: on a `g × g` grid (`g` the larger of the heap count and the largest take),
 /// heap `h` is column `x = h` with one object a cell from the bottom. Input planes: the

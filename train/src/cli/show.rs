@@ -161,6 +161,7 @@ fn show_game<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
             )),
             None => None,
         },
+        highlight: None,
     };
     let last = last.as_ref().map(|(b, t)| (b, t.as_slice()));
     if let Some(path) = &a.svg {

@@ -6,8 +6,7 @@
 use super::ServeError;
 use super::game::{BoardView, ServeGame, complete_move_text, size_in};
 use crumble_core::Decision;
-use crumble_core::games::crumo::render::CrumoHighlight;
-use crumble_core::games::crumo::render::svg::{self, POINT_STEP, SvgOptions, point_at};
+use crumble_core::games::crumo::render::svg::{POINT_STEP, point_at};
 use crumble_core::games::crumo::{Action, Crumo, MAX_SIZE, MIN_SIZE, Point, position};
 use serde_json::{Value, json};
 
@@ -54,17 +53,7 @@ impl ServeGame for Crumo {
     fn board_json(v: &BoardView<'_, Crumo>) -> Value {
         let game = v.game;
         let geo = game.geometry();
-        let last = v
-            .last
-            .and_then(|(before, path)| before.move_of_turn(path).map(|mv| (before, mv)));
-        let picture = svg::render(
-            game,
-            &SvgOptions {
-                coords: true,
-                highlight: last.as_ref().and_then(|(_, mv)| CrumoHighlight::of(mv)),
-                last_move: last.as_ref().map(|(b, mv)| b.move_text(mv)),
-            },
-        );
+        let picture = Self::board_picture(v);
         let decisions: Vec<Value> = v
             .legal
             .iter()

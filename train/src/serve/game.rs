@@ -58,17 +58,7 @@ pub trait ServeGame: TrainGame + Pictures {
     /// the game's picture (its SVG, else its terminal picture as SVG text) and every legal
     /// decision as a button labelled with the move it makes or begins.
     fn board_json(view: &BoardView<'_, Self>) -> Value {
-        let style = PictureStyle {
-            view: view.viewer,
-            last_move: view
-                .last
-                .and_then(|(before, path)| before.move_text(path, Self::Notation::default()).ok()),
-            ..PictureStyle::default()
-        };
-        let picture = view
-            .game
-            .svg_picture(view.last, &style)
-            .unwrap_or_else(|| text_svg(&view.game.term_picture(view.last, &style)));
+        let picture = Self::board_picture(view);
         let decisions: Vec<Value> = view
             .legal
             .iter()
@@ -78,6 +68,21 @@ pub trait ServeGame: TrainGame + Pictures {
             })
             .collect();
         json!({ "svg": picture, "decisions": decisions })
+    }
+
+    /// The position's picture for the page: its SVG (else its terminal picture as SVG
+    /// text) from the person's side, the last move marked.
+    fn board_picture(view: &BoardView<'_, Self>) -> String {
+        let style = PictureStyle {
+            view: view.viewer,
+            last_move: view
+                .last
+                .and_then(|(before, path)| before.move_text(path, Self::Notation::default()).ok()),
+            ..PictureStyle::default()
+        };
+        view.game
+            .svg_picture(view.last, &style)
+            .unwrap_or_else(|| text_svg(&view.game.term_picture(view.last, &style)))
     }
 
     /// The line as the game's text record: the start, the moves with the agent's values as

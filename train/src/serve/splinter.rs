@@ -6,8 +6,7 @@
 use super::ServeError;
 use super::game::{BoardView, ServeGame, complete_move_text};
 use crumble_core::Decision;
-use crumble_core::games::splinter::render::SplinterHighlight;
-use crumble_core::games::splinter::render::svg::{self, SQUARE, SvgOptions, square_corner};
+use crumble_core::games::splinter::render::svg::{SQUARE, square_corner};
 use crumble_core::games::splinter::{
     Action, Board, Splinter, SplinterMove, Square, notation, position,
 };
@@ -76,25 +75,7 @@ impl ServeGame for Splinter {
     fn board_json(v: &BoardView<'_, Splinter>) -> Value {
         let game = v.game;
         let b = game.board();
-        let last = v.last.and_then(|(before, path)| {
-            let mv = before.move_of_turn(path)?;
-            Some((
-                SplinterHighlight::of(before, &mv)?,
-                notation::move_text(before.board(), &mv),
-            ))
-        });
-        let (highlight, last_move) = match last {
-            Some((h, t)) => (Some(h), Some(t)),
-            None => (None, None),
-        };
-        let picture = svg::render(
-            game,
-            &SvgOptions {
-                coords: true,
-                highlight,
-                last_move,
-            },
-        );
+        let picture = Self::board_picture(v);
         let groups = game.is_pending().then(|| b.groups());
         let decisions: Vec<Value> = v
             .legal

@@ -14,6 +14,7 @@ pub mod term;
 use crate::game::Color;
 use crate::games::crumo::{Crumo, CrumoMove, Point};
 use crate::render::capital;
+use crate::render::picture::{LastMove, PictureStyle, Pictures};
 
 /// The points the last move touched: the placed stack, or a move's source and target.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -93,36 +94,13 @@ fn label(c: Color, height: u64) -> String {
     }
 }
 
-impl crate::render::Pictures for Crumo {
-    fn term_picture(
-        &self,
-        last: crate::render::picture::LastMove<'_, Crumo>,
-        style: &crate::render::PictureStyle,
-    ) -> String {
-        term::render(
-            self,
-            &term::TermOptions {
-                color: style.color,
-                coords: style.coords,
-                highlight: highlight(last),
-                last_move: style.last_move.clone(),
-            },
-        )
+impl Pictures for Crumo {
+    fn term_picture(&self, last: LastMove<'_, Crumo>, style: &PictureStyle) -> String {
+        term::render(self, &style.with_highlight(highlight(last)))
     }
 
-    fn svg_picture(
-        &self,
-        last: crate::render::picture::LastMove<'_, Crumo>,
-        style: &crate::render::PictureStyle,
-    ) -> Option<String> {
-        Some(svg::render(
-            self,
-            &svg::SvgOptions {
-                coords: style.coords,
-                highlight: highlight(last),
-                last_move: style.last_move.clone(),
-            },
-        ))
+    fn svg_picture(&self, last: LastMove<'_, Crumo>, style: &PictureStyle) -> Option<String> {
+        Some(svg::render(self, &style.with_highlight(highlight(last))))
     }
 
     fn status_line(&self) -> String {
@@ -140,7 +118,7 @@ impl crate::render::Pictures for Crumo {
 }
 
 /// The highlight of the last move, when it is one whole move.
-fn highlight(last: crate::render::picture::LastMove<'_, Crumo>) -> Option<CrumoHighlight> {
+fn highlight(last: LastMove<'_, Crumo>) -> Option<CrumoHighlight> {
     let (before, turn) = last?;
     CrumoHighlight::of(&before.move_of_turn(turn)?)
 }

@@ -13,6 +13,7 @@ pub mod term;
 
 use crate::games::splinter::{Dir, PieceType, Splinter, SplinterMove, Square};
 use crate::render::capital;
+use crate::render::picture::{LastMove, PictureStyle, Pictures};
 
 /// What the last move did, for highlighting.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,35 +99,15 @@ pub fn score_line(game: &Splinter) -> String {
     )
 }
 
-impl crate::render::Pictures for Splinter {
-    fn term_picture(
-        &self,
-        last: crate::render::picture::LastMove<'_, Splinter>,
-        style: &crate::render::PictureStyle,
-    ) -> String {
-        term::render(
-            self,
-            &term::TermOptions {
-                color: style.color,
-                coords: style.coords,
-                highlight: highlight(self, last),
-                last_move: style.last_move.clone(),
-            },
-        )
+impl Pictures for Splinter {
+    fn term_picture(&self, last: LastMove<'_, Splinter>, style: &PictureStyle) -> String {
+        term::render(self, &style.with_highlight(highlight(self, last)))
     }
 
-    fn svg_picture(
-        &self,
-        last: crate::render::picture::LastMove<'_, Splinter>,
-        style: &crate::render::PictureStyle,
-    ) -> Option<String> {
+    fn svg_picture(&self, last: LastMove<'_, Splinter>, style: &PictureStyle) -> Option<String> {
         Some(svg::render(
             self,
-            &svg::SvgOptions {
-                coords: style.coords,
-                highlight: highlight(self, last),
-                last_move: style.last_move.clone(),
-            },
+            &style.with_highlight(highlight(self, last)),
         ))
     }
 
@@ -146,10 +127,7 @@ impl crate::render::Pictures for Splinter {
 
 /// The highlight of the last move, when it is one whole move; with none given, the move the
 /// position itself remembers (rule 5.2's no-return state), if any.
-fn highlight(
-    game: &Splinter,
-    last: crate::render::picture::LastMove<'_, Splinter>,
-) -> Option<SplinterHighlight> {
+fn highlight(game: &Splinter, last: LastMove<'_, Splinter>) -> Option<SplinterHighlight> {
     match last {
         Some((before, turn)) => SplinterHighlight::of(before, &before.move_of_turn(turn)?),
         None => SplinterHighlight::of_last_move(game),

@@ -18,6 +18,7 @@ use crate::games::crumble::game::Crumble;
 use crate::games::crumble::geom::{Cut, Dir, Piece, Rect};
 use crate::games::crumble::moves::{Base, Move};
 use crate::render::capital;
+use crate::render::picture::{LastMove, PictureStyle, Pictures};
 
 /// What the last move did, in the absolute frame, for highlighting.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,38 +211,13 @@ fn status_words(game: &Crumble) -> String {
     }
 }
 
-impl crate::render::Pictures for Crumble {
-    fn term_picture(
-        &self,
-        last: crate::render::picture::LastMove<'_, Crumble>,
-        style: &crate::render::PictureStyle,
-    ) -> String {
-        term::render(
-            self,
-            &term::TermOptions {
-                color: style.color,
-                view: style.view,
-                coords: style.coords,
-                highlight: highlight(last),
-                last_move: style.last_move.clone(),
-            },
-        )
+impl Pictures for Crumble {
+    fn term_picture(&self, last: LastMove<'_, Crumble>, style: &PictureStyle) -> String {
+        term::render(self, &style.with_highlight(highlight(last)))
     }
 
-    fn svg_picture(
-        &self,
-        last: crate::render::picture::LastMove<'_, Crumble>,
-        style: &crate::render::PictureStyle,
-    ) -> Option<String> {
-        Some(svg::render(
-            self,
-            &svg::SvgOptions {
-                view: style.view,
-                coords: style.coords,
-                highlight: highlight(last),
-                last_move: style.last_move.clone(),
-            },
-        ))
+    fn svg_picture(&self, last: LastMove<'_, Crumble>, style: &PictureStyle) -> Option<String> {
+        Some(svg::render(self, &style.with_highlight(highlight(last))))
     }
 
     fn status_line(&self) -> String {
@@ -250,7 +226,7 @@ impl crate::render::Pictures for Crumble {
 }
 
 /// The highlight of the last move, when it is one whole move.
-fn highlight(last: crate::render::picture::LastMove<'_, Crumble>) -> Option<Highlight> {
+fn highlight(last: LastMove<'_, Crumble>) -> Option<Highlight> {
     let (before, turn) = last?;
     Highlight::of(before, &before.move_from_decisions(turn).ok()?)
 }

@@ -10,34 +10,11 @@ use super::{BaseMark, Highlight, edge_labels, status_line, view_pieces};
 use crate::game::Color;
 use crate::games::crumble::game::Crumble;
 use crate::games::crumble::geom::{Piece, Rect};
+use crate::render::PictureStyle;
 use crate::render::svg::{
     ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc,
 };
 use std::fmt::Write as _;
-
-/// How to draw.
-#[derive(Clone, Debug)]
-pub struct SvgOptions {
-    /// Whose side of the board is at the bottom (White's view is rotated by 180°).
-    pub view: Color,
-    /// Label the bottom and left edges with the notation's coordinates.
-    pub coords: bool,
-    /// The last move's highlight (see [`Highlight::of`]).
-    pub highlight: Option<Highlight>,
-    /// Text of the last move for the status line (e.g. its notation).
-    pub last_move: Option<String>,
-}
-
-impl Default for SvgOptions {
-    fn default() -> SvgOptions {
-        SvgOptions {
-            view: Color::Black,
-            coords: true,
-            highlight: None,
-            last_move: None,
-        }
-    }
-}
 
 const CELL: f64 = 100.0;
 const PAD: f64 = 24.0;
@@ -75,7 +52,7 @@ impl Scale {
 }
 
 /// Draws the position (see the module documentation).
-pub fn render(game: &Crumble, opts: &SvgOptions) -> String {
+pub fn render(game: &Crumble, opts: &PictureStyle<Highlight>) -> String {
     let b = game.board();
     let (n, r, g) = (b.board_size(), b.resolution(), b.grid_size());
     let unit = CELL / f64::from(r);
@@ -261,7 +238,7 @@ fn coords(s: &mut String, pieces: &[Piece], at: Scale) {
 
 /// The status at height `ty`: a disc in the colour of the side to move (or the winner), the
 /// status text, and the last move on a second line.
-fn status(s: &mut String, game: &Crumble, opts: &SvgOptions, at: Scale, ty: f64) {
+fn status(s: &mut String, game: &Crumble, opts: &PictureStyle<Highlight>, at: Scale, ty: f64) {
     let mut text = status_line(game);
     if opts.view == Color::White {
         text += "; White's view";

@@ -12,35 +12,9 @@ use super::{BaseMark, Highlight, edge_labels, status_line, view_pieces};
 use crate::game::Color;
 use crate::games::crumble::game::Crumble;
 use crate::games::crumble::geom::{Dir, Piece, Rect};
+use crate::render::PictureStyle;
 use crate::render::term::{BG_BLACK, BG_HOT, BG_WHITE, FG_HOT, sgr};
 use std::fmt::Write as _;
-
-/// How to draw.
-#[derive(Clone, Debug)]
-pub struct TermOptions {
-    /// ANSI colours and box-drawing characters (`true`), or plain ASCII (`false`).
-    pub color: bool,
-    /// Whose side of the board is at the bottom (White's view is rotated by 180°).
-    pub view: Color,
-    /// Label the bottom and left edges with the notation's coordinates.
-    pub coords: bool,
-    /// The last move's highlight (see [`Highlight::of`]).
-    pub highlight: Option<Highlight>,
-    /// Text of the last move for the status lines (e.g. its notation).
-    pub last_move: Option<String>,
-}
-
-impl Default for TermOptions {
-    fn default() -> TermOptions {
-        TermOptions {
-            color: false,
-            view: Color::Black,
-            coords: true,
-            highlight: None,
-            last_move: None,
-        }
-    }
-}
 
 const UP: u8 = 1;
 const DOWN: u8 = 2;
@@ -326,7 +300,7 @@ fn step_arrow(d: Dir, color: bool) -> char {
 }
 
 /// Draws the position (see the module documentation) with status lines under it.
-pub fn render(game: &Crumble, opts: &TermOptions) -> String {
+pub fn render(game: &Crumble, opts: &PictureStyle<Highlight>) -> String {
     let b = game.board();
     let (n, r, g) = (b.board_size(), b.resolution(), b.grid_size());
     let pieces = view_pieces(game, opts.view);

@@ -10,21 +10,11 @@
 use super::{CrumoHighlight, score_line, status_line};
 use crate::game::Color;
 use crate::games::crumo::{Crumo, DIRECTIONS, Point};
+use crate::render::PictureStyle;
 use crate::render::svg::{
     BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc, text_width,
 };
 use std::fmt::Write as _;
-
-/// How to draw.
-#[derive(Clone, Debug, Default)]
-pub struct SvgOptions {
-    /// Label the rows with rank numbers and the files with their letters.
-    pub coords: bool,
-    /// The last move's points.
-    pub highlight: Option<CrumoHighlight>,
-    /// Text of the last move for the status lines (e.g. its notation).
-    pub last_move: Option<String>,
-}
 
 const STEP: f64 = 60.0;
 const PAD: f64 = 50.0;
@@ -50,7 +40,7 @@ pub fn point_at(game: &Crumo, p: Point) -> (f64, f64) {
 }
 
 /// Draws the position (see the module documentation).
-pub fn render(game: &Crumo, opts: &SvgOptions) -> String {
+pub fn render(game: &Crumo, opts: &PictureStyle<CrumoHighlight>) -> String {
     let n = f64::from(game.size());
     let rows = 2.0 * n - 1.0;
     let h3 = 3f64.sqrt() / 2.0;
@@ -142,7 +132,7 @@ fn coords(s: &mut String, game: &Crumo) {
 
 /// Point `p`: ringed when the last move touched it, then its stack (a disc with its height)
 /// or, when empty, a dot.
-fn point(s: &mut String, game: &Crumo, opts: &SvgOptions, p: Point) {
+fn point(s: &mut String, game: &Crumo, opts: &PictureStyle<CrumoHighlight>, p: Point) {
     let (x, y) = point_at(game, p);
     let hot = opts.highlight.as_ref().is_some_and(|h| h.has(p));
     if hot {
@@ -183,7 +173,7 @@ fn point(s: &mut String, game: &Crumo, opts: &SvgOptions, p: Point) {
 }
 
 /// The first status line: the status, with the last move.
-fn status_text(game: &Crumo, opts: &SvgOptions) -> String {
+fn status_text(game: &Crumo, opts: &PictureStyle<CrumoHighlight>) -> String {
     let mut status = status_line(game);
     if let Some(m) = &opts.last_move {
         status += &format!("; last move {m}");
@@ -193,7 +183,7 @@ fn status_text(game: &Crumo, opts: &SvgOptions) -> String {
 
 /// The status lines from height `y0`: a disc in the colour of the side to move (or the
 /// winner), the status with the last move, then the score.
-fn status(s: &mut String, game: &Crumo, opts: &SvgOptions, y0: f64) {
+fn status(s: &mut String, game: &Crumo, opts: &PictureStyle<CrumoHighlight>, y0: f64) {
     let status = status_text(game, opts);
     let disc = game
         .outcome()

@@ -10,21 +10,9 @@
 use super::{CrumoHighlight, label, score_line, status_line};
 use crate::game::Color;
 use crate::games::crumo::{Crumo, Point};
+use crate::render::PictureStyle;
 use crate::render::term::{BG_BLACK, BG_HOT, BG_WHITE, FG_HOT, sgr};
 use std::fmt::Write as _;
-
-/// How to draw.
-#[derive(Clone, Debug, Default)]
-pub struct TermOptions {
-    /// ANSI colours (`true`), or plain ASCII (`false`).
-    pub color: bool,
-    /// Label the rows with rank numbers and file ranges.
-    pub coords: bool,
-    /// The last move's points.
-    pub highlight: Option<CrumoHighlight>,
-    /// Text of the last move for the status line (e.g. its notation).
-    pub last_move: Option<String>,
-}
 
 const FG_ON_BLACK: u8 = 252;
 const FG_ON_WHITE: u8 = 235;
@@ -32,7 +20,7 @@ const BG_EMPTY: u8 = 187;
 const FG_EMPTY: u8 = 244;
 
 /// Draws the position (see the module documentation) with status lines under it.
-pub fn render(game: &Crumo, opts: &TermOptions) -> String {
+pub fn render(game: &Crumo, opts: &PictureStyle<CrumoHighlight>) -> String {
     let geo = game.geometry();
     let n = i32::from(game.size());
     let hot = |p: Point| opts.highlight.as_ref().is_some_and(|h| h.has(p));

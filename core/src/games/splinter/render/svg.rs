@@ -11,21 +11,11 @@
 
 use super::{SplinterHighlight, score_line, status_line};
 use crate::games::splinter::{Board, PieceType, Splinter, Square};
+use crate::render::PictureStyle;
 use crate::render::svg::{
     ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc, text_width,
 };
 use std::fmt::Write as _;
-
-/// How to draw.
-#[derive(Clone, Debug, Default)]
-pub struct SvgOptions {
-    /// Label the left and bottom edges with rank numbers and file letters.
-    pub coords: bool,
-    /// The last move's highlight (see [`SplinterHighlight::of`]).
-    pub highlight: Option<SplinterHighlight>,
-    /// Text of the last move for the status lines (e.g. its notation).
-    pub last_move: Option<String>,
-}
 
 const CELL: f64 = 60.0;
 const PAD: f64 = 20.0;
@@ -130,7 +120,7 @@ fn square_rect(board: &Board, s: Square, coords: bool, class: &str) -> String {
 }
 
 /// Draws the position (see the module documentation).
-pub fn render(game: &Splinter, opts: &SvgOptions) -> String {
+pub fn render(game: &Splinter, opts: &PictureStyle<SplinterHighlight>) -> String {
     let b = game.board();
     let left = if opts.coords { GUTTER } else { PAD };
     let bottom_gap = if opts.coords { GUTTER } else { PAD };
@@ -290,7 +280,7 @@ fn coords(s: &mut String, b: &Board, left: f64) {
 }
 
 /// The status lines: the side to move or the result, the last move, the knockouts and pieces.
-fn status_lines(game: &Splinter, opts: &SvgOptions) -> Vec<String> {
+fn status_lines(game: &Splinter, opts: &PictureStyle<SplinterHighlight>) -> Vec<String> {
     let last = match (&opts.last_move, opts.highlight.as_ref()) {
         (Some(m), _) => Some(format!("last move {m}")),
         (None, Some(h)) => Some(format!("last move direction {}", h.dir.name())),
@@ -304,7 +294,13 @@ fn status_lines(game: &Splinter, opts: &SvgOptions) -> Vec<String> {
 
 /// The status from (`left`, `ty`): a disc in the colour of the side to move (or the
 /// winner) and the status text, then the last move, then the knockouts and pieces.
-fn status(s: &mut String, game: &Splinter, opts: &SvgOptions, left: f64, ty: f64) {
+fn status(
+    s: &mut String,
+    game: &Splinter,
+    opts: &PictureStyle<SplinterHighlight>,
+    left: f64,
+    ty: f64,
+) {
     let disc = match game.outcome() {
         Some(o) => o.winner,
         None => Some(game.to_move()),
@@ -336,9 +332,9 @@ mod tests {
         let (g, _) = after(&[]);
         let svg = render(
             &g,
-            &SvgOptions {
+            &PictureStyle {
                 coords: true,
-                ..SvgOptions::default()
+                ..Default::default()
             },
         );
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -374,10 +370,11 @@ mod tests {
         let (g, hl) = after(&["h9-h10", "g11-g10"]);
         let svg = render(
             &g,
-            &SvgOptions {
+            &PictureStyle {
                 coords: false,
                 highlight: hl,
                 last_move: Some("g11-g10 (white)".into()),
+                ..Default::default()
             },
         );
         assert_eq!(svg.matches("<rect class=\"moved\"").count(), 5, "{svg}");
@@ -389,10 +386,10 @@ mod tests {
         let own = SplinterHighlight::of_last_move(&g);
         let svg = render(
             &g,
-            &SvgOptions {
+            &PictureStyle {
                 coords: true,
                 highlight: own,
-                last_move: None,
+                ..Default::default()
             },
         );
         assert_eq!(svg.matches("marker-end=\"url(#arrow)\"").count(), 5);
@@ -405,9 +402,9 @@ mod tests {
         let (g, _) = after(&[]);
         let svg = render(
             &g,
-            &SvgOptions {
+            &PictureStyle {
                 last_move: Some("<&>".into()),
-                ..SvgOptions::default()
+                ..Default::default()
             },
         );
         assert!(svg.contains("last move &lt;&amp;&gt;"));

@@ -16,21 +16,9 @@
 use super::{SplinterHighlight, score_line, status_line, type_letter};
 use crate::game::Color;
 use crate::games::splinter::{Dir, Piece, Splinter, Square};
+use crate::render::PictureStyle;
 use crate::render::term::{BG_BLACK, BG_HOT, BG_WHITE, FG_HOT, sgr};
 use std::fmt::Write as _;
-
-/// How to draw.
-#[derive(Clone, Debug, Default)]
-pub struct TermOptions {
-    /// ANSI colours (`true`), or plain ASCII (`false`).
-    pub color: bool,
-    /// Label the left and bottom edges with rank numbers and file letters.
-    pub coords: bool,
-    /// The last move's highlight (see [`SplinterHighlight::of`]).
-    pub highlight: Option<SplinterHighlight>,
-    /// Text of the last move for the status line (e.g. its notation).
-    pub last_move: Option<String>,
-}
 
 // Colours of the coloured drawing (ANSI 256-colour codes) besides the shared ones.
 const FG_ON_BLACK: u8 = 252;
@@ -105,7 +93,7 @@ fn ascii_square(line: &mut String, piece: Option<Piece>, m: Mark) {
 }
 
 /// Draws the position (see the module documentation) with status lines under it.
-pub fn render(game: &Splinter, opts: &TermOptions) -> String {
+pub fn render(game: &Splinter, opts: &PictureStyle<SplinterHighlight>) -> String {
     let b = game.board();
     let (w, h) = (b.width(), b.height());
     let hl = opts.highlight.as_ref();
@@ -181,9 +169,9 @@ mod tests {
         let (g, _) = after(&[]);
         let out = render(
             &g,
-            &TermOptions {
+            &PictureStyle {
                 coords: true,
-                ..TermOptions::default()
+                ..Default::default()
             },
         );
         assert!(out.is_ascii() && !out.contains('\x1b'), "{out}");
@@ -221,11 +209,11 @@ mod tests {
         let (g, hl) = after(&["h9-h10"]);
         let out = render(
             &g,
-            &TermOptions {
+            &PictureStyle {
                 coords: true,
                 highlight: hl,
                 last_move: Some("h9-h10 (black)".into()),
-                ..TermOptions::default()
+                ..Default::default()
             },
         );
         let rank = |r: usize| out.lines().nth(18 - r).unwrap().to_string();
@@ -248,7 +236,13 @@ mod tests {
         );
         assert!(out.contains("White to move (turn 2); last move h9-h10 (black)"));
         // Without coordinates: no labels, no indent.
-        let bare = render(&g, &TermOptions::default());
+        let bare = render(
+            &g,
+            &PictureStyle {
+                coords: false,
+                ..Default::default()
+            },
+        );
         assert!(bare.starts_with("  .   ."), "{bare}");
         assert!(bare.lines().nth(18).unwrap().starts_with("White to move"));
     }
@@ -258,11 +252,11 @@ mod tests {
         let (g, hl) = after(&["h9-h10", "g11-g10"]);
         let out = render(
             &g,
-            &TermOptions {
+            &PictureStyle {
                 color: true,
                 coords: true,
                 highlight: hl,
-                last_move: None,
+                ..Default::default()
             },
         );
         assert!(
@@ -285,9 +279,9 @@ mod tests {
         let g = Splinter::standard(26, 26).unwrap();
         let out = render(
             &g,
-            &TermOptions {
+            &PictureStyle {
                 coords: true,
-                ..TermOptions::default()
+                ..Default::default()
             },
         );
         assert!(out.starts_with("26   ."), "{out}");

@@ -2,11 +2,11 @@
 //! most played first moves.
 
 use super::{Node, Tree, interval, pct};
-use crumble_core::Color;
 use crumble_core::games::crumble::notation::{Frame, parse_move};
 use crumble_core::games::crumble::render::Highlight;
-use crumble_core::games::crumble::render::svg::{self, SvgOptions};
+use crumble_core::games::crumble::render::svg;
 use crumble_core::games::crumble::{Crumble, Move};
+use crumble_core::render::PictureStyle;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -289,11 +289,10 @@ fn board_after_first_move(
     after.play_move(&mv).map_err(|e| format!("{text}: {e}"))?;
     let board = svg::render(
         &after,
-        &SvgOptions {
-            view: Color::Black,
-            coords: true,
+        &PictureStyle {
             highlight: Highlight::of(start, &mv),
             last_move: Some(text.to_string()),
+            ..Default::default()
         },
     );
     // Nest the board as a sized sub-picture; its marker id must stay unique.
