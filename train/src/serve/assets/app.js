@@ -31,6 +31,28 @@ const CrumbleBoard = (() => {
   };
   const hooksOf = (name) => games[name] || plain;
 
+  // For the games' scripts: an SVG element `name` with attributes `attrs`, appended to `parent`.
+  function el(parent, name, attrs) {
+    const e = document.createElementNS("http://www.w3.org/2000/svg", name);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    parent.appendChild(e);
+    return e;
+  }
+
+  // For the games' scripts: makes `node` the place where decision `d` is clicked (it plays
+  // `d`) and hovered (the page shows its text; `onHover(true|false)` adds a game's preview).
+  // The data attributes are what scripts that drive the page look for.
+  function target(node, d, ui, onHover) {
+    node.classList.add("target");
+    node.setAttribute("data-d", d.d);
+    node.setAttribute("data-kind", d.kind);
+    if (d.point !== undefined) node.setAttribute("data-point", d.point);
+    node.addEventListener("click", (ev) => { ev.stopPropagation(); ui.decide(d.d); });
+    node.addEventListener("mouseenter", () => { ui.hover(d.text); if (onHover) onHover(true); });
+    node.addEventListener("mouseleave", () => { ui.hover(""); if (onHover) onHover(false); });
+    el(node, "title").textContent = d.text;
+  }
+
   // Puts a picture the server drew (a whole <svg> document) into the board's SVG, for the
   // games whose pictures are the program's own. Its style sheet is scoped to the board: a
   // <style> inside inline SVG applies to the whole page.
@@ -402,7 +424,7 @@ const CrumbleBoard = (() => {
   }
 
   return {
-    registerGame, start, picture,
+    registerGame, start, picture, el, target,
     get state() { return state; },
     get renders() { return renders; },
     get busy() { return busy; },

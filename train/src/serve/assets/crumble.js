@@ -4,15 +4,9 @@
 "use strict";
 
 (() => {
-  const NS = "http://www.w3.org/2000/svg";
   const FILL = { black: "#262626", white: "#f7f4ec" };
 
-  function el(parent, name, attrs) {
-    const e = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    parent.appendChild(e);
-    return e;
-  }
+  const { el } = CrumbleBoard;
 
   function draw(svg, s, ui) {
     const G = s.board.grid;
@@ -113,15 +107,11 @@
     // The legal decisions, each where it is clicked.
     const targets = el(svg, "g", { class: "targets" });
     const preview = el(svg, "g", { class: "preview", "pointer-events": "none" });
+    // Hovering a decision outlines the pieces it would make.
     const hook = (node, d) => {
-      node.classList.add("target");
-      node.setAttribute("data-d", d.d);
-      node.setAttribute("data-kind", d.kind);
-      node.addEventListener("click", (ev) => { ev.stopPropagation(); ui.decide(d.d); });
-      node.addEventListener("mouseenter", () => {
-        ui.hover(d.text);
+      CrumbleBoard.target(node, d, ui, (on) => {
         preview.innerHTML = "";
-        for (const f of d.preview || []) {
+        for (const f of on ? d.preview || [] : []) {
           const r = R(f);
           el(preview, "rect", {
             x: r.x, y: r.y, width: r.w, height: r.h, fill: "none", stroke: "#2a6db0",
@@ -129,9 +119,7 @@
           });
         }
       });
-      node.addEventListener("mouseleave", () => { ui.hover(""); preview.innerHTML = ""; });
-      const title = el(node, "title");
-      title.textContent = `${d.kind} ${d.text}`;
+      node.querySelector("title").textContent = `${d.kind} ${d.text}`;
     };
     for (const d of s.decisions) {
       if (d.kind === "split-h" || d.kind === "split-v") {

@@ -7,26 +7,11 @@
 "use strict";
 
 (() => {
-  const NS = "http://www.w3.org/2000/svg";
   let selected = null; // the square whose moves are shown
   let selectedFor = null; // the position it was chosen in
 
-  function el(parent, name, attrs) {
-    const e = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-    parent.appendChild(e);
-    return e;
-  }
-
-  function hook(node, d, ui) {
-    node.classList.add("target");
-    node.setAttribute("data-d", d.d);
-    node.setAttribute("data-kind", d.kind);
-    node.addEventListener("click", (ev) => { ev.stopPropagation(); ui.decide(d.d); });
-    node.addEventListener("mouseenter", () => ui.hover(d.text));
-    node.addEventListener("mouseleave", () => ui.hover(""));
-    el(node, "title").textContent = d.text;
-  }
+  const { el } = CrumbleBoard;
+  const hook = CrumbleBoard.target;
 
   function draw(svg, s, ui) {
     CrumbleBoard.picture(svg, s.svg);
