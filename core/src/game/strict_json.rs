@@ -1,6 +1,6 @@
 //! Strict readers of JSON objects for the games' position formats: an unknown or missing key,
 //! or a value of the wrong type, is a [`KeyError`] that names the key by its path
-//! (`captures.black`).
+//! (`captures.black`). [`parse`] reads the text itself, refusing a repeated key.
 
 use serde_json::{Map, Value};
 
@@ -68,4 +68,68 @@ pub fn named<T>(
 ) -> Result<T, KeyError> {
     let s = string(v, key)?;
     parse(s).ok_or_else(|| key_err(key, format!("{s:?} is not {what}")))
+}
+
+/// The JSON value of `text`, read like [`Value`] except that an object with a repeated key is
+/// an error (serde_json alone would keep the last one).
+pub fn parse(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str::<Strict>(text).map(|s| s.0)
+}
+
+/// A JSON value read like [`Value`], except that an object with a repeated key is an error
+/// (serde_json would silently keep the last one).
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Strict;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Strict, E> {
+        Ok(Strict(Value::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Strict, E> {
+        Ok(Strict(v.into()))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Strict, E> {
+        Ok(Strict(Value::String(v.into())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Strict, E> {
+        Ok(Strict(Value::String(v)))
+    }
+    fn visit_unit<E>(self) -> Result<Strict, E> {
+        Ok(Strict(Value::Null))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        let mut v = Vec::new();
+        while let Some(Strict(x)) = seq.next_element()? {
+            v.push(x);
+        }
+        Ok(Strict(Value::Array(v)))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Strict, A::Error> {
+        let mut map = Map::new();
+        while let Some(k) = m.next_key::<String>()? {
+            if map.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!("duplicate key {k:?}")));
+            }
+            let Strict(v) = m.next_value()?;
+            map.insert(k, v);
+        }
+        Ok(Strict(Value::Object(map)))
+    }
 }

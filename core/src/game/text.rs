@@ -93,6 +93,17 @@ pub trait GameText: GameState {
     /// is over) is refused with the reason.
     fn parse_move(&self, text: &str, notation: Self::Notation) -> Result<Vec<Decision>, TextError>;
 
+    /// `Err(GameOver)` with the result once the game is over: what a game's
+    /// [`GameText::parse_move`] refuses first.
+    fn refuse_when_over(&self) -> Result<(), TextError> {
+        if self.is_over() {
+            return Err(TextError::GameOver {
+                result: self.result_text(),
+            });
+        }
+        Ok(())
+    }
+
     /// The canonical text of the complete move made of `turn`: the decisions of one whole
     /// turn from this state, at a turn start. `parse_move` of the text gives `turn` back.
     fn move_text(&self, turn: &[Decision], notation: Self::Notation) -> Result<String, TextError>;

@@ -27,6 +27,7 @@
 //! surrounded groups, a four-side chain, and rule 5.3.
 
 use crate::game::Color;
+use crate::game::strict_json;
 use crate::games::crumble::board::{Board, check_size};
 use crate::games::crumble::error::SizeError;
 use crate::games::crumble::game::{Crumble, Outcome, Reason};
@@ -160,64 +161,6 @@ pub fn to_json(game: &Crumble) -> String {
 }
 
 // ------------------------------------------------------------------------------- reading
-
-/// A JSON value read like [`Value`], except that an object with a repeated key is an error
-/// (serde_json would silently keep the last one).
-pub(crate) struct Strict(pub(crate) Value);
-
-impl<'de> serde::Deserialize<'de> for Strict {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
-        d.deserialize_any(StrictVisitor)
-    }
-}
-
-struct StrictVisitor;
-
-impl<'de> serde::de::Visitor<'de> for StrictVisitor {
-    type Value = Strict;
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Strict, E> {
-        Ok(Strict(Value::Bool(v)))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Strict, E> {
-        Ok(Strict(v.into()))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Strict, E> {
-        Ok(Strict(v.into()))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Strict, E> {
-        Ok(Strict(v.into()))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Strict, E> {
-        Ok(Strict(Value::String(v.into())))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Strict, E> {
-        Ok(Strict(Value::String(v)))
-    }
-    fn visit_unit<E>(self) -> Result<Strict, E> {
-        Ok(Strict(Value::Null))
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
-        let mut v = Vec::new();
-        while let Some(Strict(x)) = seq.next_element()? {
-            v.push(x);
-        }
-        Ok(Strict(Value::Array(v)))
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Strict, A::Error> {
-        let mut map = Map::new();
-        while let Some(k) = m.next_key::<String>()? {
-            if map.contains_key(&k) {
-                return Err(serde::de::Error::custom(format!("duplicate key {k:?}")));
-            }
-            let Strict(v) = m.next_value()?;
-            map.insert(k, v);
-        }
-        Ok(Strict(Value::Object(map)))
-    }
-}
 
 fn type_name(v: &Value) -> &'static str {
     match v {
@@ -408,7 +351,7 @@ fn parse_piece(index: usize, v: &Value, g: u16) -> Result<Piece, PositionError> 
 /// Reads a position file (see the module docs) and builds the game: captures resolved, a
 /// four-side chain turned into a result, rule 5.3 checked; a result in the file is kept.
 pub fn from_json(text: &str) -> Result<Crumble, PositionError> {
-    let root = serde_json::from_str::<Strict>(text)?.0;
+    let root = strict_json::parse(text)?;
     let Value::Object(obj) = &root else {
         return Err(schema(format!(
             "the position is {}; expected an object",

@@ -28,11 +28,7 @@ impl GameText for Crumble {
     const NUMBER_BY_ROUND: bool = true;
 
     fn parse_move(&self, text: &str, frame: Frame) -> Result<Vec<Decision>, TextError> {
-        if let Some(o) = self.outcome() {
-            return Err(TextError::GameOver {
-                result: position::outcome_text(Some(o)),
-            });
-        }
+        self.refuse_when_over()?;
         let mv = notation::parse_move(self, text, frame).map_err(TextError::of_move)?;
         self.move_decisions(&mv).map_err(TextError::of_move)
     }

@@ -6,7 +6,6 @@ use super::game::{Crumo, Outcome, Pie, Previous, Reason};
 use super::notation::{self, NotationError};
 use crate::game::Color;
 use crate::game::strict_json::{self, KeyError, named, object, only_keys};
-use crate::games::crumble::position::Strict;
 use serde_json::{Value, json};
 use thiserror::Error;
 
@@ -115,10 +114,7 @@ fn count(v: &Value, key: &str, min: u64) -> Result<u64, PositionError> {
 
 /// Reads and validates a position (rule 12.3).
 pub fn from_json(text: &str) -> Result<Crumo, PositionError> {
-    let root = serde_json::from_str::<Strict>(text)
-        .map_err(|e| PositionError::Json(e.to_string()))?
-        .0;
-    from_value(&root)
+    from_value(&strict_json::parse(text).map_err(|e| PositionError::Json(e.to_string()))?)
 }
 
 /// [`from_json`] of a value already parsed. (A repeated key can only be caught in the text.)

@@ -53,10 +53,6 @@ impl GameText for Crumo {
         position::outcome_value(self.outcome())
     }
 
-    fn result_text(&self) -> String {
-        position::outcome_value(self.outcome()).to_string()
-    }
-
     fn board_tags(&self) -> Vec<(&'static str, String)> {
         vec![("Size", self.size().to_string())]
     }

@@ -24,11 +24,7 @@ impl GameText for Nim {
     const RANDOM_GAME_TURNS: u32 = 0;
 
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {
-        if self.game_result().is_some() {
-            return Err(TextError::GameOver {
-                result: self.result_text(),
-            });
-        }
+        self.refuse_when_over()?;
         let malformed = || TextError::of_move(NimMoveError::Malformed(text.into()));
         let (heap, take) = text.trim().split_once('-').ok_or_else(malformed)?;
         let heap: usize = heap.parse().map_err(|_| malformed())?;

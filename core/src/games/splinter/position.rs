@@ -6,7 +6,6 @@ use super::game::{LastMove, Outcome, Reason, Splinter};
 use super::notation::{self, NotationError};
 use crate::game::Color;
 use crate::game::strict_json::{self, KeyError, named, object, only_keys, string};
-use crate::games::crumble::position::Strict;
 use serde_json::{Map, Value, json};
 use thiserror::Error;
 
@@ -112,10 +111,7 @@ fn size(obj: &Map<String, Value>, key: &str, min: u8, max: u8) -> Result<u8, Pos
 /// Reads and validates a position (rule 10.3). A `null` result is recomputed by rule 8.1; a
 /// given one is kept.
 pub fn from_json(text: &str) -> Result<Splinter, PositionError> {
-    let root = serde_json::from_str::<Strict>(text)
-        .map_err(|e| PositionError::Json(e.to_string()))?
-        .0;
-    from_value(&root)
+    from_value(&strict_json::parse(text).map_err(|e| PositionError::Json(e.to_string()))?)
 }
 
 /// [`from_json`] of a value already parsed. (A repeated key can only be caught in the text.)

@@ -54,11 +54,7 @@ impl GameText for Splinter {
         &["knockouts", "more-knockouts", "more-pieces", "tie"];
 
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {
-        if let Some(o) = self.outcome() {
-            return Err(TextError::GameOver {
-                result: position::outcome_value(Some(o)).to_string(),
-            });
-        }
+        self.refuse_when_over()?;
         let mv = notation::parse_move(self.board(), text).map_err(TextError::of_move)?;
         let (first, keep) = self.resolve(&mv).map_err(TextError::of_move)?;
         Ok(std::iter::once(first).chain(keep).collect())
@@ -90,10 +86,6 @@ impl GameText for Splinter {
 
     fn result_json(&self) -> serde_json::Value {
         position::outcome_value(self.outcome())
-    }
-
-    fn result_text(&self) -> String {
-        position::outcome_value(self.outcome()).to_string()
     }
 
     fn board_tags(&self) -> Vec<(&'static str, String)> {

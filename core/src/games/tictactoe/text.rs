@@ -39,11 +39,7 @@ impl GameText for TicTacToe {
     const RANDOM_GAME_TURNS: u32 = 0;
 
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {
-        if self.game_result().is_some() {
-            return Err(TextError::GameOver {
-                result: self.result_text(),
-            });
-        }
+        self.refuse_when_over()?;
         let cell = parse_cell(text.trim())
             .ok_or_else(|| TextError::of_move(TicTacToeMoveError::NotACell(text.into())))?;
         if self.cell(cell).is_some() {
