@@ -16,7 +16,7 @@ use super::game_args::StartFlags;
 use super::show::{ColorArg, ViewArg};
 use super::text::escape_controls;
 use anyhow::{Context as _, bail};
-use std::io::{BufRead as _, IsTerminal as _, Write as _};
+use std::io::{BufRead as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -123,18 +123,6 @@ fn out_path(a: &Args, prefix: &str, stamp: &str) -> anyhow::Result<PathBuf> {
         );
     }
     Ok(path)
-}
-
-/// Whether to draw in colour: `--color`, or `auto`: a terminal and no `NO_COLOR`.
-fn use_colour(c: ColorArg) -> bool {
-    match c {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    }
 }
 
 /// Writes the record to `path`, never over an existing file.

@@ -24,6 +24,21 @@ pub enum ColorArg {
     Never,
 }
 
+impl ColorArg {
+    /// Whether to draw in colour: `always`, or `auto` with stdout a terminal and no
+    /// `NO_COLOR`.
+    pub fn enabled(self) -> bool {
+        match self {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stdout().is_terminal()
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ViewArg {
     Black,
@@ -73,19 +88,6 @@ impl Args {
             .chain(&self.start.pos.position)
             .map(|p| p.as_path())
             .collect()
-    }
-}
-
-/// Colour for the terminal drawing: `--color`, or with `auto` when stdout is a terminal and
-/// `NO_COLOR` is not set.
-fn use_color(c: ColorArg) -> bool {
-    match c {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
     }
 }
 
@@ -147,7 +149,7 @@ fn show_game<G: Pictures>(a: &Args) -> anyhow::Result<ExitCode> {
         },
     };
     let style = PictureStyle {
-        color: use_color(a.color),
+        color: a.color.enabled(),
         coords: !a.no_coords,
         view,
         last_move: match &last {

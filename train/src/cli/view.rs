@@ -175,15 +175,49 @@ pub fn record_game(text: &str, path: &Path) -> anyhow::Result<String> {
     }
 }
 
+/// The files the page is made from: the record, and the text file beside a `.crsp` file
+/// (read for the players' names).
+fn inputs(a: &Args, games: &TaggedGames) -> Vec<PathBuf> {
+    match games {
+        TaggedGames::Crsp(..) => vec![a.record.clone(), a.record.with_extension("txt")],
+        TaggedGames::Text(_) => vec![a.record.clone()],
+    }
+}
+
+/// The page's source line: the file's name, with the game's index when it holds `n > 1`.
+fn source(a: &Args, index: usize, n: usize) -> String {
+    let name = a
+        .record
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if n > 1 {
+        format!("{name}, game index {index} of {n}")
+    } else {
+        name
+    }
+}
+
+/// Writes `page`, the page of a game of `moves` moves, to `--out` (never over an input) and
+/// says what was written.
+fn write_page(a: &Args, games: &TaggedGames, page: &str, moves: usize) -> anyhow::Result<ExitCode> {
+    let out = a.out.as_ref().expect("clap requires --out without --list");
+    let inputs = inputs(a, games);
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    write_output("-o", out, &inputs, a.force, page.as_bytes())?;
+    eprintln!(
+        "wrote {} ({moves} moves, {} KB)",
+        out.display(),
+        page.len().div_ceil(1024)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let (game, games) = load(&a.record)?;
-    // The text file beside a .crsp file is read too (for the players' names).
-    let beside = a.record.with_extension("txt");
-    let inputs: Vec<&Path> = match games {
-        TaggedGames::Crsp(..) => vec![&a.record, &beside],
-        TaggedGames::Text(_) => vec![&a.record],
-    };
     if let Some(out) = &a.out {
+        let inputs = inputs(&a, &games);
+        let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
         check_output("-o", out, &inputs, a.force)?;
     }
     let n = games.len();
@@ -202,32 +236,15 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if let Some(f) = a.frame {
         rec.notation = f.into();
     }
-    let name = a
-        .record
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
     let opts = HtmlOptions {
         view: match a.view {
             ViewArg::Black => Color::Black,
             ViewArg::White => Color::White,
         },
         values,
-        source: Some(if n > 1 {
-            format!("{name}, game index {index} of {n}")
-        } else {
-            name
-        }),
+        source: Some(source(&a, index, n)),
     };
     let page = html::render_game(&rec, &opts)
         .with_context(|| format!("{} game index {index}", a.record.display()))?;
-    let out = a.out.expect("clap requires --out without --list");
-    write_output("-o", &out, &inputs, a.force, page.as_bytes())?;
-    eprintln!(
-        "wrote {} ({} moves, {} KB)",
-        out.display(),
-        rec.moves.len(),
-        page.len().div_ceil(1024)
-    );
-    Ok(ExitCode::SUCCESS)
+    write_page(&a, &games, &page, rec.moves.len())
 }

@@ -11,7 +11,7 @@
 //! by the colours they ended with.
 
 use super::bot::Bot;
-use super::{Args, End, ViewArg, out_path, read_line, save, use_colour};
+use super::{Args, End, ViewArg, out_path, read_line, save};
 use crate::cli::game_args::GameArgs;
 use anyhow::Context as _;
 use crumble_core::game::record::{Ending, Record};
@@ -409,7 +409,7 @@ pub fn run<G: TrainGame + Pictures>(a: &Args, full: &TrainConfig) -> anyhow::Res
         seat,
         notation,
         style: PictureStyle {
-            color: use_colour(a.color),
+            color: a.color.enabled(),
             coords: !a.no_coords,
             ..PictureStyle::default()
         },

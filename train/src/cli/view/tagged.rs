@@ -4,7 +4,6 @@
 //! ([`record_page`](crumble_core::render::record_page) with the game's pictures). The players' names of a `.crsp` game
 //! come from the `.txt` beside it when that holds the same games.
 
-use super::super::output::write_output;
 use super::{Args, crsp_values_by, refused_at};
 use crate::cli::show::ViewArg;
 use anyhow::{Context as _, bail};
@@ -95,32 +94,9 @@ pub fn run<G: Pictures>(a: &Args, games: &TaggedGames) -> anyhow::Result<ExitCod
     }
     let index = super::pick_index(a, n)?;
     let (rec, values) = games.get::<G>(index, &a.record)?;
-    let name = a
-        .record
-        .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let source = if n > 1 {
-        format!("{name}, game index {index} of {n}")
-    } else {
-        name
-    };
-    let page = record_page(&rec, &values, Some(&source))
+    let page = record_page(&rec, &values, Some(&super::source(a, index, n)))
         .with_context(|| format!("{} game index {index}", a.record.display()))?;
-    let out = a.out.as_ref().expect("clap requires --out without --list");
-    let beside = a.record.with_extension("txt");
-    let inputs: Vec<&Path> = match games {
-        TaggedGames::Crsp(..) => vec![&a.record, &beside],
-        TaggedGames::Text(_) => vec![&a.record],
-    };
-    write_output("-o", out, &inputs, a.force, page.as_bytes())?;
-    eprintln!(
-        "wrote {} ({} moves, {} KB)",
-        out.display(),
-        rec.moves.len(),
-        page.len().div_ceil(1024)
-    );
-    Ok(ExitCode::SUCCESS)
+    super::write_page(a, games, &page, rec.moves.len())
 }
 
 /// `view --list`: a line a game (index, number in its run, moves, result, players).
