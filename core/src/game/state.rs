@@ -273,6 +273,13 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// 64-bit hash of everything `PartialEq` compares (search's evaluation cache key).
     fn state_hash(&self) -> u64;
 
+    /// 64-bit hash of the position without the history the rules keep only for a draw
+    /// rule (Crumble's window of the last six turns): equal for the transpositions an
+    /// opening book merges into one position. By default [`GameState::state_hash`].
+    fn position_hash(&self) -> u64 {
+        self.state_hash()
+    }
+
     /// Does a player's turn begin here (no decision of the current turn made yet)? False once
     /// the game is over.
     fn at_turn_start(&self) -> bool;

@@ -22,8 +22,8 @@
 use crate::game::Decision;
 use crate::game::state::GameState;
 
-/// A position's canonical key: the least [`state_hash`](GameState::state_hash) over its
-/// images, and the symmetry that gives it.
+/// A position's canonical key: the least [`position_hash`](GameState::position_hash) over
+/// its images, and the symmetry that gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Canonical {
     pub key: u64,
@@ -36,14 +36,14 @@ pub struct Canonical {
 /// images and transpositions reach one key, so the opening book keys its nodes by it.
 pub fn canonical<G: GameState>(state: &G) -> Canonical {
     let mut best = Canonical {
-        key: state.state_hash(),
+        key: state.position_hash(),
         sym: 0,
     };
     for sym in state.symmetries().into_iter().skip(1) {
         let Some(image) = state.symmetry_image(sym) else {
             continue;
         };
-        let key = image.state_hash();
+        let key = image.position_hash();
         if key < best.key {
             best = Canonical { key, sym };
         }
@@ -72,7 +72,11 @@ pub fn orientations<G: GameState>(canon: &G, state: &G) -> Vec<usize> {
     canon
         .symmetries()
         .into_iter()
-        .filter(|&u| canon.symmetry_image(u).is_some_and(|t| t == *state))
+        .filter(|&u| {
+            canon
+                .symmetry_image(u)
+                .is_some_and(|t| t.position_hash() == state.position_hash())
+        })
         .collect()
 }
 

@@ -2,7 +2,7 @@
 //! killed build leaves the last book it wrote; read back with every field checked and every
 //! position replayed, so a damaged or foreign file is refused with what and where.
 //!
-//! # Format, version 1
+//! # Format, version 2
 //!
 //! All integers little-endian; a string is a `u32` length and UTF-8 bytes; a move is a
 //! `u32` count and that many `u32` decisions. `MAGIC` (8 bytes `CRMBOOK\n`), `u32` version,
@@ -18,6 +18,12 @@
 //!
 //! Only what the searches found is stored: values, bounds and costs are recomputed on
 //! loading, positions replayed from the start. So the same book is the same bytes.
+//!
+//! Version 1 is the same bytes with keys from the state hash
+//! ([`GameState::state_hash`]), the position hash of version 2 for every game but Crumble,
+//! whose state hash includes the draw rule's history (so its transpositions were nodes of
+//! their own): a version-1 book reads, and is written back as version 2, except Crumble's,
+//! which is refused saying so (its nodes would be keyed and oriented anew: grow it again).
 
 use super::{Book, BookConfig, BookHeader, Edge, Node, Other};
 use crate::bytes::{self, ByteError};
@@ -28,7 +34,9 @@ use crumble_core::{Decision, GameState};
 use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"CRMBOOK\n";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The oldest version this build reads (see the module docs).
+const OLDEST: u32 = 1;
 const NONE: u32 = u32::MAX;
 
 /// Why a book could not be built, read or written.
@@ -42,7 +50,9 @@ pub enum BookError {
     },
     #[error("not a book file (bad magic bytes)")]
     BadMagic,
-    #[error("book format version {found} is not supported (this build reads version {VERSION})")]
+    #[error(
+        "book format version {found} is not supported (this build reads versions {OLDEST} to {VERSION})"
+    )]
     UnsupportedVersion { found: u32 },
     #[error("book file truncated at byte {offset}")]
     Truncated { offset: usize },
@@ -162,7 +172,7 @@ pub fn peek_game(bytes: &[u8]) -> Result<String, BookError> {
     }
     let mut r = Reader::new(bytes, 8);
     let version = r.u32()?;
-    if version != VERSION {
+    if !(OLDEST..=VERSION).contains(&version) {
         return Err(BookError::UnsupportedVersion { found: version });
     }
     string(&mut r, "game name")
@@ -219,7 +229,7 @@ pub fn decode<G: GameState>(bytes: &[u8]) -> Result<Book<G>, BookError> {
     }
     let (body, sum) = bytes.split_at(bytes.len() - 8);
     let version = u32::from_le_bytes(body[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
+    if !(OLDEST..=VERSION).contains(&version) {
         return Err(BookError::UnsupportedVersion { found: version });
     }
     if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
@@ -278,6 +288,13 @@ pub fn decode<G: GameState>(bytes: &[u8]) -> Result<Book<G>, BookError> {
         max_turns,
         seed,
     };
+    if version < VERSION && state.position_hash() != state.state_hash() {
+        return Err(BookError::Header(format!(
+            "a version-{version} book of {} keys positions with the draw rule's history, which \
+             this build leaves out to merge transpositions: grow the book again",
+            G::NAME
+        )));
+    }
     rebuild(Book::new(header, state), raws, searches)
 }
 

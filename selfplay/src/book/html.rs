@@ -19,8 +19,8 @@ use std::fmt::Write as _;
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;max-width:60em}\
 table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:right}\
 td:first-child,th:first-child{text-align:left}tr:nth-child(even){background:#f3f3f3}\
-.board svg{max-width:28em;height:auto}.line a{margin-right:.4em}.other{color:#555}\
-pre{font-size:1.2em}";
+.board svg{width:100%;max-width:28em;height:auto}.other{color:#555}pre{font-size:1.2em}\
+.moves{overflow-x:auto}";
 
 /// The value `v` (first player's view) from the view of `p`.
 fn for_player(v: &Values, p: Option<Player>) -> (f32, f32, f32) {
@@ -47,8 +47,9 @@ fn values_cells(v: &Values, p: Option<Player>) -> String {
 
 fn page(title: &str, body: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\
-         <style>{STYLE}</style></head><body>\n{body}</body></html>\n",
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{}</title><style>{STYLE}</style></head><body>\n{body}</body></html>\n",
         escape(title)
     )
 }
@@ -89,7 +90,8 @@ impl<G: GameText + Pictures> Book<G> {
         let mut b = String::new();
         let _ = write!(
             b,
-            "<p><a href=\"../index.html\">{} book</a> ({} positions; {} at {} simulations)",
+            "<p><a href=\"../index.html\">{} book</a> ({} positions; {} at {} simulations a \
+             decision)",
             escape(&h.game),
             self.nodes().len(),
             escape(&h.agent),
@@ -121,8 +123,9 @@ impl<G: GameText + Pictures> Book<G> {
         let (x, lo, hi) = for_player(&node.values, mover);
         let _ = writeln!(
             b,
-            "<p>{}. Value for the player to move {x:+.3} [{lo:+.3}, {hi:+.3}]{}; {} searches, \
-             {} simulations; cost from the start {:.2}; key {:016x}.</p>",
+            "<p>{}. Value for the player to move {x:+.3} [{lo:+.3}, {hi:+.3}]{}; {} searches of \
+             the turn ({} simulations over its decisions); cost from the start {:.2}; key \
+             {:016x}.</p>",
             escape(&state.status_line()),
             match node.values.proven {
                 Some(_) => " (proven)",
@@ -137,14 +140,14 @@ impl<G: GameText + Pictures> Book<G> {
             return page(&format!("{} book: position {id}", h.game), &b);
         }
         b.push_str(
-            "<table><tr><th>move</th><th>prior</th><th>value</th><th>bounds</th><th>proof</th>\
+            "<div class=\"moves\"><table><tr><th>move</th><th>prior</th><th>value</th><th>bounds</th><th>proof</th>\
              <th>visits</th><th>cost</th></tr>\n",
         );
         for (_, row) in self.move_rows(id, &state) {
             b.push_str(&row);
             b.push('\n');
         }
-        b.push_str("</table>\n<p>Values are for the player to move here.</p>\n");
+        b.push_str("</table></div>\n<p>Values are for the player to move here.</p>\n");
         page(&format!("{} book: position {id}", h.game), &b)
     }
 
@@ -163,7 +166,7 @@ impl<G: GameText + Pictures> Book<G> {
             let text = s
                 .move_text(turn, G::Notation::default())
                 .unwrap_or_else(|e| format!("<{e}>"));
-            let _ = write!(b, "<a href=\"{at}.html\">{}</a>", escape(&text));
+            let _ = write!(b, " <a href=\"{at}.html\">{}</a>", escape(&text));
             let before = s.clone();
             for &d in turn {
                 s.apply_unchecked(d);

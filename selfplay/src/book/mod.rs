@@ -1,10 +1,13 @@
 //! The opening book: a graph of positions grown from an agent's searches, in the manner of
 //! KataGo's `genbook`, for every game of the game interface.
 //!
-//! **Nodes** are positions between turns keyed by their canonical key (the least state hash
-//! over the game's symmetric images, [`crumble_core::game::symmetry`]), so mirror images
-//! and transpositions are one node. A node stores its position in the canonical orientation
-//! (the image with that least hash). **Edges** are complete moves (turns) in the parent's
+//! **Nodes** are positions between turns keyed by their canonical key (the least position
+//! hash over the game's symmetric images, [`crumble_core::game::symmetry`]), so mirror
+//! images and transpositions are one node. The position hash leaves out history the rules
+//! keep only for a draw rule ([`GameState::position_hash`]: Crumble's window of the last six
+//! turns), so lines that reach one position in different orders merge; a node keeps the
+//! history of the line that reached it first, and its searches see that one. A node stores
+//! its position in the canonical orientation (the image with that least hash). **Edges** are complete moves (turns) in the parent's
 //! canonical orientation; each records the symmetry that takes the position it reaches to
 //! the child's canonical orientation. A line is shown in its own orientation by
 //! [`Book::moves_as_seen`].
@@ -336,10 +339,11 @@ impl<G: GameState> Book<G> {
     ) -> Option<(u32, bool)> {
         let id = self.lookup(state)?;
         let canon = &self.nodes[id as usize].state;
-        let v = state
-            .symmetries()
-            .into_iter()
-            .find(|&v| state.symmetry_image(v).is_some_and(|t| t == *canon))?;
+        let v = state.symmetries().into_iter().find(|&v| {
+            state
+                .symmetry_image(v)
+                .is_some_and(|t| t.position_hash() == canon.position_hash())
+        })?;
         let mapped = state.symmetry_turn(v, turn)?;
         self.add_move(id, &mapped, prior)
     }
@@ -352,7 +356,7 @@ impl<G: GameState> Book<G> {
             let child = &self.nodes[e.child as usize].state;
             for sym in child.symmetries() {
                 if let Some(t) = child.symmetry_image(sym) {
-                    out.push(t.state_hash());
+                    out.push(t.position_hash());
                 }
             }
         }

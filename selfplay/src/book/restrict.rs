@@ -17,7 +17,8 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct Restricted<G> {
     inner: G,
-    /// Sorted state hashes of the positions the book's moves reach, in every orientation.
+    /// Sorted position hashes ([`GameState::position_hash`]) of the positions the book's
+    /// moves reach, in every orientation.
     barred: Arc<[u64]>,
     /// Still within the root's turn (only the root's moves are barred).
     in_root_turn: bool,
@@ -50,7 +51,10 @@ impl<G: GameState> Restricted<G> {
     fn after_decision(&mut self) {
         if self.in_root_turn && (self.inner.at_turn_start() || self.inner.is_over()) {
             self.in_root_turn = false;
-            self.hit = self.barred.binary_search(&self.inner.state_hash()).is_ok();
+            self.hit = self
+                .barred
+                .binary_search(&self.inner.position_hash())
+                .is_ok();
         }
     }
 

@@ -367,11 +367,11 @@ fn malformed_book_files_are_refused_with_what_and_where() {
     let mut flipped = bytes.clone();
     flipped[40] ^= 1;
     assert!(matches!(err(&flipped), BookError::Checksum));
-    let mut v2 = bytes.clone();
-    v2[8] = 2;
+    let mut v3 = bytes.clone();
+    v3[8] = 3;
     assert!(matches!(
-        err(&v2),
-        BookError::UnsupportedVersion { found: 2 }
+        err(&v3),
+        BookError::UnsupportedVersion { found: 3 }
     ));
     assert!(matches!(
         file::decode::<Nim>(&bytes).unwrap_err(),
@@ -429,10 +429,74 @@ fn the_html_site_links_every_position() {
             );
         }
     }
+    // Phones get the page at their width; the line reads as words when copied.
+    for (path, html) in &pages {
+        assert!(html.contains("name=\"viewport\""), "{path}");
+        if let Some(line) = html.split("<p class=\"line\">").nth(1) {
+            let line = line.split("</p>").next().unwrap();
+            assert!(!line.contains("</a><a"), "{path}: {line}");
+        }
+    }
     let root = &pages.iter().find(|(p, _)| p == "p/0.html").unwrap().1;
     assert!(root.contains("<pre>") && root.contains("<table>"), "{root}");
     assert_eq!(
         root.matches("<tr><td><a href=").count(),
         book.node(0).edges.len()
     );
+}
+
+/// `bytes` (a book image) as a version-`v` file, checksum and all.
+fn as_version(mut bytes: Vec<u8>, v: u32) -> Vec<u8> {
+    bytes[8..12].copy_from_slice(&v.to_le_bytes());
+    let n = bytes.len() - 8;
+    let sum = crumble_core::game::hash::fnv1a(&bytes[..n]);
+    bytes[n..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// Crumble's state keeps the draw rule's last six turns, but the book keys a position
+/// without them: the same position read from its JSON (no history) is the node its line
+/// added, and its moves show there.
+#[test]
+fn crumble_lines_merge_whatever_their_draw_history() {
+    use crumble_core::games::crumble::{Crumble, position};
+    use rand::SeedableRng;
+    let start = Crumble::new(6, 2).unwrap();
+    let mut book = Book::new(header::<Crumble>(&start.to_start(), 4, 1), start.clone());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let (mut s, mut id) = (start, 0);
+    for _ in 0..4 {
+        let before = s.clone();
+        let mut turn = Vec::new();
+        s.play_random_turn_recorded(&mut rng, &mut turn);
+        id = book.add_move_seen(&before, &turn, 0.1).unwrap().0;
+    }
+    assert!(!s.is_over());
+    let mut turn = Vec::new();
+    s.clone().play_random_turn_recorded(&mut rng, &mut turn);
+    let (child, _) = book.add_move_seen(&s, &turn, 0.1).unwrap();
+    let fresh = position::from_json(&position::to_json(&s)).unwrap();
+    assert_ne!(
+        fresh.state_hash(),
+        s.state_hash(),
+        "the JSON has no history"
+    );
+    assert_eq!(book.lookup(&fresh), Some(id));
+    let seen = book.moves_as_seen(id, &fresh).unwrap();
+    let mut after = fresh.clone();
+    for &d in &seen[0] {
+        after.apply(d).unwrap();
+    }
+    assert_eq!(book.lookup(&after), Some(child));
+    // A version-1 Crumble book keyed positions with their history: refused, saying so.
+    let e = file::decode::<Crumble>(&as_version(file::encode(&book), 1)).unwrap_err();
+    assert!(e.to_string().contains("grow the book again"), "{e}");
+}
+
+/// A version-1 book of a game whose keys did not change reads as it was.
+#[test]
+fn version_1_books_of_the_other_games_read() {
+    let book = grow(ttt_book(4, 9), 3);
+    let old = file::decode::<TicTacToe>(&as_version(file::encode(&book), 1)).unwrap();
+    assert_eq!(file::encode(&old), file::encode(&book));
 }

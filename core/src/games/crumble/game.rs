@@ -513,6 +513,12 @@ impl Crumble {
     /// colours, who decides, phase, pending choice, fresh pieces, swapper, the loop-guard states
     /// of the turn, the draw-rule window, the result, and the turn count when a limit is set.
     pub fn hash(&self) -> u64 {
+        self.position_hash() ^ mix64(self.window_hash() ^ 0x77)
+    }
+
+    /// [`Crumble::hash`] without the draw-rule window: the same for every order of moves
+    /// that reaches this position ([`GameState::position_hash`]).
+    pub fn position_hash(&self) -> u64 {
         let mut h = self.board.hash() ^ mix64(0xC0 + self.to_move as u64);
         let phase = match self.state {
             State::Choose => 1,
@@ -537,7 +543,6 @@ impl Crumble {
             }
             h ^= mix64(self.guard_hash() ^ 0x6d);
         }
-        h ^= mix64(self.window_hash() ^ 0x77);
         if let Some(o) = self.outcome {
             h ^= mix64(((o.reason as u64) << 8) ^ o.winner.map_or(3, |c| c as u64));
         }

@@ -230,6 +230,11 @@ impl GameState for Crumble {
     }
 
     #[inline]
+    fn position_hash(&self) -> u64 {
+        Crumble::position_hash(self)
+    }
+
+    #[inline]
     fn at_turn_start(&self) -> bool {
         Crumble::at_turn_start(self)
     }
