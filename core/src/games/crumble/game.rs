@@ -517,7 +517,7 @@ impl Crumble {
     }
 
     /// [`Crumble::hash`] without the draw-rule window: the same for every order of moves
-    /// that reaches this position ([`GameState::position_hash`]).
+    /// that reaches this position ([`GameState::position_hash`](crate::game::GameState::position_hash)).
     pub fn position_hash(&self) -> u64 {
         let mut h = self.board.hash() ^ mix64(0xC0 + self.to_move as u64);
         let phase = match self.state {

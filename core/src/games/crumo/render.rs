@@ -3,7 +3,7 @@
 //! I/O), draw the hexagon as rule 1.3's diagram does (rank 1 at the bottom, each row half a
 //! point to the right of the one above it below the middle), show every stack's colour and
 //! height, label ranks and files with the notation's names, and can highlight the last move's
-//! points. Their [`Pictures`](crate::render::Pictures) impl gives them to `play`, `show` and the
+//! points. Their [`Pictures`] impl gives them to `play`, `show` and the
 //! page of a recorded game (`crate::render::record_page`).
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Pictures of a Splinter position (`games/splinter/RULES.md`): [`term`] draws it for a terminal
-//! (colour or plain ASCII), [`svg`] as an SVG image; their [`Pictures`](crate::render::Pictures) impl gives them to
+//! (colour or plain ASCII), [`svg`] as an SVG image; their [`Pictures`] impl gives them to
 //! `play`, `show` and the page of a recorded game (`crate::render::record_page`).
 //! Both return a `String` (core does no I/O), draw the board as the notation sees it (rank 1 at the bottom, file `a` on the left,
 //! rule 2.2), label the edges with the notation's file letters and rank numbers, tell the
