@@ -218,3 +218,43 @@ fn move_list<G: GameText>(rec: &Record<G>, texts: &[(String, Color)], token: &st
     );
     s
 }
+
+/// The checks every game's page passes (each game's folder calls them with one of its
+/// records): `text` is a finished record of three moves `moves`, a value comment on none or
+/// some, ended by resignation; `marks` how many times each text stands in the page (the
+/// game's own marks, such as its last-move highlights); `title` what the heading says of
+/// the board.
+#[cfg(test)]
+pub(crate) fn check_page<G: Pictures>(
+    text: &str,
+    moves: [&str; 3],
+    marks: &[(&str, usize)],
+    title: &str,
+) {
+    let rec = Record::<G>::parse(text).unwrap();
+    let page = record_page(&rec, &[], Some("game.rec")).unwrap();
+    assert_eq!(page.matches("<svg xmlns").count(), 4);
+    assert_eq!(page.matches("<div class=\"ply").count(), 4);
+    assert_eq!(page.matches("<div class=\"ply on\"").count(), 1);
+    for (k, mv) in moves.iter().enumerate() {
+        let shown = format!("data-ply=\"{}\">{mv}</span>", k + 1);
+        assert!(page.contains(&shown), "{mv}");
+    }
+    for &(mark, n) in marks {
+        assert_eq!(page.matches(mark).count(), n, "{mark}");
+    }
+    assert_eq!(page.matches("</script>").count(), 2);
+    assert!(page.contains("Ada &lt;b&gt;") && page.contains("0-1: White wins (resignation)"));
+    assert!(page.contains(title), "{title}");
+    let with = record_page(&rec, &[Some(0.0), Some(0.5)], None).unwrap();
+    assert!(with.contains("id=\"chart\"") && !page.contains("id=\"chart\""));
+    // A move that does not replay is refused with its number.
+    let mut bad = rec.clone();
+    bad.push_move(rec.moves[0].clone(), None);
+    let e = record_page(&bad, &[], None).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains(&format!("move {} ", rec.moves.len() + 1)),
+        "{e}"
+    );
+}
