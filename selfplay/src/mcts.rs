@@ -1096,6 +1096,37 @@ impl<G: GameState> Search<G> {
         Ok(self.finish())
     }
 
+    /// Plays one whole turn from `game` (a turn start): a search of `simulations` for each
+    /// decision that is not forced, the most visited one played. Returns the turn's decisions
+    /// and the first search's value (`None` when every decision was forced). The tree follows
+    /// the turn; clear it first when the game went on without it.
+    pub fn search_turn(
+        &mut self,
+        game: &G,
+        simulations: u32,
+        evaluator: &mut dyn crate::Evaluator<G>,
+    ) -> Result<(Vec<Decision>, Option<f32>), crate::EvalError> {
+        let mut g = game.clone();
+        let (mut path, mut legal, mut value) = (Vec::new(), Vec::new(), None);
+        loop {
+            g.legal_decisions_into(&mut legal);
+            let d = if legal.len() == 1 {
+                legal[0]
+            } else {
+                let out = self.search_with(&g, simulations, false, evaluator)?;
+                // The first search of the turn judges the position the move starts from.
+                value.get_or_insert(out.value);
+                self.pick(0.0)
+            };
+            self.advance(d);
+            g.apply_unchecked(d);
+            path.push(d);
+            if g.is_over() || g.at_turn_start() {
+                return Ok((path, value));
+            }
+        }
+    }
+
     /// Mean value (the first player's view) and visits of the node reached from the root by
     /// `path` (decisions, forced ones included or not), for tests and diagnostics.
     pub fn node_stats(&self, path: &[Decision]) -> Option<(f64, u32, Option<Player>)> {

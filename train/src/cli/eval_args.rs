@@ -4,6 +4,7 @@
 use anyhow::{Context as _, bail};
 use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
+use crumble_selfplay::arena::PairSettings;
 use crumble_selfplay::arena::{self, Openings};
 use crumble_selfplay::{AgentSpec, ConfigFile};
 use crumble_train::config::TrainConfig;
@@ -42,6 +43,17 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
+    /// The settings of `pairs` game pairs a pairing, from game 0.
+    pub fn pair_settings(&self, pairs: u64) -> PairSettings {
+        PairSettings {
+            pairs,
+            max_turns: self.max_turns,
+            concurrency: self.concurrency.max(1),
+            seed: self.seed,
+            first_game: 0,
+        }
+    }
+
     /// The whole config of `--config` (the defaults without it): its `[game]` picks the game.
     pub fn full_config(&self) -> anyhow::Result<TrainConfig> {
         match &self.config {

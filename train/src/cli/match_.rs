@@ -10,7 +10,7 @@
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
 use crumble_selfplay::AgentSpec;
-use crumble_selfplay::arena::{self, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
+use crumble_selfplay::arena::{self, Flow, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
 use crumble_train::config::TrainConfig;
 use crumble_train::games::TrainGame;
@@ -110,13 +110,7 @@ fn play<G: TrainGame>(
         pool.set_search(1, &b.play_config().search.for_play());
     }
     let names = [specs[0].to_string(), specs[1].to_string()];
-    let settings = PairSettings {
-        pairs,
-        max_turns: a.game.max_turns,
-        concurrency: a.game.concurrency.max(1),
-        seed: a.game.seed,
-        first_game: 0,
-    };
+    let settings = a.game.pair_settings(pairs);
     let t0 = Instant::now();
     let mut last = Instant::now();
     let mut tally = Tally::default();

@@ -115,14 +115,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             let _ = writeln!(out, "{line}");
         }
     }
-    let _ = writeln!(
-        out,
-        "# time: {:.3} s, {} states searched",
-        t0.elapsed().as_secs_f64(),
-        solver.nodes()
-    );
-    super::print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    finish(out, t0, solver.nodes())
 }
 
 /// Every game but Crumble: the generic short-win search, moves in the game's notation.
@@ -164,14 +157,7 @@ fn generic<G: GameText>(a: &Args) -> anyhow::Result<ExitCode> {
     for line in at_once.iter().chain(&next) {
         let _ = writeln!(out, "{line}");
     }
-    let _ = writeln!(
-        out,
-        "# time: {:.3} s, {} states searched",
-        t0.elapsed().as_secs_f64(),
-        solver.nodes()
-    );
-    super::print(&out)?;
-    Ok(ExitCode::SUCCESS)
+    finish(out, t0, solver.nodes())
 }
 
 /// The first line: who moves and what the search found (`at_once` moves that win at once,
@@ -189,4 +175,15 @@ fn header(out: &mut String, who: &str, depth: u32, at_once: usize, next: usize) 
             "# {who} to move: forced win within two turns ({at_once} moves win at once, {next} win next turn against every reply)"
         )
     };
+}
+
+/// Prints the report `out` with its last line: the time since `t0` and the states searched.
+fn finish(mut out: String, t0: Instant, states: u64) -> anyhow::Result<ExitCode> {
+    let _ = writeln!(
+        out,
+        "# time: {:.3} s, {states} states searched",
+        t0.elapsed().as_secs_f64()
+    );
+    super::print(&out)?;
+    Ok(ExitCode::SUCCESS)
 }

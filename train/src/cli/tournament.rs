@@ -141,13 +141,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let cfg = full.play_config();
     let pairs = a.games_per_pair.div_ceil(2);
-    let settings = PairSettings {
-        pairs,
-        max_turns: a.game.max_turns,
-        concurrency: a.game.concurrency.max(1),
-        seed: a.game.seed,
-        first_game: 0,
-    };
+    let settings = a.game.pair_settings(pairs);
     let out = a
         .out
         .clone()

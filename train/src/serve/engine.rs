@@ -206,31 +206,9 @@ impl<G: ServeGame> Engine<G> {
                 mut evaluator,
                 simulations,
                 config,
-            } => {
-                let mut search = Search::new(config, seed);
-                let mut legal = Vec::new();
-                let mut value = None;
-                loop {
-                    g.legal_decisions_into(&mut legal);
-                    let d = if legal.len() == 1 {
-                        legal[0]
-                    } else {
-                        let out = search
-                            .search_with(&g, simulations, false, evaluator.as_mut())
-                            .map_err(|e| ServeError::Analysis(e.to_string()))?;
-                        // The first search of the turn judges the position it starts from.
-                        value.get_or_insert(out.value);
-                        search.pick(0.0)
-                    };
-                    search.advance(d);
-                    g.apply(d)
-                        .map_err(|e| ServeError::Internal(format!("agent {spec}: {e}")))?;
-                    path.push(d);
-                    if g.is_over() || g.at_turn_start() {
-                        return Ok((path, value));
-                    }
-                }
-            }
+            } => Search::new(config, seed)
+                .search_turn(&g, simulations, evaluator.as_mut())
+                .map_err(|e| ServeError::Analysis(e.to_string())),
         }
     }
 

@@ -107,27 +107,9 @@ impl<G: GameText> Bot<G> {
             } => {
                 // The tree of the agent's previous turn did not follow the other side's move.
                 search.clear();
-                let mut legal = Vec::new();
-                loop {
-                    g.legal_decisions_into(&mut legal);
-                    let d = if legal.len() == 1 {
-                        legal[0]
-                    } else {
-                        let out = search
-                            .search_with(&g, *simulations, false, evaluator.as_mut())
-                            .with_context(|| format!("agent {}", self.name))?;
-                        // The first search of the turn judges the position the move starts from.
-                        value.get_or_insert(out.value);
-                        search.pick(0.0)
-                    };
-                    search.advance(d);
-                    g.apply(d)
-                        .with_context(|| format!("internal error: agent {}", self.name))?;
-                    path.push(d);
-                    if g.is_over() || g.at_turn_start() {
-                        break;
-                    }
-                }
+                (path, value) = search
+                    .search_turn(&g, *simulations, evaluator.as_mut())
+                    .with_context(|| format!("agent {}", self.name))?;
             }
         }
         Ok((path, value))
