@@ -2,6 +2,7 @@
 //! number formatting and escaping.
 
 use crate::game::Color;
+use std::fmt::Write as _;
 
 /// Fill of Black's pieces (also the Splinter pictures').
 pub const BLACK_FILL: &str = "#262626";
@@ -38,6 +39,18 @@ pub fn num(v: f64) -> String {
 }
 
 /// `t` escaped for SVG text and attribute values.
+/// The opening tag of a `width` × `height` picture (sized by its `viewBox` alone) and its
+/// title, each on a line.
+pub fn open(s: &mut String, (width, height): (f64, f64), title: &str) {
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" font-family="sans-serif">"#,
+        num(width),
+        num(height)
+    );
+    let _ = writeln!(s, "<title>{}</title>", escape(title));
+}
+
 pub fn escape(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")

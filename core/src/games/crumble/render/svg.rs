@@ -12,7 +12,7 @@ use crate::games::crumble::game::Crumble;
 use crate::games::crumble::geom::{Piece, Rect};
 use crate::render::PictureStyle;
 use crate::render::svg::{
-    ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc,
+    self, ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc,
 };
 use std::fmt::Write as _;
 
@@ -89,17 +89,8 @@ pub fn render(game: &Crumble, opts: &PictureStyle<Highlight>) -> String {
 fn head(s: &mut String, game: &Crumble, (width, height): (f64, f64), stroke: f64) {
     let b = game.board();
     let (n, r) = (b.board_size(), b.resolution());
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" font-family="sans-serif">"#,
-        num(width),
-        num(height)
-    );
-    let _ = writeln!(
-        s,
-        "<title>Crumble {n}x{n} R={r}: {}</title>",
-        escape(&status_line(game))
-    );
+    let title = format!("Crumble {n}x{n} R={r}: {}", status_line(game));
+    svg::open(s, (width, height), &title);
     *s += "<defs>\n";
     *s += ARROW_MARKER;
     *s += "\n</defs>\n";

@@ -13,7 +13,7 @@ use super::{SplinterHighlight, score_line, status_line};
 use crate::games::splinter::{Board, PieceType, Splinter, Square};
 use crate::render::PictureStyle;
 use crate::render::svg::{
-    ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc, text_width,
+    self, ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc, text_width,
 };
 use std::fmt::Write as _;
 
@@ -190,17 +190,8 @@ pub fn render(game: &Splinter, opts: &PictureStyle<SplinterHighlight>) -> String
 fn head(s: &mut String, game: &Splinter, width: f64, height: f64) {
     let b = game.board();
     let (w, h) = (b.width(), b.height());
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" font-family="sans-serif">"#,
-        num(width),
-        num(height)
-    );
-    let _ = writeln!(
-        s,
-        "<title>Splinter {w}x{h}: {}</title>",
-        escape(&status_line(game))
-    );
+    let title = format!("Splinter {w}x{h}: {}", status_line(game));
+    svg::open(s, (width, height), &title);
     let _ = writeln!(s, "<defs>\n{ARROW_MARKER}\n</defs>");
     let _ = writeln!(
         s,
