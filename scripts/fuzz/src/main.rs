@@ -8,10 +8,13 @@
 //! checksums, which random mutations would almost never satisfy, so their targets first
 //! write the right checksum over the input's last eight bytes and reach the decoder proper.
 
+use crumble_core::game::record::Record;
 use crumble_core::games::crumble::notation::{Frame, format_move, parse_move};
-use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::{position, record};
+use crumble_core::games::crumble::{Crumble, CrumbleStart, position};
+use crumble_core::{GameState, GameText};
 use crumble_selfplay::record as crsp;
+use crumble_train::for_game;
+use crumble_train::games::GAMES;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
@@ -93,28 +96,41 @@ fn notation(data: &[u8], games: &[Crumble]) {
     }
 }
 
+/// The game a `position` or `record` input is of: its first byte picks one of the registry
+/// (every game's text is fuzzed), the rest is the text.
+fn game_and_text(data: &[u8]) -> Option<(&'static str, &str)> {
+    let (b, rest) = data.split_first()?;
+    Some((GAMES[usize::from(*b) % GAMES.len()], std::str::from_utf8(rest).ok()?))
+}
+
 fn position_json(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(g) = position::from_json(text) {
-        let json = position::to_json(&g);
-        let again = position::from_json(&json)
+    if let Some((game, text)) = game_and_text(data) {
+        for_game!(game, G => position_round_trip::<G>(text));
+    }
+}
+
+fn position_round_trip<G: GameText>(text: &str) {
+    if let Ok(g) = G::from_position_json(text) {
+        let json = g.position_json();
+        let again = G::from_position_json(&json)
             .unwrap_or_else(|e| panic!("printed position does not parse: {e}\n{json}"));
-        assert_eq!(position::to_json(&again), json, "position round trip");
+        assert_eq!(again.position_json(), json, "position round trip");
     }
 }
 
 fn record_text(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(r) = record::parse(text) {
+    if let Some((game, text)) = game_and_text(data) {
+        for_game!(game, G => record_round_trip::<G>(text));
+    }
+}
+
+fn record_round_trip<G: GameText>(text: &str) {
+    if let Ok(r) = Record::<G>::parse(text) {
         let written = r.write();
-        let again = record::parse(&written)
+        let again = Record::<G>::parse(&written)
             .unwrap_or_else(|e| panic!("printed record does not parse: {e}\n{written}"));
         assert_eq!(again.write(), written, "record round trip");
-        let _ = r.replay(None);
+        let _ = r.ended_positions();
     }
 }
 
@@ -124,8 +140,10 @@ fn crsp_file(data: &[u8]) {
         assert_eq!(crsp::encode_file(&games), bytes, "record file round trip");
         for g in &games {
             // Replaying and converting must refuse bad games, never panic.
-            if g.replay().is_ok() {
-                let _ = g.to_game_record();
+            if GAMES.contains(&g.game.as_str()) {
+                let _ = for_game!(g.game.as_str(), G => {
+                    crumble_selfplay::text_record::text_record::<G>(g, None)
+                });
             }
         }
     }
@@ -160,6 +178,41 @@ fn selfplay_config(data: &[u8]) {
     }
 }
 
+/// A Crumble text as a `position` or `record` input (see [`game_and_text`]).
+fn crumble_input(text: &[u8]) -> Vec<u8> {
+    let k = GAMES.iter().position(|&g| g == Crumble::NAME).expect("Crumble is registered");
+    let mut b = vec![k as u8];
+    b.extend_from_slice(text);
+    b
+}
+
+/// Seeds of game `G` (registry index `k`) for the `position` and `record` targets: the
+/// positions of a random game (at most 30 turns) and its record.
+fn seed_texts<G: GameText>(
+    k: u8,
+    rng: &mut ChaCha8Rng,
+    put: &dyn Fn(&str, &str, &[u8]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let Ok(mut g) = G::from_start(&G::Start::default()) else {
+        return Ok(());
+    };
+    let mut rec = Record::new(g.clone());
+    let mut path = Vec::new();
+    for turn in 0..30 {
+        if g.is_over() {
+            break;
+        }
+        g.play_random_turn_recorded(rng, &mut path);
+        rec.push_move(path.clone(), (turn % 3 == 0).then(|| "value +0.25".to_string()));
+        let mut b = vec![k];
+        b.extend_from_slice(g.position_json().as_bytes());
+        put("position", &format!("{}-{turn}.json", G::NAME), &b)?;
+    }
+    let mut b = vec![k];
+    b.extend_from_slice(rec.write().as_bytes());
+    put("record", &format!("{}.txt", G::NAME), &b)
+}
+
 /// Writes a seed corpus for every target under `dir/TARGET/`, from the project's own data
 /// and from games and networks made here (there are no checked-in record or checkpoint
 /// files).
@@ -175,11 +228,12 @@ fn make_seeds(dir: &Path) -> std::io::Result<()> {
             let p = e?.path();
             if p.extension().is_some_and(|x| x == ext) {
                 let name = p.file_name().unwrap().to_string_lossy().to_string();
-                put(target, &name, &std::fs::read(&p)?)?;
+                put(target, &name, &crumble_input(&std::fs::read(&p)?))?;
             }
         }
         Ok(())
     };
+    // Crumble's position files (the other games' positions come from their records).
     copy_dir("position", "core/data", "json")?;
     copy_dir("position", "train/tests/data", "json")?;
     // Config seeds: a leading byte 0 (training config) or 1 (self-play config file).
@@ -225,6 +279,7 @@ fn make_seeds(dir: &Path) -> std::io::Result<()> {
                 let search = (k == 0 && rng.random_bool(0.5)).then(|| crsp::SearchRecord {
                     value: 0.25,
                     full: true,
+                    proven: None,
                     policy: vec![(*d, 1.0)],
                     joint: Vec::new(),
                 });
@@ -241,21 +296,22 @@ fn make_seeds(dir: &Path) -> std::io::Result<()> {
             put(
                 "position",
                 &format!("g{i}-{}.json", steps.len()),
-                position::to_json(&g).as_bytes(),
+                &crumble_input(position::to_json(&g).as_bytes()),
             )?;
         }
         let rec = crsp::GameRecord {
             index: i as u64,
-            board: n,
-            resolution: r,
+            game: Crumble::NAME.into(),
+            start: crsp::start_json::<Crumble>(&CrumbleStart::standard(n, r)),
             max_turns: 12,
-            start: None,
             steps,
-            outcome: g.outcome().expect("the game is over"),
+            result: g.game_result().expect("the game is over"),
+            ending: crsp::Ending::Rules,
             would_resign: None,
+            agents: None,
         };
-        if let Ok(text) = rec.to_game_record() {
-            put("record", &format!("g{i}.txt"), text.write().as_bytes())?;
+        if let Ok(text) = crumble_selfplay::text_record::text_record::<Crumble>(&rec, None) {
+            put("record", &format!("g{i}.txt"), &crumble_input(text.as_bytes()))?;
         }
         put(
             "crsp",
@@ -277,6 +333,10 @@ fn make_seeds(dir: &Path) -> std::io::Result<()> {
                 }
             }
         }
+    }
+    // Every game's texts: a random game's record and its positions, under its byte.
+    for (k, &name) in GAMES.iter().enumerate() {
+        for_game!(name, G => seed_texts::<G>(k as u8, &mut rng, &put))?;
     }
     // Small networks (a checkpoint of the default net is ~1 MB, too big to mutate well).
     let device = crumble_model::default_device();
