@@ -43,7 +43,8 @@ max_turns = 120
 parallel_games = 1
 seed = 5
 EOF
-sed -e 's/^max_turns = 120/board = 8\nmax_turns = 90/' "$work/six.toml" >"$work/eight.toml"
+sed -e 's/^max_turns = 120/max_turns = 90/' "$work/six.toml" >"$work/eight.toml"
+printf '[game.start]\nboard = 8\nresolution = 8\n' >>"$work/eight.toml"
 "$CRUMBLE" selfplay --agent mcts:rollout:60 --games 1 --out "$work/six" --config "$work/six.toml" 2>/dev/null
 "$CRUMBLE" selfplay --agent mcts:rollout:30 --games 1 --out "$work/eight" --config "$work/eight.toml" 2>/dev/null
 

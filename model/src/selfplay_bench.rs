@@ -73,7 +73,7 @@ pub fn run(
         &burn::module::Module::valid(&model),
         net,
         &device,
-        sp.board,
+        standard.board().board_size(),
         mean_batch.round() as usize,
         2.0,
     );

@@ -624,9 +624,6 @@ impl SearchConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SelfPlayConfig {
-    /// Board size `N` and resolution `R` of the standard start.
-    pub board: u16,
-    pub resolution: u16,
     /// Turn limit of every game (`0` = none); a game reaching it is a draw.
     pub max_turns: u32,
     /// Games played at once (each with its own tree; their leaves form one batch).
@@ -647,8 +644,6 @@ pub struct SelfPlayConfig {
 impl Default for SelfPlayConfig {
     fn default() -> Self {
         SelfPlayConfig {
-            board: 6,
-            resolution: 8,
             max_turns: 200,
             parallel_games: 64,
             games_per_file: 64,
@@ -661,13 +656,6 @@ impl Default for SelfPlayConfig {
 
 impl SelfPlayConfig {
     pub fn validate(&self) -> Result<(), ConfigError> {
-        if crumble_core::games::crumble::Crumble::new(self.board, self.resolution).is_err() {
-            return Err(bad(
-                "selfplay.board/resolution",
-                format!("{}/{}", self.board, self.resolution),
-                "not a supported board size and resolution (core/src/games/crumble/RULES.md 1.1, 1.3)",
-            ));
-        }
         if self.parallel_games == 0 || self.parallel_games > 100_000 {
             return Err(bad(
                 "selfplay.parallel_games",

@@ -211,8 +211,6 @@ fn selfplay_job_writes_files_and_continues() {
     let dir = std::env::temp_dir().join(format!("crumble-selfplay-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let sp = SelfPlayConfig {
-        board: 4,
-        resolution: 2,
         max_turns: 30,
         parallel_games: 2,
         games_per_file: 2,
@@ -225,7 +223,7 @@ fn selfplay_job_writes_files_and_continues() {
     selfplay::run_selfplay(
         p,
         &sp,
-        &Crumble::new(sp.board, sp.resolution).unwrap(),
+        &Crumble::new(4, 2).unwrap(),
         &dir,
         3,
         &mut |_| {},
@@ -237,7 +235,7 @@ fn selfplay_job_writes_files_and_continues() {
     let (existing, progress) = selfplay::run_selfplay(
         p,
         &sp,
-        &Crumble::new(sp.board, sp.resolution).unwrap(),
+        &Crumble::new(4, 2).unwrap(),
         &dir,
         5,
         &mut |_| {},
@@ -423,8 +421,6 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
     let base = std::env::temp_dir().join(format!("crumble-selfplay-resume-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     let sp = SelfPlayConfig {
-        board: 4,
-        resolution: 2,
         max_turns: 30,
         parallel_games: 3,
         games_per_file: 2,
@@ -440,7 +436,7 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
         selfplay::run_selfplay(
             p,
             sp,
-            &Crumble::new(sp.board, sp.resolution).unwrap(),
+            &Crumble::new(4, 2).unwrap(),
             dir,
             games,
             &mut |_| {},
@@ -497,8 +493,6 @@ fn selfplay_games_match_the_recorded_reference() {
     let dir = std::env::temp_dir().join(format!("crumble-reference-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let sp = SelfPlayConfig {
-        board: 4,
-        resolution: 4,
         max_turns: 40,
         parallel_games: 3,
         games_per_file: 2,
@@ -524,7 +518,7 @@ fn selfplay_games_match_the_recorded_reference() {
         selfplay::run_selfplay(
             p,
             &sp,
-            &Crumble::new(sp.board, sp.resolution).unwrap(),
+            &Crumble::new(4, 4).unwrap(),
             &sub,
             5,
             &mut |_| {},

@@ -8,8 +8,6 @@ use crumble_selfplay::{AgentSpec, NoCheckpoints, SearchConfig, SelfPlayConfig, s
 
 fn sp(share: f64) -> SelfPlayConfig {
     SelfPlayConfig {
-        board: 4,
-        resolution: 2,
         max_turns: 30,
         parallel_games: 3,
         games_per_file: 4,

@@ -44,8 +44,8 @@ pub struct GameSection {
     /// One of [`crate::games::GAMES`] (default: the registry's first, Crumble).
     pub name: String,
     /// `[game.start]`: the game's start specification, its start JSON written as TOML
-    /// (Splinter's `width` and `height`, Crumo's `size`); absent, the game's default start.
-    /// Crumble's board is `[selfplay] board` and `resolution` (the network's resolution too).
+    /// (Crumble's `board` and `resolution`, Splinter's `width` and `height`, Crumo's
+    /// `size`); absent, the game's default start.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start: Option<toml::Table>,
     /// Keys of earlier versions (`width`, `height`, `size`), refused with the key that
@@ -277,12 +277,19 @@ impl TrainConfig {
         }
     }
 
-    /// Parses and validates a config; `path` names the file in errors.
+    /// Parses and validates a config; `path` names the file in errors. A config of the
+    /// layout before `[game.start]` (Crumble's board as `[selfplay] board` and
+    /// `resolution`, which every run directory of that time keeps) reads as its
+    /// `[game.start]`.
     pub fn from_toml_str(text: &str, path: &str) -> Result<TrainConfig, ConfigError> {
-        let c: TrainConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+        let parse = |message: String| ConfigError::Parse {
             path: path.into(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let mut table: toml::Table = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
+        move_crumble_board(&mut table)
+            .map_err(|(key, value, reason)| invalid(path, &key, value, &reason))?;
+        let c: TrainConfig = table.try_into().map_err(|e| parse(e.to_string()))?;
         c.validate(path)?;
         Ok(c)
     }
@@ -300,11 +307,13 @@ impl TrainConfig {
         toml::to_string(self).expect("a training config always serialises")
     }
 
-    /// The network config this run trains.
+    /// The `[net]` sizes as a network config, at resolution 1 (one grid cell a board cell);
+    /// a game's [`TrainGame::net_config`](crate::games::TrainGame::net_config) sets its own
+    /// resolution and encoder.
     pub fn net_config(&self) -> NetConfig {
         let n = &self.net;
         NetConfig::new()
-            .with_resolution(usize::from(self.selfplay.resolution))
+            .with_resolution(1)
             .with_cell_pixels(n.cell_pixels)
             .with_channels(n.channels)
             .with_blocks(n.blocks)
@@ -319,12 +328,13 @@ impl TrainConfig {
         self.search.validate().map_err(|e| e.in_path(path))?;
         self.selfplay.validate().map_err(|e| e.in_path(path))?;
         self.book.validate().map_err(|e| e.in_path(path))?;
-        self.net_config()
-            .validate()
-            .map_err(|e| ConfigError::Parse {
-                path: path.into(),
-                message: format!("[net] with selfplay.resolution: {e}"),
-            })?;
+        crate::for_game!(self.game.name.as_str(), G => {
+            <G as crate::games::TrainGame>::net_config(self).validate()
+        })
+        .map_err(|e| ConfigError::Parse {
+            path: path.into(),
+            message: format!("[net] for the game's start: {e}"),
+        })?;
         self.validate_data(path)?;
         self.validate_optim(path)?;
         self.validate_eval(path)
@@ -538,6 +548,49 @@ impl TrainConfig {
         keys.dedup();
         keys
     }
+}
+
+/// Moves `[selfplay] board` and `resolution`, where configs kept Crumble's board before
+/// `[game.start]`, into `[game.start]` of a Crumble config. Refused, with the key, the value
+/// and why: the keys in a config of another game, or beside a `[game.start]`.
+fn move_crumble_board(table: &mut toml::Table) -> Result<(), (String, String, String)> {
+    let Some(toml::Value::Table(selfplay)) = table.get_mut("selfplay") else {
+        return Ok(());
+    };
+    let old: Vec<(String, toml::Value)> = ["board", "resolution"]
+        .into_iter()
+        .filter_map(|k| selfplay.remove(k).map(|v| (k.to_string(), v)))
+        .collect();
+    let Some((first, value)) = old.first().cloned() else {
+        return Ok(());
+    };
+    let refused = |why: &str| Err((format!("selfplay.{first}"), value.to_string(), why.into()));
+    let game = table
+        .get("game")
+        .and_then(|g| g.get("name"))
+        .and_then(|n| n.as_str());
+    let crumble = <crumble_core::games::crumble::Crumble as crumble_core::GameState>::NAME;
+    if game.is_some_and(|g| g != crumble) {
+        return refused("Crumble's board, in a config of another game: its start is [game.start]");
+    }
+    let game = table
+        .entry("game")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    let Some(game) = game.as_table_mut() else {
+        return Ok(()); // a malformed [game], which deserialising refuses
+    };
+    if game.contains_key("start") {
+        return refused(
+            "Crumble's board is [game.start] board and resolution; give them there only",
+        );
+    }
+    let defaults = crumble_core::games::crumble::CrumbleStart::default();
+    let mut start = toml::Table::new();
+    start.insert("board".into(), i64::from(defaults.board).into());
+    start.insert("resolution".into(), i64::from(defaults.resolution).into());
+    start.extend(old);
+    game.insert("start".into(), toml::Value::Table(start));
+    Ok(())
 }
 
 /// A value of `key` in the config file `path` out of its range, and why.

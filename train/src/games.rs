@@ -5,7 +5,7 @@
 use crate::config::TrainConfig;
 use crumble_core::GameState;
 use crumble_core::GameText;
-use crumble_core::games::crumble::Crumble;
+use crumble_core::games::crumble::{Crumble, CrumbleStart};
 use crumble_core::games::crumo::Crumo;
 use crumble_core::games::nim::Nim;
 use crumble_core::games::splinter::Splinter;
@@ -142,7 +142,7 @@ pub trait TrainGame: GameText {
     }
 
     /// The network of a run with `cfg`: `[net]`'s sizes with the encoder's shapes, one grid
-    /// cell per board cell (`[selfplay] resolution` and `[net] cell_pixels` are Crumble's).
+    /// cell per board cell (Crumble's resolution and `[net] cell_pixels` are its own).
     fn net_config(cfg: &TrainConfig) -> NetConfig {
         cfg.net_config()
             .with_resolution(1)
@@ -210,20 +210,15 @@ impl TrainGame for Crumble {
     type Encoder = CrumbleEncoder;
     const BUILTIN: bool = true;
 
-    /// The board of `[selfplay] board` and `resolution` (the network's resolution too):
-    /// `[game.start]` is refused.
-    fn standard_start(cfg: &TrainConfig) -> Result<Crumble, StartError> {
-        if cfg.game.start.is_some() {
-            return Err(StartError::of::<Crumble>(
-                "Crumble's board is [selfplay] board and resolution, not [game.start]",
-            ));
-        }
-        Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution).map_err(StartError::of::<Crumble>)
-    }
-
-    /// `[selfplay] resolution` grid units per cell, `[net] cell_pixels` pixels per cell.
+    /// `[game.start] resolution` grid units per cell (the default start's where the start
+    /// does not play), `[net] cell_pixels` pixels per cell.
     fn net_config(cfg: &TrainConfig) -> NetConfig {
-        cfg.net_config().with_encoder(&CrumbleEncoder)
+        let r = Crumble::standard_start(cfg).map_or(CrumbleStart::default().resolution, |g| {
+            g.board().resolution()
+        });
+        cfg.net_config()
+            .with_resolution(usize::from(r))
+            .with_encoder(&CrumbleEncoder)
     }
 }
 

@@ -215,7 +215,9 @@ fn splinter_tiny_config_runs_through_the_pipeline() {
 }
 
 /// `[game.start]` is the game's start specification, checked by the game (Splinter's rule
-/// 2.1, Crumo's encoder grid) and refused for Crumble; the keys it replaced name it.
+/// 2.1, Crumo's encoder grid, Crumble's board and resolution); the keys it replaced name it.
+/// Crumble's board of the earlier layout (`[selfplay] board` and `resolution`, kept by every
+/// run directory of that time) reads as its `[game.start]`.
 #[test]
 fn game_start_settings_are_checked() {
     use crumble_train::config::TrainConfig;
@@ -229,7 +231,16 @@ fn game_start_settings_are_checked() {
         ("[game]\nname = \"crumo\"\nsize = 5\n", "`size = 5`"),
         (
             "[game]\nname = \"crumble\"\n[game.start]\nboard = 7\n",
-            "[selfplay] board",
+            "resolution",
+        ),
+        ("[game.start]\nboard = 6\nresolution = 3\n", "game.start"),
+        (
+            "[game]\nname = \"splinter\"\n[selfplay]\nboard = 6\n",
+            "selfplay.board",
+        ),
+        (
+            "[game.start]\nboard = 6\nresolution = 8\n[selfplay]\nresolution = 4\n",
+            "there only",
         ),
         (
             "[game]\nname = \"splinter\"\n[game.start]\nwidth = 4\nheight = 8\n",
@@ -258,6 +269,19 @@ fn game_start_settings_are_checked() {
     let cfg = TrainConfig::load(&path).unwrap();
     let start = crumble_core::games::splinter::Splinter::standard_start(&cfg).unwrap();
     assert_eq!((start.board().width(), start.board().height()), (9, 10));
+    let old = TrainConfig::from_toml_str("[selfplay]\nboard = 4\nresolution = 4\n", "old");
+    let new = TrainConfig::from_toml_str("[game.start]\nboard = 4\nresolution = 4\n", "new");
+    assert_eq!(old.unwrap(), new.unwrap());
+    let one = TrainConfig::from_toml_str("[selfplay]\nboard = 5\n", "old").unwrap();
+    let start = crumble_core::games::crumble::Crumble::standard_start(&one).unwrap();
+    assert_eq!(
+        (start.board().board_size(), start.board().resolution()),
+        (5, 8)
+    );
+    assert_eq!(
+        crumble_core::games::crumble::Crumble::net_config(&one).resolution,
+        8
+    );
     let _ = std::fs::remove_dir_all(&base);
 }
 

@@ -697,7 +697,6 @@ fn selfplay_bench_plays_its_games_and_splits_its_time() {
         ..SearchConfig::default()
     };
     let sp = SelfPlayConfig {
-        board: 4,
         max_turns: 12,
         parallel_games: 3,
         ..SelfPlayConfig::default()

@@ -53,21 +53,37 @@ impl StoredPairing {
 
 /// The settings a stored tournament must share with this run to be continued: the game
 /// pairs per pairing, turn limit and seed of `play`, the openings (as described to people),
-/// the board and the search.
+/// the game's start (its start JSON, [`crate::record::start_json`]) and the search.
 pub fn settings_json(
     play: &PairSettings,
     openings: &str,
+    start: &str,
     cfg: &ConfigFile,
 ) -> Result<Value, TournamentError> {
+    let start: Value = serde_json::from_str(start).map_err(TournamentError::Settings)?;
     Ok(json!({
         "pairs_per_pairing": play.pairs,
         "max_turns": play.max_turns,
         "openings": openings,
         "seed": play.seed,
-        "board": cfg.selfplay.board,
-        "resolution": cfg.selfplay.resolution,
+        "start": start,
         "search": serde_json::to_value(cfg.search.for_play()).map_err(TournamentError::Settings)?,
     }))
+}
+
+/// Stored settings as [`settings_json`] writes them now: tournaments before the game's start
+/// was stored kept Crumble's board as `board` and `resolution`, which is its start JSON.
+fn upgraded(mut settings: Value) -> Value {
+    if let Some(map) = settings.as_object_mut()
+        && !map.contains_key("start")
+        && let (Some(board), Some(resolution)) = (map.remove("board"), map.remove("resolution"))
+    {
+        map.insert(
+            "start".into(),
+            json!({ "board": board, "resolution": resolution }),
+        );
+    }
+    settings
 }
 
 /// A tournament's output directory: `tournament.json` (the settings), `pairings.jsonl`
@@ -92,7 +108,7 @@ impl Ledger {
                     path: sp.clone(),
                     source,
                 })?;
-            if stored.get("settings") != Some(settings) {
+            if stored.get("settings").cloned().map(upgraded).as_ref() != Some(settings) {
                 return Err(TournamentError::OtherSettings(dir.to_path_buf()));
             }
         } else {

@@ -106,7 +106,8 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
         first_game: 0,
     };
     let cfg = ConfigFile::default();
-    let settings = settings_json(&play, "openings: 4 random turns", &cfg).unwrap();
+    let start = r#"{"board":6,"resolution":8}"#;
+    let settings = settings_json(&play, "openings: 4 random turns", start, &cfg).unwrap();
     let list = entries(&["random", "mcts:uniform:8", "mcts:uniform:16"]);
     let t01 = tally(3, 0, 1, [0, 1, 0, 1, 0]);
     {
@@ -140,7 +141,7 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
     assert!(t.tallies[2].is_some());
 
     play.seed = 8;
-    let other = settings_json(&play, "openings: 4 random turns", &cfg).unwrap();
+    let other = settings_json(&play, "openings: 4 random turns", start, &cfg).unwrap();
     let e = Ledger::open(&dir, &other).unwrap_err();
     assert!(matches!(e, TournamentError::OtherSettings(_)), "{e}");
     assert!(
@@ -148,6 +149,16 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
             .contains("holds a tournament with other settings"),
         "{e}"
     );
+
+    // A tournament stored before the start was: Crumble's board as board and resolution.
+    let mut old = settings.clone();
+    let map = old.as_object_mut().unwrap();
+    map.remove("start");
+    map.insert("board".into(), 6.into());
+    map.insert("resolution".into(), 8.into());
+    let stored = serde_json::json!({ "settings": old }).to_string();
+    std::fs::write(dir.join("tournament.json"), stored).unwrap();
+    assert_eq!(Ledger::open(&dir, &settings).unwrap().stored().len(), 2);
 
     std::fs::write(
         dir.join("pairings.jsonl"),

@@ -21,7 +21,7 @@ pub struct GameArgs {
     #[arg(long, value_name = "C", default_value_t = 16, alias = "parallel", value_parser = crate::cli::positive::<usize>)]
     pub concurrency: usize,
     /// TOML config whose [search] section the search agents use, and whose
-    /// selfplay.board / selfplay.resolution set the board.
+    /// [game.start] sets the board.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Worker threads for tree work (0 = one per core).
@@ -80,9 +80,9 @@ impl GameArgs {
         )?)
     }
 
-    /// The `[search]` and `[selfplay]` sections of `--config` for a command that plays
-    /// Crumble only (`tactics`): a config of another game is refused.
-    pub fn crumble_config(&self, command: &str) -> anyhow::Result<ConfigFile> {
+    /// The `[search]` and `[selfplay]` sections of `--config` and its start, for a command
+    /// that plays Crumble only (`tactics`): a config of another game is refused.
+    pub fn crumble_config(&self, command: &str) -> anyhow::Result<(ConfigFile, Crumble)> {
         let full = self.full_config()?;
         if full.game.name != Crumble::NAME {
             bail!(
@@ -90,7 +90,7 @@ impl GameArgs {
                 full.game.name
             );
         }
-        Ok(full.play_config())
+        Ok((full.play_config(), Crumble::standard_start(&full)?))
     }
 
     /// A short description of the openings for reports.

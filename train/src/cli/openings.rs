@@ -21,6 +21,7 @@ use crumble_selfplay::driver::{RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::evaluator::{Evaluation, Evaluator, Leaf};
 use crumble_selfplay::games::crumble::openings::{self, Judge, Line, Tree};
 use crumble_selfplay::{AgentSpec, ConfigFile, record, selfplay};
+use crumble_train::games::TrainGame;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -59,7 +60,7 @@ pub struct Args {
     /// Format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     format: Format,
-    /// TOML config: [search] for the agent, selfplay.board/resolution and max_turns for
+    /// TOML config: [search] for the agent, [game.start] and max_turns for
     /// played games.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -194,7 +195,7 @@ fn read_dir(dir: &Path, depth: usize) -> anyhow::Result<(Vec<Line>, (u16, u16), 
 
 fn play(
     spec: &AgentSpec,
-    cfg: &ConfigFile,
+    (cfg, start): (&ConfigFile, &Crumble),
     a: &Args,
     n: u64,
     depth: usize,
@@ -207,7 +208,7 @@ fn play(
         false,
     )?;
     let opts = RunOptions {
-        start: Crumble::new(cfg.selfplay.board, cfg.selfplay.resolution)?,
+        start: start.clone(),
         max_turns: a.max_turns,
         parallel_games: a.concurrency.max(1),
         seed: a.seed,
@@ -256,8 +257,8 @@ const OUT_FILES: [&str; 4] = [
     "openings.svg",
 ];
 
-/// The `--config` file's play settings (a Crumble config), or the defaults.
-fn play_config(config: Option<&Path>) -> anyhow::Result<ConfigFile> {
+/// The `--config` file's play settings and board (a Crumble config), or the defaults.
+fn play_config(config: Option<&Path>) -> anyhow::Result<(ConfigFile, Crumble)> {
     Ok(match config {
         Some(p) => {
             let full = crumble_train::config::TrainConfig::load(p)?;
@@ -268,9 +269,12 @@ fn play_config(config: Option<&Path>) -> anyhow::Result<ConfigFile> {
                     full.game.name
                 );
             }
-            full.play_config()
+            (full.play_config(), Crumble::standard_start(&full)?)
         }
-        None => ConfigFile::default(),
+        None => (
+            ConfigFile::default(),
+            Crumble::from_start(&Default::default())?,
+        ),
     })
 }
 
@@ -338,7 +342,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             check_output("--out", &dir.join(name), &inputs, a.force)?;
         }
     }
-    let cfg = play_config(a.config.as_deref())?;
+    let (cfg, start) = play_config(a.config.as_deref())?;
+    let board = start.board();
     let spec = a.agent.as_deref().map(AgentSpec::parse).transpose()?;
     let count = a
         .games
@@ -348,8 +353,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let (lines, (board, resolution), skipped, source) = match (count, &spec) {
         (Some(0), _) => bail!("--games must be at least 1"),
         (Some(n), Some(spec)) => (
-            play(spec, &cfg, &a, n, a.depth)?,
-            (cfg.selfplay.board, cfg.selfplay.resolution),
+            play(spec, (&cfg, &start), &a, n, a.depth)?,
+            (board.board_size(), board.resolution()),
             0,
             format!("{n} self-play games of {spec}"),
         ),

@@ -119,7 +119,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if suite.tactics.is_empty() {
         bail!("no tactics of kinds {} in the {suite_name}", a.kinds);
     }
-    let cfg = a.game.crumble_config("tactics")?;
+    let (cfg, _) = a.game.crumble_config("tactics")?;
     eval_args::set_threads(a.game.threads);
     let specs: Vec<AgentSpec> = agents.iter().map(|x| x.1.clone()).collect();
     let pool = Pool::new(

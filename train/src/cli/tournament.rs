@@ -20,6 +20,7 @@
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
+use crumble_core::GameState;
 use crumble_selfplay::arena::{PairSettings, Pool};
 use crumble_selfplay::plot::{self, Chart};
 use crumble_selfplay::ratings::FitOptions;
@@ -147,7 +148,12 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         .clone()
         .or_else(|| a.run_dir.as_ref().map(|d| d.join("tournament")));
     let mut ledger = match &out {
-        Some(dir) => Some(open_ledger(dir, &a, &settings, &cfg, &mut t)?),
+        Some(dir) => {
+            let start = crumble_train::for_game!(full.game.name.as_str(), G => {
+                crumble_selfplay::record::start_json::<G>(&G::standard_start(&full)?.to_start())
+            });
+            Some(open_ledger(dir, &a, (&settings, &start), &cfg, &mut t)?)
+        }
         None => None,
     };
     crumble_train::for_game!(full.game.name.as_str(), G => {
@@ -216,11 +222,11 @@ fn anchor(anchor: Option<&str>, list: &[Entry]) -> anyhow::Result<usize> {
 fn open_ledger(
     dir: &Path,
     a: &Args,
-    settings: &PairSettings,
+    (settings, start): (&PairSettings, &str),
     cfg: &ConfigFile,
     t: &mut Tournament,
 ) -> anyhow::Result<Ledger> {
-    let s = tournament::settings_json(settings, &a.game.describe_openings(), cfg)?;
+    let s = tournament::settings_json(settings, &a.game.describe_openings(), start, cfg)?;
     let l = Ledger::open(dir, &s).map_err(|e| match e {
         TournamentError::OtherSettings(_) => anyhow::anyhow!("{e}; use another --out"),
         e => e.into(),

@@ -161,7 +161,7 @@ fn play_sources(
     generator: &mut Generator,
     clock: &mut Clock,
 ) -> anyhow::Result<()> {
-    let cfg = a.game.crumble_config("tactics")?;
+    let (cfg, start) = a.game.crumble_config("tactics")?;
     for (k, spec) in specs.iter().enumerate() {
         // Each source its own seed, so two sources of one kind play different games.
         let seed = a.game.seed.wrapping_add(k as u64);
@@ -173,10 +173,7 @@ fn play_sources(
             false,
         )?;
         let opts = RunOptions {
-            start: crumble_core::games::crumble::Crumble::new(
-                cfg.selfplay.board,
-                cfg.selfplay.resolution,
-            )?,
+            start: start.clone(),
             max_turns: a.game.max_turns,
             parallel_games: a.game.concurrency.max(1),
             seed,
