@@ -6,20 +6,16 @@
 //! the turn), `win-in-one-2-steps.json` (the mover's shortest win takes two steps), `defend-win-in-one.json` (Black to move, no win of its own; White threatens a
 //! win in one after 54 of 59 random Black turns, and a defence exists).
 
+mod common;
+use common::{load, uniform_then};
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::position;
 use crumble_core::{Color, Decision, Player};
 use crumble_selfplay::mcts::Search;
 use crumble_selfplay::{
     EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, SearchConfig,
     UniformEvaluator,
 };
-
-fn load(name: &str) -> Crumble {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    position::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()
-}
 
 fn play_cfg() -> SearchConfig {
     SearchConfig::default().for_play()
@@ -138,26 +134,6 @@ fn defends_against_a_win_in_one() {
     );
 }
 
-/// Value `+0.5` for the decider of every leaf, uniform priors.
-#[derive(Debug)]
-struct HalfForDecider;
-impl Evaluator<Crumble> for HalfForDecider {
-    fn name(&self) -> String {
-        "half".into()
-    }
-    fn evaluate(
-        &mut self,
-        leaves: &[Leaf<'_, Crumble>],
-        out: &mut [Evaluation],
-    ) -> Result<(), EvalError> {
-        UniformEvaluator.evaluate(leaves, out)?;
-        for o in out.iter_mut() {
-            o.value = 0.5;
-        }
-        Ok(())
-    }
-}
-
 #[test]
 fn backup_flips_sign_only_where_the_decider_changes() {
     // Black's turn from the start: choose, extent, then swap decisions are all Black's, so
@@ -167,8 +143,12 @@ fn backup_flips_sign_only_where_the_decider_changes() {
     let mut cfg = play_cfg();
     cfg.eval_cache = false;
     let mut s = Search::new(cfg, 0);
+    // Value `+0.5` for the decider of every leaf, uniform priors.
+    let mut half_for_decider = uniform_then("half", |_, out| {
+        out.iter_mut().for_each(|o| o.value = 0.5);
+    });
     let out = s
-        .search_with(&g, 400, false, &mut HalfForDecider)
+        .search_with(&g, 400, false, &mut half_for_decider)
         .unwrap()
         .clone();
     // Same-player sequence: the root and its first-level children are Black's.
