@@ -219,6 +219,22 @@ fn crumble_only_commands_refuse_another_games_config() {
 }
 
 #[test]
+fn play_refuses_crumble_flags_with_another_games_config() {
+    for (config, says) in [
+        ("splinter.toml", "--board is a Crumble flag"),
+        (
+            "crumo-tiny.toml",
+            "--board is a Crumble flag: Crumo does not take it",
+        ),
+    ] {
+        refused(
+            &["play", "--config", &common::config(config), "--board", "6"],
+            &[says],
+        );
+    }
+}
+
+#[test]
 fn every_game_counts_its_moves() {
     for &game in GAMES {
         let out = crumble(&["perft", "--game", game, "--turns", "1", "--divide"]);

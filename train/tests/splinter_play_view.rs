@@ -2,7 +2,7 @@
 //! and in the readable records `crumble match --out` writes.
 
 mod common;
-use common::{config, crumble, crumble_with_input, s, temp_dir_of, text};
+use common::{check_page_frames, config, crumble, play_as_tester, refused, s, temp_dir_of, text};
 
 use crumble_core::Color;
 use crumble_core::game::record::Record;
@@ -27,22 +27,10 @@ fn tie_position(dir: &Path) -> PathBuf {
 /// A self-contained page with one Splinter picture and one frame per position, one entry
 /// per move and a slider over the positions.
 fn check_page(page: &str, moves: usize) {
-    assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
-    for external in ["https://", "<link", "src=", "@import"] {
-        assert!(!page.contains(external), "the page refers to {external}");
-    }
+    check_page_frames(page, moves, "<div class=\"ply");
     assert_eq!(page.matches("<svg xmlns").count(), moves + 1);
-    assert_eq!(page.matches("<div class=\"ply").count(), moves + 1);
-    assert_eq!(page.matches("<div class=\"ply on\"").count(), 1);
-    for k in 0..=moves {
-        assert!(page.contains(&format!("id=\"ply-{k}\"")), "frame {k}");
-    }
-    assert_eq!(page.matches("class=\"mv\"").count(), moves);
     // The last move is highlighted in every position after the start.
     assert_eq!(page.matches("<rect class=\"left\"").count(), moves);
-    assert!(page.contains(&format!("max=\"{moves}\"")));
-    assert_eq!(page.matches("<script").count(), 2);
-    assert_eq!(page.matches("</script>").count(), 2);
 }
 
 /// How the recorded game ended, as its final position says.
@@ -56,28 +44,12 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     let out = dir.join("game.rec");
     let pos = tie_position(&dir);
     let script = "h9h10\ne4-d3\ne4-d3/g9\nmoves\ne4-d3/d3\nundo\ne4-d3/g6\nresign\n";
-    let o = crumble_with_input(
-        &[
-            "play",
-            "--config",
-            &config("splinter.toml"),
-            "--position",
-            s(&pos),
-            "--agent",
-            "random",
-            "--seed",
-            "3",
-            "--name",
-            "Tester",
-            "--color",
-            "never",
-            "-o",
-            s(&out),
-        ],
+    let splinter = config("splinter.toml");
+    let stdout = play_as_tester(
+        &out,
+        &["--config", &splinter, "--position", s(&pos), "--seed", "3"],
         script,
     );
-    let stdout = text(&o.stdout);
-    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
     assert!(stdout.starts_with("Splinter 9x10 board: you (Tester) play Black against random."));
     assert!(
         stdout.contains("h9h10\nnot a legal move: \"h9h10\" is not a move: missing hyphen"),
@@ -133,28 +105,19 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     check_page(&html, 2);
     assert!(html.contains("data-ply=\"1\">e4-d3/f4</span>"), "{html}");
     assert!(html.contains("Tester") && html.contains("0-1: White wins (resignation)"));
-    let o = crumble(&[
-        "view",
-        "--record",
-        s(&out),
-        "--frame",
-        "absolute",
-        "-o",
-        s(&dir.join("x.html")),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("--frame is a Crumble flag"));
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn play_refuses_crumble_flags_with_a_splinter_config() {
-    let o = crumble_with_input(
-        &["play", "--config", &config("splinter.toml"), "--board", "6"],
-        "",
+    refused(
+        &[
+            "view",
+            "--record",
+            s(&out),
+            "--frame",
+            "absolute",
+            "-o",
+            s(&dir.join("x.html")),
+        ],
+        &["--frame is a Crumble flag"],
     );
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
-    assert!(text(&o.stderr).contains("--board is a Crumble flag"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -105,3 +105,39 @@ pub fn temp_file_of(suite: &str, name: &str, text: &str) -> TempFile {
     std::fs::write(&path, text).unwrap();
     TempFile(path)
 }
+
+/// `crumble play` against `random` as "Tester", without colour, the game saved in `out`,
+/// `extra` flags added (a config, a seed) and `script` on the standard input; the run must
+/// succeed. Returns the transcript.
+pub fn play_as_tester(out: &std::path::Path, extra: &[&str], script: &str) -> String {
+    let mut args = vec![
+        "play", "--agent", "random", "--name", "Tester", "--color", "never", "-o",
+    ];
+    args.push(s(out));
+    args.extend_from_slice(extra);
+    let o = crumble_with_input(&args, script);
+    let stdout = text(&o.stdout);
+    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
+    stdout
+}
+
+/// What every `crumble view` page must be, whatever the game: one self-contained document
+/// with one frame (`frame_tag`, as `<g class="ply`) per position, the first one shown, one
+/// move-list entry per move, a slider over the positions and two scripts (data and code),
+/// each closed once: nothing in the data ends a script early.
+pub fn check_page_frames(page: &str, moves: usize, frame_tag: &str) {
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..80]);
+    assert!(page.trim_end().ends_with("</html>"));
+    for external in ["https://", "<link", "src=", "@import", "//cdn"] {
+        assert!(!page.contains(external), "the page refers to {external}");
+    }
+    assert_eq!(page.matches(frame_tag).count(), moves + 1);
+    assert_eq!(page.matches(&format!("{frame_tag} on\"")).count(), 1);
+    for k in 0..=moves {
+        assert!(page.contains(&format!("id=\"ply-{k}\"")), "frame {k}");
+    }
+    assert_eq!(page.matches("class=\"mv\"").count(), moves);
+    assert!(page.contains(&format!("max=\"{moves}\"")));
+    assert_eq!(page.matches("<script").count(), 2);
+    assert_eq!(page.matches("</script>").count(), 2);
+}
