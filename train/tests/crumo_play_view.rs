@@ -2,7 +2,10 @@
 //! its records and self-play files.
 
 mod common;
-use common::{check_page_frames, config, crumble, play_as_tester, refused, s, temp_dir_of, text};
+use common::{
+    check_page_frames, config, crumble, match_of_random, play_as_tester, refused, s, temp_dir_of,
+    text, view_page,
+};
 
 use crumble_core::Color;
 use crumble_core::game::record::Record;
@@ -112,9 +115,7 @@ fn a_scripted_crumo_game_with_refusals_undo_the_agents_swap_and_resign() {
     );
 
     let page = dir.join("game.html");
-    let o = crumble(&["view", "--record", s(&out), "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&out, &[], &page);
     check_page(&html, &moves(&rec));
     assert!(html.contains("data-ply=\"2\">swap</span>"), "{html}");
     assert!(html.contains("Tester") && html.contains("1-0: Black wins (resignation)"));
@@ -200,28 +201,12 @@ fn view_draws_crumo_self_play_and_match_files() {
     let txt = std::fs::read_to_string(sp.join("selfplay-000000.txt")).unwrap();
     let first = Record::<Crumo>::parse(txt.split("\n\n[Game").next().unwrap()).unwrap();
     let page = dir.join("sp.html");
-    let o = crumble(&["view", "--record", s(&crsp), "--game", "0", "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&crsp, &["--game", "0"], &page);
     check_page(&html, &moves(&first));
     assert!(html.contains("id=\"chart\""), "the search values");
     assert!(html.contains("class=\"stack "));
 
-    let o = crumble(&[
-        "match",
-        "random",
-        "random",
-        "--config",
-        &tiny,
-        "--games",
-        "2",
-        "--max-turns",
-        "20",
-        "--out",
-        s(&dir),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let crsp = dir.join("match-000000.crsp");
+    let crsp = match_of_random("crumo-tiny.toml", "20", &dir);
     let o = crumble(&["view", "--record", s(&crsp), "--list"]);
     let list = text(&o.stdout);
     assert!(
@@ -230,9 +215,7 @@ fn view_draws_crumo_self_play_and_match_files() {
     );
     assert_eq!(list.matches("\trandom\trandom\n").count(), 2, "{list}");
     let page = dir.join("match.html");
-    let o = crumble(&["view", "--record", s(&crsp), "--game", "1", "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&crsp, &["--game", "1"], &page);
     assert!(
         html.contains("random <span class=\"sub\">vs</span>"),
         "names"

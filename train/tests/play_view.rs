@@ -3,7 +3,7 @@
 
 mod common;
 use common::{
-    check_page_frames, crumble, crumble_with_input, play_as_tester, s, temp_dir_of, text,
+    check_page_frames, crumble, crumble_with_input, play_as_tester, s, temp_dir_of, text, view_page,
 };
 
 use crumble_core::game::record::{Ending, Record};
@@ -105,9 +105,7 @@ fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
 
     // The saved game opens in the viewer.
     let html = dir.join("game.html");
-    let o = crumble(&["view", "--record", s(&out), "-o", s(&html)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let page = std::fs::read_to_string(&html).unwrap();
+    let page = view_page(&out, &[], &html);
     check_page(&page, 2);
     assert!(page.contains("Tester"));
     assert!(page.contains("0-1: White wins (resignation)"));
@@ -250,9 +248,7 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
         .moves
         .len();
     let html = dir.join("g1.html");
-    let o = crumble(&["view", "--record", s(&file), "--game", "1", "-o", s(&html)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let page = std::fs::read_to_string(&html).unwrap();
+    let page = view_page(&file, &["--game", "1"], &html);
     check_page(&page, moves);
     assert!(page.contains("id=\"chart\"") && page.contains("<polyline"));
     assert!(page.contains("game index 1 of 2"));
@@ -400,9 +396,7 @@ fn view_names_the_players_of_a_match_game_from_the_text_beside_it() {
         "{listing}"
     );
     let html = dir.join("m.html");
-    let o = crumble(&["view", "--record", s(&file), "-o", s(&html)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let page = std::fs::read_to_string(&html).unwrap();
+    let page = view_page(&file, &[], &html);
     assert!(page.contains("mcts:uniform:4") && page.contains("random"));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,7 +2,10 @@
 //! and in the readable records `crumble match --out` writes.
 
 mod common;
-use common::{check_page_frames, config, crumble, play_as_tester, refused, s, temp_dir_of, text};
+use common::{
+    check_page_frames, config, crumble, match_of_random, play_as_tester, refused, s, temp_dir_of,
+    text, view_page,
+};
 
 use crumble_core::Color;
 use crumble_core::game::record::Record;
@@ -99,9 +102,7 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     // The saved game as a page: one picture per position, the moves in notation, the
     // agent's value as a badge.
     let page = dir.join("game.html");
-    let o = crumble(&["view", "--record", s(&out), "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&out, &[], &page);
     check_page(&html, 2);
     assert!(html.contains("data-ply=\"1\">e4-d3/f4</span>"), "{html}");
     assert!(html.contains("Tester") && html.contains("0-1: White wins (resignation)"));
@@ -123,20 +124,7 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
 #[test]
 fn match_out_writes_splinter_records_beside_the_record_files() {
     let dir = temp_dir("match");
-    let o = crumble(&[
-        "match",
-        "random",
-        "random",
-        "--config",
-        &config("splinter-tiny.toml"),
-        "--games",
-        "2",
-        "--max-turns",
-        "30",
-        "--out",
-        s(&dir),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let crsp = match_of_random("splinter-tiny.toml", "30", &dir);
     let txt = std::fs::read_to_string(dir.join("match-000000.txt")).unwrap();
     let games: Vec<&str> = txt.split("\n\n[Game").collect();
     assert_eq!(games.len(), 2, "{txt}");
@@ -153,12 +141,9 @@ fn match_out_writes_splinter_records_beside_the_record_files() {
         assert!(g.contains("[Board \"5x6\"]") && g.contains("\n1. "), "{g}");
     }
     // The record file as a page, the players' names from the text beside it.
-    let crsp = dir.join("match-000000.crsp");
     let second = Record::<Splinter>::parse(&format!("[Game{}", games[1])).unwrap();
     let page = dir.join("game.html");
-    let o = crumble(&["view", "--record", s(&crsp), "--game", "1", "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&crsp, &["--game", "1"], &page);
     check_page(&html, second.moves.len());
     assert!(
         html.contains("random <span class=\"sub\">vs</span>"),

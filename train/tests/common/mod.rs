@@ -141,3 +141,37 @@ pub fn check_page_frames(page: &str, moves: usize, frame_tag: &str) {
     assert_eq!(page.matches("<script").count(), 2);
     assert_eq!(page.matches("</script>").count(), 2);
 }
+
+/// `crumble view --record RECORD EXTRA -o PAGE`, which must succeed; returns the page.
+pub fn view_page(record: &std::path::Path, extra: &[&str], page: &std::path::Path) -> String {
+    let mut args = vec!["view", "--record", s(record)];
+    args.extend_from_slice(extra);
+    args.extend(["-o", s(page)]);
+    let o = crumble(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    std::fs::read_to_string(page).unwrap()
+}
+
+/// Two games of `random` against itself under `configs/CONFIG`, at most `max_turns` turns
+/// each, written to `dir` by `crumble match --out`; returns the record file.
+pub fn match_of_random(
+    config_name: &str,
+    max_turns: &str,
+    dir: &std::path::Path,
+) -> std::path::PathBuf {
+    let o = crumble(&[
+        "match",
+        "random",
+        "random",
+        "--config",
+        &config(config_name),
+        "--games",
+        "2",
+        "--max-turns",
+        max_turns,
+        "--out",
+        s(dir),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    dir.join("match-000000.crsp")
+}
