@@ -352,6 +352,22 @@ fn every_game_plays_in_the_terminal_and_its_saved_game_draws_as_a_page() {
         // `show` draws the record's positions (the record names its game): the start, and
         // after its first move; a move past the end is refused.
         let r = rec.to_str().unwrap();
+        if game != GAMES[0] {
+            // Crumble's frame flag: the other games have one notation.
+            let other = dir.join("x.html");
+            refused(
+                &[
+                    "view",
+                    "--record",
+                    r,
+                    "--frame",
+                    "absolute",
+                    "-o",
+                    other.to_str().unwrap(),
+                ],
+                &["--frame is a Crumble flag"],
+            );
+        }
         let shown = |ply: &str| {
             let o = crumble(&["show", "--record", r, "--ply", ply, "--color", "never"]);
             assert!(o.status.success(), "{game} --ply {ply}: {}", stderr(&o));
