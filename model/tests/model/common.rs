@@ -91,14 +91,21 @@ pub fn check_symmetries<G: GameState, E: Encoder<G>>(
     }
 }
 
-/// A network of `cfg`'s shapes with encoder `e` evaluates each of `states`: a prior per legal
-/// decision, summing to 1, and a value in [-1, 1].
-pub fn check_net_evaluates<G: GameState, E: Encoder<G> + 'static>(
-    name: &str,
-    e: E,
-    cfg: NetConfig,
-    states: &[G],
-) {
+/// A small network's settings for the shapes of encoder `e`.
+pub fn small_net_config<G: GameState, E: Encoder<G>>(e: &E) -> NetConfig {
+    NetConfig::new()
+        .with_channels(8)
+        .with_blocks(1)
+        .with_value_hidden(8)
+        .with_resolution(1)
+        .with_cell_pixels(1)
+        .with_encoder(e)
+}
+
+/// A small network built from encoder `e`'s shapes evaluates each of `states`: a prior per
+/// legal decision, summing to 1, and a value in [-1, 1].
+pub fn check_net_evaluates<G: GameState, E: Encoder<G>>(name: &str, e: E, states: &[G]) {
+    let cfg = small_net_config(&e);
     let device = crumble_model::default_device();
     let net = cfg.init(&device).unwrap();
     let mut ev = NetEvaluator::with_encoder(name, e, cfg, net, device);

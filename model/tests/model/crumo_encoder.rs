@@ -3,11 +3,11 @@
 //! `T(s)` are the mapped planes of `s`, and the policy target of a decision through `T` sits
 //! at the policy index of the engine's image of that decision in `T(s)`.
 
-use super::common::{check_net_evaluates, check_symmetries, planes};
+use super::common::{check_net_evaluates, check_symmetries, planes, small_net_config};
 use crumble_core::GameState as _;
 use crumble_core::games::crumo::{Crumo, Symmetry};
+use crumble_model::CrumoEncoder;
 use crumble_model::encoder::{Encoder, check_encoder};
-use crumble_model::{CrumoEncoder, NetConfig};
 use rand::SeedableRng;
 
 const SIZES: [u8; 3] = [3, 5, 7];
@@ -116,14 +116,7 @@ fn planes_show_stacks_guards_control_and_the_board_from_the_mover_s_view() {
 /// prior per legal decision, summing to 1, and a value in [-1, 1].
 #[test]
 fn a_network_of_crumo_s_shapes_evaluates_a_position() {
-    let cfg = NetConfig::new()
-        .with_channels(8)
-        .with_blocks(1)
-        .with_value_hidden(8)
-        .with_resolution(1)
-        .with_cell_pixels(1)
-        .with_encoder(&CrumoEncoder);
-    assert_eq!(cfg.mask_plane, Some(35));
+    assert_eq!(small_net_config(&CrumoEncoder).mask_plane, Some(35));
     let states: Vec<Crumo> = random_states(5, 1).into_iter().step_by(3).collect();
-    check_net_evaluates("crumo", CrumoEncoder, cfg, &states);
+    check_net_evaluates("crumo", CrumoEncoder, &states);
 }

@@ -7,8 +7,8 @@ use super::common::{check_net_evaluates, check_symmetries, planes};
 use crumble_core::Decision;
 use crumble_core::GameState as _;
 use crumble_core::games::splinter::{Dir, PieceType, Splinter, Symmetry};
+use crumble_model::SplinterEncoder;
 use crumble_model::encoder::{Encoder, check_encoder};
-use crumble_model::{NetConfig, SplinterEncoder};
 use rand::SeedableRng;
 
 const SHAPES: [(u8, u8); 4] = [(5, 6), (7, 8), (8, 8), (9, 6)];
@@ -144,13 +144,6 @@ fn planes_show_the_mover_s_pieces_the_barred_moves_and_the_board() {
 /// decision, summing to 1, and a value in [-1, 1].
 #[test]
 fn a_network_of_splinter_s_shapes_evaluates_a_position() {
-    let cfg = NetConfig::new()
-        .with_channels(8)
-        .with_blocks(1)
-        .with_value_hidden(8)
-        .with_resolution(1)
-        .with_cell_pixels(1)
-        .with_encoder(&SplinterEncoder);
     let states: Vec<Splinter> = random_states(7, 8, 1).into_iter().step_by(5).collect();
-    check_net_evaluates("splinter", SplinterEncoder, cfg, &states);
+    check_net_evaluates("splinter", SplinterEncoder, &states);
 }
