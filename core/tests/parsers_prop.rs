@@ -7,6 +7,10 @@ use crumble_core::game::record::{Ending, Record};
 use crumble_core::games::crumble::{Crumble, Frame, Move};
 use crumble_core::games::crumble::{notation, position, random};
 use proptest::prelude::*;
+
+#[path = "common/mutate.rs"]
+mod mutate;
+use mutate::mutate;
 use rand::SeedableRng;
 
 type GameRecord = Record<Crumble>;
@@ -40,25 +44,6 @@ fn random_game(size: usize, turns: usize, seed: u64) -> (Crumble, Crumble, Vec<M
         moves.push(before.move_from_decisions(&path).unwrap());
     }
     (start, g, moves)
-}
-
-/// Truncation, a bit flip or a splice of `other` into `bytes`, chosen by `how` and `at`.
-fn mutate(bytes: &[u8], other: &[u8], how: u8, at: usize, bit: u8) -> Vec<u8> {
-    let k = at % (bytes.len() + 1);
-    match how % 3 {
-        0 => bytes[..k].to_vec(),
-        1 if !bytes.is_empty() => {
-            let mut v = bytes.to_vec();
-            v[k % bytes.len()] ^= 1 << (bit % 8);
-            v
-        }
-        _ => {
-            let j = (at / 7) % (other.len() + 1);
-            let mut v = bytes[..k].to_vec();
-            v.extend_from_slice(&other[j..]);
-            v
-        }
-    }
 }
 
 proptest! {
