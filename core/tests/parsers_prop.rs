@@ -8,9 +8,9 @@ use crumble_core::games::crumble::{Crumble, Frame, Move};
 use crumble_core::games::crumble::{notation, position, random};
 use proptest::prelude::*;
 
-#[path = "common/mutate.rs"]
-mod mutate;
-use mutate::mutate;
+#[path = "common/prop_support.rs"]
+mod prop_support;
+use prop_support::{config_with_cases, mutate};
 use rand::SeedableRng;
 
 type GameRecord = Record<Crumble>;
@@ -47,12 +47,7 @@ fn random_game(size: usize, turns: usize, seed: u64) -> (Crumble, Crumble, Vec<M
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 48,
-        // Failures are reported with their input; no regression files in the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config_with_cases(48))]
 
     #[test]
     fn position_json_round_trips(size in 0usize..5, turns in 0usize..25, seed in any::<u64>()) {

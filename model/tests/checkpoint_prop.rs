@@ -5,9 +5,9 @@
 use crumble_model::{NetConfig, checkpoint, default_device};
 use proptest::prelude::*;
 
-#[path = "../../core/tests/common/mutate.rs"]
-mod mutate;
-use mutate::{fix_checksum, mutate};
+#[path = "../../core/tests/common/prop_support.rs"]
+mod prop_support;
+use prop_support::{config_with_cases, fix_checksum, mutate};
 
 fn net_bytes(channels: usize, blocks: usize) -> Vec<u8> {
     let cfg = NetConfig::new()
@@ -20,12 +20,7 @@ fn net_bytes(channels: usize, blocks: usize) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 48,
-        // Failures are reported with their input; no regression files in the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config_with_cases(48))]
 
     #[test]
     fn mutated_checkpoints_never_panic(

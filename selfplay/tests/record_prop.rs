@@ -12,9 +12,9 @@ use crumble_selfplay::record::{
 };
 use proptest::prelude::*;
 
-#[path = "../../core/tests/common/mutate.rs"]
-mod mutate;
-use mutate::{fix_checksum, mutate};
+#[path = "../../core/tests/common/prop_support.rs"]
+mod prop_support;
+use prop_support::{config_with_cases, fix_checksum, mutate};
 use rand::{Rng, SeedableRng};
 
 /// A random game as a self-play record, some steps searched.
@@ -66,12 +66,7 @@ fn random_record(index: u64, seed: u64) -> GameRecord {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 64,
-        // Failures are reported with their input; no regression files in the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config_with_cases(64))]
 
     #[test]
     fn record_files_round_trip(seed in any::<u64>(), n in 1usize..4) {

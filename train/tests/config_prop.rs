@@ -4,9 +4,9 @@
 use crumble_train::config::TrainConfig;
 use proptest::prelude::*;
 
-#[path = "../../core/tests/common/mutate.rs"]
-mod mutate;
-use mutate::mutate;
+#[path = "../../core/tests/common/prop_support.rs"]
+mod prop_support;
+use prop_support::{config_with_cases, mutate};
 
 const CONFIGS: [&str; 3] = [
     include_str!("../../configs/tiny.toml"),
@@ -24,12 +24,7 @@ fn shipped_configs_round_trip() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 128,
-        // Failures are reported with their input; no regression files in the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config_with_cases(128))]
 
     #[test]
     fn mutated_configs_never_panic(

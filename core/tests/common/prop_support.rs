@@ -1,8 +1,20 @@
-//! Mutations of valid files for the never-panic property tests of every reader (positions,
-//! notation, records, checkpoints, configs). Shared by the tests of all the workspace's
-//! crates: they include this file by path.
+//! What the property tests of all the workspace's crates share (they include this file by
+//! path): their settings, and mutations of valid files for the never-panic tests of every
+//! reader (positions, notation, records, checkpoints, configs).
 
 #![allow(dead_code)] // each test binary uses its own subset
+
+use proptest::test_runner::Config;
+
+/// `cases` cases; failures are reported with their input, no regression files in the source
+/// tree.
+pub fn config_with_cases(cases: u32) -> Config {
+    Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
 
 /// Truncation, a bit flip or a splice of `other` into `bytes`, chosen by `how` and `at`.
 pub fn mutate(bytes: &[u8], other: &[u8], how: u8, at: usize, bit: u8) -> Vec<u8> {
