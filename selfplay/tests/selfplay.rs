@@ -2,24 +2,20 @@
 //! seed gives the same games, the file format round-trips and refuses damage, agent strings
 //! and configs are parsed strictly.
 
+#[path = "common/short_games.rs"]
+mod short_games;
 use crumble_core::GameState as _;
 use crumble_core::Player;
 use crumble_core::games::crumble::Crumble;
-use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{RecordError, decode_file, encode_file, read_file};
 use crumble_selfplay::{
-    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, RolloutConfig,
-    RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, selfplay,
+    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, SearchConfig,
+    SelfPlayConfig, StepKind, selfplay,
 };
+use short_games::{ShortGames, quick_rollouts, short_games};
 
 fn small_cfg() -> SearchConfig {
-    let mut c = SearchConfig {
-        rollout: RolloutConfig {
-            playouts: 1,
-            max_turns: 30,
-        },
-        ..SearchConfig::default()
-    };
+    let mut c = quick_rollouts();
     c.resign.enabled = true;
     c.resign.threshold = -0.8;
     c.resign.playout_fraction = 0.5;
@@ -29,43 +25,14 @@ fn small_cfg() -> SearchConfig {
 }
 
 fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<GameRecord> {
-    let evaluator: Box<dyn crumble_selfplay::Evaluator<Crumble>> = if rollout {
-        Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7))
-    } else {
-        Box::new(UniformEvaluator)
-    };
-    let mut players = [Agent {
-        name: "test".into(),
-        kind: AgentKind::Mcts {
-            evaluator,
-            simulations: 16,
-            config: cfg.clone(),
-        },
-    }];
-    let opts = RunOptions {
-        start: crumble_core::games::crumble::Crumble::new(4, 2).unwrap(),
-        max_turns: 40,
-        parallel_games: 3,
+    let how = ShortGames {
+        games,
         seed: 42,
-        record_targets: true,
-        stop_after_turns: 0,
+        parallel_games: 3,
+        threads,
+        rollout,
     };
-    let mut out = Vec::new();
-    with_threads(threads, || {
-        run_games(
-            &mut players,
-            Seating::SelfPlay,
-            &opts,
-            0..games,
-            &mut |g| {
-                out.push(g);
-                Ok(())
-            },
-            &mut |_| {},
-        )
-    })
-    .unwrap();
-    out
+    short_games(cfg, how)
 }
 
 #[test]

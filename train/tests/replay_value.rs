@@ -1,60 +1,34 @@
 //! The value target of a replay sample: the game's result, the search's root value, or a mix
 //! of the two as `[replay] value_q_weight` says.
 
-use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
-use crumble_selfplay::{GameRecord, Lookahead, RolloutConfig, RolloutEvaluator, SearchConfig};
+#[path = "../../selfplay/tests/common/short_games.rs"]
+mod short_games;
+use crumble_selfplay::{GameRecord, Lookahead, SearchConfig};
 use crumble_train::config::ReplayConfig;
 use crumble_train::replay::{HostBatch, ReplayWindow, SampleRef};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use short_games::{ShortGames, quick_rollouts, short_games};
 
 /// `n` short rollout self-play games on a 4x4 board with search targets recorded; the
 /// lookahead proves positions when `lookahead` is on.
 fn rollout_games(n: u64, seed: u64, lookahead: bool) -> Vec<GameRecord> {
+    let how = ShortGames {
+        games: n,
+        seed,
+        parallel_games: 4,
+        threads: 1,
+        rollout: true,
+    };
     let cfg = SearchConfig {
-        rollout: RolloutConfig {
-            playouts: 1,
-            max_turns: 30,
-        },
         lookahead: if lookahead {
             Lookahead::AtVisit(1)
         } else {
             Lookahead::Off
         },
-        ..SearchConfig::default()
+        ..quick_rollouts()
     };
-    let mut players = [Agent {
-        name: "test".into(),
-        kind: AgentKind::Mcts {
-            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)),
-            simulations: 16,
-            config: cfg,
-        },
-    }];
-    let opts = RunOptions {
-        start: crumble_core::games::crumble::Crumble::new(4, 2).unwrap(),
-        max_turns: 40,
-        parallel_games: 4,
-        seed,
-        record_targets: true,
-        stop_after_turns: 0,
-    };
-    let mut out = Vec::new();
-    with_threads(1, || {
-        run_games(
-            &mut players,
-            Seating::SelfPlay,
-            &opts,
-            0..n,
-            &mut |g| {
-                out.push(g);
-                Ok(())
-            },
-            &mut |_| {},
-        )
-    })
-    .unwrap();
-    out
+    short_games(&cfg, how)
 }
 
 fn games() -> Vec<GameRecord> {
