@@ -33,6 +33,24 @@ fn spawn(args: &[&str], log: &Path) -> Child {
         .unwrap()
 }
 
+/// `crumble train` of the run in `run` on `config` with `--selfplay external` (the workers
+/// play), polling every 0.2 s, `extra` flags added; its stderr goes to `log`.
+fn spawn_external_trainer(run: &str, config: &str, extra: &[&str], log: &Path) -> Child {
+    let mut args = vec![
+        "train",
+        "--run-dir",
+        run,
+        "--config",
+        config,
+        "--selfplay",
+        "external",
+        "--poll",
+        "0.2",
+    ];
+    args.extend_from_slice(extra);
+    spawn(&args, log)
+}
+
 fn wait_for(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
     let t0 = Instant::now();
     while !f() {
@@ -72,24 +90,8 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
     let run = dir.to_str().unwrap();
 
     let tlog = logs.join("trainer.log");
-    let mut trainer = spawn(
-        &[
-            "train",
-            "--run-dir",
-            run,
-            "--config",
-            cfg,
-            "--generations",
-            "2",
-            "--selfplay",
-            "external",
-            "--poll",
-            "0.2",
-            "--heartbeat",
-            "1",
-        ],
-        &tlog,
-    );
+    let mut trainer =
+        spawn_external_trainer(run, cfg, &["--generations", "2", "--heartbeat", "1"], &tlog);
     wait_for("the pointer", Duration::from_secs(120), || {
         if let Some(status) = trainer.try_wait().unwrap() {
             panic!(
@@ -259,20 +261,7 @@ fn a_worker_follows_pointer_changes_not_clocks_and_refuses_an_unknown_protocol()
     let run = dir.to_str().unwrap();
     // A trainer publishes its pointer, then dies: its heartbeat stops.
     let tlog = logs.join("trainer.log");
-    let mut trainer = spawn(
-        &[
-            "train",
-            "--run-dir",
-            run,
-            "--config",
-            tiny.to_str().unwrap(),
-            "--selfplay",
-            "external",
-            "--poll",
-            "0.2",
-        ],
-        &tlog,
-    );
+    let mut trainer = spawn_external_trainer(run, tiny.to_str().unwrap(), &[], &tlog);
     wait_for("the pointer", Duration::from_secs(120), || {
         dir.join("latest.json").exists()
     });
