@@ -52,7 +52,7 @@ fn match_reports_pairs_elo_and_sprt() {
     let dir = temp_dir("match");
     let cfg = small_config(&dir);
     let out = dir.join("games");
-    let text = ok(&[
+    let args = [
         "match",
         "mcts:uniform:16",
         "random",
@@ -62,9 +62,8 @@ fn match_reports_pairs_elo_and_sprt() {
         "40",
         "--config",
         &cfg,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    ];
+    let text = ok(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
     assert!(text.contains("8 games in 4 pairs"), "{text}");
     assert!(text.contains("Elo difference (A - B)"), "{text}");
     assert!(text.contains("pairs by A's points"), "{text}");
@@ -86,20 +85,8 @@ fn match_reports_pairs_elo_and_sprt() {
     assert!(records.contains("[White \"mcts:uniform:16\"]"));
 
     // --parallel still works (an alias of --concurrency); JSON; the same seed, the same result.
-    let args = [
-        "match",
-        "mcts:uniform:16",
-        "random",
-        "--games",
-        "8",
-        "--max-turns",
-        "40",
-        "--config",
-        &cfg,
-        "--json",
-    ];
-    let one = json(&ok(&[&args[..], &["--parallel", "1"]].concat()));
-    let many = json(&ok(&[&args[..], &["--concurrency", "8"]].concat()));
+    let one = json(&ok(&[&args[..], &["--json", "--parallel", "1"]].concat()));
+    let many = json(&ok(&[&args[..], &["--json", "--concurrency", "8"]].concat()));
     for k in ["a_wins", "draws", "b_wins", "pentanomial", "mean_turns"] {
         assert_eq!(one[k], many[k], "{k}");
     }
