@@ -4,7 +4,7 @@
 
 mod common;
 use common::examples::{Examples, json, ok};
-use common::{TempFile, crumble, refused, stderr, temp_file_of};
+use common::{TempFile, crumble, refused, replay_refused, stderr, temp_file_of};
 use crumble_core::GameState;
 
 use crumble_core::games::crumo::{Crumo, position};
@@ -80,31 +80,26 @@ fn bad_moves_exit_2_naming_index_text_and_why() {
 
 #[test]
 fn bad_sizes_positions_and_flags_are_refused() {
-    let r = |args: &[&str], parts: &[&str]| {
-        let mut all = vec!["replay"];
-        all.extend(args);
-        refused(&all, parts);
-    };
-    r(
+    replay_refused(
         &["--game", "crumo", "--size", "1"],
         &["--size 1", "2 to 13", "rule 1.1"],
     );
-    r(&["--game", "crumo", "--size", "14"], &["--size 14"]);
-    r(&["--game", "crumo", "--size=-1"], &["--size"]);
-    r(&["--game", "crumo", "--width", "9"], &["--width"]);
-    r(
+    replay_refused(&["--game", "crumo", "--size", "14"], &["--size 14"]);
+    replay_refused(&["--game", "crumo", "--size=-1"], &["--size"]);
+    replay_refused(&["--game", "crumo", "--width", "9"], &["--width"]);
+    replay_refused(
         &["--game", "crumo", "--board", "6"],
         &["--board is a Crumble flag: Crumo does not take it"],
     );
-    r(&["--game", "crumo", "--frame", "absolute"], &["--frame"]);
-    r(&["--size", "5"], &["--size is a Crumo flag"]);
-    r(
+    replay_refused(&["--game", "crumo", "--frame", "absolute"], &["--frame"]);
+    replay_refused(&["--size", "5"], &["--size is a Crumo flag"]);
+    replay_refused(
         &["--game", "splinter", "--size", "5"],
         &["--size is a Crumo flag"],
     );
     let bad = temp_file("dup.json", r#"{"size":5,"size":7}"#);
     let p = bad.to_str().unwrap();
-    r(
+    replay_refused(
         &["--game", "crumo", "--position", p],
         &["refused", "duplicate key"],
     );
@@ -113,7 +108,7 @@ fn bad_sizes_positions_and_flags_are_refused() {
         &position::to_json(&Crumo::standard(4).unwrap()),
     );
     let g = good.to_str().unwrap();
-    r(
+    replay_refused(
         &["--game", "crumo", "--position", g, "--size", "4"],
         &["--size"],
     );

@@ -4,7 +4,7 @@
 
 mod common;
 use common::examples::{Examples, json, ok, run, strings};
-use common::{TempFile, crumble, refused, stderr, stdout, temp_file_of};
+use common::{TempFile, crumble, refused, replay_refused, stderr, stdout, temp_file_of};
 use crumble_core::GameState;
 
 use crumble_core::games::splinter::{Splinter, position};
@@ -82,45 +82,40 @@ fn bad_moves_exit_2_naming_index_text_and_why() {
 
 #[test]
 fn bad_sizes_and_flags_are_refused() {
-    let r = |args: &[&str], parts: &[&str]| {
-        let mut all = vec!["replay"];
-        all.extend(args);
-        refused(&all, parts);
-    };
-    r(
+    replay_refused(
         &["--game", "splinter", "--width", "4"],
         &["--width 4", "5 to 26 files"],
     );
-    r(
+    replay_refused(
         &["--game", "splinter", "--width", "27"],
         &["--width 27", "rule 2.1"],
     );
-    r(
+    replay_refused(
         &["--game", "splinter", "--height", "5"],
         &["--height 5", "6 to 26 ranks"],
     );
-    r(
+    replay_refused(
         &["--game", "splinter", "--height", "300"],
         &["--height 300"],
     );
-    r(&["--game", "splinter", "--width=-1"], &["--width"]);
-    r(
+    replay_refused(&["--game", "splinter", "--width=-1"], &["--width"]);
+    replay_refused(
         &["--game", "splinter", "--board", "6"],
         &["--board is a Crumble flag"],
     );
-    r(
+    replay_refused(
         &["--game", "splinter", "--resolution", "8"],
         &["--resolution is a Crumble flag"],
     );
-    r(
+    replay_refused(
         &["--game", "splinter", "--frame", "absolute"],
         &["--frame is a Crumble flag"],
     );
-    r(&["--game", "splinter", "--max-turns=-1"], &["--max-turns"]);
-    r(&["--game", "chess"], &["chess"]);
-    r(&["--width", "9"], &["--width is a Splinter flag"]);
-    r(&["--height", "10", "1HN"], &["--height is a Splinter flag"]);
-    r(
+    replay_refused(&["--game", "splinter", "--max-turns=-1"], &["--max-turns"]);
+    replay_refused(&["--game", "chess"], &["chess"]);
+    replay_refused(&["--width", "9"], &["--width is a Splinter flag"]);
+    replay_refused(&["--height", "10", "1HN"], &["--height is a Splinter flag"]);
+    replay_refused(
         &["--max-turns", "4", "1HN"],
         &["--max-turns is not a Crumble flag"],
     );
@@ -153,13 +148,13 @@ fn bad_sizes_and_flags_are_refused() {
     ] {
         let path = temp_file(name, &v.to_string());
         let p = path.to_str().unwrap();
-        r(&["--game", "splinter", "--position", p], &["refused", part]);
-        r(
+        replay_refused(&["--game", "splinter", "--position", p], &["refused", part]);
+        replay_refused(
             &["--game", "splinter", "--position", p, "--width", "9"],
             &["--position file has its own size"],
         );
     }
-    r(
+    replay_refused(
         &["--game", "splinter", "--position", "/nonexistent.json"],
         &["cannot read position file"],
     );

@@ -35,6 +35,11 @@ pub fn refused(args: &[&str], parts: &[&str]) {
     }
 }
 
+/// `crumble replay ARGS` must be refused as [`refused`] says.
+pub fn replay_refused(args: &[&str], parts: &[&str]) {
+    refused(&[&["replay"], args].concat(), parts);
+}
+
 /// Runs `crumble` with `input` on its standard input (`NO_COLOR` unset: tests pass
 /// `--color` where it matters).
 pub fn crumble_with_input(args: &[&str], input: &str) -> Output {
