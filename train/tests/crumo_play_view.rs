@@ -3,8 +3,8 @@
 
 mod common;
 use common::{
-    check_page_frames, config, crumble, match_of_random, play_as_tester, refused, s, temp_dir_of,
-    text, view_page,
+    check_page_frames, config, crumble, match_of_random, play_as_tester, refused, s, saved_game,
+    temp_dir_of, text, view_page,
 };
 
 use crumble_core::Color;
@@ -101,12 +101,8 @@ fn a_scripted_crumo_game_with_refusals_undo_the_agents_swap_and_resign() {
     );
     assert!(stdout.contains("B2") && !stdout.contains('\x1b'));
 
-    let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = Record::<Crumo>::parse(&saved).unwrap();
     // The players by the colours they ended with.
-    assert_eq!(rec.tag("Black"), Some("random"));
-    assert_eq!(rec.tag("White"), Some("Tester"));
-    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    let (saved, rec) = saved_game::<Crumo>(&out, "random", "Tester");
     assert!(saved.contains("\n1. 2e3 2. swap 1-0\n"), "{saved}");
     let result = outcome(&rec).unwrap();
     assert_eq!(

@@ -3,7 +3,8 @@
 
 mod common;
 use common::{
-    check_page_frames, crumble, crumble_with_input, play_as_tester, s, temp_dir_of, text, view_page,
+    check_page_frames, crumble, crumble_with_input, play_as_tester, s, saved_game, temp_dir_of,
+    text, view_page,
 };
 
 use crumble_core::game::record::{Ending, Record};
@@ -79,11 +80,7 @@ fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
     assert_eq!(stdout.matches("to move (turn ").count(), 6, "{stdout}");
     assert!(!stdout.contains('\x1b'), "--color never");
 
-    let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = Record::<Crumble>::parse(&saved).unwrap();
-    assert_eq!(rec.tag("Black"), Some("Tester"));
-    assert_eq!(rec.tag("White"), Some("random"));
-    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    let (saved, rec) = saved_game::<Crumble>(&out, "Tester", "random");
     assert_eq!(rec.notation, Frame::PerPlayer);
     assert_eq!(rec.moves.len(), 2, "the undone moves are gone: {saved}");
     assert_eq!(

@@ -3,8 +3,8 @@
 
 mod common;
 use common::{
-    check_page_frames, config, crumble, match_of_random, play_as_tester, s, temp_dir_of, text,
-    view_page,
+    check_page_frames, config, crumble, match_of_random, play_as_tester, s, saved_game,
+    temp_dir_of, text, view_page,
 };
 
 use crumble_core::Color;
@@ -85,11 +85,7 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     assert_eq!(stdout.matches("to move (turn ").count(), 6, "{stdout}");
     assert!(stdout.contains("bK") && !stdout.contains('\x1b'));
 
-    let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = Record::<Splinter>::parse(&saved).unwrap();
-    assert_eq!(rec.tag("Black"), Some("Tester"));
-    assert_eq!(rec.tag("White"), Some("random"));
-    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    let (saved, rec) = saved_game::<Splinter>(&out, "Tester", "random");
     assert_eq!(rec.moves.len(), 2, "the undone moves are gone: {saved}");
     assert!(saved.contains("\n1. e4-d3/f4 2. "), "{saved}");
     assert!(saved.contains("[Start {\"width\":9"), "{saved}");

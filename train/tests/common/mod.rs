@@ -180,3 +180,19 @@ pub fn match_of_random(
     assert!(o.status.success(), "{}", text(&o.stderr));
     dir.join("match-000000.crsp")
 }
+
+/// The game `crumble play` saved in `out`, as text and as a record of `G`; its tags name the
+/// players (`black`, `white`) and today's date.
+pub fn saved_game<G: crumble_core::GameText>(
+    out: &std::path::Path,
+    black: &str,
+    white: &str,
+) -> (String, crumble_core::game::record::Record<G>) {
+    let saved = std::fs::read_to_string(out).unwrap();
+    let rec = crumble_core::game::record::Record::<G>::parse(&saved)
+        .unwrap_or_else(|e| panic!("{e}\n{saved}"));
+    assert_eq!(rec.tag("Black"), Some(black), "{saved}");
+    assert_eq!(rec.tag("White"), Some(white), "{saved}");
+    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10), "{saved}");
+    (saved, rec)
+}
