@@ -49,6 +49,16 @@ fn small_openings(count: u64, seed: u64) -> Vec<Crumble> {
     .unwrap()
 }
 
+/// Plays agent 0 of `pool` (A) against agent 1 from `openings`, as `arena::play_pairings`.
+fn play_a_against_b(
+    pool: &Pool<Crumble>,
+    openings: &[Crumble],
+    s: &PairSettings,
+    on_pair: &mut dyn FnMut(&PairOutcome) -> Result<Flow, arena::ArenaError>,
+) -> Result<arena::RunTotals, arena::ArenaError> {
+    arena::play_pairings(pool, &[Pairing { a: 0, b: 1 }], &[], openings, s, on_pair)
+}
+
 /// Every pair's outcome, in delivery order.
 fn play(
     pool: &Pool<Crumble>,
@@ -108,29 +118,22 @@ fn tally_counts_from_a_side() {
     let openings = small_openings(8, 1);
     let mut tally = Tally::default();
     let mut by_hand = [0u64; 3];
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings(8, 4),
-        &mut |p| {
-            tally.add(p);
-            for (i, g) in p.games.iter().enumerate() {
-                let a = if p.a_first[i] {
-                    Player::First
-                } else {
-                    Player::Second
-                };
-                match g.winner() {
-                    Some(w) if w == a => by_hand[0] += 1,
-                    None => by_hand[1] += 1,
-                    Some(_) => by_hand[2] += 1,
-                }
+    play_a_against_b(&pool, &openings, &settings(8, 4), &mut |p| {
+        tally.add(p);
+        for (i, g) in p.games.iter().enumerate() {
+            let a = if p.a_first[i] {
+                Player::First
+            } else {
+                Player::Second
+            };
+            match g.winner() {
+                Some(w) if w == a => by_hand[0] += 1,
+                None => by_hand[1] += 1,
+                Some(_) => by_hand[2] += 1,
             }
-            Ok(Flow::Continue)
-        },
-    )
+        }
+        Ok(Flow::Continue)
+    })
     .unwrap();
     assert_eq!([tally.wdl.wins, tally.wdl.draws, tally.wdl.losses], by_hand);
     assert_eq!(tally.penta.pairs(), 8);
@@ -200,32 +203,20 @@ fn stopping_and_bad_agents() {
     let openings =
         arena::opening_positions(&Crumble::new(4, 2).unwrap(), &Openings::Standard, 10, 0).unwrap();
     let mut seen = Vec::new();
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings(10, 6),
-        &mut |p| {
-            seen.push(p.pair);
-            Ok(if seen.len() == 3 {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            })
-        },
-    )
+    play_a_against_b(&pool, &openings, &settings(10, 6), &mut |p| {
+        seen.push(p.pair);
+        Ok(if seen.len() == 3 {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        })
+    })
     .unwrap();
     assert_eq!(seen, vec![0, 1, 2]);
     // An error from the callback stops the run and comes back.
-    let err = arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings(10, 6),
-        &mut |_| Err(arena::ArenaError::Openings("stop here".into())),
-    )
+    let err = play_a_against_b(&pool, &openings, &settings(10, 6), &mut |_| {
+        Err(arena::ArenaError::Openings("stop here".into()))
+    })
     .unwrap_err();
     assert!(err.to_string().contains("stop here"), "{err}");
     // Checkpoints are loaded up front: a missing one fails before any game.
@@ -289,18 +280,11 @@ fn records_are_saved_with_names() {
     let pool = play_pool(&["random", "mcts:uniform:4"]);
     let openings = small_openings(3, 2);
     let mut w = RecordWriter::<Crumble>::new(&dir, "match", 4).unwrap();
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings(3, 2),
-        &mut |p| {
-            w.push(p.games[0].clone(), "random", "mcts:uniform:4")?;
-            w.push(p.games[1].clone(), "mcts:uniform:4", "random")?;
-            Ok(Flow::Continue)
-        },
-    )
+    play_a_against_b(&pool, &openings, &settings(3, 2), &mut |p| {
+        w.push(p.games[0].clone(), "random", "mcts:uniform:4")?;
+        w.push(p.games[1].clone(), "mcts:uniform:4", "random")?;
+        Ok(Flow::Continue)
+    })
     .unwrap();
     w.flush().unwrap();
     let first = read_file(&dir.join("match-000000.crsp")).unwrap();
