@@ -7,7 +7,7 @@
 //! win in one after 54 of 59 random Black turns, and a defence exists).
 
 mod common;
-use common::{load, uniform_then};
+use common::{advance_past_forced, load, uniform_then};
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::{Color, Decision, Player};
@@ -253,15 +253,8 @@ fn visit_counts_sum_correctly() {
     let mut g2 = g.clone();
     let d = s.pick(0.0);
     let k = out.legal.iter().position(|&x| x == d).unwrap();
-    g2.apply(d).unwrap();
-    s.advance(d);
     // Forced decisions (a single legal extent) are played without search.
-    let mut legal = g2.legal_decisions();
-    while legal.len() == 1 {
-        g2.apply(legal[0]).unwrap();
-        s.advance(legal[0]);
-        legal = g2.legal_decisions();
-    }
+    advance_past_forced(&mut g2, &mut s, d);
     s.begin(&g2, 100, true);
     assert_eq!(s.root_visits(), out.visits[k]);
     while s.run() == crumble_selfplay::Step::NeedsEval {

@@ -2,7 +2,7 @@
 //! `crumble_core::games::crumble::lookahead`).
 
 mod common;
-use common::{load, uniform_then};
+use common::{advance_past_forced, load, uniform_then};
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::lookahead::WinCheck;
@@ -215,14 +215,7 @@ fn proofs_survive_tree_reuse() {
     let k = out.legal.iter().position(|&x| x == d).unwrap();
     assert_eq!(s.root_proofs()[k], Some(1.0));
     let mut g2 = g.clone();
-    g2.apply(d).unwrap();
-    s.advance(d);
-    let mut legal = g2.legal_decisions();
-    while legal.len() == 1 {
-        g2.apply(legal[0]).unwrap();
-        s.advance(legal[0]);
-        legal = g2.legal_decisions();
-    }
+    advance_past_forced(&mut g2, &mut s, d);
     // The kept subtree's root is proven: no evaluation, no new visit, the proof reported.
     let mut evaluated = 0u64;
     let mut counting = uniform_then("counting", |leaves, _| evaluated += leaves.len() as u64);

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 use crumble_core::games::crumble::{Crumble, position};
+use crumble_core::{Decision, GameState as _};
+use crumble_selfplay::mcts::Search;
 use crumble_selfplay::{EvalError, Evaluation, Evaluator, Leaf, UniformEvaluator};
 use std::fmt;
 
@@ -47,5 +49,18 @@ where
         UniformEvaluator.evaluate(leaves, out)?;
         (self.adjust)(leaves, out);
         Ok(())
+    }
+}
+
+/// Plays `d` in `g` and in the search tree `s` (tree reuse), then the forced decisions after
+/// it (a single legal one), which play makes without search.
+pub fn advance_past_forced(g: &mut Crumble, s: &mut Search<Crumble>, d: Decision) {
+    g.apply(d).unwrap();
+    s.advance(d);
+    let mut legal = g.legal_decisions();
+    while legal.len() == 1 {
+        g.apply(legal[0]).unwrap();
+        s.advance(legal[0]);
+        legal = g.legal_decisions();
     }
 }
