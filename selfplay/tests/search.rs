@@ -21,6 +21,12 @@ fn play_cfg() -> SearchConfig {
     SearchConfig::default().for_play()
 }
 
+/// The game ended with `winner` winning, after the turn `path` played.
+fn assert_won_by(g: &Crumble, winner: Color, path: &[Decision]) {
+    let won = g.outcome().and_then(|o| o.winner);
+    assert_eq!(won, Some(winner), "played {path:?}");
+}
+
 /// Plays the rest of the current turn by search; returns the decisions played.
 fn search_turn(
     game: &mut Crumble,
@@ -82,11 +88,7 @@ fn finds_win_in_one_with_one_step() {
     let mut g = load("win-in-one-1-step.json");
     assert!(mover_can_win(&g));
     let path = search_turn(&mut g, &play_cfg(), 300, &mut rollout(1), 1);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(Color::Black),
-        "played {path:?}"
-    );
+    assert_won_by(&g, Color::Black, &path);
 }
 
 #[test]
@@ -94,11 +96,7 @@ fn finds_win_in_one_with_a_two_step_swap_by_rollouts() {
     let mut g = load("win-in-one-2-steps.json");
     let me = g.to_move();
     let path = search_turn(&mut g, &play_cfg(), 800, &mut rollout(2), 2);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(me),
-        "played {path:?}"
-    );
+    assert_won_by(&g, me, &path);
     let steps = path
         .iter()
         .filter(|d| d.0 >= 4 * 48 * 48 && d.0 < 8 * 48 * 48)
@@ -112,11 +110,7 @@ fn finds_win_in_one_with_a_three_step_swap() {
     assert_eq!(g.to_move(), Color::White);
     // Pure tree search (uniform priors, value 0, exact terminals) over the whole turn.
     let path = search_turn(&mut g, &play_cfg(), 3000, &mut UniformEvaluator, 2);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(Color::White),
-        "played {path:?}"
-    );
+    assert_won_by(&g, Color::White, &path);
     assert!(path.len() >= 5, "choose, extent and three steps: {path:?}");
 }
 
@@ -299,11 +293,7 @@ fn gumbel_finds_the_win_in_one() {
     let mut cfg = play_cfg();
     cfg.gumbel.enabled = true;
     let path = search_turn(&mut g, &cfg, 200, &mut rollout(6), 6);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(Color::Black),
-        "played {path:?}"
-    );
+    assert_won_by(&g, Color::Black, &path);
 }
 
 #[test]
@@ -434,8 +424,8 @@ fn the_search_refinements_keep_wins_defences_and_targets() {
     on.stdev_exploration.scale = 0.85;
     on.lcb.enabled = true;
     let mut g = load("win-in-one-1-step.json");
-    search_turn(&mut g, &on, 200, &mut rollout(3), 3);
-    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::Black));
+    let path = search_turn(&mut g, &on, 200, &mut rollout(3), 3);
+    assert_won_by(&g, Color::Black, &path);
     let mut g = load("defend-win-in-one.json");
     search_turn(&mut g, &on, 400, &mut rollout(4), 4);
     assert!(!g.is_over() && !mover_can_win(&g), "the defence is found");
