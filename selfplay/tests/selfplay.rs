@@ -266,7 +266,9 @@ fn agent_strings_parse_strictly() {
         "mcts:uniform:25"
     );
     // Malformed agent strings, each refused with its kind of error.
-    let refusals: [(&str, fn(&AgentError) -> bool); 8] = [
+    // Whether an error is of the kind expected.
+    type Kind = fn(&AgentError) -> bool;
+    let refusals: [(&str, Kind); 8] = [
         ("bot:0", |e| matches!(e, AgentError::BadSimulations { .. })),
         ("bot:x", |e| matches!(e, AgentError::BadSimulations { .. })),
         ("alphazero", |e| matches!(e, AgentError::UnknownKind { .. })),

@@ -103,7 +103,9 @@ fn sprt_bounds_and_parse() {
     close(s.bounds().0, (0.1f64 / 0.95).ln(), 1e-12);
     close(s.bounds().1, (0.9f64 / 0.05).ln(), 1e-12);
     // Malformed SPRT settings, each refused with its kind of error.
-    let refusals: [(&str, fn(&StatsError) -> bool); 5] = [
+    // Whether an error is of the kind expected.
+    type Kind = fn(&StatsError) -> bool;
+    let refusals: [(&str, Kind); 5] = [
         ("0,10,0.05", |e| matches!(e, StatsError::SprtSyntax(_))),
         ("0,x,0.05,0.05", |e| matches!(e, StatsError::SprtSyntax(_))),
         ("10,0,0.05,0.05", |e| {
