@@ -87,11 +87,7 @@ fn bad_sizes_positions_and_flags_are_refused() {
     replay_refused(&["--game", "crumo", "--size", "14"], &["--size 14"]);
     replay_refused(&["--game", "crumo", "--size=-1"], &["--size"]);
     replay_refused(&["--game", "crumo", "--width", "9"], &["--width"]);
-    replay_refused(
-        &["--game", "crumo", "--board", "6"],
-        &["--board is a Crumble flag: Crumo does not take it"],
-    );
-    replay_refused(&["--game", "crumo", "--frame", "absolute"], &["--frame"]);
+    // Crumble's own flags: every_game_cli.rs.
     replay_refused(&["--size", "5"], &["--size is a Crumo flag"]);
     replay_refused(
         &["--game", "splinter", "--size", "5"],

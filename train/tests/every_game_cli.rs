@@ -145,6 +145,24 @@ fn the_test_games_play_from_position_files_and_refuse_board_flags() {
 }
 
 #[test]
+fn every_other_game_refuses_crumbles_flags_by_name() {
+    for &game in &GAMES[1..] {
+        let title = crumble_train::for_game!(game, G => <G as crumble_core::GameText>::TITLE);
+        let says = format!("is a Crumble flag: {title} does not take it");
+        for flag in [
+            ["--board", "6"],
+            ["--resolution", "8"],
+            ["--frame", "absolute"],
+        ] {
+            refused(
+                &["replay", "--game", game, flag[0], flag[1]],
+                &[flag[0], &says],
+            );
+        }
+    }
+}
+
+#[test]
 fn every_game_has_a_rules_benchmark() {
     for &game in GAMES {
         let out = crumble(&[

@@ -99,18 +99,7 @@ fn bad_sizes_and_flags_are_refused() {
         &["--height 300"],
     );
     replay_refused(&["--game", "splinter", "--width=-1"], &["--width"]);
-    replay_refused(
-        &["--game", "splinter", "--board", "6"],
-        &["--board is a Crumble flag"],
-    );
-    replay_refused(
-        &["--game", "splinter", "--resolution", "8"],
-        &["--resolution is a Crumble flag"],
-    );
-    replay_refused(
-        &["--game", "splinter", "--frame", "absolute"],
-        &["--frame is a Crumble flag"],
-    );
+    // Crumble's own flags: every_game_cli.rs.
     replay_refused(&["--game", "splinter", "--max-turns=-1"], &["--max-turns"]);
     replay_refused(&["--game", "chess"], &["chess"]);
     replay_refused(&["--width", "9"], &["--width is a Splinter flag"]);
