@@ -51,6 +51,15 @@ fn spawn_external_trainer(run: &str, config: &str, extra: &[&str], log: &Path) -
     spawn(&args, log)
 }
 
+/// The arguments of `crumble worker` for the run in `run`, spooling to `spool`, one thread,
+/// polling every 0.2 s, `extra` flags added.
+fn worker_args<'a>(run: &'a str, spool: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["worker", "--run", run, "--spool", spool.to_str().unwrap()];
+    args.extend(["--threads", "1", "--poll", "0.2"]);
+    args.extend_from_slice(extra);
+    args
+}
+
 fn wait_for(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
     let t0 = Instant::now();
     while !f() {
@@ -143,20 +152,7 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
     );
 
     let wlog = logs.join("worker.log");
-    let mut worker = spawn(
-        &[
-            "worker",
-            "--run",
-            run,
-            "--spool",
-            spool.to_str().unwrap(),
-            "--threads",
-            "1",
-            "--poll",
-            "0.2",
-        ],
-        &wlog,
-    );
+    let mut worker = spawn(&worker_args(run, &spool, &[]), &wlog);
     wait_ok(&mut trainer, &tlog, "the trainer");
     // The worker stops on its own once the pointer says the run finished.
     wait_ok(&mut worker, &wlog, "the worker");
@@ -272,21 +268,7 @@ fn a_worker_follows_pointer_changes_not_clocks_and_refuses_an_unknown_protocol()
         serde_json::from_str(&std::fs::read_to_string(&pointer).unwrap()).unwrap();
 
     let wlog = logs.join("worker.log");
-    let args = [
-        "worker",
-        "--run",
-        run,
-        "--spool",
-        spool.to_str().unwrap(),
-        "--threads",
-        "1",
-        "--poll",
-        "0.2",
-        "--stale-after",
-        "3",
-        "--games",
-        "2",
-    ];
+    let args = worker_args(run, &spool, &["--stale-after", "3", "--games", "2"]);
     let mut worker = spawn(&args, &wlog);
     wait_for("the wait", Duration::from_secs(60), || {
         std::fs::read_to_string(&wlog)

@@ -178,28 +178,18 @@ fn match_refuses_bad_input() {
     );
     refused(&["match", "random", "random", "--sprt", "x"], &["SPRT"]);
     let openings = dir.join("openings.txt");
-    std::fs::write(&openings, "# two openings\n1HN\n1HN 9H\n").unwrap();
-    refused(
-        &[
-            "match",
-            "random",
-            "random",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
-        &["openings.txt line 3", "9H"],
-    );
-    std::fs::write(&openings, "{\"board\": 6}\n").unwrap();
-    refused(
-        &[
-            "match",
-            "random",
-            "random",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
-        &["openings.txt line 1"],
-    );
+    // Bad openings files, refused at their line.
+    for (text, says) in [
+        (
+            "# two openings\n1HN\n1HN 9H\n",
+            &["openings.txt line 3", "9H"][..],
+        ),
+        ("{\"board\": 6}\n", &["openings.txt line 1"]),
+    ] {
+        std::fs::write(&openings, text).unwrap();
+        let args = ["match", "random", "random", "--openings"];
+        refused(&[&args[..], &[openings.to_str().unwrap()]].concat(), says);
+    }
     std::fs::write(&openings, "1HN\n").unwrap();
     let text = ok(&[
         "match",
