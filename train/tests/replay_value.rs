@@ -3,6 +3,7 @@
 
 #[path = "../../selfplay/tests/common/short_games.rs"]
 mod short_games;
+use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::{GameRecord, Lookahead, SearchConfig};
 use crumble_train::config::ReplayConfig;
 use crumble_train::replay::{HostBatch, ReplayWindow, SampleRef};
@@ -31,6 +32,20 @@ fn rollout_games(n: u64, seed: u64, lookahead: bool) -> Vec<GameRecord> {
     short_games(&cfg, how)
 }
 
+/// The value targets of the Crumble samples `refs` of `window`, with `cfg`'s weights and no
+/// augmentation.
+fn value_targets(window: &ReplayWindow, refs: &[SampleRef], cfg: ReplayConfig) -> Vec<f32> {
+    let cfg = ReplayConfig {
+        augment: false,
+        ..cfg
+    };
+    let mut batch = HostBatch::default();
+    window
+        .build::<Crumble>(refs, &cfg, &mut ChaCha8Rng::seed_from_u64(2), &mut batch)
+        .unwrap();
+    batch.value
+}
+
 fn games() -> Vec<GameRecord> {
     rollout_games(4, 42, false)
 }
@@ -38,21 +53,14 @@ fn games() -> Vec<GameRecord> {
 #[test]
 fn value_targets_mix_the_result_and_the_root_value_by_weight() {
     let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
-    window
-        .insert::<crumble_core::games::crumble::Crumble>(1, games())
-        .unwrap();
+    window.insert::<Crumble>(1, games()).unwrap();
     let refs = window.draw(64, &mut ChaCha8Rng::seed_from_u64(1));
     let values = |q: f64| {
         let cfg = ReplayConfig {
-            augment: false,
             value_q_weight: q,
             ..ReplayConfig::default()
         };
-        let mut batch = HostBatch::default();
-        window
-            .build(&refs, &cfg, &mut ChaCha8Rng::seed_from_u64(2), &mut batch)
-            .unwrap();
-        batch.value
+        value_targets(&window, &refs, cfg)
     };
     let (result, root, half) = (values(0.0), values(1.0), values(0.5));
     assert_eq!(result.len(), refs.len());
@@ -93,21 +101,14 @@ fn proven_positions_get_the_exact_value_target() {
         }
     }
     let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
-    window
-        .insert::<crumble_core::games::crumble::Crumble>(1, games)
-        .unwrap();
+    window.insert::<Crumble>(1, games).unwrap();
     let values = |q: f64, p: f64| {
         let cfg = ReplayConfig {
-            augment: false,
             value_q_weight: q,
             proven_value_weight: p,
             ..ReplayConfig::default()
         };
-        let mut batch = HostBatch::default();
-        window
-            .build(&refs, &cfg, &mut ChaCha8Rng::seed_from_u64(2), &mut batch)
-            .unwrap();
-        batch.value
+        value_targets(&window, &refs, cfg)
     };
     let (off, on, half) = (values(0.5, 0.0), values(0.5, 1.0), values(0.5, 0.5));
     let proven: Vec<usize> = (0..refs.len())
