@@ -96,6 +96,16 @@ fn generation_games(run: &Path, g: u32) -> Vec<GameRecord> {
     games
 }
 
+/// The agents of a match: the checkpoint of `run`'s generation `g` searching `simulations`
+/// times, and `opponent`.
+fn checkpoint_and(run: &Path, g: u32, simulations: u32, opponent: &str) -> [AgentSpec; 2] {
+    let ckpt = checkpoint_path(run, g);
+    [
+        AgentSpec::parse(&format!("ckpt:{}:{simulations}", ckpt.display())).unwrap(),
+        AgentSpec::parse(opponent).unwrap(),
+    ]
+}
+
 /// The run's checkpoint of generation `g` is not a Crumble network: loading it as one fails.
 fn assert_not_a_crumble_network(run: &Path, g: u32) {
     let err =
@@ -168,11 +178,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
 
     // The last checkpoint plays a match against the exact solver on the one engine; the
     // solver never loses.
-    let ckpt = checkpoint_path(&run, 2);
-    let specs = [
-        AgentSpec::parse(&format!("ckpt:{}:8", ckpt.display())).unwrap(),
-        AgentSpec::parse("solver").unwrap(),
-    ];
+    let specs = checkpoint_and(&run, 2, 8, "solver");
     let loader = NetLoader::for_encoder(TicTacToeEncoder);
     let standard = TicTacToe::from_start(&Default::default()).unwrap();
     let tally = play_match(&specs, &loader, &standard, &Openings::Standard, 4, 0);
@@ -212,11 +218,7 @@ fn splinter_tiny_config_runs_through_the_pipeline() {
         assert_eq!(end.board().width(), 5);
         assert!(rec.replay::<Crumble>().is_err());
     }
-    let ckpt = checkpoint_path(&run, 2);
-    let specs = [
-        AgentSpec::parse(&format!("ckpt:{}:4", ckpt.display())).unwrap(),
-        AgentSpec::parse("random").unwrap(),
-    ];
+    let specs = checkpoint_and(&run, 2, 4, "random");
     let loader = NetLoader::for_encoder(SplinterEncoder);
     let standard = Splinter::standard(5, 6).unwrap();
     let tally = play_match(&specs, &loader, &standard, &Openings::RandomTurns(2), 2, 30);
