@@ -1,7 +1,7 @@
 //! End-to-end tests of the `crumble` binary: output formats, exit statuses, determinism.
 
 mod common;
-use common::{crumble, refused, stderr, stdout, temp_file_of};
+use common::{crumble, json, refused, stderr, stdout, temp_file_of};
 
 use std::path::PathBuf;
 
@@ -9,10 +9,6 @@ fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name)
-}
-
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
-use common::examples::{Examples, json, ok};
-use common::{TempFile, crumble, refused, replay_refused, stderr, temp_file_of};
+use common::examples::Examples;
+use common::{TempFile, crumble, json, ok, refused, replay_refused, stderr, temp_file_of};
 use crumble_core::GameState;
 
 use crumble_core::games::crumo::{Crumo, position};

@@ -3,23 +3,13 @@
 //! and their refusals of bad input. Small boards, tiny agents, few games.
 
 mod common;
-use common::{crumble, refused, stderr, stdout, temp_dir_of};
+use common::{crumble, json, ok, refused, stderr, temp_dir_of};
 
 use crumble_model::{NetConfig, checkpoint, default_device};
 use std::path::{Path, PathBuf};
 
 fn temp_dir(name: &str) -> PathBuf {
     temp_dir_of("eval", name)
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = crumble(args);
-    assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
-    stdout(&o)
-}
-
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
 /// A config for a 4×4 board at R = 8 (quick games; tiny networks accept any board size).

@@ -14,6 +14,18 @@ pub fn crumble(args: &[&str]) -> Output {
         .expect("the crumble binary runs")
 }
 
+/// The standard output of `crumble args`, which must succeed and print UTF-8.
+pub fn ok(args: &[&str]) -> String {
+    let o = crumble(args);
+    assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
+    String::from_utf8(o.stdout).expect("UTF-8 output")
+}
+
+/// `text` as JSON, which it must be.
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
