@@ -3,8 +3,8 @@
 
 mod common;
 use common::{
-    check_page_frames, crumble, crumble_with_input, play_as_tester, s, saved_game, temp_dir_of,
-    text, view_page,
+    check_page_frames, crumble, crumble_with_input, play_as_tester, refused, s, saved_game,
+    temp_dir_of, text, view_page,
 };
 
 use crumble_core::game::record::{Ending, Record};
@@ -264,21 +264,18 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     check_page(&std::fs::read_to_string(&html).unwrap(), moves);
 
-    let o = crumble(&[
-        "view",
-        "--record",
-        s(&file),
-        "--game",
-        "2",
-        "-o",
-        s(&html),
-        "--force",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("holds 2 games (index 0 to 1)"),
-        "{}",
-        text(&o.stderr)
+    refused(
+        &[
+            "view",
+            "--record",
+            s(&file),
+            "--game",
+            "2",
+            "-o",
+            s(&html),
+            "--force",
+        ],
+        &["holds 2 games (index 0 to 1)"],
     );
 
     // A game whose recorded result contradicts its moves is refused, naming the file and
@@ -318,19 +315,16 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     }
     assert!(!dir.join("liar.html").exists());
     // The text file beside a .crsp file is an input too.
-    let o = crumble(&[
-        "view",
-        "--record",
-        s(&file),
-        "-o",
-        s(&file.with_extension("txt")),
-        "--force",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("input of this command"),
-        "{}",
-        text(&o.stderr)
+    refused(
+        &[
+            "view",
+            "--record",
+            s(&file),
+            "-o",
+            s(&file.with_extension("txt")),
+            "--force",
+        ],
+        &["input of this command"],
     );
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -358,9 +352,10 @@ fn outputs_never_overwrite_inputs_or_existing_files() {
     }
     let other = dir.join("other.svg");
     std::fs::write(&other, "mine").unwrap();
-    let o = crumble(&["show", "--record", s(&rec), "--svg", s(&other)]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("--force"), "{}", text(&o.stderr));
+    refused(
+        &["show", "--record", s(&rec), "--svg", s(&other)],
+        &["--force"],
+    );
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "mine");
     let o = crumble(&["show", "--record", s(&rec), "--svg", s(&other), "--force"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -422,9 +417,10 @@ fn view_refuses_bad_files_with_the_reason_and_where() {
     let mut bytes = b"CRMBSP\r\n".to_vec();
     bytes.extend_from_slice(&[1, 0, 0, 0, 9, 0]);
     std::fs::write(&damaged, bytes).unwrap();
-    let o = crumble(&["view", "--record", s(&damaged), "-o", s(&html)]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("truncated"), "{}", text(&o.stderr));
+    refused(
+        &["view", "--record", s(&damaged), "-o", s(&html)],
+        &["truncated"],
+    );
 
     // The second record of the file is bad on its line 3, the file's line 8.
     let two = dir.join("two.rec");
