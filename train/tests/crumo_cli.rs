@@ -4,7 +4,9 @@
 
 mod common;
 use common::examples::Examples;
-use common::{TempFile, crumble, json, ok, refused, replay_refused, stderr, temp_file_of};
+use common::{
+    TempFile, crumble, json, moves_refused, ok, refused, replay_refused, stderr, temp_file_of,
+};
 use crumble_core::GameState;
 
 use crumble_core::games::crumo::{Crumo, position};
@@ -40,28 +42,20 @@ fn replay_plays_every_worked_example() {
 
 #[test]
 fn bad_moves_exit_2_naming_index_text_and_why() {
-    let s = ["replay", "--game", "crumo"];
-    let with =
-        |moves: &[&'static str]| -> Vec<&'static str> { s.iter().chain(moves).copied().collect() };
-    refused(
-        &with(&["pass"]),
-        &["move 1 (\"pass\")", "must place", "rule 8.1"],
-    );
-    refused(&with(&["3e5", "3E5"]), &["move 2 (\"3E5\")", "upper case"]);
-    refused(&with(&["3e5 "]), &["move 1", "white space"]);
-    refused(&with(&["5e5"]), &["move 1", "rule 5.2 a"]);
-    refused(&with(&["3e5", "3e2"]), &["move 2", "enemy stack on e5"]);
-    refused(
-        &with(&["1a99999999999999999999"]),
+    let bad_moves = |moves: &[&str], parts: &[&str]| moves_refused("crumo", moves, parts);
+    bad_moves(&["pass"], &["move 1 (\"pass\")", "must place", "rule 8.1"]);
+    bad_moves(&["3e5", "3E5"], &["move 2 (\"3E5\")", "upper case"]);
+    bad_moves(&["3e5 "], &["move 1", "white space"]);
+    bad_moves(&["5e5"], &["move 1", "rule 5.2 a"]);
+    bad_moves(&["3e5", "3e2"], &["move 2", "enemy stack on e5"]);
+    bad_moves(
+        &["1a99999999999999999999"],
         &["move 1", "not on the size-5 board"],
     );
-    refused(
-        &with(&["99999999999999999999999e5"]),
-        &["move 1", "rule 5.2 a"],
-    );
-    refused(&with(&["3e5", "1a9", "e5-f7"]), &["move 3", "12 lines"]);
-    refused(
-        &with(&["3e5", "pass", "pass", "1a9"]),
+    bad_moves(&["99999999999999999999999e5"], &["move 1", "rule 5.2 a"]);
+    bad_moves(&["3e5", "1a9", "e5-f7"], &["move 3", "12 lines"]);
+    bad_moves(
+        &["3e5", "pass", "pass", "1a9"],
         &["move 4 (\"1a9\")", "the game is over"],
     );
     refused(

@@ -4,7 +4,10 @@
 
 mod common;
 use common::examples::{Examples, run, strings};
-use common::{TempFile, crumble, json, ok, refused, replay_refused, stderr, stdout, temp_file_of};
+use common::{
+    TempFile, crumble, json, moves_refused, ok, refused, replay_refused, stderr, stdout,
+    temp_file_of,
+};
 use crumble_core::GameState;
 
 use crumble_core::games::splinter::{Splinter, position};
@@ -34,31 +37,20 @@ fn replay_plays_every_worked_example() {
 
 #[test]
 fn bad_moves_exit_2_naming_index_text_and_why() {
-    let s = ["replay", "--game", "splinter"];
-    let with =
-        |moves: &[&'static str]| -> Vec<&'static str> { s.iter().chain(moves).copied().collect() };
-    refused(
-        &with(&["h9-h11"]),
-        &["move 1 (\"h9-h11\")", "not neighbours"],
-    );
-    refused(
-        &with(&["h9-h10", "h11-h10"]),
+    let bad_moves = |moves: &[&str], parts: &[&str]| moves_refused("splinter", moves, parts);
+    bad_moves(&["h9-h11"], &["move 1 (\"h9-h11\")", "not neighbours"]);
+    bad_moves(
+        &["h9-h10", "h11-h10"],
         &["move 2 (\"h11-h10\")", "no-return rule"],
     );
-    refused(&with(&["h9-h10", "H11-H10"]), &["move 2", "upper case"]);
-    refused(&with(&["h9-h10 "]), &["move 1", "white space"]);
-    refused(
-        &with(&["h99999999999999999999-h10"]),
+    bad_moves(&["h9-h10", "H11-H10"], &["move 2", "upper case"]);
+    bad_moves(&["h9-h10 "], &["move 1", "white space"]);
+    bad_moves(
+        &["h99999999999999999999-h10"],
         &["move 1", "off the 15x18 board"],
     );
-    refused(
-        &with(&["h10-h11"]),
-        &["move 1", "no piece of the player to move"],
-    );
-    refused(
-        &with(&["h9-h10/h11"]),
-        &["move 1", "no /SQUARE may be given"],
-    );
+    bad_moves(&["h10-h11"], &["move 1", "no piece of the player to move"]);
+    bad_moves(&["h9-h10/h11"], &["move 1", "no /SQUARE may be given"]);
     let case = example("17-tie-choice-missing-refused.json");
     let (args, _file) = start_args("17.json", &case);
     let mut all: Vec<&str> = vec!["replay"];

@@ -52,6 +52,11 @@ pub fn replay_refused(args: &[&str], parts: &[&str]) {
     refused(&[&["replay"], args].concat(), parts);
 }
 
+/// `crumble replay --game GAME MOVES...` must be refused as [`refused`] says.
+pub fn moves_refused(game: &str, moves: &[&str], parts: &[&str]) {
+    replay_refused(&[&["--game", game], moves].concat(), parts);
+}
+
 /// Runs `crumble` with `input` on its standard input (`NO_COLOR` unset: tests pass
 /// `--color` where it matters).
 pub fn crumble_with_input(args: &[&str], input: &str) -> Output {
