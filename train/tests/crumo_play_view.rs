@@ -4,7 +4,7 @@
 mod common;
 use common::{
     check_page_frames, config, crumble, match_of_random, play_as_tester, refused, s, saved_game,
-    temp_dir_of, text, view_page,
+    selfplay_into, temp_dir_of, text, view_page,
 };
 
 use crumble_core::Color;
@@ -167,20 +167,7 @@ fn view_draws_crumo_self_play_and_match_files() {
     let dir = temp_dir("files");
     let tiny = config("crumo-tiny.toml");
     let sp = dir.join("sp");
-    let o = crumble(&[
-        "selfplay",
-        "--config",
-        &tiny,
-        "--agent",
-        "mcts:uniform:4",
-        "--games",
-        "2",
-        "--threads",
-        "1",
-        "--out",
-        s(&sp),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    selfplay_into(&sp, &tiny, "mcts:uniform:4", "2", &["--threads", "1"]);
     let crsp = sp.join("selfplay-000000.crsp");
     let txt = std::fs::read_to_string(sp.join("selfplay-000000.txt")).unwrap();
     let first = Record::<Crumo>::parse(txt.split("\n\n[Game").next().unwrap()).unwrap();

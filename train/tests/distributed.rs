@@ -4,7 +4,7 @@
 //! `scripts/distributed-smoke.sh`.)
 
 mod common;
-use common::{crumble, stderr};
+use common::{crumble, selfplay_into, stderr};
 
 use crumble_train::distributed::commit::Commit;
 use crumble_train::ledger;
@@ -112,20 +112,7 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
     });
     // By hand, before any worker runs: a valid record file uploaded twice under two keys
     // (the second is a duplicate), and a corrupt one.
-    let o = crumble(&[
-        "selfplay",
-        "--agent",
-        "mcts:uniform:8",
-        "--games",
-        "2",
-        "--out",
-        made.to_str().unwrap(),
-        "--config",
-        cfg,
-        "--threads",
-        "1",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    selfplay_into(&made, cfg, "mcts:uniform:8", "2", &["--threads", "1"]);
     let good = std::fs::read(made.join("selfplay-000000.crsp")).unwrap();
     let store = Store::open(&Location::Local(dir.clone())).unwrap();
     store

@@ -4,7 +4,7 @@
 mod common;
 use common::{
     check_page_frames, crumble, crumble_with_input, play_as_tester, refused, s, saved_game,
-    temp_dir_of, text, view_page,
+    selfplay_into, temp_dir_of, text, view_page,
 };
 
 use crumble_core::game::record::{Ending, Record};
@@ -219,18 +219,7 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     )
     .unwrap();
     let games = dir.join("games");
-    let o = crumble(&[
-        "selfplay",
-        "--agent",
-        "mcts:uniform:8",
-        "--games",
-        "2",
-        "--out",
-        s(&games),
-        "--config",
-        s(&cfg),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    selfplay_into(&games, s(&cfg), "mcts:uniform:8", "2", &[]);
     let file = games.join("selfplay-000000.crsp");
 
     let o = crumble(&["view", "--record", s(&file), "--list"]);

@@ -2,7 +2,7 @@
 //! input (exit status 2, nothing on stdout, a message naming what and where, no panic).
 
 mod common;
-use common::{ok, refused, temp_dir_of};
+use common::{ok, refused, selfplay_into, temp_dir_of};
 
 use std::path::PathBuf;
 
@@ -176,17 +176,13 @@ fn tactics_generate_reads_recorded_games() {
     )
     .unwrap();
     let nested = dir.join("replay").join("gen-0001");
-    ok(&[
-        "selfplay",
-        "--agent",
-        "mcts:uniform:4",
-        "--games",
-        "8",
-        "--config",
+    selfplay_into(
+        &nested,
         config.to_str().unwrap(),
-        "--out",
-        nested.to_str().unwrap(),
-    ]);
+        "mcts:uniform:4",
+        "8",
+        &[],
+    );
     let out = dir.join("suite");
     let report = ok(&[
         "tactics",

@@ -213,3 +213,18 @@ pub fn saved_game<G: crumble_core::GameText>(
     assert!(rec.tag("Date").is_some_and(|d| d.len() == 10), "{saved}");
     (saved, rec)
 }
+
+/// `crumble selfplay` of `games` games by `agent` under the config file `config`, into
+/// `out`, `extra` flags added; it must succeed.
+pub fn selfplay_into(
+    out: &std::path::Path,
+    config: &str,
+    agent: &str,
+    games: &str,
+    extra: &[&str],
+) {
+    let mut args = vec!["selfplay", "--config", config, "--agent", agent];
+    args.extend(["--games", games, "--out", s(out)]);
+    args.extend_from_slice(extra);
+    ok(&args);
+}
