@@ -173,6 +173,23 @@ fn record_files_round_trip_and_refuse_damage() {
     );
 }
 
+/// Runs `agent` (with `cfg`, search seed `seed`) as a self-play job of `sp` on its standard
+/// Crumble board, into `dir` until it holds `games` games; what the directory held before,
+/// and the job's progress.
+fn selfplay_job(
+    agent: &str,
+    cfg: &SearchConfig,
+    seed: u64,
+    sp: &SelfPlayConfig,
+    dir: &std::path::Path,
+    games: u64,
+) -> (selfplay::Existing, crumble_selfplay::Progress) {
+    let spec = AgentSpec::parse(agent).unwrap();
+    let p = selfplay::make_agent(&spec, cfg, seed, &NoCheckpoints, false).unwrap();
+    let standard = Crumble::new(sp.board, sp.resolution).unwrap();
+    selfplay::run_selfplay(p, sp, &standard, dir, games, &mut |_| {}).unwrap()
+}
+
 #[test]
 fn selfplay_job_writes_files_and_continues() {
     let dir = std::env::temp_dir().join(format!("crumble-selfplay-test-{}", std::process::id()));
@@ -186,30 +203,11 @@ fn selfplay_job_writes_files_and_continues() {
         seed: 3,
         ..SelfPlayConfig::default()
     };
-    let spec = AgentSpec::parse("mcts:uniform:8").unwrap();
     let cfg = SearchConfig::default();
-    let p = selfplay::make_agent(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
-    selfplay::run_selfplay(
-        p,
-        &sp,
-        &Crumble::new(sp.board, sp.resolution).unwrap(),
-        &dir,
-        3,
-        &mut |_| {},
-    )
-    .unwrap();
+    selfplay_job("mcts:uniform:8", &cfg, 0, &sp, &dir, 3);
     let files = selfplay::record_files(&dir).unwrap();
     assert_eq!(files.len(), 2);
-    let p = selfplay::make_agent(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
-    let (existing, progress) = selfplay::run_selfplay(
-        p,
-        &sp,
-        &Crumble::new(sp.board, sp.resolution).unwrap(),
-        &dir,
-        5,
-        &mut |_| {},
-    )
-    .unwrap();
+    let (existing, progress) = selfplay_job("mcts:uniform:8", &cfg, 0, &sp, &dir, 5);
     assert_eq!((existing.games(), progress.games_done), (3, 2));
     let mut all = Vec::new();
     for f in selfplay::record_files(&dir).unwrap() {
@@ -393,19 +391,9 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
         opening_share: 0.5,
         opening_turns: 2,
     };
-    let spec = AgentSpec::parse("mcts:rollout:8").unwrap();
     let cfg = SearchConfig::default();
     let play = |dir: &std::path::Path, sp: &SelfPlayConfig, games: u64| {
-        let p = selfplay::make_agent(&spec, &cfg, 5, &NoCheckpoints, false).unwrap();
-        selfplay::run_selfplay(
-            p,
-            sp,
-            &Crumble::new(sp.board, sp.resolution).unwrap(),
-            dir,
-            games,
-            &mut |_| {},
-        )
-        .unwrap()
+        selfplay_job("mcts:rollout:8", &cfg, 5, sp, dir, games)
     };
     let whole = base.join("whole");
     play(&whole, &sp, 7);
@@ -473,23 +461,7 @@ fn selfplay_games_match_the_recorded_reference() {
         cfg.playout_cap.enabled = true;
         // Recorded before the lookahead was on by default.
         cfg.lookahead = crumble_selfplay::Lookahead::Off;
-        let p = selfplay::make_agent(
-            &AgentSpec::parse(spec).unwrap(),
-            &cfg,
-            9,
-            &NoCheckpoints,
-            false,
-        )
-        .unwrap();
-        selfplay::run_selfplay(
-            p,
-            &sp,
-            &Crumble::new(sp.board, sp.resolution).unwrap(),
-            &sub,
-            5,
-            &mut |_| {},
-        )
-        .unwrap();
+        selfplay_job(spec, &cfg, 9, &sp, &sub, 5);
         text.push_str(&format!("# {spec}\n"));
         for f in selfplay::record_files(&sub).unwrap() {
             text.push_str(&std::fs::read_to_string(f.with_extension("txt")).unwrap());
