@@ -1,14 +1,48 @@
 //! The generic conformance test (`crumble_core::game::conformance`) on every game core holds:
-//! Crumble on small boards and from a mid-game position, and the test games.
+//! Crumble on small boards and from a mid-game position, Splinter and Crumo on standard starts
+//! of several sizes and from positions of their worked examples, and the test games.
 
 use crumble_core::game::conformance::{ConformanceConfig, ConformanceReport, Rule, check_game};
 use crumble_core::games::crumble::position::{self, MIDGAME_6X6_JSON};
 use crumble_core::games::crumble::{Crumble, CrumbleStart};
+use crumble_core::games::crumo::{Crumo, CrumoStart};
 use crumble_core::games::nim::{Nim, NimStart};
+use crumble_core::games::splinter::{Splinter, SplinterStart};
 use crumble_core::games::tictactoe::{TicTacToe, TicTacToeStart, TicTacToeStartError};
 use crumble_core::{Decision, DecisionError, GameResult, GameState, Player};
 use rand::Rng;
+use serde_json::{Value, json};
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::Path;
+
+/// Runs the conformance test on `starts` and checks that the run explored: games ended every
+/// way, and random play and single decisions both ran.
+fn explored_run<G: GameState>(
+    starts: &[G::Start],
+    config: &ConformanceConfig,
+) -> ConformanceReport {
+    let r = check_game::<G>(starts, config).unwrap_or_else(|v| panic!("{}: {v}", G::NAME));
+    eprintln!("{}: {r:?}", G::NAME);
+    assert_eq!(r.games, config.games);
+    assert!(
+        r.wins[0] > 0 && r.wins[1] > 0,
+        "both players won some games: {r:?}"
+    );
+    assert!(r.limit_draws > 0, "the turn limit ended some games: {r:?}");
+    assert!(r.random_turns > 0 && r.decisions > r.random_turns, "{r:?}");
+    assert!(r.illegal_tried > r.decisions, "{r:?}");
+    r
+}
+
+/// The start position of a worked example in `tests/data/{dir}`.
+fn example_position(dir: &str, file: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir)
+        .join(file);
+    let case: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    case["start"].clone()
+}
 
 fn crumble_starts() -> Vec<CrumbleStart> {
     let midgame = position::from_json(MIDGAME_6X6_JSON).unwrap();
@@ -21,18 +55,6 @@ fn crumble_starts() -> Vec<CrumbleStart> {
     ]
 }
 
-/// A run that explored: games ended every way, and random play and single decisions both ran.
-fn assert_explored(r: &ConformanceReport, games: u32) {
-    assert_eq!(r.games, games);
-    assert!(
-        r.wins[0] > 0 && r.wins[1] > 0,
-        "both players won some games: {r:?}"
-    );
-    assert!(r.limit_draws > 0, "the turn limit ended some games: {r:?}");
-    assert!(r.random_turns > 0 && r.decisions > r.random_turns, "{r:?}");
-    assert!(r.illegal_tried > r.decisions, "{r:?}");
-}
-
 #[test]
 fn crumble_passes_the_conformance_test() {
     let config = ConformanceConfig {
@@ -41,10 +63,85 @@ fn crumble_passes_the_conformance_test() {
         max_turn_limit: 40,
         ..ConformanceConfig::default()
     };
-    let report =
-        check_game::<Crumble>(&crumble_starts(), &config).unwrap_or_else(|v| panic!("{v}"));
-    eprintln!("{report:?}");
-    assert_explored(&report, 1_000);
+    explored_run::<Crumble>(&crumble_starts(), &config);
+}
+
+/// Standard starts of several sizes (also a square board, whose 8 symmetries the property
+/// tests use) and positions near the end of a game, with equal largest groups (a `Keep`
+/// decision) and knockouts close.
+#[test]
+fn splinter_passes_the_conformance_test() {
+    let example = |file| {
+        let pos = example_position("splinter-examples", file);
+        SplinterStart {
+            width: pos["width"].as_u64().unwrap() as u8,
+            height: pos["height"].as_u64().unwrap() as u8,
+            position: Some(pos),
+        }
+    };
+    let starts = vec![
+        SplinterStart::standard(5, 6),
+        SplinterStart::standard(7, 8),
+        SplinterStart::standard(6, 6),
+        example("15-tie-mover-keeps-first.json"),
+        example("18-three-groups-two-tied.json"),
+        example("19-knockouts-one-then-two.json"),
+        example("21-both-reach-two-more-knockouts.json"),
+        SplinterStart::standard(15, 18),
+    ];
+    let config = ConformanceConfig {
+        games: 1_000,
+        seed: 17,
+        max_turn_limit: 60,
+        illegal_samples: 16,
+        ..ConformanceConfig::default()
+    };
+    let r = explored_run::<Splinter>(&starts, &config);
+    // Some turns took two decisions (a move, then the group that stays).
+    assert!(r.decisions > r.turns, "{r:?}");
+}
+
+/// Standard starts of several sizes, and positions of the worked examples (a pending
+/// complete-stack rule, removals close, a loaded choice turn).
+#[test]
+fn crumo_passes_the_conformance_test() {
+    let example = |file| {
+        let pos = example_position("crumo-examples", file);
+        CrumoStart {
+            size: pos["size"].as_u64().unwrap() as u8,
+            position: Some(pos),
+        }
+    };
+    let choice = json!({
+        "size": 4, "to_move": "white", "pie": "choice", "swapped": false, "previous": "other",
+        "captures": {"black": 0, "white": 0},
+        "stacks": [{"point": "d4", "color": "black", "height": 2}], "result": null
+    });
+    let starts = vec![
+        CrumoStart::standard(3),
+        CrumoStart::standard(4),
+        CrumoStart::standard(5),
+        example("06-3-enemy-cascade.json"),
+        example("06-5-complete-capture-allowed.json"),
+        example("06-3-own-cascade.json"),
+        example("09-territory.json"),
+        CrumoStart {
+            size: 4,
+            position: Some(choice),
+        },
+        CrumoStart::standard(2),
+        CrumoStart::standard(7),
+    ];
+    let config = ConformanceConfig {
+        games: 200,
+        seed: 23,
+        max_turn_limit: 40,
+        illegal_samples: 8,
+        ..ConformanceConfig::default()
+    };
+    let r = explored_run::<Crumo>(&starts, &config);
+    // Moves take two decisions (source, then target).
+    assert!(r.decisions > r.turns, "{r:?}");
 }
 
 fn tictactoe_starts() -> Vec<TicTacToeStart> {
@@ -72,10 +169,7 @@ fn tictactoe_config() -> ConformanceConfig {
 
 #[test]
 fn tictactoe_passes_the_conformance_test() {
-    let report = check_game::<TicTacToe>(&tictactoe_starts(), &tictactoe_config())
-        .unwrap_or_else(|v| panic!("{v}"));
-    eprintln!("{report:?}");
-    assert_explored(&report, 2_000);
+    let report = explored_run::<TicTacToe>(&tictactoe_starts(), &tictactoe_config());
     // Every illegal cell of every live state was tried (fewer than `illegal_samples`).
     assert!(report.distinct_states > 1_000, "{report:?}");
 }
@@ -100,9 +194,7 @@ fn nim_passes_the_conformance_test() {
         max_turn_limit: 12,
         ..ConformanceConfig::default()
     };
-    let report = check_game::<Nim>(&starts, &config).unwrap_or_else(|v| panic!("{v}"));
-    eprintln!("{report:?}");
-    assert_explored(&report, 2_000);
+    let report = explored_run::<Nim>(&starts, &config);
     // Turns of two decisions: more decisions than turns.
     assert!(report.decisions > report.turns, "{report:?}");
 }

@@ -13,26 +13,20 @@ fn model_guards(g: &Crumo) -> Vec<[u32; 2]> {
     let n = i32::from(g.size()) - 1;
     let geo = g.geometry();
     let mut counts = vec![[0u32; 2]; g.points()];
-    let dirs = [
-        (1, 0),
-        (0, 1),
-        (-1, 1),
-        (-1, 0),
-        (0, -1),
-        (1, -1),
-        (1, 1),
-        (-1, 2),
-        (-2, 1),
-        (-1, -1),
-        (1, -2),
-        (2, -1),
-    ];
+    // Rule 1.4 derived here, not copied from the engine's table: the six orthogonal unit
+    // vectors, and the six diagonal ones, each the sum of two neighbouring orthogonal ones.
+    let orthogonal: [(i64, i64); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
+    let diagonal = (0..6).map(|i| {
+        let (a, b) = (orthogonal[i], orthogonal[(i + 1) % 6]);
+        (a.0 + b.0, a.1 + b.1)
+    });
+    let dirs: Vec<(i64, i64)> = orthogonal.into_iter().chain(diagonal).collect();
     for (p, s) in g.stacks() {
         let c = s.color as usize;
         counts[usize::from(p)][c] += 1;
         let (q, r) = geo.coords(p);
         let (x, z) = (i64::from(q) - i64::from(n), i64::from(r) - i64::from(n));
-        for (dq, dr) in dirs {
+        for &(dq, dr) in &dirs {
             let h = s.height as i64;
             let (x2, z2) = (x + h * dq, z + h * dr);
             let y2 = -x2 - z2;

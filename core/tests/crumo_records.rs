@@ -3,6 +3,8 @@
 //! their line.
 
 mod crumo_common;
+#[path = "common/records.rs"]
+mod record_checks;
 use crumble_core::game::record::{Ending, Record, RecordErrorKind, result_token};
 use crumo_common::*;
 
@@ -40,7 +42,7 @@ fn random_games_round_trip_through_the_text() {
         };
         let (rec, end) = record_of(start, &mut rng, 30);
         let text = rec.write();
-        let back = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let back: Record<Crumo> = record_checks::round_trip(&text);
         assert_eq!(back, rec, "{text}");
         assert_eq!(back.write(), text);
         let last = back.ended_positions().unwrap().pop().unwrap();
@@ -146,10 +148,7 @@ fn malformed_records_are_refused_with_their_line() {
         ),
     ];
     for (text, line) in &cases {
-        match parse(text) {
-            Ok(_) => panic!("accepted:\n{text}"),
-            Err(e) => assert_eq!(e.line, *line, "{e}\n{text}"),
-        }
+        record_checks::refused::<Crumo>(text, *line, "");
     }
     let e = parse(&cases[8].0).unwrap_err();
     assert!(

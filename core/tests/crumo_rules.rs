@@ -65,14 +65,18 @@ fn rule_1_3_point_names_corners_and_centres() {
     assert!(notation::parse_point(g5.geometry(), "a1").is_err());
 }
 
-#[test]
-fn rule_1_4_the_twelve_directions_around_e5() {
+/// The points `steps` steps from e5 of the size-5 board in directions `dirs` (rule 1.4's
+/// numbering).
+fn from_e5(steps: u32, dirs: std::ops::Range<usize>) -> Vec<String> {
     let g = Crumo::standard(5).unwrap();
     let e5 = pt(&g, "e5");
-    let geo = g.geometry();
-    let one = |dirs: std::ops::Range<usize>| names(&g, dirs.map(|d| geo.step(e5, d, 1).unwrap()));
-    assert_eq!(one(0..6), ["f5", "e6", "d6", "d5", "e4", "f4"]);
-    assert_eq!(one(6..12), ["f6", "d7", "c6", "d4", "f3", "g4"]);
+    names(&g, dirs.map(|d| g.geometry().step(e5, d, steps).unwrap()))
+}
+
+#[test]
+fn rule_1_4_the_twelve_directions_around_e5() {
+    assert_eq!(from_e5(1, 0..6), ["f5", "e6", "d6", "d5", "e4", "f4"]);
+    assert_eq!(from_e5(1, 6..12), ["f6", "d7", "c6", "d4", "f3", "g4"]);
 }
 
 #[test]
@@ -80,9 +84,8 @@ fn rule_1_5_distance_counts_steps_along_a_line() {
     let g = Crumo::standard(5).unwrap();
     let e5 = pt(&g, "e5");
     let geo = g.geometry();
-    let two = |dirs: std::ops::Range<usize>| names(&g, dirs.map(|d| geo.step(e5, d, 2).unwrap()));
-    assert_eq!(two(0..6), ["g5", "e7", "c7", "c5", "e3", "g3"]);
-    assert_eq!(two(6..12), ["g7", "c9", "a7", "c3", "g1", "i3"]);
+    assert_eq!(from_e5(2, 0..6), ["g5", "e7", "c7", "c5", "e3", "g3"]);
+    assert_eq!(from_e5(2, 6..12), ["g7", "c9", "a7", "c3", "g1", "i3"]);
     // D = 8 orthogonally on size 5, n - 1 = 4 diagonally.
     let e1 = pt(&g, "e1");
     assert_eq!(geo.line_between(e1, pt(&g, "e9")), Some((1, 8)));

@@ -7,6 +7,10 @@ use crumble_core::game::record::{Ending, Record};
 use crumble_core::games::crumble::{Crumble, Frame, Move};
 use crumble_core::games::crumble::{notation, position, random};
 use proptest::prelude::*;
+
+#[path = "common/prop_support.rs"]
+mod prop_support;
+use prop_support::{config_with_cases, mutate};
 use rand::SeedableRng;
 
 type GameRecord = Record<Crumble>;
@@ -42,32 +46,8 @@ fn random_game(size: usize, turns: usize, seed: u64) -> (Crumble, Crumble, Vec<M
     (start, g, moves)
 }
 
-/// Truncation, a bit flip or a splice of `other` into `bytes`, chosen by `how` and `at`.
-fn mutate(bytes: &[u8], other: &[u8], how: u8, at: usize, bit: u8) -> Vec<u8> {
-    let k = at % (bytes.len() + 1);
-    match how % 3 {
-        0 => bytes[..k].to_vec(),
-        1 if !bytes.is_empty() => {
-            let mut v = bytes.to_vec();
-            v[k % bytes.len()] ^= 1 << (bit % 8);
-            v
-        }
-        _ => {
-            let j = (at / 7) % (other.len() + 1);
-            let mut v = bytes[..k].to_vec();
-            v.extend_from_slice(&other[j..]);
-            v
-        }
-    }
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 48,
-        // Failures are reported with their input; no regression files in the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config_with_cases(48))]
 
     #[test]
     fn position_json_round_trips(size in 0usize..5, turns in 0usize..25, seed in any::<u64>()) {

@@ -1,6 +1,8 @@
 //! Game records: hand-written files and program-written records read, replay and round-trip;
 //! malformed records are refused with the right line.
 
+#[path = "common/records.rs"]
+mod record_checks;
 use crumble_core::Color;
 use crumble_core::game::record::{Ending, Record};
 type GameRecord = Record<Crumble>;
@@ -21,16 +23,8 @@ fn outcome(rec: &GameRecord) -> Option<Outcome> {
     rec.ended_positions().unwrap().pop().unwrap().outcome()
 }
 
-/// Reads `text`, checks that writing it and reading it back gives the same record, and that
-/// writing is stable.
 fn round_trip(text: &str) -> GameRecord {
-    let rec = GameRecord::parse(text).unwrap_or_else(|e| panic!("refused: {e}\n{text}"));
-    let written = rec.write();
-    let back = GameRecord::parse(&written)
-        .unwrap_or_else(|e| panic!("own output refused: {e}\n{written}"));
-    assert_eq!(back, rec, "written:\n{written}");
-    assert_eq!(back.write(), written, "writing is stable");
-    rec
+    record_checks::round_trip(text)
 }
 
 #[test]
@@ -186,17 +180,8 @@ fn program_written_records_round_trip() {
     }
 }
 
-/// `text` is refused with an error on `line` whose message contains `part`.
 fn refused(text: &str, line: usize, part: &str) {
-    match GameRecord::parse(text) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => {
-            assert_eq!(e.line, line, "wrong line for {e}\n{text}");
-            let msg = e.to_string();
-            assert!(msg.starts_with(&format!("line {line}: ")), "{msg}");
-            assert!(msg.contains(part), "message {msg:?} lacks {part:?}");
-        }
-    }
+    record_checks::refused::<Crumble>(text, line, part);
 }
 
 #[test]

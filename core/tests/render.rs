@@ -381,6 +381,12 @@ fn terminal_board_in_ascii_and_colour() {
     }
 }
 
+/// The number in `text` after the first `prefix`, up to the next `end`.
+fn number_after(text: &str, prefix: &str, end: char) -> f64 {
+    let after = text.split(prefix).nth(1).unwrap();
+    after.split(end).next().unwrap().parse().unwrap()
+}
+
 /// The picture of a small board is as wide as its status lines, not only as the board: no
 /// text runs past the right edge (Splinter 5×6, Crumo of size 2).
 #[test]
@@ -397,26 +403,14 @@ fn small_boards_are_as_wide_as_their_status_lines() {
         splinter.svg_picture(None, &style).unwrap(),
         crumo.svg_picture(None, &style).unwrap(),
     ] {
-        let width: f64 = svg
-            .split("viewBox=\"0 0 ")
-            .nth(1)
-            .and_then(|r| r.split(' ').next())
-            .unwrap()
-            .parse()
-            .unwrap();
+        let width = number_after(&svg, "viewBox=\"0 0 ", ' ');
         // Every text's x plus half an em a character (a lower bound of its drawn width at
         // the pictures' 18 px or larger) lies inside the picture.
         let mut texts = 0;
         for chunk in svg.split("<text ").skip(1) {
             let (attrs, rest) = chunk.split_once('>').unwrap();
             let content = rest.split("</text>").next().unwrap();
-            let x: f64 = attrs
-                .split("x=\"")
-                .nth(1)
-                .and_then(|r| r.split('"').next())
-                .unwrap()
-                .parse()
-                .unwrap();
+            let x = number_after(attrs, "x=\"", '"');
             let end = x + 0.5 * 18.0 * content.chars().count() as f64;
             assert!(
                 end <= width,

@@ -6,6 +6,7 @@
 //! symmetry applied to a game gives the mapped game (rule 11), and random play is uniform
 //! over complete moves (rule 8.8).
 
+mod splinter_common;
 use crumble_core::Color;
 use crumble_core::games::splinter::{
     PieceType, Splinter, SplinterMove, Symmetry, notation, position, symmetry,
@@ -13,6 +14,7 @@ use crumble_core::games::splinter::{
 use crumble_core::{Decision, GameState};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use splinter_common::{for_each_random_position, random_game_json};
 use std::collections::{BTreeSet, HashMap};
 
 const SIZES: [(u8, u8); 6] = [(5, 6), (7, 8), (6, 6), (9, 10), (8, 8), (15, 18)];
@@ -111,26 +113,20 @@ fn random_games_keep_the_invariants() {
 /// A piece leaves the board only by a push, at most one per move (rule 4.3).
 #[test]
 fn at_most_one_piece_is_pushed_off_per_move() {
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut pushed_off = 0;
-    for _ in 0..100 {
-        let mut g = Splinter::standard(5, 6).unwrap();
-        g.set_turn_limit(40);
-        while !g.is_over() {
-            for mv in g.legal_moves() {
-                let mut b = g.board().clone();
-                let before = b.piece_count();
-                let push = b.push(mv.from, mv.dir).unwrap();
-                assert!(b.piece_count() + 1 >= before);
-                assert_eq!(
-                    b.piece_count() + usize::from(push.off_board.is_some()),
-                    before
-                );
-                pushed_off += usize::from(push.off_board.is_some());
-            }
-            g.play_random_turn(&mut rng);
+    for_each_random_position(5, 100, (5, 6), 40, |g| {
+        for mv in g.legal_moves() {
+            let mut b = g.board().clone();
+            let before = b.piece_count();
+            let push = b.push(mv.from, mv.dir).unwrap();
+            assert!(b.piece_count() + 1 >= before);
+            assert_eq!(
+                b.piece_count() + usize::from(push.off_board.is_some()),
+                before
+            );
+            pushed_off += usize::from(push.off_board.is_some());
         }
-    }
+    });
     assert!(pushed_off > 100, "{pushed_off}");
 }
 
@@ -238,12 +234,7 @@ fn random_play_is_uniform_over_complete_moves() {
 
 #[test]
 fn random_play_follows_its_seed() {
-    let play = |seed| {
-        let mut g = Splinter::standard(7, 8).unwrap();
-        g.set_turn_limit(100);
-        g.play_random_game(&mut ChaCha8Rng::seed_from_u64(seed));
-        position::to_json(&g)
-    };
+    let play = |seed| random_game_json(seed, (7, 8), 100);
     assert_eq!(play(3), play(3));
     assert_ne!(play(3), play(4));
 }

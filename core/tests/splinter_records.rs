@@ -1,6 +1,8 @@
 //! Splinter game records (the generic `Record` with Splinter's board tag): round trips, the
 //! splinter choice in notation, results by the rules, and refusals with their lines.
 
+#[path = "common/records.rs"]
+mod record_checks;
 mod splinter_common;
 use crumble_core::GameText;
 use crumble_core::game::record::{Ending, Record, result_token};
@@ -25,16 +27,11 @@ fn parse(text: &str) -> Result<Record<Splinter>, crumble_core::game::record::Rec
 }
 
 fn check(text: &str) -> Record<Splinter> {
-    let rec = parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let again = parse(&rec.write()).unwrap();
-    assert_eq!(again, rec, "{}", rec.write());
-    rec
+    record_checks::round_trip(text)
 }
 
 fn refused(text: &str, line: usize, says: &str) {
-    let e = parse(text).unwrap_err();
-    assert_eq!(e.line, line, "{e}");
-    assert!(e.to_string().contains(says), "{e}");
+    record_checks::refused::<Splinter>(text, line, says);
 }
 
 #[test]

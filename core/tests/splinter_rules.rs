@@ -257,37 +257,29 @@ fn rule_4_1_no_direction_that_leaves_the_board_is_legal() {
         notation::parse_move(g.board(), "e1-f1"),
         Err(NotationError::OffBoard { .. })
     ));
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut edge_pieces = 0;
-    for _ in 0..30 {
-        let mut g = Splinter::standard(5, 6).unwrap();
-        g.set_turn_limit(30);
-        while !g.is_over() {
-            for m in g.legal_moves() {
-                assert!(g.board().step(m.from, m.dir).is_some());
-            }
-            for (s, p) in g.board().pieces() {
-                if p.color != g.to_move() {
-                    continue;
-                }
-                for d in Dir::ALL {
-                    if g.board().step(s, d).is_none() {
-                        edge_pieces += 1;
-                        assert!(!g.is_legal_move(s, d));
-                        let dec = g.encode(crumble_core::games::splinter::Action::Move {
-                            from: s,
-                            dir: d,
-                        });
-                        assert!(matches!(
-                            g.clone().apply(dec),
-                            Err(DecisionError::Illegal(_))
-                        ));
-                    }
-                }
-            }
-            g.play_random_turn(&mut rng);
+    for_each_random_position(1, 30, (5, 6), 30, |g| {
+        for m in g.legal_moves() {
+            assert!(g.board().step(m.from, m.dir).is_some());
         }
-    }
+        for (s, p) in g.board().pieces() {
+            if p.color != g.to_move() {
+                continue;
+            }
+            for d in Dir::ALL {
+                if g.board().step(s, d).is_none() {
+                    edge_pieces += 1;
+                    assert!(!g.is_legal_move(s, d));
+                    let dec =
+                        g.encode(crumble_core::games::splinter::Action::Move { from: s, dir: d });
+                    assert!(matches!(
+                        g.clone().apply(dec),
+                        Err(DecisionError::Illegal(_))
+                    ));
+                }
+            }
+        }
+    });
     assert!(edge_pieces > 100);
 }
 
@@ -429,30 +421,24 @@ fn rule_5_5_only_the_opponents_last_turn_counts() {
 
 #[test]
 fn rule_5_6_at_most_one_direction_is_forbidden_for_any_piece() {
-    let mut rng = ChaCha8Rng::seed_from_u64(2);
     let mut forbidden_seen = 0;
-    for _ in 0..40 {
-        let mut g = Splinter::standard(7, 8).unwrap();
-        g.set_turn_limit(60);
-        while !g.is_over() {
-            let mut dirs = std::collections::BTreeSet::new();
-            for (s, p) in g.board().pieces().filter(|(_, p)| p.color == g.to_move()) {
-                let _ = p;
-                let f: Vec<Dir> = Dir::ALL
-                    .into_iter()
-                    .filter(|&d| g.board().step(s, d).is_some() && g.no_return_forbids(s, d))
-                    .collect();
-                assert!(f.len() <= 1);
-                dirs.extend(f);
-            }
-            assert!(
-                dirs.len() <= 1,
-                "every forbidden move has the same direction"
-            );
-            forbidden_seen += dirs.len();
-            g.play_random_turn(&mut rng);
+    for_each_random_position(2, 40, (7, 8), 60, |g| {
+        let mut dirs = std::collections::BTreeSet::new();
+        for (s, p) in g.board().pieces().filter(|(_, p)| p.color == g.to_move()) {
+            let _ = p;
+            let f: Vec<Dir> = Dir::ALL
+                .into_iter()
+                .filter(|&d| g.board().step(s, d).is_some() && g.no_return_forbids(s, d))
+                .collect();
+            assert!(f.len() <= 1);
+            dirs.extend(f);
         }
-    }
+        assert!(
+            dirs.len() <= 1,
+            "every forbidden move has the same direction"
+        );
+        forbidden_seen += dirs.len();
+    });
     assert!(forbidden_seen > 100);
 }
 

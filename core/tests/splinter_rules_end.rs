@@ -58,15 +58,9 @@ fn rule_8_1_two_knockouts_win_then_more_knockouts_then_more_pieces_then_a_tie() 
 
 #[test]
 fn rule_8_2_a_live_position_always_has_a_legal_move() {
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for _ in 0..50 {
-        let mut g = Splinter::standard(5, 6).unwrap();
-        g.set_turn_limit(80);
-        while !g.is_over() {
-            assert!(!g.legal_moves().is_empty());
-            g.play_random_turn(&mut rng);
-        }
-    }
+    for_each_random_position(3, 50, (5, 6), 80, |g| {
+        assert!(!g.legal_moves().is_empty());
+    });
 }
 
 #[test]
@@ -151,12 +145,7 @@ fn rule_8_7_no_move_is_legal_after_the_end() {
 #[test]
 fn rule_8_8_random_play_draws_from_the_projects_seeded_generator() {
     // Uniformity over complete moves is tested in splinter_random.rs; here: one seed, one game.
-    let game = |seed| {
-        let mut g = Splinter::standard(5, 6).unwrap();
-        g.set_turn_limit(50);
-        g.play_random_game(&mut ChaCha8Rng::seed_from_u64(seed));
-        position::to_json(&g)
-    };
+    let game = |seed| random_game_json(seed, (5, 6), 50);
     assert_eq!(game(11), game(11));
 }
 

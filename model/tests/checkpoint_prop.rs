@@ -5,6 +5,10 @@
 use crumble_model::{NetConfig, checkpoint, default_device};
 use proptest::prelude::*;
 
+#[path = "../../core/tests/common/prop_support.rs"]
+mod prop_support;
+use prop_support::{config_with_cases, fix_checksum, mutate};
+
 fn net_bytes(channels: usize, blocks: usize) -> Vec<u8> {
     let cfg = NetConfig::new()
         .with_resolution(2)
@@ -15,22 +19,8 @@ fn net_bytes(channels: usize, blocks: usize) -> Vec<u8> {
     checkpoint::encode(&cfg, &cfg.init(&default_device()).unwrap()).unwrap()
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 48,
-        // Failures are reported with their input; no regression files in the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config_with_cases(48))]
 
     #[test]
     fn mutated_checkpoints_never_panic(
@@ -38,24 +28,9 @@ proptest! {
     ) {
         let a = net_bytes(2, 1);
         let b = net_bytes(3, 0);
-        let k = at % (a.len() + 1);
-        let mut m = match how % 3 {
-            0 => a[..k].to_vec(),
-            1 => {
-                let mut v = a.clone();
-                v[k % a.len()] ^= 1 << (bit % 8);
-                v
-            }
-            _ => {
-                let mut v = a[..k].to_vec();
-                v.extend_from_slice(&b[(at / 7) % b.len()..]);
-                v
-            }
-        };
+        let mut m = mutate(&a, &b, how, at, bit);
         if fix && m.len() >= 8 {
-            let body = m.len() - 8;
-            let sum = fnv1a(&m[..body]);
-            m[body..].copy_from_slice(&sum.to_le_bytes());
+            fix_checksum(&mut m);
         }
         let _ = checkpoint::decode(&m, "x.crnet", &default_device());
     }

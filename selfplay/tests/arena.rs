@@ -1,12 +1,14 @@
 //! Evaluation games: game pairs from shared openings, results in order and independent of the
 //! concurrency, checkpoint evaluations batched across lanes, early stop, openings, saving.
 
+mod common;
+use common::uniform_then;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::{GameState, Player};
 use crumble_selfplay::arena::{
     self, Flow, Openings, PairOutcome, PairSettings, Pairing, Pool, RecordWriter, Tally,
 };
-use crumble_selfplay::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
+use crumble_selfplay::evaluator::Evaluator;
 use crumble_selfplay::record::{self, read_file};
 use crumble_selfplay::{AgentError, AgentSpec, CheckpointLoader, NoCheckpoints, SearchConfig};
 use std::path::Path;
@@ -24,6 +26,37 @@ fn settings(pairs: u64, concurrency: usize) -> PairSettings {
         seed: 5,
         first_game: 0,
     }
+}
+
+/// A pool of `agents` with the search settings of play, without checkpoints.
+fn play_pool(agents: &[&str]) -> Pool<Crumble> {
+    Pool::new(
+        &specs(agents),
+        &SearchConfig::default().for_play(),
+        &NoCheckpoints,
+    )
+    .unwrap()
+}
+
+/// `count` openings of two random turns on the small board `Crumble::new(4, 2)`, from `seed`.
+fn small_openings(count: u64, seed: u64) -> Vec<Crumble> {
+    arena::opening_positions(
+        &Crumble::new(4, 2).unwrap(),
+        &Openings::RandomTurns(2),
+        count,
+        seed,
+    )
+    .unwrap()
+}
+
+/// Plays agent 0 of `pool` (A) against agent 1 from `openings`, as `arena::play_pairings`.
+fn play_a_against_b(
+    pool: &Pool<Crumble>,
+    openings: &[Crumble],
+    s: &PairSettings,
+    on_pair: &mut dyn FnMut(&PairOutcome) -> Result<Flow, arena::ArenaError>,
+) -> Result<arena::RunTotals, arena::ArenaError> {
+    arena::play_pairings(pool, &[Pairing { a: 0, b: 1 }], &[], openings, s, on_pair)
 }
 
 /// Every pair's outcome, in delivery order.
@@ -49,19 +82,8 @@ fn play(
 
 #[test]
 fn pairs_share_openings_and_do_not_depend_on_concurrency() {
-    let pool = Pool::new(
-        &specs(&["random", "mcts:uniform:8"]),
-        &SearchConfig::default().for_play(),
-        &NoCheckpoints,
-    )
-    .unwrap();
-    let openings = arena::opening_positions(
-        &Crumble::new(4, 2).unwrap(),
-        &Openings::RandomTurns(2),
-        6,
-        9,
-    )
-    .unwrap();
+    let pool = play_pool(&["random", "mcts:uniform:8"]);
+    let openings = small_openings(6, 9);
     let pairings = [Pairing { a: 0, b: 1 }, Pairing { a: 1, b: 0 }];
     let one = play(&pool, &pairings, &openings, &settings(6, 1));
     let many = play(&pool, &pairings, &openings, &settings(6, 8));
@@ -92,44 +114,26 @@ fn pairs_share_openings_and_do_not_depend_on_concurrency() {
 
 #[test]
 fn tally_counts_from_a_side() {
-    let pool = Pool::new(
-        &specs(&["mcts:uniform:16", "random"]),
-        &SearchConfig::default().for_play(),
-        &NoCheckpoints,
-    )
-    .unwrap();
-    let openings = arena::opening_positions(
-        &Crumble::new(4, 2).unwrap(),
-        &Openings::RandomTurns(2),
-        8,
-        1,
-    )
-    .unwrap();
+    let pool = play_pool(&["mcts:uniform:16", "random"]);
+    let openings = small_openings(8, 1);
     let mut tally = Tally::default();
     let mut by_hand = [0u64; 3];
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings(8, 4),
-        &mut |p| {
-            tally.add(p);
-            for (i, g) in p.games.iter().enumerate() {
-                let a = if p.a_first[i] {
-                    Player::First
-                } else {
-                    Player::Second
-                };
-                match g.winner() {
-                    Some(w) if w == a => by_hand[0] += 1,
-                    None => by_hand[1] += 1,
-                    Some(_) => by_hand[2] += 1,
-                }
+    play_a_against_b(&pool, &openings, &settings(8, 4), &mut |p| {
+        tally.add(p);
+        for (i, g) in p.games.iter().enumerate() {
+            let a = if p.a_first[i] {
+                Player::First
+            } else {
+                Player::Second
+            };
+            match g.winner() {
+                Some(w) if w == a => by_hand[0] += 1,
+                None => by_hand[1] += 1,
+                Some(_) => by_hand[2] += 1,
             }
-            Ok(Flow::Continue)
-        },
-    )
+        }
+        Ok(Flow::Continue)
+    })
     .unwrap();
     assert_eq!([tally.wdl.wins, tally.wdl.draws, tally.wdl.losses], by_hand);
     assert_eq!(tally.penta.pairs(), 8);
@@ -138,29 +142,6 @@ fn tally_counts_from_a_side() {
     assert!(tally.mean_turns() > 0.0);
     // Search beats random play on a small board.
     assert!(tally.wdl.score() > 0.6, "{:?}", tally.wdl);
-}
-
-/// A "checkpoint" that is the uniform evaluator, counting the batch sizes it sees.
-#[derive(Debug)]
-struct Counting(Arc<Mutex<Vec<usize>>>);
-
-impl Evaluator<Crumble> for Counting {
-    fn name(&self) -> String {
-        "counting".into()
-    }
-    fn evaluate(
-        &mut self,
-        leaves: &[Leaf<'_, Crumble>],
-        out: &mut [Evaluation],
-    ) -> Result<(), EvalError> {
-        self.0.lock().unwrap().push(leaves.len());
-        for (l, o) in leaves.iter().zip(out.iter_mut()) {
-            o.value = 0.0;
-            o.priors.clear();
-            o.priors.resize(l.legal.len(), 1.0 / l.legal.len() as f32);
-        }
-        Ok(())
-    }
 }
 
 struct FakeLoader(Arc<Mutex<Vec<usize>>>, Arc<Mutex<usize>>);
@@ -174,7 +155,11 @@ impl CheckpointLoader<Crumble> for FakeLoader {
             return Err("no such file".into());
         }
         *self.1.lock().unwrap() += 1;
-        Ok(Box::new(Counting(self.0.clone())))
+        // A "checkpoint" that is the uniform evaluator, counting the batch sizes it sees.
+        let sizes = self.0.clone();
+        Ok(Box::new(uniform_then("counting", move |leaves, _| {
+            sizes.lock().unwrap().push(leaves.len());
+        })))
     }
 }
 
@@ -192,13 +177,7 @@ fn checkpoint_evaluations_are_batched_across_lanes() {
     )
     .unwrap();
     assert_eq!(*loads.lock().unwrap(), 1);
-    let openings = arena::opening_positions(
-        &Crumble::new(4, 2).unwrap(),
-        &Openings::RandomTurns(2),
-        6,
-        3,
-    )
-    .unwrap();
+    let openings = small_openings(6, 3);
     let pairings = [Pairing { a: 0, b: 2 }, Pairing { a: 1, b: 0 }];
     let through_hub = play(&pool, &pairings, &openings, &settings(6, 12));
     let (batches, positions) = pool.batch_stats();
@@ -208,12 +187,7 @@ fn checkpoint_evaluations_are_batched_across_lanes() {
     // were batched together.
     assert!(biggest > 2, "largest batch {biggest}");
     // The hub changes nothing but batching: the same games as the uniform evaluator.
-    let direct = Pool::new(
-        &specs(&["mcts:uniform:8", "mcts:uniform:16", "random"]),
-        &cfg,
-        &NoCheckpoints,
-    )
-    .unwrap();
+    let direct = play_pool(&["mcts:uniform:8", "mcts:uniform:16", "random"]);
     let plain = play(&direct, &pairings, &openings, &settings(6, 1));
     assert_eq!(through_hub, plain);
 }
@@ -229,32 +203,20 @@ fn stopping_and_bad_agents() {
     let openings =
         arena::opening_positions(&Crumble::new(4, 2).unwrap(), &Openings::Standard, 10, 0).unwrap();
     let mut seen = Vec::new();
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings(10, 6),
-        &mut |p| {
-            seen.push(p.pair);
-            Ok(if seen.len() == 3 {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            })
-        },
-    )
+    play_a_against_b(&pool, &openings, &settings(10, 6), &mut |p| {
+        seen.push(p.pair);
+        Ok(if seen.len() == 3 {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        })
+    })
     .unwrap();
     assert_eq!(seen, vec![0, 1, 2]);
     // An error from the callback stops the run and comes back.
-    let err = arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings(10, 6),
-        &mut |_| Err(arena::ArenaError::Openings("stop here".into())),
-    )
+    let err = play_a_against_b(&pool, &openings, &settings(10, 6), &mut |_| {
+        Err(arena::ArenaError::Openings("stop here".into()))
+    })
     .unwrap_err();
     assert!(err.to_string().contains("stop here"), "{err}");
     // Checkpoints are loaded up front: a missing one fails before any game.
@@ -278,21 +240,17 @@ fn stopping_and_bad_agents() {
 
 #[test]
 fn openings_are_playable_and_reproducible() {
-    let a = arena::opening_positions(
-        &Crumble::new(6, 8).unwrap(),
-        &Openings::RandomTurns(4),
-        5,
-        7,
-    )
-    .unwrap();
-    let b = arena::opening_positions(
-        &Crumble::new(6, 8).unwrap(),
-        &Openings::RandomTurns(4),
-        5,
-        7,
-    )
-    .unwrap();
-    assert_eq!(a, b);
+    let random_openings = || {
+        arena::opening_positions(
+            &Crumble::new(6, 8).unwrap(),
+            &Openings::RandomTurns(4),
+            5,
+            7,
+        )
+        .unwrap()
+    };
+    let a = random_openings();
+    assert_eq!(a, random_openings());
     let mut solver = crumble_core::games::crumble::solve::Solver::new();
     for g in &a {
         assert!(!g.is_over());
@@ -319,32 +277,14 @@ fn openings_are_playable_and_reproducible() {
 fn records_are_saved_with_names() {
     let dir = std::env::temp_dir().join(format!("crumble-arena-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let pool = Pool::new(
-        &specs(&["random", "mcts:uniform:4"]),
-        &SearchConfig::default().for_play(),
-        &NoCheckpoints,
-    )
-    .unwrap();
-    let openings = arena::opening_positions(
-        &Crumble::new(4, 2).unwrap(),
-        &Openings::RandomTurns(2),
-        3,
-        2,
-    )
-    .unwrap();
+    let pool = play_pool(&["random", "mcts:uniform:4"]);
+    let openings = small_openings(3, 2);
     let mut w = RecordWriter::<Crumble>::new(&dir, "match", 4).unwrap();
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings,
-        &settings(3, 2),
-        &mut |p| {
-            w.push(p.games[0].clone(), "random", "mcts:uniform:4")?;
-            w.push(p.games[1].clone(), "mcts:uniform:4", "random")?;
-            Ok(Flow::Continue)
-        },
-    )
+    play_a_against_b(&pool, &openings, &settings(3, 2), &mut |p| {
+        w.push(p.games[0].clone(), "random", "mcts:uniform:4")?;
+        w.push(p.games[1].clone(), "mcts:uniform:4", "random")?;
+        Ok(Flow::Continue)
+    })
     .unwrap();
     w.flush().unwrap();
     let first = read_file(&dir.join("match-000000.crsp")).unwrap();

@@ -1,54 +1,28 @@
 //! Proofs in self-play records: the search's proven root value is recorded (format version
 //! 2), round-trips, is validated like the other targets, and version 1 files still load.
 
+#[path = "common/short_games.rs"]
+mod short_games;
 use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
-use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{OLDEST_VERSION, VERSION, decode_file, encode_file};
-use crumble_selfplay::{GameRecord, Lookahead, RolloutConfig, RolloutEvaluator, SearchConfig};
+use crumble_selfplay::{GameRecord, Lookahead, SearchConfig};
+use short_games::{ShortGames, quick_rollouts, short_games};
 
 /// Short rollout self-play games on a 4x4 board with the lookahead on, so roots get proven.
 fn proving_games() -> Vec<GameRecord> {
-    let cfg = SearchConfig {
-        rollout: RolloutConfig {
-            playouts: 1,
-            max_turns: 30,
-        },
-        lookahead: Lookahead::AtVisit(1),
-        ..SearchConfig::default()
-    };
-    let mut players = [Agent {
-        name: "test".into(),
-        kind: AgentKind::Mcts {
-            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)),
-            simulations: 16,
-            config: cfg,
-        },
-    }];
-    let opts = RunOptions {
-        start: crumble_core::games::crumble::Crumble::new(4, 2).unwrap(),
-        max_turns: 40,
-        parallel_games: 4,
+    let how = ShortGames {
+        games: 6,
         seed: 5,
-        record_targets: true,
-        stop_after_turns: 0,
+        parallel_games: 4,
+        threads: 1,
+        rollout: true,
     };
-    let mut out = Vec::new();
-    with_threads(1, || {
-        run_games(
-            &mut players,
-            Seating::SelfPlay,
-            &opts,
-            0..6,
-            &mut |g| {
-                out.push(g);
-                Ok(())
-            },
-            &mut |_| {},
-        )
-    })
-    .unwrap();
-    out
+    let cfg = SearchConfig {
+        lookahead: Lookahead::AtVisit(1),
+        ..quick_rollouts()
+    };
+    short_games(&cfg, how)
 }
 
 #[test]

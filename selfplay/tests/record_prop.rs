@@ -11,6 +11,10 @@ use crumble_selfplay::record::{
     start_json,
 };
 use proptest::prelude::*;
+
+#[path = "../../core/tests/common/prop_support.rs"]
+mod prop_support;
+use prop_support::{config_with_cases, fix_checksum, mutate};
 use rand::{Rng, SeedableRng};
 
 /// A random game as a self-play record, some steps searched.
@@ -61,40 +65,8 @@ fn random_record(index: u64, seed: u64) -> GameRecord {
     }
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-fn mutate(bytes: &[u8], other: &[u8], how: u8, at: usize, bit: u8) -> Vec<u8> {
-    let k = at % (bytes.len() + 1);
-    match how % 3 {
-        0 => bytes[..k].to_vec(),
-        1 if !bytes.is_empty() => {
-            let mut v = bytes.to_vec();
-            v[k % bytes.len()] ^= 1 << (bit % 8);
-            v
-        }
-        _ => {
-            let j = (at / 7) % (other.len() + 1);
-            let mut v = bytes[..k].to_vec();
-            v.extend_from_slice(&other[j..]);
-            v
-        }
-    }
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 64,
-        // Failures are reported with their input; no regression files in the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config_with_cases(64))]
 
     #[test]
     fn record_files_round_trip(seed in any::<u64>(), n in 1usize..4) {
@@ -116,9 +88,7 @@ proptest! {
         let b = encode_file(&[random_record(1, !seed), random_record(2, seed / 3)]);
         let mut m = mutate(&a, &b, how, at, bit);
         if fix && m.len() >= 8 {
-            let body = m.len() - 8;
-            let sum = fnv1a(&m[..body]);
-            m[body..].copy_from_slice(&sum.to_le_bytes());
+            fix_checksum(&mut m);
         }
         if let Ok(games) = decode_file(&m) {
             // An accepted file of the current version is read exactly: writing it again
@@ -170,9 +140,7 @@ fn a_flag_byte_other_than_0_or_1_is_refused() {
     assert_eq!(bytes[at], 1);
     let mut bad = bytes.clone();
     bad[at] = 2;
-    let body = bad.len() - 8;
-    let sum = fnv1a(&bad[..body]);
-    bad[body..].copy_from_slice(&sum.to_le_bytes());
+    fix_checksum(&mut bad);
     let e = decode_file(&bad).unwrap_err().to_string();
     assert!(e.contains("full-search flag 2"), "{e}");
 }

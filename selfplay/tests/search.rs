@@ -6,9 +6,10 @@
 //! the turn), `win-in-one-2-steps.json` (the mover's shortest win takes two steps), `defend-win-in-one.json` (Black to move, no win of its own; White threatens a
 //! win in one after 54 of 59 random Black turns, and a defence exists).
 
+mod common;
+use common::{advance_past_forced, load, uniform_then};
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::position;
 use crumble_core::{Color, Decision, Player};
 use crumble_selfplay::mcts::Search;
 use crumble_selfplay::{
@@ -16,13 +17,14 @@ use crumble_selfplay::{
     UniformEvaluator,
 };
 
-fn load(name: &str) -> Crumble {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    position::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()
-}
-
 fn play_cfg() -> SearchConfig {
     SearchConfig::default().for_play()
+}
+
+/// The game ended with `winner` winning, after the turn `path` played.
+fn assert_won_by(g: &Crumble, winner: Color, path: &[Decision]) {
+    let won = g.outcome().and_then(|o| o.winner);
+    assert_eq!(won, Some(winner), "played {path:?}");
 }
 
 /// Plays the rest of the current turn by search; returns the decisions played.
@@ -86,11 +88,7 @@ fn finds_win_in_one_with_one_step() {
     let mut g = load("win-in-one-1-step.json");
     assert!(mover_can_win(&g));
     let path = search_turn(&mut g, &play_cfg(), 300, &mut rollout(1), 1);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(Color::Black),
-        "played {path:?}"
-    );
+    assert_won_by(&g, Color::Black, &path);
 }
 
 #[test]
@@ -98,11 +96,7 @@ fn finds_win_in_one_with_a_two_step_swap_by_rollouts() {
     let mut g = load("win-in-one-2-steps.json");
     let me = g.to_move();
     let path = search_turn(&mut g, &play_cfg(), 800, &mut rollout(2), 2);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(me),
-        "played {path:?}"
-    );
+    assert_won_by(&g, me, &path);
     let steps = path
         .iter()
         .filter(|d| d.0 >= 4 * 48 * 48 && d.0 < 8 * 48 * 48)
@@ -116,11 +110,7 @@ fn finds_win_in_one_with_a_three_step_swap() {
     assert_eq!(g.to_move(), Color::White);
     // Pure tree search (uniform priors, value 0, exact terminals) over the whole turn.
     let path = search_turn(&mut g, &play_cfg(), 3000, &mut UniformEvaluator, 2);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(Color::White),
-        "played {path:?}"
-    );
+    assert_won_by(&g, Color::White, &path);
     assert!(path.len() >= 5, "choose, extent and three steps: {path:?}");
 }
 
@@ -138,26 +128,6 @@ fn defends_against_a_win_in_one() {
     );
 }
 
-/// Value `+0.5` for the decider of every leaf, uniform priors.
-#[derive(Debug)]
-struct HalfForDecider;
-impl Evaluator<Crumble> for HalfForDecider {
-    fn name(&self) -> String {
-        "half".into()
-    }
-    fn evaluate(
-        &mut self,
-        leaves: &[Leaf<'_, Crumble>],
-        out: &mut [Evaluation],
-    ) -> Result<(), EvalError> {
-        UniformEvaluator.evaluate(leaves, out)?;
-        for o in out.iter_mut() {
-            o.value = 0.5;
-        }
-        Ok(())
-    }
-}
-
 #[test]
 fn backup_flips_sign_only_where_the_decider_changes() {
     // Black's turn from the start: choose, extent, then swap decisions are all Black's, so
@@ -167,8 +137,12 @@ fn backup_flips_sign_only_where_the_decider_changes() {
     let mut cfg = play_cfg();
     cfg.eval_cache = false;
     let mut s = Search::new(cfg, 0);
+    // Value `+0.5` for the decider of every leaf, uniform priors.
+    let mut half_for_decider = uniform_then("half", |_, out| {
+        out.iter_mut().for_each(|o| o.value = 0.5);
+    });
     let out = s
-        .search_with(&g, 400, false, &mut HalfForDecider)
+        .search_with(&g, 400, false, &mut half_for_decider)
         .unwrap()
         .clone();
     // Same-player sequence: the root and its first-level children are Black's.
@@ -273,15 +247,8 @@ fn visit_counts_sum_correctly() {
     let mut g2 = g.clone();
     let d = s.pick(0.0);
     let k = out.legal.iter().position(|&x| x == d).unwrap();
-    g2.apply(d).unwrap();
-    s.advance(d);
     // Forced decisions (a single legal extent) are played without search.
-    let mut legal = g2.legal_decisions();
-    while legal.len() == 1 {
-        g2.apply(legal[0]).unwrap();
-        s.advance(legal[0]);
-        legal = g2.legal_decisions();
-    }
+    advance_past_forced(&mut g2, &mut s, d);
     s.begin(&g2, 100, true);
     assert_eq!(s.root_visits(), out.visits[k]);
     while s.run() == crumble_selfplay::Step::NeedsEval {
@@ -326,11 +293,7 @@ fn gumbel_finds_the_win_in_one() {
     let mut cfg = play_cfg();
     cfg.gumbel.enabled = true;
     let path = search_turn(&mut g, &cfg, 200, &mut rollout(6), 6);
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(Color::Black),
-        "played {path:?}"
-    );
+    assert_won_by(&g, Color::Black, &path);
 }
 
 #[test]
@@ -461,8 +424,8 @@ fn the_search_refinements_keep_wins_defences_and_targets() {
     on.stdev_exploration.scale = 0.85;
     on.lcb.enabled = true;
     let mut g = load("win-in-one-1-step.json");
-    search_turn(&mut g, &on, 200, &mut rollout(3), 3);
-    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::Black));
+    let path = search_turn(&mut g, &on, 200, &mut rollout(3), 3);
+    assert_won_by(&g, Color::Black, &path);
     let mut g = load("defend-win-in-one.json");
     search_turn(&mut g, &on, 400, &mut rollout(4), 4);
     assert!(!g.is_over() && !mover_can_win(&g), "the defence is found");

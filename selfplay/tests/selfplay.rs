@@ -2,24 +2,20 @@
 //! seed gives the same games, the file format round-trips and refuses damage, agent strings
 //! and configs are parsed strictly.
 
+#[path = "common/short_games.rs"]
+mod short_games;
 use crumble_core::GameState as _;
 use crumble_core::Player;
 use crumble_core::games::crumble::Crumble;
-use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
 use crumble_selfplay::record::{RecordError, decode_file, encode_file, read_file};
 use crumble_selfplay::{
-    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, RolloutConfig,
-    RolloutEvaluator, SearchConfig, SelfPlayConfig, StepKind, UniformEvaluator, selfplay,
+    AgentError, AgentSpec, ConfigFile, EvaluatorSpec, GameRecord, NoCheckpoints, SearchConfig,
+    SelfPlayConfig, StepKind, selfplay,
 };
+use short_games::{ShortGames, quick_rollouts, short_games};
 
 fn small_cfg() -> SearchConfig {
-    let mut c = SearchConfig {
-        rollout: RolloutConfig {
-            playouts: 1,
-            max_turns: 30,
-        },
-        ..SearchConfig::default()
-    };
+    let mut c = quick_rollouts();
     c.resign.enabled = true;
     c.resign.threshold = -0.8;
     c.resign.playout_fraction = 0.5;
@@ -29,43 +25,14 @@ fn small_cfg() -> SearchConfig {
 }
 
 fn play(cfg: &SearchConfig, threads: usize, games: u64, rollout: bool) -> Vec<GameRecord> {
-    let evaluator: Box<dyn crumble_selfplay::Evaluator<Crumble>> = if rollout {
-        Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7))
-    } else {
-        Box::new(UniformEvaluator)
-    };
-    let mut players = [Agent {
-        name: "test".into(),
-        kind: AgentKind::Mcts {
-            evaluator,
-            simulations: 16,
-            config: cfg.clone(),
-        },
-    }];
-    let opts = RunOptions {
-        start: crumble_core::games::crumble::Crumble::new(4, 2).unwrap(),
-        max_turns: 40,
-        parallel_games: 3,
+    let how = ShortGames {
+        games,
         seed: 42,
-        record_targets: true,
-        stop_after_turns: 0,
+        parallel_games: 3,
+        threads,
+        rollout,
     };
-    let mut out = Vec::new();
-    with_threads(threads, || {
-        run_games(
-            &mut players,
-            Seating::SelfPlay,
-            &opts,
-            0..games,
-            &mut |g| {
-                out.push(g);
-                Ok(())
-            },
-            &mut |_| {},
-        )
-    })
-    .unwrap();
-    out
+    short_games(cfg, how)
 }
 
 #[test]
@@ -206,6 +173,23 @@ fn record_files_round_trip_and_refuse_damage() {
     );
 }
 
+/// Runs `agent` (with `cfg`, search seed `seed`) as a self-play job of `sp` on its standard
+/// Crumble board, into `dir` until it holds `games` games; what the directory held before,
+/// and the job's progress.
+fn selfplay_job(
+    agent: &str,
+    cfg: &SearchConfig,
+    seed: u64,
+    (sp, (board, resolution)): (&SelfPlayConfig, (u16, u16)),
+    dir: &std::path::Path,
+    games: u64,
+) -> (selfplay::Existing, crumble_selfplay::Progress) {
+    let spec = AgentSpec::parse(agent).unwrap();
+    let p = selfplay::make_agent(&spec, cfg, seed, &NoCheckpoints, false).unwrap();
+    let standard = Crumble::new(board, resolution).unwrap();
+    selfplay::run_selfplay(p, sp, &standard, dir, games, &mut |_| {}).unwrap()
+}
+
 #[test]
 fn selfplay_job_writes_files_and_continues() {
     let dir = std::env::temp_dir().join(format!("crumble-selfplay-test-{}", std::process::id()));
@@ -217,30 +201,11 @@ fn selfplay_job_writes_files_and_continues() {
         seed: 3,
         ..SelfPlayConfig::default()
     };
-    let spec = AgentSpec::parse("mcts:uniform:8").unwrap();
     let cfg = SearchConfig::default();
-    let p = selfplay::make_agent(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
-    selfplay::run_selfplay(
-        p,
-        &sp,
-        &Crumble::new(4, 2).unwrap(),
-        &dir,
-        3,
-        &mut |_| {},
-    )
-    .unwrap();
+    selfplay_job("mcts:uniform:8", &cfg, 0, (&sp, (4, 2)), &dir, 3);
     let files = selfplay::record_files(&dir).unwrap();
     assert_eq!(files.len(), 2);
-    let p = selfplay::make_agent(&spec, &cfg, 0, &NoCheckpoints, false).unwrap();
-    let (existing, progress) = selfplay::run_selfplay(
-        p,
-        &sp,
-        &Crumble::new(4, 2).unwrap(),
-        &dir,
-        5,
-        &mut |_| {},
-    )
-    .unwrap();
+    let (existing, progress) = selfplay_job("mcts:uniform:8", &cfg, 0, (&sp, (4, 2)), &dir, 5);
     assert_eq!((existing.games(), progress.games_done), (3, 2));
     let mut all = Vec::new();
     for f in selfplay::record_files(&dir).unwrap() {
@@ -292,42 +257,35 @@ fn agent_strings_parse_strictly() {
         );
         assert_eq!(spec.to_string(), back);
     }
-    assert!(matches!(
-        AgentSpec::parse("bot:0"),
-        Err(AgentError::BadSimulations { .. })
-    ));
-    assert!(matches!(
-        AgentSpec::parse("bot:x"),
-        Err(AgentError::BadSimulations { .. })
-    ));
     assert_eq!(
         AgentSpec::parse("mcts:uniform:25").unwrap().to_string(),
         "mcts:uniform:25"
     );
-    assert!(matches!(
-        AgentSpec::parse("alphazero"),
-        Err(AgentError::UnknownKind { .. })
-    ));
-    assert!(matches!(
-        AgentSpec::parse("mcts:net:5"),
-        Err(AgentError::UnknownEvaluator { .. })
-    ));
-    assert!(matches!(
-        AgentSpec::parse("mcts:rollout"),
-        Err(AgentError::Missing { .. })
-    ));
-    assert!(matches!(
-        AgentSpec::parse("mcts:rollout:0"),
-        Err(AgentError::BadSimulations { .. })
-    ));
-    assert!(matches!(
-        AgentSpec::parse("mcts:rollout:-3"),
-        Err(AgentError::BadSimulations { .. })
-    ));
-    assert!(matches!(
-        AgentSpec::parse("mcts:rollout:5:x"),
-        Err(AgentError::Trailing { .. })
-    ));
+    // Malformed agent strings, each refused with its kind of error.
+    // Whether an error is of the kind expected.
+    type Kind = fn(&AgentError) -> bool;
+    let refusals: [(&str, Kind); 8] = [
+        ("bot:0", |e| matches!(e, AgentError::BadSimulations { .. })),
+        ("bot:x", |e| matches!(e, AgentError::BadSimulations { .. })),
+        ("alphazero", |e| matches!(e, AgentError::UnknownKind { .. })),
+        ("mcts:net:5", |e| {
+            matches!(e, AgentError::UnknownEvaluator { .. })
+        }),
+        ("mcts:rollout", |e| matches!(e, AgentError::Missing { .. })),
+        ("mcts:rollout:0", |e| {
+            matches!(e, AgentError::BadSimulations { .. })
+        }),
+        ("mcts:rollout:-3", |e| {
+            matches!(e, AgentError::BadSimulations { .. })
+        }),
+        ("mcts:rollout:5:x", |e| {
+            matches!(e, AgentError::Trailing { .. })
+        }),
+    ];
+    for (text, expected) in refusals {
+        let e = AgentSpec::parse(text).unwrap_err();
+        assert!(expected(&e), "{text}: {e:?}");
+    }
     // Without the network crate a checkpoint agent is a clear error, not a panic.
     let spec = AgentSpec::parse("ckpt:x.ckpt").unwrap();
     let err =
@@ -429,19 +387,9 @@ fn selfplay_resumed_after_losing_games_writes_the_uninterrupted_files() {
         opening_share: 0.5,
         opening_turns: 2,
     };
-    let spec = AgentSpec::parse("mcts:rollout:8").unwrap();
     let cfg = SearchConfig::default();
     let play = |dir: &std::path::Path, sp: &SelfPlayConfig, games: u64| {
-        let p = selfplay::make_agent(&spec, &cfg, 5, &NoCheckpoints, false).unwrap();
-        selfplay::run_selfplay(
-            p,
-            sp,
-            &Crumble::new(4, 2).unwrap(),
-            dir,
-            games,
-            &mut |_| {},
-        )
-        .unwrap()
+        selfplay_job("mcts:rollout:8", &cfg, 5, (sp, (4, 2)), dir, games)
     };
     let whole = base.join("whole");
     play(&whole, &sp, 7);
@@ -507,23 +455,7 @@ fn selfplay_games_match_the_recorded_reference() {
         cfg.playout_cap.enabled = true;
         // Recorded before the lookahead was on by default.
         cfg.lookahead = crumble_selfplay::Lookahead::Off;
-        let p = selfplay::make_agent(
-            &AgentSpec::parse(spec).unwrap(),
-            &cfg,
-            9,
-            &NoCheckpoints,
-            false,
-        )
-        .unwrap();
-        selfplay::run_selfplay(
-            p,
-            &sp,
-            &Crumble::new(4, 4).unwrap(),
-            &sub,
-            5,
-            &mut |_| {},
-        )
-        .unwrap();
+        selfplay_job(spec, &cfg, 9, (&sp, (4, 4)), &sub, 5);
         text.push_str(&format!("# {spec}\n"));
         for f in selfplay::record_files(&sub).unwrap() {
             text.push_str(&std::fs::read_to_string(f.with_extension("txt")).unwrap());

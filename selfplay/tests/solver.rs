@@ -1,22 +1,17 @@
 //! Proofs in the search tree and the exact one-turn lookahead (see `mcts::proof` and
 //! `crumble_core::games::crumble::lookahead`).
 
+mod common;
+use common::{advance_past_forced, load, uniform_then};
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::lookahead::WinCheck;
+use crumble_core::games::crumble::random;
 use crumble_core::games::crumble::solve::Solver;
-use crumble_core::games::crumble::{position, random};
 use crumble_core::{Color, Decision};
 use crumble_selfplay::mcts::Search;
-use crumble_selfplay::{
-    EvalError, Evaluation, Evaluator, Leaf, Lookahead, SearchConfig, UniformEvaluator,
-};
+use crumble_selfplay::{Evaluator, Lookahead, SearchConfig, UniformEvaluator};
 use rand::SeedableRng;
-
-fn load(name: &str) -> Crumble {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    position::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap()
-}
 
 fn cfg(lookahead: bool) -> SearchConfig {
     with_lookahead(if lookahead {
@@ -65,43 +60,15 @@ fn losing(g: &Crumble, d: Decision, check: &mut WinCheck) -> bool {
 }
 
 /// Uniform priors except `favour`, which gets nearly all the mass; value 0.
-#[derive(Debug)]
-struct Favour(Decision);
-impl Evaluator<Crumble> for Favour {
-    fn name(&self) -> String {
-        "favour".into()
-    }
-    fn evaluate(
-        &mut self,
-        leaves: &[Leaf<'_, Crumble>],
-        out: &mut [Evaluation],
-    ) -> Result<(), EvalError> {
-        UniformEvaluator.evaluate(leaves, out)?;
+fn favour(decision: Decision) -> impl Evaluator<Crumble> {
+    uniform_then("favour", move |leaves, out| {
         for (leaf, o) in leaves.iter().zip(out.iter_mut()) {
-            if let Some(k) = leaf.legal.iter().position(|&d| d == self.0) {
+            if let Some(k) = leaf.legal.iter().position(|&d| d == decision) {
                 o.priors.iter_mut().for_each(|p| *p = 0.05);
                 o.priors[k] = 1.0;
             }
         }
-        Ok(())
-    }
-}
-
-/// Counts the leaves evaluated.
-#[derive(Debug, Default)]
-struct Counting(u64);
-impl Evaluator<Crumble> for Counting {
-    fn name(&self) -> String {
-        "counting".into()
-    }
-    fn evaluate(
-        &mut self,
-        leaves: &[Leaf<'_, Crumble>],
-        out: &mut [Evaluation],
-    ) -> Result<(), EvalError> {
-        self.0 += leaves.len() as u64;
-        UniformEvaluator.evaluate(leaves, out)
-    }
+    })
 }
 
 /// Plays the rest of the turn by search, one search per decision with tree reuse.
@@ -248,22 +215,16 @@ fn proofs_survive_tree_reuse() {
     let k = out.legal.iter().position(|&x| x == d).unwrap();
     assert_eq!(s.root_proofs()[k], Some(1.0));
     let mut g2 = g.clone();
-    g2.apply(d).unwrap();
-    s.advance(d);
-    let mut legal = g2.legal_decisions();
-    while legal.len() == 1 {
-        g2.apply(legal[0]).unwrap();
-        s.advance(legal[0]);
-        legal = g2.legal_decisions();
-    }
+    advance_past_forced(&mut g2, &mut s, d);
     // The kept subtree's root is proven: no evaluation, no new visit, the proof reported.
-    let mut counting = Counting::default();
+    let mut evaluated = 0u64;
+    let mut counting = uniform_then("counting", |leaves, _| evaluated += leaves.len() as u64);
     let visits = s.root_visits();
     let out2 = s
         .search_with(&g2, 100, false, &mut counting)
         .unwrap()
         .clone();
-    assert_eq!(counting.0, 0);
+    assert_eq!(evaluated, 0);
     assert_eq!(out2.root_visits, visits);
     assert_eq!(out2.proven, Some(1.0));
     assert!((out2.target.iter().sum::<f32>() - 1.0).abs() < 1e-5);
@@ -291,7 +252,7 @@ fn a_proven_win_is_played_even_with_fewer_visits() {
         c.gumbel.enabled = gumbel;
         let mut s = Search::new(c, 7);
         let out = s
-            .search_with(&g, 3000, false, &mut Favour(decoy))
+            .search_with(&g, 3000, false, &mut favour(decoy))
             .unwrap()
             .clone();
         assert_eq!(out.proven, Some(1.0), "gumbel {gumbel}");

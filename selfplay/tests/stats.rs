@@ -102,26 +102,26 @@ fn sprt_bounds_and_parse() {
     let s = Sprt::new(-1.0, 4.0, 0.05, 0.1).unwrap();
     close(s.bounds().0, (0.1f64 / 0.95).ln(), 1e-12);
     close(s.bounds().1, (0.9f64 / 0.05).ln(), 1e-12);
-    assert!(matches!(
-        Sprt::parse("0,10,0.05"),
-        Err(StatsError::SprtSyntax(_))
-    ));
-    assert!(matches!(
-        Sprt::parse("0,x,0.05,0.05"),
-        Err(StatsError::SprtSyntax(_))
-    ));
-    assert!(matches!(
-        Sprt::parse("10,0,0.05,0.05"),
-        Err(StatsError::SprtElo { .. })
-    ));
-    assert!(matches!(
-        Sprt::parse("0,10,0,0.05"),
-        Err(StatsError::SprtErrorRates { .. })
-    ));
-    assert!(matches!(
-        Sprt::parse("0,10,0.6,0.5"),
-        Err(StatsError::SprtErrorRates { .. })
-    ));
+    // Malformed SPRT settings, each refused with its kind of error.
+    // Whether an error is of the kind expected.
+    type Kind = fn(&StatsError) -> bool;
+    let refusals: [(&str, Kind); 5] = [
+        ("0,10,0.05", |e| matches!(e, StatsError::SprtSyntax(_))),
+        ("0,x,0.05,0.05", |e| matches!(e, StatsError::SprtSyntax(_))),
+        ("10,0,0.05,0.05", |e| {
+            matches!(e, StatsError::SprtElo { .. })
+        }),
+        ("0,10,0,0.05", |e| {
+            matches!(e, StatsError::SprtErrorRates { .. })
+        }),
+        ("0,10,0.6,0.5", |e| {
+            matches!(e, StatsError::SprtErrorRates { .. })
+        }),
+    ];
+    for (text, expected) in refusals {
+        let e = Sprt::parse(text).unwrap_err();
+        assert!(expected(&e), "{text}: {e:?}");
+    }
 }
 
 /// Published: Stockfish PR #3273 (December 2020), Fishtest tests 5fe50b9d3932f79192d3973c

@@ -4,7 +4,7 @@
 //! (exit status 2, nothing on stdout, a message naming what and where).
 
 mod common;
-use common::{config, crumble, refused, s, stderr, temp_dir_of};
+use common::{config, crumble, ok, refused, s, stderr, temp_dir_of};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -12,12 +12,6 @@ use std::time::Duration;
 
 fn temp_dir(name: &str) -> PathBuf {
     temp_dir_of("book", name)
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = crumble(args);
-    assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
-    String::from_utf8(o.stdout).unwrap()
 }
 
 /// A config of a small Crumble board whose searches take milliseconds.

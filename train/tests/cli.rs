@@ -1,7 +1,7 @@
 //! End-to-end tests of the `crumble` binary: output formats, exit statuses, determinism.
 
 mod common;
-use common::{crumble, refused, stderr, stdout};
+use common::{crumble, json, refused, stderr, stdout, temp_file_of};
 
 use std::path::PathBuf;
 
@@ -9,17 +9,6 @@ fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name)
-}
-
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
-/// A temporary file with `text`, unique per test name.
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("crumble-cli-test-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
 }
 
 #[test]
@@ -81,50 +70,47 @@ fn replay_refuses_bad_moves_naming_index_and_text() {
 
 #[test]
 fn bad_position_files_are_refused() {
-    let bad = temp_file("malformed.json", "{\"board\": 6,");
-    refused(
-        &["replay", "--position", bad.to_str().unwrap()],
-        &["malformed JSON"],
-    );
-    let gap = temp_file(
-        "gap.json",
-        r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 1, "h": 1, "color": "white"}]}"#,
-    );
-    refused(
-        &["moves", "--position", gap.to_str().unwrap()],
-        &["unit cell (1, 0) is not covered"],
-    );
-    let overlap = temp_file(
-        "overlap.json",
-        r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 2, "h": 2, "color": "white"}, {"x": 1, "y": 1, "w": 1, "h": 1, "color": "black"}]}"#,
-    );
-    refused(
-        &["replay", "--position", overlap.to_str().unwrap()],
-        &["overlap at unit cell (1, 1)"],
-    );
-    let shape = temp_file(
-        "shape.json",
-        r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 2, "h": 2, "color": "white"}, {"x": 0, "y": 0, "w": 3, "h": 1, "color": "white"}]}"#,
-    );
-    refused(
-        &["random-game", "--position", shape.to_str().unwrap()],
-        &["pieces[1]"],
-    );
-    let size = temp_file(
-        "size.json",
-        r#"{"board": 99, "resolution": 8, "to_move": "black", "pieces": []}"#,
-    );
-    refused(
-        &["replay", "--position", size.to_str().unwrap()],
-        &["board size 99"],
-    );
+    // A position file, the command given it and what its refusal says.
+    let cases = [
+        (
+            "malformed.json",
+            "{\"board\": 6,",
+            "replay",
+            "malformed JSON",
+        ),
+        (
+            "gap.json",
+            r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 1, "h": 1, "color": "white"}]}"#,
+            "moves",
+            "unit cell (1, 0) is not covered",
+        ),
+        (
+            "overlap.json",
+            r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 2, "h": 2, "color": "white"}, {"x": 1, "y": 1, "w": 1, "h": 1, "color": "black"}]}"#,
+            "replay",
+            "overlap at unit cell (1, 1)",
+        ),
+        (
+            "shape.json",
+            r#"{"board": 2, "resolution": 1, "to_move": "black", "pieces": [{"x": 0, "y": 0, "w": 2, "h": 2, "color": "white"}, {"x": 0, "y": 0, "w": 3, "h": 1, "color": "white"}]}"#,
+            "random-game",
+            "pieces[1]",
+        ),
+        (
+            "size.json",
+            r#"{"board": 99, "resolution": 8, "to_move": "black", "pieces": []}"#,
+            "replay",
+            "board size 99",
+        ),
+    ];
+    for (name, text, command, says) in cases {
+        let file = temp_file_of("cli-test", name, text);
+        refused(&[command, "--position", file.to_str().unwrap()], &[says]);
+    }
     refused(
         &["replay", "--position", "/nonexistent/crumble.json"],
         &["cannot read position file"],
     );
-    for p in [bad, gap, overlap, shape, size] {
-        let _ = std::fs::remove_file(p);
-    }
 }
 
 #[test]

@@ -4,6 +4,10 @@
 use crumble_train::config::TrainConfig;
 use proptest::prelude::*;
 
+#[path = "../../core/tests/common/prop_support.rs"]
+mod prop_support;
+use prop_support::{config_with_cases, mutate};
+
 const CONFIGS: [&str; 3] = [
     include_str!("../../configs/tiny.toml"),
     include_str!("../../configs/default.toml"),
@@ -20,32 +24,14 @@ fn shipped_configs_round_trip() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 128,
-        // Failures are reported with their input; no regression files in the source tree.
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(config_with_cases(128))]
 
     #[test]
     fn mutated_configs_never_panic(
         i in 0usize..3, j in 0usize..3, how in any::<u8>(), at in any::<usize>(), bit in any::<u8>(),
     ) {
         let (a, b) = (CONFIGS[i].as_bytes(), CONFIGS[j].as_bytes());
-        let k = at % (a.len() + 1);
-        let m = match how % 3 {
-            0 => a[..k].to_vec(),
-            1 => {
-                let mut v = a.to_vec();
-                v[k % a.len()] ^= 1 << (bit % 8);
-                v
-            }
-            _ => {
-                let mut v = a[..k].to_vec();
-                v.extend_from_slice(&b[(at / 7) % b.len()..]);
-                v
-            }
-        };
+        let m = mutate(a, b, how, at, bit);
         if let Ok(c) = TrainConfig::from_toml_str(&String::from_utf8_lossy(&m), "x.toml") {
             let back = TrainConfig::from_toml_str(&c.to_toml_string(), "y.toml").unwrap();
             prop_assert_eq!(back, c);

@@ -3,8 +3,10 @@
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
-use common::examples::{Examples, json, ok};
-use common::{TempFile, crumble, refused, stderr, temp_file_of};
+use common::examples::Examples;
+use common::{
+    TempFile, crumble, json, moves_refused, ok, refused, replay_refused, stderr, temp_file_of,
+};
 use crumble_core::GameState;
 
 use crumble_core::games::crumo::{Crumo, position};
@@ -40,28 +42,20 @@ fn replay_plays_every_worked_example() {
 
 #[test]
 fn bad_moves_exit_2_naming_index_text_and_why() {
-    let s = ["replay", "--game", "crumo"];
-    let with =
-        |moves: &[&'static str]| -> Vec<&'static str> { s.iter().chain(moves).copied().collect() };
-    refused(
-        &with(&["pass"]),
-        &["move 1 (\"pass\")", "must place", "rule 8.1"],
-    );
-    refused(&with(&["3e5", "3E5"]), &["move 2 (\"3E5\")", "upper case"]);
-    refused(&with(&["3e5 "]), &["move 1", "white space"]);
-    refused(&with(&["5e5"]), &["move 1", "rule 5.2 a"]);
-    refused(&with(&["3e5", "3e2"]), &["move 2", "enemy stack on e5"]);
-    refused(
-        &with(&["1a99999999999999999999"]),
+    let bad_moves = |moves: &[&str], parts: &[&str]| moves_refused("crumo", moves, parts);
+    bad_moves(&["pass"], &["move 1 (\"pass\")", "must place", "rule 8.1"]);
+    bad_moves(&["3e5", "3E5"], &["move 2 (\"3E5\")", "upper case"]);
+    bad_moves(&["3e5 "], &["move 1", "white space"]);
+    bad_moves(&["5e5"], &["move 1", "rule 5.2 a"]);
+    bad_moves(&["3e5", "3e2"], &["move 2", "enemy stack on e5"]);
+    bad_moves(
+        &["1a99999999999999999999"],
         &["move 1", "not on the size-5 board"],
     );
-    refused(
-        &with(&["99999999999999999999999e5"]),
-        &["move 1", "rule 5.2 a"],
-    );
-    refused(&with(&["3e5", "1a9", "e5-f7"]), &["move 3", "12 lines"]);
-    refused(
-        &with(&["3e5", "pass", "pass", "1a9"]),
+    bad_moves(&["99999999999999999999999e5"], &["move 1", "rule 5.2 a"]);
+    bad_moves(&["3e5", "1a9", "e5-f7"], &["move 3", "12 lines"]);
+    bad_moves(
+        &["3e5", "pass", "pass", "1a9"],
         &["move 4 (\"1a9\")", "the game is over"],
     );
     refused(
@@ -80,31 +74,22 @@ fn bad_moves_exit_2_naming_index_text_and_why() {
 
 #[test]
 fn bad_sizes_positions_and_flags_are_refused() {
-    let r = |args: &[&str], parts: &[&str]| {
-        let mut all = vec!["replay"];
-        all.extend(args);
-        refused(&all, parts);
-    };
-    r(
+    replay_refused(
         &["--game", "crumo", "--size", "1"],
         &["--size 1", "2 to 13", "rule 1.1"],
     );
-    r(&["--game", "crumo", "--size", "14"], &["--size 14"]);
-    r(&["--game", "crumo", "--size=-1"], &["--size"]);
-    r(&["--game", "crumo", "--width", "9"], &["--width"]);
-    r(
-        &["--game", "crumo", "--board", "6"],
-        &["--board is a Crumble flag: Crumo does not take it"],
-    );
-    r(&["--game", "crumo", "--frame", "absolute"], &["--frame"]);
-    r(&["--size", "5"], &["--size is a Crumo flag"]);
-    r(
+    replay_refused(&["--game", "crumo", "--size", "14"], &["--size 14"]);
+    replay_refused(&["--game", "crumo", "--size=-1"], &["--size"]);
+    replay_refused(&["--game", "crumo", "--width", "9"], &["--width"]);
+    // Crumble's own flags: every_game_cli.rs.
+    replay_refused(&["--size", "5"], &["--size is a Crumo flag"]);
+    replay_refused(
         &["--game", "splinter", "--size", "5"],
         &["--size is a Crumo flag"],
     );
     let bad = temp_file("dup.json", r#"{"size":5,"size":7}"#);
     let p = bad.to_str().unwrap();
-    r(
+    replay_refused(
         &["--game", "crumo", "--position", p],
         &["refused", "duplicate key"],
     );
@@ -113,7 +98,7 @@ fn bad_sizes_positions_and_flags_are_refused() {
         &position::to_json(&Crumo::standard(4).unwrap()),
     );
     let g = good.to_str().unwrap();
-    r(
+    replay_refused(
         &["--game", "crumo", "--position", g, "--size", "4"],
         &["--size"],
     );

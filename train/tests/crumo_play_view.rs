@@ -2,7 +2,10 @@
 //! its records and self-play files.
 
 mod common;
-use common::{config, crumble, crumble_with_input, refused, s, temp_dir_of, text};
+use common::{
+    check_page_frames, config, crumble, match_of_random, play_as_tester, refused, s, saved_game,
+    selfplay_into, temp_dir_of, text, view_page,
+};
 
 use crumble_core::Color;
 use crumble_core::game::record::Record;
@@ -16,41 +19,17 @@ fn temp_dir(name: &str) -> PathBuf {
 /// `crumble play` of Crumo on the tiny config's size-3 board against `random`.
 fn play(out: &Path, extra: &[&str], script: &str) -> String {
     let tiny = config("crumo-tiny.toml");
-    let mut args = vec![
-        "play",
-        "--config",
-        &tiny,
-        "--agent",
-        "random",
-        "--name",
-        "Tester",
-        "--color",
-        "never",
-        "-o",
-        s(out),
-    ];
+    let mut args = vec!["--config", &tiny];
     args.extend_from_slice(extra);
-    let o = crumble_with_input(&args, script);
-    let stdout = text(&o.stdout);
-    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
-    stdout
+    play_as_tester(out, &args, script)
 }
 
 /// A self-contained page with one hexagon picture and one frame per position, one entry per
 /// move, the placed and moved-to points ringed, and a slider over the positions.
 fn check_page(page: &str, moves: &[CrumoMove]) {
     let n = moves.len();
-    assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
-    for external in ["https://", "<link", "src=", "@import"] {
-        assert!(!page.contains(external), "the page refers to {external}");
-    }
+    check_page_frames(page, n, "<div class=\"ply");
     assert_eq!(page.matches("<svg xmlns").count(), n + 1);
-    assert_eq!(page.matches("<div class=\"ply").count(), n + 1);
-    assert_eq!(page.matches("<div class=\"ply on\"").count(), 1);
-    for k in 0..=n {
-        assert!(page.contains(&format!("id=\"ply-{k}\"")), "frame {k}");
-    }
-    assert_eq!(page.matches("class=\"mv\"").count(), n);
     // A placement rings one point, a move two, a pass or a swap none.
     let rings: usize = moves
         .iter()
@@ -62,8 +41,6 @@ fn check_page(page: &str, moves: &[CrumoMove]) {
         .sum();
     assert_eq!(page.matches("class=\"last-move\"").count(), rings);
     assert!(page.contains("Crumo size 3"));
-    assert!(page.contains(&format!("max=\"{n}\"")));
-    assert_eq!(page.matches("</script>").count(), 2);
 }
 
 /// How the recorded game ended, as its final position says.
@@ -124,12 +101,8 @@ fn a_scripted_crumo_game_with_refusals_undo_the_agents_swap_and_resign() {
     );
     assert!(stdout.contains("B2") && !stdout.contains('\x1b'));
 
-    let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = Record::<Crumo>::parse(&saved).unwrap();
     // The players by the colours they ended with.
-    assert_eq!(rec.tag("Black"), Some("random"));
-    assert_eq!(rec.tag("White"), Some("Tester"));
-    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    let (saved, rec) = saved_game::<Crumo>(&out, "random", "Tester");
     assert!(saved.contains("\n1. 2e3 2. swap 1-0\n"), "{saved}");
     let result = outcome(&rec).unwrap();
     assert_eq!(
@@ -138,24 +111,10 @@ fn a_scripted_crumo_game_with_refusals_undo_the_agents_swap_and_resign() {
     );
 
     let page = dir.join("game.html");
-    let o = crumble(&["view", "--record", s(&out), "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&out, &[], &page);
     check_page(&html, &moves(&rec));
     assert!(html.contains("data-ply=\"2\">swap</span>"), "{html}");
     assert!(html.contains("Tester") && html.contains("1-0: Black wins (resignation)"));
-    refused(
-        &[
-            "view",
-            "--record",
-            s(&out),
-            "--frame",
-            "absolute",
-            "-o",
-            s(&dir.join("x.html")),
-        ],
-        &["--frame is a Crumble flag"],
-    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -201,20 +160,6 @@ fn passing_plays_a_game_to_its_scored_end() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn play_refuses_crumble_flags_with_a_crumo_config() {
-    refused(
-        &[
-            "play",
-            "--config",
-            &config("crumo-tiny.toml"),
-            "--board",
-            "6",
-        ],
-        &["--board is a Crumble flag: Crumo does not take it"],
-    );
-}
-
 /// A Crumo self-play file and a match file as pages: the search values charted, the
 /// players' names from the text beside a match file.
 #[test]
@@ -222,46 +167,17 @@ fn view_draws_crumo_self_play_and_match_files() {
     let dir = temp_dir("files");
     let tiny = config("crumo-tiny.toml");
     let sp = dir.join("sp");
-    let o = crumble(&[
-        "selfplay",
-        "--config",
-        &tiny,
-        "--agent",
-        "mcts:uniform:4",
-        "--games",
-        "2",
-        "--threads",
-        "1",
-        "--out",
-        s(&sp),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    selfplay_into(&sp, &tiny, "mcts:uniform:4", "2", &["--threads", "1"]);
     let crsp = sp.join("selfplay-000000.crsp");
     let txt = std::fs::read_to_string(sp.join("selfplay-000000.txt")).unwrap();
     let first = Record::<Crumo>::parse(txt.split("\n\n[Game").next().unwrap()).unwrap();
     let page = dir.join("sp.html");
-    let o = crumble(&["view", "--record", s(&crsp), "--game", "0", "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&crsp, &["--game", "0"], &page);
     check_page(&html, &moves(&first));
     assert!(html.contains("id=\"chart\""), "the search values");
     assert!(html.contains("class=\"stack "));
 
-    let o = crumble(&[
-        "match",
-        "random",
-        "random",
-        "--config",
-        &tiny,
-        "--games",
-        "2",
-        "--max-turns",
-        "20",
-        "--out",
-        s(&dir),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let crsp = dir.join("match-000000.crsp");
+    let crsp = match_of_random("crumo-tiny.toml", "20", &dir);
     let o = crumble(&["view", "--record", s(&crsp), "--list"]);
     let list = text(&o.stdout);
     assert!(
@@ -270,9 +186,7 @@ fn view_draws_crumo_self_play_and_match_files() {
     );
     assert_eq!(list.matches("\trandom\trandom\n").count(), 2, "{list}");
     let page = dir.join("match.html");
-    let o = crumble(&["view", "--record", s(&crsp), "--game", "1", "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&crsp, &["--game", "1"], &page);
     assert!(
         html.contains("random <span class=\"sub\">vs</span>"),
         "names"

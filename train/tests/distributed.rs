@@ -4,7 +4,7 @@
 //! `scripts/distributed-smoke.sh`.)
 
 mod common;
-use common::{crumble, stderr};
+use common::{crumble, selfplay_into, stderr};
 
 use crumble_train::distributed::commit::Commit;
 use crumble_train::ledger;
@@ -31,6 +31,33 @@ fn spawn(args: &[&str], log: &Path) -> Child {
         .stderr(std::fs::File::create(log).unwrap())
         .spawn()
         .unwrap()
+}
+
+/// `crumble train` of the run in `run` on `config` with `--selfplay external` (the workers
+/// play), polling every 0.2 s, `extra` flags added; its stderr goes to `log`.
+fn spawn_external_trainer(run: &str, config: &str, extra: &[&str], log: &Path) -> Child {
+    let mut args = vec![
+        "train",
+        "--run-dir",
+        run,
+        "--config",
+        config,
+        "--selfplay",
+        "external",
+        "--poll",
+        "0.2",
+    ];
+    args.extend_from_slice(extra);
+    spawn(&args, log)
+}
+
+/// The arguments of `crumble worker` for the run in `run`, spooling to `spool`, one thread,
+/// polling every 0.2 s, `extra` flags added.
+fn worker_args<'a>(run: &'a str, spool: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["worker", "--run", run, "--spool", spool.to_str().unwrap()];
+    args.extend(["--threads", "1", "--poll", "0.2"]);
+    args.extend_from_slice(extra);
+    args
 }
 
 fn wait_for(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
@@ -72,24 +99,8 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
     let run = dir.to_str().unwrap();
 
     let tlog = logs.join("trainer.log");
-    let mut trainer = spawn(
-        &[
-            "train",
-            "--run-dir",
-            run,
-            "--config",
-            cfg,
-            "--generations",
-            "2",
-            "--selfplay",
-            "external",
-            "--poll",
-            "0.2",
-            "--heartbeat",
-            "1",
-        ],
-        &tlog,
-    );
+    let mut trainer =
+        spawn_external_trainer(run, cfg, &["--generations", "2", "--heartbeat", "1"], &tlog);
     wait_for("the pointer", Duration::from_secs(120), || {
         if let Some(status) = trainer.try_wait().unwrap() {
             panic!(
@@ -101,20 +112,7 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
     });
     // By hand, before any worker runs: a valid record file uploaded twice under two keys
     // (the second is a duplicate), and a corrupt one.
-    let o = crumble(&[
-        "selfplay",
-        "--agent",
-        "mcts:uniform:8",
-        "--games",
-        "2",
-        "--out",
-        made.to_str().unwrap(),
-        "--config",
-        cfg,
-        "--threads",
-        "1",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    selfplay_into(&made, cfg, "mcts:uniform:8", "2", &["--threads", "1"]);
     let good = std::fs::read(made.join("selfplay-000000.crsp")).unwrap();
     let store = Store::open(&Location::Local(dir.clone())).unwrap();
     store
@@ -141,20 +139,7 @@ fn a_trainer_and_a_worker_share_a_run_and_consume_each_file_at_most_once() {
     );
 
     let wlog = logs.join("worker.log");
-    let mut worker = spawn(
-        &[
-            "worker",
-            "--run",
-            run,
-            "--spool",
-            spool.to_str().unwrap(),
-            "--threads",
-            "1",
-            "--poll",
-            "0.2",
-        ],
-        &wlog,
-    );
+    let mut worker = spawn(&worker_args(run, &spool, &[]), &wlog);
     wait_ok(&mut trainer, &tlog, "the trainer");
     // The worker stops on its own once the pointer says the run finished.
     wait_ok(&mut worker, &wlog, "the worker");
@@ -259,20 +244,7 @@ fn a_worker_follows_pointer_changes_not_clocks_and_refuses_an_unknown_protocol()
     let run = dir.to_str().unwrap();
     // A trainer publishes its pointer, then dies: its heartbeat stops.
     let tlog = logs.join("trainer.log");
-    let mut trainer = spawn(
-        &[
-            "train",
-            "--run-dir",
-            run,
-            "--config",
-            tiny.to_str().unwrap(),
-            "--selfplay",
-            "external",
-            "--poll",
-            "0.2",
-        ],
-        &tlog,
-    );
+    let mut trainer = spawn_external_trainer(run, tiny.to_str().unwrap(), &[], &tlog);
     wait_for("the pointer", Duration::from_secs(120), || {
         dir.join("latest.json").exists()
     });
@@ -283,21 +255,7 @@ fn a_worker_follows_pointer_changes_not_clocks_and_refuses_an_unknown_protocol()
         serde_json::from_str(&std::fs::read_to_string(&pointer).unwrap()).unwrap();
 
     let wlog = logs.join("worker.log");
-    let args = [
-        "worker",
-        "--run",
-        run,
-        "--spool",
-        spool.to_str().unwrap(),
-        "--threads",
-        "1",
-        "--poll",
-        "0.2",
-        "--stale-after",
-        "3",
-        "--games",
-        "2",
-    ];
+    let args = worker_args(run, &spool, &["--stale-after", "3", "--games", "2"]);
     let mut worker = spawn(&args, &wlog);
     wait_for("the wait", Duration::from_secs(60), || {
         std::fs::read_to_string(&wlog)

@@ -3,23 +3,13 @@
 //! and their refusals of bad input. Small boards, tiny agents, few games.
 
 mod common;
-use common::{crumble, refused, stderr, stdout, temp_dir_of};
+use common::{crumble, json, ok, refused, stderr, temp_dir_of};
 
 use crumble_model::{NetConfig, checkpoint, default_device};
 use std::path::{Path, PathBuf};
 
 fn temp_dir(name: &str) -> PathBuf {
     temp_dir_of("eval", name)
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = crumble(args);
-    assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
-    stdout(&o)
-}
-
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
 /// A config for a 4×4 board at R = 8 (quick games; tiny networks accept any board size).
@@ -52,7 +42,7 @@ fn match_reports_pairs_elo_and_sprt() {
     let dir = temp_dir("match");
     let cfg = small_config(&dir);
     let out = dir.join("games");
-    let text = ok(&[
+    let args = [
         "match",
         "mcts:uniform:16",
         "random",
@@ -62,9 +52,8 @@ fn match_reports_pairs_elo_and_sprt() {
         "40",
         "--config",
         &cfg,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    ];
+    let text = ok(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
     assert!(text.contains("8 games in 4 pairs"), "{text}");
     assert!(text.contains("Elo difference (A - B)"), "{text}");
     assert!(text.contains("pairs by A's points"), "{text}");
@@ -86,20 +75,8 @@ fn match_reports_pairs_elo_and_sprt() {
     assert!(records.contains("[White \"mcts:uniform:16\"]"));
 
     // --parallel still works (an alias of --concurrency); JSON; the same seed, the same result.
-    let args = [
-        "match",
-        "mcts:uniform:16",
-        "random",
-        "--games",
-        "8",
-        "--max-turns",
-        "40",
-        "--config",
-        &cfg,
-        "--json",
-    ];
-    let one = json(&ok(&[&args[..], &["--parallel", "1"]].concat()));
-    let many = json(&ok(&[&args[..], &["--concurrency", "8"]].concat()));
+    let one = json(&ok(&[&args[..], &["--json", "--parallel", "1"]].concat()));
+    let many = json(&ok(&[&args[..], &["--json", "--concurrency", "8"]].concat()));
     for k in ["a_wins", "draws", "b_wins", "pentanomial", "mean_turns"] {
         assert_eq!(one[k], many[k], "{k}");
     }
@@ -191,28 +168,18 @@ fn match_refuses_bad_input() {
     );
     refused(&["match", "random", "random", "--sprt", "x"], &["SPRT"]);
     let openings = dir.join("openings.txt");
-    std::fs::write(&openings, "# two openings\n1HN\n1HN 9H\n").unwrap();
-    refused(
-        &[
-            "match",
-            "random",
-            "random",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
-        &["openings.txt line 3", "9H"],
-    );
-    std::fs::write(&openings, "{\"board\": 6}\n").unwrap();
-    refused(
-        &[
-            "match",
-            "random",
-            "random",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
-        &["openings.txt line 1"],
-    );
+    // Bad openings files, refused at their line.
+    for (text, says) in [
+        (
+            "# two openings\n1HN\n1HN 9H\n",
+            &["openings.txt line 3", "9H"][..],
+        ),
+        ("{\"board\": 6}\n", &["openings.txt line 1"]),
+    ] {
+        std::fs::write(&openings, text).unwrap();
+        let args = ["match", "random", "random", "--openings"];
+        refused(&[&args[..], &[openings.to_str().unwrap()]].concat(), says);
+    }
     std::fs::write(&openings, "1HN\n").unwrap();
     let text = ok(&[
         "match",

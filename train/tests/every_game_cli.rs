@@ -145,6 +145,24 @@ fn the_test_games_play_from_position_files_and_refuse_board_flags() {
 }
 
 #[test]
+fn every_other_game_refuses_crumbles_flags_by_name() {
+    for &game in &GAMES[1..] {
+        let title = crumble_train::for_game!(game, G => <G as crumble_core::GameText>::TITLE);
+        let says = format!("is a Crumble flag: {title} does not take it");
+        for flag in [
+            ["--board", "6"],
+            ["--resolution", "8"],
+            ["--frame", "absolute"],
+        ] {
+            refused(
+                &["replay", "--game", game, flag[0], flag[1]],
+                &[flag[0], &says],
+            );
+        }
+    }
+}
+
+#[test]
 fn every_game_has_a_rules_benchmark() {
     for &game in GAMES {
         let out = crumble(&[
@@ -216,6 +234,22 @@ fn crumble_only_commands_refuse_another_games_config() {
         ],
         &["Crumble's", "nim"],
     );
+}
+
+#[test]
+fn play_refuses_crumble_flags_with_another_games_config() {
+    for (config, says) in [
+        ("splinter.toml", "--board is a Crumble flag"),
+        (
+            "crumo-tiny.toml",
+            "--board is a Crumble flag: Crumo does not take it",
+        ),
+    ] {
+        refused(
+            &["play", "--config", &common::config(config), "--board", "6"],
+            &[says],
+        );
+    }
 }
 
 #[test]
@@ -336,6 +370,22 @@ fn every_game_plays_in_the_terminal_and_its_saved_game_draws_as_a_page() {
         // `show` draws the record's positions (the record names its game): the start, and
         // after its first move; a move past the end is refused.
         let r = rec.to_str().unwrap();
+        if game != GAMES[0] {
+            // Crumble's frame flag: the other games have one notation.
+            let other = dir.join("x.html");
+            refused(
+                &[
+                    "view",
+                    "--record",
+                    r,
+                    "--frame",
+                    "absolute",
+                    "-o",
+                    other.to_str().unwrap(),
+                ],
+                &["--frame is a Crumble flag"],
+            );
+        }
         let shown = |ply: &str| {
             let o = crumble(&["show", "--record", r, "--ply", ply, "--color", "never"]);
             assert!(o.status.success(), "{game} --ply {ply}: {}", stderr(&o));

@@ -2,7 +2,10 @@
 //! structurally (the browser check is `scripts/view_screenshots.sh`, outside `cargo test`).
 
 mod common;
-use common::{crumble, crumble_with_input, s, temp_dir_of, text};
+use common::{
+    check_page_frames, crumble, crumble_with_input, play_as_tester, refused, s, saved_game,
+    selfplay_into, temp_dir_of, text, view_page,
+};
 
 use crumble_core::game::record::{Ending, Record};
 use crumble_core::games::crumble::notation;
@@ -16,27 +19,17 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// What every page must be: one self-contained document with one board frame per position,
 /// one move-list entry per move and a slider over the positions.
+/// Crumble's pages draw one board whose frames are groups of it.
 fn check_page(page: &str, moves: usize) {
-    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..80]);
-    assert!(page.trim_end().ends_with("</html>"));
-    for external in ["http://", "https://", "<link", "src=", "@import", "//cdn"] {
-        assert!(!page.contains(external), "the page refers to {external}");
-    }
+    check_page_frames(page, moves, "<g class=\"ply");
+    // Not even a plain http:// address (the other games' SVG frames name their namespace).
+    assert!(!page.contains("http://"), "the page refers to http://");
     assert_eq!(page.matches("<svg id=\"board\"").count(), 1);
-    assert_eq!(page.matches("<g class=\"ply").count(), moves + 1);
-    assert_eq!(page.matches("<g class=\"ply on\"").count(), 1);
-    for k in 0..=moves {
-        assert!(page.contains(&format!("id=\"ply-{k}\"")), "frame {k}");
-    }
-    assert_eq!(page.matches("class=\"mv\"").count(), moves);
     assert!(page.contains(&format!(
         "<input id=\"slider\" type=\"range\" min=\"0\" max=\"{moves}\""
     )));
     assert!(page.contains("id=\"status-text\""));
     assert!(page.contains("id=\"crumble-data\""));
-    // Two scripts (data and code), each closed once: nothing in the data ends a script early.
-    assert_eq!(page.matches("<script").count(), 2);
-    assert_eq!(page.matches("</script>").count(), 2);
 }
 
 #[test]
@@ -44,26 +37,11 @@ fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
     let dir = temp_dir("scripted");
     let out = dir.join("game.rec");
     let script = "1H9\nhlep\n1HN\nundo\nhint\n1HN\nresign\n";
-    let o = crumble_with_input(
-        &[
-            "play",
-            "--agent",
-            "random",
-            "--hint-agent",
-            "mcts:rollout:16",
-            "--seed",
-            "3",
-            "--name",
-            "Tester",
-            "--color",
-            "never",
-            "-o",
-            s(&out),
-        ],
+    let stdout = play_as_tester(
+        &out,
+        &["--hint-agent", "mcts:rollout:16", "--seed", "3"],
         script,
     );
-    let stdout = text(&o.stdout);
-    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
     // The bad move: why, and where (a caret under the characters concerned).
     assert!(stdout.contains("1H9\nnot a legal move: "), "{stdout}");
     assert!(stdout.contains("  1H9\n   ^^\n"), "{stdout}");
@@ -102,11 +80,7 @@ fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
     assert_eq!(stdout.matches("to move (turn ").count(), 6, "{stdout}");
     assert!(!stdout.contains('\x1b'), "--color never");
 
-    let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = Record::<Crumble>::parse(&saved).unwrap();
-    assert_eq!(rec.tag("Black"), Some("Tester"));
-    assert_eq!(rec.tag("White"), Some("random"));
-    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    let (saved, rec) = saved_game::<Crumble>(&out, "Tester", "random");
     assert_eq!(rec.notation, Frame::PerPlayer);
     assert_eq!(rec.moves.len(), 2, "the undone moves are gone: {saved}");
     assert_eq!(
@@ -128,9 +102,7 @@ fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
 
     // The saved game opens in the viewer.
     let html = dir.join("game.html");
-    let o = crumble(&["view", "--record", s(&out), "-o", s(&html)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let page = std::fs::read_to_string(&html).unwrap();
+    let page = view_page(&out, &[], &html);
     check_page(&page, 2);
     assert!(page.contains("Tester"));
     assert!(page.contains("0-1: White wins (resignation)"));
@@ -247,18 +219,7 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     )
     .unwrap();
     let games = dir.join("games");
-    let o = crumble(&[
-        "selfplay",
-        "--agent",
-        "mcts:uniform:8",
-        "--games",
-        "2",
-        "--out",
-        s(&games),
-        "--config",
-        s(&cfg),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    selfplay_into(&games, s(&cfg), "mcts:uniform:8", "2", &[]);
     let file = games.join("selfplay-000000.crsp");
 
     let o = crumble(&["view", "--record", s(&file), "--list"]);
@@ -273,9 +234,7 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
         .moves
         .len();
     let html = dir.join("g1.html");
-    let o = crumble(&["view", "--record", s(&file), "--game", "1", "-o", s(&html)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let page = std::fs::read_to_string(&html).unwrap();
+    let page = view_page(&file, &["--game", "1"], &html);
     check_page(&page, moves);
     assert!(page.contains("id=\"chart\"") && page.contains("<polyline"));
     assert!(page.contains("game index 1 of 2"));
@@ -294,21 +253,18 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     check_page(&std::fs::read_to_string(&html).unwrap(), moves);
 
-    let o = crumble(&[
-        "view",
-        "--record",
-        s(&file),
-        "--game",
-        "2",
-        "-o",
-        s(&html),
-        "--force",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("holds 2 games (index 0 to 1)"),
-        "{}",
-        text(&o.stderr)
+    refused(
+        &[
+            "view",
+            "--record",
+            s(&file),
+            "--game",
+            "2",
+            "-o",
+            s(&html),
+            "--force",
+        ],
+        &["holds 2 games (index 0 to 1)"],
     );
 
     // A game whose recorded result contradicts its moves is refused, naming the file and
@@ -348,19 +304,16 @@ fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     }
     assert!(!dir.join("liar.html").exists());
     // The text file beside a .crsp file is an input too.
-    let o = crumble(&[
-        "view",
-        "--record",
-        s(&file),
-        "-o",
-        s(&file.with_extension("txt")),
-        "--force",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("input of this command"),
-        "{}",
-        text(&o.stderr)
+    refused(
+        &[
+            "view",
+            "--record",
+            s(&file),
+            "-o",
+            s(&file.with_extension("txt")),
+            "--force",
+        ],
+        &["input of this command"],
     );
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -388,9 +341,10 @@ fn outputs_never_overwrite_inputs_or_existing_files() {
     }
     let other = dir.join("other.svg");
     std::fs::write(&other, "mine").unwrap();
-    let o = crumble(&["show", "--record", s(&rec), "--svg", s(&other)]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("--force"), "{}", text(&o.stderr));
+    refused(
+        &["show", "--record", s(&rec), "--svg", s(&other)],
+        &["--force"],
+    );
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "mine");
     let o = crumble(&["show", "--record", s(&rec), "--svg", s(&other), "--force"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -423,9 +377,7 @@ fn view_names_the_players_of_a_match_game_from_the_text_beside_it() {
         "{listing}"
     );
     let html = dir.join("m.html");
-    let o = crumble(&["view", "--record", s(&file), "-o", s(&html)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let page = std::fs::read_to_string(&html).unwrap();
+    let page = view_page(&file, &[], &html);
     assert!(page.contains("mcts:uniform:4") && page.contains("random"));
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -454,9 +406,10 @@ fn view_refuses_bad_files_with_the_reason_and_where() {
     let mut bytes = b"CRMBSP\r\n".to_vec();
     bytes.extend_from_slice(&[1, 0, 0, 0, 9, 0]);
     std::fs::write(&damaged, bytes).unwrap();
-    let o = crumble(&["view", "--record", s(&damaged), "-o", s(&html)]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("truncated"), "{}", text(&o.stderr));
+    refused(
+        &["view", "--record", s(&damaged), "-o", s(&html)],
+        &["truncated"],
+    );
 
     // The second record of the file is bad on its line 3, the file's line 8.
     let two = dir.join("two.rec");

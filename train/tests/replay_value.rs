@@ -1,60 +1,49 @@
 //! The value target of a replay sample: the game's result, the search's root value, or a mix
 //! of the two as `[replay] value_q_weight` says.
 
-use crumble_selfplay::driver::{Agent, AgentKind, RunOptions, Seating, run_games, with_threads};
-use crumble_selfplay::{GameRecord, Lookahead, RolloutConfig, RolloutEvaluator, SearchConfig};
+#[path = "../../selfplay/tests/common/short_games.rs"]
+mod short_games;
+use crumble_core::games::crumble::Crumble;
+use crumble_selfplay::{GameRecord, Lookahead, SearchConfig};
 use crumble_train::config::ReplayConfig;
 use crumble_train::replay::{HostBatch, ReplayWindow, SampleRef};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use short_games::{ShortGames, quick_rollouts, short_games};
 
 /// `n` short rollout self-play games on a 4x4 board with search targets recorded; the
 /// lookahead proves positions when `lookahead` is on.
 fn rollout_games(n: u64, seed: u64, lookahead: bool) -> Vec<GameRecord> {
+    let how = ShortGames {
+        games: n,
+        seed,
+        parallel_games: 4,
+        threads: 1,
+        rollout: true,
+    };
     let cfg = SearchConfig {
-        rollout: RolloutConfig {
-            playouts: 1,
-            max_turns: 30,
-        },
         lookahead: if lookahead {
             Lookahead::AtVisit(1)
         } else {
             Lookahead::Off
         },
-        ..SearchConfig::default()
+        ..quick_rollouts()
     };
-    let mut players = [Agent {
-        name: "test".into(),
-        kind: AgentKind::Mcts {
-            evaluator: Box::new(RolloutEvaluator::new(cfg.rollout.clone(), 7)),
-            simulations: 16,
-            config: cfg,
-        },
-    }];
-    let opts = RunOptions {
-        start: crumble_core::games::crumble::Crumble::new(4, 2).unwrap(),
-        max_turns: 40,
-        parallel_games: 4,
-        seed,
-        record_targets: true,
-        stop_after_turns: 0,
+    short_games(&cfg, how)
+}
+
+/// The value targets of the Crumble samples `refs` of `window`, with `cfg`'s weights and no
+/// augmentation.
+fn value_targets(window: &ReplayWindow, refs: &[SampleRef], cfg: ReplayConfig) -> Vec<f32> {
+    let cfg = ReplayConfig {
+        augment: false,
+        ..cfg
     };
-    let mut out = Vec::new();
-    with_threads(1, || {
-        run_games(
-            &mut players,
-            Seating::SelfPlay,
-            &opts,
-            0..n,
-            &mut |g| {
-                out.push(g);
-                Ok(())
-            },
-            &mut |_| {},
-        )
-    })
-    .unwrap();
-    out
+    let mut batch = HostBatch::default();
+    window
+        .build::<Crumble>(refs, &cfg, &mut ChaCha8Rng::seed_from_u64(2), &mut batch)
+        .unwrap();
+    batch.value
 }
 
 fn games() -> Vec<GameRecord> {
@@ -64,21 +53,14 @@ fn games() -> Vec<GameRecord> {
 #[test]
 fn value_targets_mix_the_result_and_the_root_value_by_weight() {
     let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
-    window
-        .insert::<crumble_core::games::crumble::Crumble>(1, games())
-        .unwrap();
+    window.insert::<Crumble>(1, games()).unwrap();
     let refs = window.draw(64, &mut ChaCha8Rng::seed_from_u64(1));
     let values = |q: f64| {
         let cfg = ReplayConfig {
-            augment: false,
             value_q_weight: q,
             ..ReplayConfig::default()
         };
-        let mut batch = HostBatch::default();
-        window
-            .build(&refs, &cfg, &mut ChaCha8Rng::seed_from_u64(2), &mut batch)
-            .unwrap();
-        batch.value
+        value_targets(&window, &refs, cfg)
     };
     let (result, root, half) = (values(0.0), values(1.0), values(0.5));
     assert_eq!(result.len(), refs.len());
@@ -119,21 +101,14 @@ fn proven_positions_get_the_exact_value_target() {
         }
     }
     let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
-    window
-        .insert::<crumble_core::games::crumble::Crumble>(1, games)
-        .unwrap();
+    window.insert::<Crumble>(1, games).unwrap();
     let values = |q: f64, p: f64| {
         let cfg = ReplayConfig {
-            augment: false,
             value_q_weight: q,
             proven_value_weight: p,
             ..ReplayConfig::default()
         };
-        let mut batch = HostBatch::default();
-        window
-            .build(&refs, &cfg, &mut ChaCha8Rng::seed_from_u64(2), &mut batch)
-            .unwrap();
-        batch.value
+        value_targets(&window, &refs, cfg)
     };
     let (off, on, half) = (values(0.5, 0.0), values(0.5, 1.0), values(0.5, 0.5));
     let proven: Vec<usize> = (0..refs.len())

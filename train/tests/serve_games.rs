@@ -103,24 +103,18 @@ async fn splinter_plays_by_clicks_and_notation() {
     assert_eq!((texts(&s2), s2["ply"].as_u64()), (texts(&s), Some(0)));
 
     // Refusals: sizes, positions, the built-in network, unknown games.
-    refused(&app, &api("new"), json!({ "board": "3x3" }), "WxH").await;
-    refused(&app, &api("new"), json!({ "board": 15 }), "WxH").await;
-    let bad = json!({ "position": { "width": 9, "height": 10 } });
-    refused(&app, &api("new"), bad, "bad position").await;
-    refused(
-        &app,
-        &api("new"),
-        json!({ "agent": "bot" }),
-        "plays only crumble",
-    )
-    .await;
-    refused(
-        &app,
-        &api("new"),
-        json!({ "game": "go" }),
-        "unknown game `go`",
-    )
-    .await;
+    for (body, word) in [
+        (json!({ "board": "3x3" }), "WxH"),
+        (json!({ "board": 15 }), "WxH"),
+        (
+            json!({ "position": { "width": 9, "height": 10 } }),
+            "bad position",
+        ),
+        (json!({ "agent": "bot" }), "plays only crumble"),
+        (json!({ "game": "go" }), "unknown game `go`"),
+    ] {
+        refused(&app, &api("new"), body, word).await;
+    }
     // A position in rule 10's JSON starts a game.
     let pos = include_str!("../../core/tests/data/splinter-examples/02-slide-corner-contact.json");
     let pos: Value = serde_json::from_str(pos).unwrap();
@@ -230,21 +224,17 @@ async fn crumo_places_moves_swaps_and_passes() {
     assert_eq!(st, StatusCode::OK, "{s2}");
     assert_eq!(texts(&s2), texts(&s));
 
-    refused(&app, &api("new"), json!({ "board": 1 }), "2 to 13").await;
-    refused(
-        &app,
-        &api("new"),
-        json!({ "position": "{\"size\": 5}" }),
-        "bad position",
-    )
-    .await;
-    refused(
-        &app,
-        &api("agent"),
-        json!({ "agent": "bot:8" }),
-        "plays only crumble",
-    )
-    .await;
+    for (path, body, word) in [
+        ("new", json!({ "board": 1 }), "2 to 13"),
+        (
+            "new",
+            json!({ "position": "{\"size\": 5}" }),
+            "bad position",
+        ),
+        ("agent", json!({ "agent": "bot:8" }), "plays only crumble"),
+    ] {
+        refused(&app, &api(path), body, word).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,8 +3,11 @@
 //! rules`, and the refusals of bad moves, sizes and flags.
 
 mod common;
-use common::examples::{Examples, json, ok, run, strings};
-use common::{TempFile, crumble, refused, stderr, stdout, temp_file_of};
+use common::examples::{Examples, run, strings};
+use common::{
+    TempFile, crumble, json, moves_refused, ok, refused, replay_refused, stderr, stdout,
+    temp_file_of,
+};
 use crumble_core::GameState;
 
 use crumble_core::games::splinter::{Splinter, position};
@@ -34,31 +37,20 @@ fn replay_plays_every_worked_example() {
 
 #[test]
 fn bad_moves_exit_2_naming_index_text_and_why() {
-    let s = ["replay", "--game", "splinter"];
-    let with =
-        |moves: &[&'static str]| -> Vec<&'static str> { s.iter().chain(moves).copied().collect() };
-    refused(
-        &with(&["h9-h11"]),
-        &["move 1 (\"h9-h11\")", "not neighbours"],
-    );
-    refused(
-        &with(&["h9-h10", "h11-h10"]),
+    let bad_moves = |moves: &[&str], parts: &[&str]| moves_refused("splinter", moves, parts);
+    bad_moves(&["h9-h11"], &["move 1 (\"h9-h11\")", "not neighbours"]);
+    bad_moves(
+        &["h9-h10", "h11-h10"],
         &["move 2 (\"h11-h10\")", "no-return rule"],
     );
-    refused(&with(&["h9-h10", "H11-H10"]), &["move 2", "upper case"]);
-    refused(&with(&["h9-h10 "]), &["move 1", "white space"]);
-    refused(
-        &with(&["h99999999999999999999-h10"]),
+    bad_moves(&["h9-h10", "H11-H10"], &["move 2", "upper case"]);
+    bad_moves(&["h9-h10 "], &["move 1", "white space"]);
+    bad_moves(
+        &["h99999999999999999999-h10"],
         &["move 1", "off the 15x18 board"],
     );
-    refused(
-        &with(&["h10-h11"]),
-        &["move 1", "no piece of the player to move"],
-    );
-    refused(
-        &with(&["h9-h10/h11"]),
-        &["move 1", "no /SQUARE may be given"],
-    );
+    bad_moves(&["h10-h11"], &["move 1", "no piece of the player to move"]);
+    bad_moves(&["h9-h10/h11"], &["move 1", "no /SQUARE may be given"]);
     let case = example("17-tie-choice-missing-refused.json");
     let (args, _file) = start_args("17.json", &case);
     let mut all: Vec<&str> = vec!["replay"];
@@ -82,45 +74,29 @@ fn bad_moves_exit_2_naming_index_text_and_why() {
 
 #[test]
 fn bad_sizes_and_flags_are_refused() {
-    let r = |args: &[&str], parts: &[&str]| {
-        let mut all = vec!["replay"];
-        all.extend(args);
-        refused(&all, parts);
-    };
-    r(
+    replay_refused(
         &["--game", "splinter", "--width", "4"],
         &["--width 4", "5 to 26 files"],
     );
-    r(
+    replay_refused(
         &["--game", "splinter", "--width", "27"],
         &["--width 27", "rule 2.1"],
     );
-    r(
+    replay_refused(
         &["--game", "splinter", "--height", "5"],
         &["--height 5", "6 to 26 ranks"],
     );
-    r(
+    replay_refused(
         &["--game", "splinter", "--height", "300"],
         &["--height 300"],
     );
-    r(&["--game", "splinter", "--width=-1"], &["--width"]);
-    r(
-        &["--game", "splinter", "--board", "6"],
-        &["--board is a Crumble flag"],
-    );
-    r(
-        &["--game", "splinter", "--resolution", "8"],
-        &["--resolution is a Crumble flag"],
-    );
-    r(
-        &["--game", "splinter", "--frame", "absolute"],
-        &["--frame is a Crumble flag"],
-    );
-    r(&["--game", "splinter", "--max-turns=-1"], &["--max-turns"]);
-    r(&["--game", "chess"], &["chess"]);
-    r(&["--width", "9"], &["--width is a Splinter flag"]);
-    r(&["--height", "10", "1HN"], &["--height is a Splinter flag"]);
-    r(
+    replay_refused(&["--game", "splinter", "--width=-1"], &["--width"]);
+    // Crumble's own flags: every_game_cli.rs.
+    replay_refused(&["--game", "splinter", "--max-turns=-1"], &["--max-turns"]);
+    replay_refused(&["--game", "chess"], &["chess"]);
+    replay_refused(&["--width", "9"], &["--width is a Splinter flag"]);
+    replay_refused(&["--height", "10", "1HN"], &["--height is a Splinter flag"]);
+    replay_refused(
         &["--max-turns", "4", "1HN"],
         &["--max-turns is not a Crumble flag"],
     );
@@ -153,13 +129,13 @@ fn bad_sizes_and_flags_are_refused() {
     ] {
         let path = temp_file(name, &v.to_string());
         let p = path.to_str().unwrap();
-        r(&["--game", "splinter", "--position", p], &["refused", part]);
-        r(
+        replay_refused(&["--game", "splinter", "--position", p], &["refused", part]);
+        replay_refused(
             &["--game", "splinter", "--position", p, "--width", "9"],
             &["--position file has its own size"],
         );
     }
-    r(
+    replay_refused(
         &["--game", "splinter", "--position", "/nonexistent.json"],
         &["cannot read position file"],
     );

@@ -2,7 +2,10 @@
 //! and in the readable records `crumble match --out` writes.
 
 mod common;
-use common::{config, crumble, crumble_with_input, s, temp_dir_of, text};
+use common::{
+    check_page_frames, config, crumble, match_of_random, play_as_tester, s, saved_game,
+    temp_dir_of, text, view_page,
+};
 
 use crumble_core::Color;
 use crumble_core::game::record::Record;
@@ -27,22 +30,10 @@ fn tie_position(dir: &Path) -> PathBuf {
 /// A self-contained page with one Splinter picture and one frame per position, one entry
 /// per move and a slider over the positions.
 fn check_page(page: &str, moves: usize) {
-    assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
-    for external in ["https://", "<link", "src=", "@import"] {
-        assert!(!page.contains(external), "the page refers to {external}");
-    }
+    check_page_frames(page, moves, "<div class=\"ply");
     assert_eq!(page.matches("<svg xmlns").count(), moves + 1);
-    assert_eq!(page.matches("<div class=\"ply").count(), moves + 1);
-    assert_eq!(page.matches("<div class=\"ply on\"").count(), 1);
-    for k in 0..=moves {
-        assert!(page.contains(&format!("id=\"ply-{k}\"")), "frame {k}");
-    }
-    assert_eq!(page.matches("class=\"mv\"").count(), moves);
     // The last move is highlighted in every position after the start.
     assert_eq!(page.matches("<rect class=\"left\"").count(), moves);
-    assert!(page.contains(&format!("max=\"{moves}\"")));
-    assert_eq!(page.matches("<script").count(), 2);
-    assert_eq!(page.matches("</script>").count(), 2);
 }
 
 /// How the recorded game ended, as its final position says.
@@ -56,28 +47,12 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     let out = dir.join("game.rec");
     let pos = tie_position(&dir);
     let script = "h9h10\ne4-d3\ne4-d3/g9\nmoves\ne4-d3/d3\nundo\ne4-d3/g6\nresign\n";
-    let o = crumble_with_input(
-        &[
-            "play",
-            "--config",
-            &config("splinter.toml"),
-            "--position",
-            s(&pos),
-            "--agent",
-            "random",
-            "--seed",
-            "3",
-            "--name",
-            "Tester",
-            "--color",
-            "never",
-            "-o",
-            s(&out),
-        ],
+    let splinter = config("splinter.toml");
+    let stdout = play_as_tester(
+        &out,
+        &["--config", &splinter, "--position", s(&pos), "--seed", "3"],
         script,
     );
-    let stdout = text(&o.stdout);
-    assert!(o.status.success(), "stderr: {}\n{stdout}", text(&o.stderr));
     assert!(stdout.starts_with("Splinter 9x10 board: you (Tester) play Black against random."));
     assert!(
         stdout.contains("h9h10\nnot a legal move: \"h9h10\" is not a move: missing hyphen"),
@@ -110,11 +85,7 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     assert_eq!(stdout.matches("to move (turn ").count(), 6, "{stdout}");
     assert!(stdout.contains("bK") && !stdout.contains('\x1b'));
 
-    let saved = std::fs::read_to_string(&out).unwrap();
-    let rec = Record::<Splinter>::parse(&saved).unwrap();
-    assert_eq!(rec.tag("Black"), Some("Tester"));
-    assert_eq!(rec.tag("White"), Some("random"));
-    assert!(rec.tag("Date").is_some_and(|d| d.len() == 10));
+    let (saved, rec) = saved_game::<Splinter>(&out, "Tester", "random");
     assert_eq!(rec.moves.len(), 2, "the undone moves are gone: {saved}");
     assert!(saved.contains("\n1. e4-d3/f4 2. "), "{saved}");
     assert!(saved.contains("[Start {\"width\":9"), "{saved}");
@@ -127,53 +98,17 @@ fn a_scripted_splinter_game_with_a_bad_move_a_missing_choice_undo_and_resign() {
     // The saved game as a page: one picture per position, the moves in notation, the
     // agent's value as a badge.
     let page = dir.join("game.html");
-    let o = crumble(&["view", "--record", s(&out), "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&out, &[], &page);
     check_page(&html, 2);
     assert!(html.contains("data-ply=\"1\">e4-d3/f4</span>"), "{html}");
     assert!(html.contains("Tester") && html.contains("0-1: White wins (resignation)"));
-    let o = crumble(&[
-        "view",
-        "--record",
-        s(&out),
-        "--frame",
-        "absolute",
-        "-o",
-        s(&dir.join("x.html")),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("--frame is a Crumble flag"));
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn play_refuses_crumble_flags_with_a_splinter_config() {
-    let o = crumble_with_input(
-        &["play", "--config", &config("splinter.toml"), "--board", "6"],
-        "",
-    );
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
-    assert!(text(&o.stderr).contains("--board is a Crumble flag"));
 }
 
 #[test]
 fn match_out_writes_splinter_records_beside_the_record_files() {
     let dir = temp_dir("match");
-    let o = crumble(&[
-        "match",
-        "random",
-        "random",
-        "--config",
-        &config("splinter-tiny.toml"),
-        "--games",
-        "2",
-        "--max-turns",
-        "30",
-        "--out",
-        s(&dir),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let crsp = match_of_random("splinter-tiny.toml", "30", &dir);
     let txt = std::fs::read_to_string(dir.join("match-000000.txt")).unwrap();
     let games: Vec<&str> = txt.split("\n\n[Game").collect();
     assert_eq!(games.len(), 2, "{txt}");
@@ -190,12 +125,9 @@ fn match_out_writes_splinter_records_beside_the_record_files() {
         assert!(g.contains("[Board \"5x6\"]") && g.contains("\n1. "), "{g}");
     }
     // The record file as a page, the players' names from the text beside it.
-    let crsp = dir.join("match-000000.crsp");
     let second = Record::<Splinter>::parse(&format!("[Game{}", games[1])).unwrap();
     let page = dir.join("game.html");
-    let o = crumble(&["view", "--record", s(&crsp), "--game", "1", "-o", s(&page)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = view_page(&crsp, &["--game", "1"], &page);
     check_page(&html, second.moves.len());
     assert!(
         html.contains("random <span class=\"sub\">vs</span>"),

@@ -2,18 +2,12 @@
 //! input (exit status 2, nothing on stdout, a message naming what and where, no panic).
 
 mod common;
-use common::{crumble, refused, stderr, temp_dir_of};
+use common::{ok, refused, selfplay_into, temp_dir_of};
 
 use std::path::PathBuf;
 
 fn temp_dir(name: &str) -> PathBuf {
     temp_dir_of("to", name)
-}
-
-fn ok(args: &[&str]) -> String {
-    let o = crumble(args);
-    assert!(o.status.success(), "args {args:?} failed: {}", stderr(&o));
-    String::from_utf8(o.stdout).unwrap()
 }
 
 /// The hand-counted corpus of the openings tests (six 4×4 game records).
@@ -142,27 +136,16 @@ fn tactics_refuses_bad_input() {
     refused(&["tactics"], &["--agent"]);
     let suite = dir.join("suite");
     std::fs::create_dir_all(&suite).unwrap();
-    refused(
-        &[
-            "tactics",
-            "--agent",
-            "random",
-            "--suite",
-            suite.to_str().unwrap(),
-        ],
-        &["no tactics in", "suite"],
-    );
+    let suite_args = [
+        "tactics",
+        "--agent",
+        "random",
+        "--suite",
+        suite.to_str().unwrap(),
+    ];
+    refused(&suite_args, &["no tactics in", "suite"]);
     std::fs::write(suite.join("mine.jsonl"), "{\"id\": \"x\"\n").unwrap();
-    refused(
-        &[
-            "tactics",
-            "--agent",
-            "random",
-            "--suite",
-            suite.to_str().unwrap(),
-        ],
-        &["mine.jsonl line 1", "not JSON"],
-    );
+    refused(&suite_args, &["mine.jsonl line 1", "not JSON"]);
     // A well-formed line whose answer is not a legal move of its position.
     let pos: serde_json::Value =
         serde_json::from_str(&crumble_core::games::crumble::position::to_json(
@@ -176,16 +159,7 @@ fn tactics_refuses_bad_input() {
         ),
     )
     .unwrap();
-    refused(
-        &[
-            "tactics",
-            "--agent",
-            "random",
-            "--suite",
-            suite.to_str().unwrap(),
-        ],
-        &["mine.jsonl line 1", "w-1", "9Q"],
-    );
+    refused(&suite_args, &["mine.jsonl line 1", "w-1", "9Q"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -202,17 +176,13 @@ fn tactics_generate_reads_recorded_games() {
     )
     .unwrap();
     let nested = dir.join("replay").join("gen-0001");
-    ok(&[
-        "selfplay",
-        "--agent",
-        "mcts:uniform:4",
-        "--games",
-        "8",
-        "--config",
+    selfplay_into(
+        &nested,
         config.to_str().unwrap(),
-        "--out",
-        nested.to_str().unwrap(),
-    ]);
+        "mcts:uniform:4",
+        "8",
+        &[],
+    );
     let out = dir.join("suite");
     let report = ok(&[
         "tactics",

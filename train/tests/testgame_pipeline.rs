@@ -10,9 +10,9 @@ use crumble_model::{NetEvaluator, NetLoader, TicTacToeEncoder};
 use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pairing, Pool, Tally};
 use crumble_selfplay::record::read_file;
 use crumble_selfplay::selfplay::record_files;
-use crumble_selfplay::{AgentSpec, SearchConfig};
-use crumble_train::run::{TrainOptions, checkpoint_path, train};
-use std::path::PathBuf;
+use crumble_selfplay::{AgentSpec, GameRecord, SearchConfig};
+use crumble_train::run::{Event, TrainOptions, checkpoint_path, train};
+use std::path::{Path, PathBuf};
 
 const CONFIG: &str = r#"
 [game]
@@ -68,6 +68,51 @@ fn fresh_dir(name: &str) -> PathBuf {
     d
 }
 
+/// Trains the run `base/run` on `config` for `generations` generations, events to
+/// `on_event`; returns the run's directory.
+fn train_run(
+    base: &Path,
+    config: PathBuf,
+    generations: u32,
+    on_event: &mut (dyn FnMut(Event) + Send),
+) -> PathBuf {
+    let run = base.join("run");
+    let opts = TrainOptions {
+        config: Some(config),
+        run_dir: Some(run.clone()),
+        runs_root: base.to_path_buf(),
+        generations: Some(generations),
+    };
+    train(&opts, on_event).unwrap();
+    run
+}
+
+/// The self-play records of generation `g` of `run`.
+fn generation_games(run: &Path, g: u32) -> Vec<GameRecord> {
+    let mut games = Vec::new();
+    for f in record_files(&run.join(format!("replay/gen-{g:04}"))).unwrap() {
+        games.extend(read_file(&f).unwrap());
+    }
+    games
+}
+
+/// The agents of a match: the checkpoint of `run`'s generation `g` searching `simulations`
+/// times, and `opponent`.
+fn checkpoint_and(run: &Path, g: u32, simulations: u32, opponent: &str) -> [AgentSpec; 2] {
+    let ckpt = checkpoint_path(run, g);
+    [
+        AgentSpec::parse(&format!("ckpt:{}:{simulations}", ckpt.display())).unwrap(),
+        AgentSpec::parse(opponent).unwrap(),
+    ]
+}
+
+/// The run's checkpoint of generation `g` is not a Crumble network: loading it as one fails.
+fn assert_not_a_crumble_network(run: &Path, g: u32) {
+    let err =
+        NetEvaluator::load(&checkpoint_path(run, g), crumble_model::default_device()).unwrap_err();
+    assert!(err.to_string().contains("this game needs"), "{err}");
+}
+
 /// A match of `pairs` game pairs between the two agents of `specs` from `openings`, played
 /// as `crumble match` plays it; the first agent's tally.
 fn play_match<G: crumble_train::games::TrainGame>(
@@ -108,14 +153,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
     let base = fresh_dir("pipeline");
     let cfg = base.join("ttt.toml");
     std::fs::write(&cfg, CONFIG).unwrap();
-    let run = base.join("run");
-    let opts = TrainOptions {
-        config: Some(cfg),
-        run_dir: Some(run.clone()),
-        runs_root: base.clone(),
-        generations: Some(2),
-    };
-    train(&opts, &mut |_| {}).unwrap();
+    let run = train_run(&base, cfg, 2, &mut |_| {});
 
     // The ledger has both generations, with evaluation scores.
     let ledger = std::fs::read_to_string(run.join("progress.csv")).unwrap();
@@ -124,11 +162,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
     // Self-play records name their game and replay through its rules; their text is the
     // generic one (decisions as numbers).
     for g in 1..=2 {
-        let dir = run.join(format!("replay/gen-{g:04}"));
-        let mut games = Vec::new();
-        for f in record_files(&dir).unwrap() {
-            games.extend(read_file(&f).unwrap());
-        }
+        let games = generation_games(&run, g);
         assert_eq!(games.len(), 12, "generation {g}");
         for rec in &games {
             assert_eq!(rec.game, "tictactoe");
@@ -144,11 +178,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
 
     // The last checkpoint plays a match against the exact solver on the one engine; the
     // solver never loses.
-    let ckpt = checkpoint_path(&run, 2);
-    let specs = [
-        AgentSpec::parse(&format!("ckpt:{}:8", ckpt.display())).unwrap(),
-        AgentSpec::parse("solver").unwrap(),
-    ];
+    let specs = checkpoint_and(&run, 2, 8, "solver");
     let loader = NetLoader::for_encoder(TicTacToeEncoder);
     let standard = TicTacToe::from_start(&Default::default()).unwrap();
     let tally = play_match(&specs, &loader, &standard, &Openings::Standard, 4, 0);
@@ -156,8 +186,7 @@ fn tictactoe_runs_through_selfplay_training_evaluation_and_a_match() {
     assert_eq!(tally.wdl.wins, 0, "nobody beats perfect play: {tally:?}");
 
     // A tic-tac-toe network is refused as a Crumble one, and the solver refuses Crumble.
-    let err = NetEvaluator::load(&ckpt, crumble_model::default_device()).unwrap_err();
-    assert!(err.to_string().contains("this game needs"), "{err}");
+    assert_not_a_crumble_network(&run, 2);
     let err = Pool::<Crumble>::new(
         &specs[1..],
         &SearchConfig::default(),
@@ -176,22 +205,11 @@ fn splinter_tiny_config_runs_through_the_pipeline() {
     use crumble_core::games::splinter::Splinter;
     use crumble_model::SplinterEncoder;
     let base = fresh_dir("splinter");
-    let run = base.join("run");
-    let opts = TrainOptions {
-        config: Some(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/splinter-tiny.toml"),
-        ),
-        run_dir: Some(run.clone()),
-        runs_root: base.clone(),
-        generations: Some(2),
-    };
-    train(&opts, &mut |_| {}).unwrap();
+    let config = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/splinter-tiny.toml");
+    let run = train_run(&base, config, 2, &mut |_| {});
     let ledger = std::fs::read_to_string(run.join("progress.csv")).unwrap();
     assert_eq!(ledger.lines().count(), 3, "{ledger}");
-    let mut games = Vec::new();
-    for f in record_files(&run.join("replay/gen-0002")).unwrap() {
-        games.extend(read_file(&f).unwrap());
-    }
+    let games = generation_games(&run, 2);
     assert_eq!(games.len(), 4);
     for rec in &games {
         assert_eq!(rec.game, "splinter");
@@ -200,17 +218,12 @@ fn splinter_tiny_config_runs_through_the_pipeline() {
         assert_eq!(end.board().width(), 5);
         assert!(rec.replay::<Crumble>().is_err());
     }
-    let ckpt = checkpoint_path(&run, 2);
-    let specs = [
-        AgentSpec::parse(&format!("ckpt:{}:4", ckpt.display())).unwrap(),
-        AgentSpec::parse("random").unwrap(),
-    ];
+    let specs = checkpoint_and(&run, 2, 4, "random");
     let loader = NetLoader::for_encoder(SplinterEncoder);
     let standard = Splinter::standard(5, 6).unwrap();
     let tally = play_match(&specs, &loader, &standard, &Openings::RandomTurns(2), 2, 30);
     assert_eq!(tally.wdl.games(), 4);
-    let err = NetEvaluator::load(&ckpt, crumble_model::default_device()).unwrap_err();
-    assert!(err.to_string().contains("this game needs"), "{err}");
+    assert_not_a_crumble_network(&run, 2);
     let _ = std::fs::remove_dir_all(&base);
 }
 
@@ -298,20 +311,12 @@ fn evaluation_beside_the_loop_lands_later_and_gates_when_it_lands() {
         "opening_turns = 0\nbackground = \"always\"\ngating = true\ngating_threshold = 0.0\n",
     );
     std::fs::write(&cfg, text).unwrap();
-    let run = base.join("run");
-    let opts = TrainOptions {
-        config: Some(cfg),
-        run_dir: Some(run.clone()),
-        runs_root: base.clone(),
-        generations: Some(6),
-    };
     let mut eval_events = 0;
-    train(&opts, &mut |e| {
-        if let crumble_train::run::Event::Eval { .. } = e {
+    let run = train_run(&base, cfg, 6, &mut |e| {
+        if let Event::Eval { .. } = e {
             eval_events += 1;
         }
-    })
-    .unwrap();
+    });
     let rows = ledger::read(&run.join("progress.csv")).unwrap();
     assert_eq!(rows.len(), 6);
     assert!(eval_events > 0);

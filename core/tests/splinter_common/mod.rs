@@ -107,3 +107,32 @@ pub fn final_of(file: &str) -> Splinter {
     }
     g
 }
+
+/// Calls `visit` on every position before a turn of `games` random games (turns drawn from
+/// `seed`) on a `w`×`h` board, each ended by the rules or after `limit` turns.
+pub fn for_each_random_position(
+    seed: u64,
+    games: usize,
+    (w, h): (u8, u8),
+    limit: u32,
+    mut visit: impl FnMut(&Splinter),
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..games {
+        let mut g = Splinter::standard(w, h).unwrap();
+        g.set_turn_limit(limit);
+        while !g.is_over() {
+            visit(&g);
+            g.play_random_turn(&mut rng);
+        }
+    }
+}
+
+/// The position JSON after the random game of `seed` on a `w`×`h` board, at most `limit`
+/// turns.
+pub fn random_game_json(seed: u64, (w, h): (u8, u8), limit: u32) -> String {
+    let mut g = Splinter::standard(w, h).unwrap();
+    g.set_turn_limit(limit);
+    g.play_random_game(&mut ChaCha8Rng::seed_from_u64(seed));
+    position::to_json(&g)
+}

@@ -24,6 +24,19 @@ fn random<const D: usize>(shape: [usize; D], rng: &mut ChaCha8Rng, device: &Devi
     Tensor::from_data(TensorData::new(v, shape), device)
 }
 
+/// A 3×3 convolution's random operands for a batch of `b` images `h`×`w` of `cin`
+/// channels and `cout` output channels: the input, the weights and the bias, drawn in that
+/// order.
+fn conv_operands(
+    [b, h, w, cin, cout]: [usize; 5],
+    rng: &mut ChaCha8Rng,
+    device: &Device,
+) -> (Tensor<4>, Tensor<4>, Tensor<1>) {
+    let x = random([b, h, w, cin], rng, device);
+    let wt = random([cout, cin, 3, 3], rng, device);
+    (x, wt, random([cout], rng, device))
+}
+
 fn host<const D: usize>(t: Tensor<D>) -> Vec<f32> {
     t.into_data().try_to_vec::<f32>().unwrap()
 }
@@ -86,9 +99,7 @@ fn the_fast_forward_is_burns_convolution_with() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for &[b, h, w, cin, cout] in SHAPES {
         for (relu_in, relu_out) in [(false, false), (true, false), (false, true), (true, true)] {
-            let x = random([b, h, w, cin], &mut rng, &device);
-            let wt = random([cout, cin, 3, 3], &mut rng, &device);
-            let bias = random([cout], &mut rng, &device);
+            let (x, wt, bias) = conv_operands([b, h, w, cin, cout], &mut rng, &device);
             let got = conv3x3(x.clone(), wt.clone(), bias.clone(), relu_in, relu_out);
             let want = conv3x3_reference(x, wt, bias, relu_in, relu_out);
             assert_eq!(got.dims(), [b, h, w, cout]);
@@ -110,9 +121,7 @@ fn the_fast_backward_is_burns_gradient_with() {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     for &[b, h, w, cin, cout] in SHAPES {
         for (relu_in, relu_out) in [(false, false), (true, false), (false, true), (true, true)] {
-            let x = random([b, h, w, cin], &mut rng, &device);
-            let wt = random([cout, cin, 3, 3], &mut rng, &device);
-            let bias = random([cout], &mut rng, &device);
+            let (x, wt, bias) = conv_operands([b, h, w, cin, cout], &mut rng, &device);
             let r = random([b, h, w, cout], &mut rng, &device);
             let shape = format!("{:?} relu {relu_in}/{relu_out}", [b, h, w, cin, cout]);
             assert_same_gradients(
@@ -138,9 +147,7 @@ fn gradients_flow_to_the_tracked_inputs_only() {
 fn gradients_flow_to_the_tracked_inputs_only_with() {
     let device = Device::flex().autodiff();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    let x = random([2, 4, 4, 3], &mut rng, &device);
-    let wt = random([5, 3, 3, 3], &mut rng, &device);
-    let bias = random([5], &mut rng, &device);
+    let (x, wt, bias) = conv_operands([2, 4, 4, 3, 5], &mut rng, &device);
     let mut dws = Vec::new();
     for f in [conv3x3, conv3x3_reference] {
         let wt = wt.clone().require_grad();
@@ -163,9 +170,7 @@ fn the_weight_gradient_matches_finite_differences_with() {
     let device = Device::flex();
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let (b, h, w, cin, cout) = (2, 3, 4, 2, 3);
-    let x = random([b, h, w, cin], &mut rng, &device);
-    let wt = random([cout, cin, 3, 3], &mut rng, &device);
-    let bias = random([cout], &mut rng, &device);
+    let (x, wt, bias) = conv_operands([b, h, w, cin, cout], &mut rng, &device);
     let r = random([b, h, w, cout], &mut rng, &device);
     let loss = |wv: &[f32]| -> f64 {
         let wt = Tensor::<4>::from_data(TensorData::new(wv.to_vec(), [cout, cin, 3, 3]), &device);

@@ -3,12 +3,11 @@
 //! `T(s)` are the mapped planes of `s`, and the policy target of a decision through `T` sits
 //! at the policy index of the engine's image of that decision in `T(s)`.
 
-use crumble_core::Decision;
+use super::common::{check_net_evaluates, check_symmetries, planes, small_net_config};
 use crumble_core::GameState as _;
 use crumble_core::games::crumo::{Crumo, Symmetry};
+use crumble_model::CrumoEncoder;
 use crumble_model::encoder::{Encoder, check_encoder};
-use crumble_model::{CrumoEncoder, NetConfig};
-use crumble_selfplay::SearchRecord;
 use rand::SeedableRng;
 
 const SIZES: [u8; 3] = [3, 5, 7];
@@ -21,14 +20,6 @@ fn crumo_encoder_passes_the_encoder_conformance_test() {
             check_encoder(&CrumoEncoder, &start, 6, 3).unwrap_or_else(|v| panic!("size {n}: {v}"));
         assert!(n_checked > 100, "size {n}: {n_checked} states checked");
     }
-}
-
-fn planes(s: &Crumo) -> Vec<f32> {
-    let e = CrumoEncoder;
-    let g = e.grid(s);
-    let mut out = vec![f32::NAN; e.input_planes() * g * g];
-    e.encode(s, &mut (), &mut out);
-    out
 }
 
 /// The states of `games` random games of size `n`, decision by decision, uniform over the
@@ -53,41 +44,12 @@ fn random_states(n: u8, games: u64) -> Vec<Crumo> {
 #[test]
 fn symmetries_map_planes_and_targets_as_the_engine_maps_positions_and_decisions() {
     let e = CrumoEncoder;
-    let mut legal = Vec::new();
     let mut pending_seen = 0;
     for n in SIZES {
         for s in random_states(n, 6).into_iter().step_by(3) {
-            let g = e.grid(&s);
-            let p = planes(&s);
-            let syms = e.symmetries(&s);
-            assert_eq!(syms.len(), 12);
+            assert_eq!(e.symmetries(&s).len(), 12);
             pending_seen += usize::from(s.is_pending());
-            s.legal_decisions_into(&mut legal);
-            let uniform = SearchRecord {
-                value: 0.0,
-                full: true,
-                proven: None,
-                policy: legal.iter().map(|&d| (d, 1.0)).collect(),
-                joint: Vec::new(),
-            };
-            for &k in &syms {
-                let t = Symmetry::ALL[k];
-                let a = e.policy_len(g);
-                let (mut target, mut mask) = (vec![0.0; a], vec![0.0; a]);
-                e.policy_target(&s, &uniform, k, &mut target, &mut mask)
-                    .unwrap();
-                let ts = t.apply(&s);
-                let mut mapped = vec![f32::NAN; p.len()];
-                e.map_planes(k, g, &p, &mut mapped);
-                assert_eq!(mapped, planes(&ts), "size {n} symmetry {k}");
-                let mut legal_t = Vec::new();
-                ts.legal_decisions_into(&mut legal_t);
-                assert_eq!(legal_t.len(), legal.len(), "size {n} symmetry {k}");
-                for &d in &legal_t {
-                    assert_eq!(target[e.policy_index(&ts, d)], 1.0, "size {n} symmetry {k}");
-                }
-                assert_eq!(mask.iter().filter(|&&m| m > 0.0).count(), legal.len());
-            }
+            check_symmetries(&e, &s, |k| Symmetry::ALL[k].apply(&s), &format!("size {n}"));
         }
     }
     assert!(pending_seen > 5, "{pending_seen} pending states");
@@ -101,7 +63,7 @@ fn planes_show_stacks_guards_control_and_the_board_from_the_mover_s_view() {
         for s in random_states(n, 3) {
             let g = e.grid(&s);
             assert_eq!(g, 2 * usize::from(n) - 1);
-            let p = planes(&s);
+            let p = planes(&e, &s);
             let geo = s.geometry();
             let me = s.to_move();
             let mut board = vec![false; g * g];
@@ -154,33 +116,7 @@ fn planes_show_stacks_guards_control_and_the_board_from_the_mover_s_view() {
 /// prior per legal decision, summing to 1, and a value in [-1, 1].
 #[test]
 fn a_network_of_crumo_s_shapes_evaluates_a_position() {
-    use crumble_model::NetEvaluator;
-    use crumble_selfplay::evaluator::{Evaluation, Evaluator as _, Leaf};
-    let cfg = NetConfig::new()
-        .with_channels(8)
-        .with_blocks(1)
-        .with_value_hidden(8)
-        .with_resolution(1)
-        .with_cell_pixels(1)
-        .with_encoder(&CrumoEncoder);
-    assert_eq!(cfg.mask_plane, Some(35));
-    let device = crumble_model::default_device();
-    let net = cfg.init(&device).unwrap();
-    let mut ev = NetEvaluator::with_encoder("crumo", CrumoEncoder, cfg, net, device);
-    for s in random_states(5, 1).into_iter().step_by(3) {
-        let mut legal: Vec<Decision> = Vec::new();
-        s.legal_decisions_into(&mut legal);
-        let mut out = vec![Evaluation::default()];
-        ev.evaluate(
-            &[Leaf {
-                game: &s,
-                legal: &legal,
-            }],
-            &mut out,
-        )
-        .unwrap();
-        assert_eq!(out[0].priors.len(), legal.len());
-        assert!((out[0].priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
-        assert!((-1.0..=1.0).contains(&out[0].value));
-    }
+    assert_eq!(small_net_config(&CrumoEncoder).mask_plane, Some(35));
+    let states: Vec<Crumo> = random_states(5, 1).into_iter().step_by(3).collect();
+    check_net_evaluates("crumo", CrumoEncoder, &states);
 }

@@ -473,6 +473,15 @@ fn fast_operations_compute_the_function_of_burns_own() {
     }
 }
 
+/// The gradient of `t` in `grads`, as host values.
+fn grad_values<const D: usize>(t: Tensor<D>, grads: &burn::tensor::Gradients) -> Vec<f32> {
+    t.grad(grads)
+        .unwrap()
+        .into_data()
+        .try_to_vec::<f32>()
+        .unwrap()
+}
+
 /// The gradients of both losses with respect to every kind of parameter (stem, convolutions,
 /// pooling layer, residual scale, policy heads, value head) are the same with the fast CPU
 /// operations as with burn's own.
@@ -486,27 +495,9 @@ fn fast_operations_give_burns_gradients() {
         let grads_of = |net: &CrumbleNet| {
             let l = train::losses(net, &b);
             let grads = (l.policy + l.value).backward();
-            let g = |t: Tensor<4>| {
-                t.grad(&grads)
-                    .unwrap()
-                    .into_data()
-                    .try_to_vec::<f32>()
-                    .unwrap()
-            };
-            let g2 = |t: Tensor<2>| {
-                t.grad(&grads)
-                    .unwrap()
-                    .into_data()
-                    .try_to_vec::<f32>()
-                    .unwrap()
-            };
-            let g1 = |t: Tensor<1>| {
-                t.grad(&grads)
-                    .unwrap()
-                    .into_data()
-                    .try_to_vec::<f32>()
-                    .unwrap()
-            };
+            let g = |t: Tensor<4>| grad_values(t, &grads);
+            let g2 = |t: Tensor<2>| grad_values(t, &grads);
+            let g1 = |t: Tensor<1>| grad_values(t, &grads);
             let block = &net.blocks[1];
             vec![
                 ("stem", g(net.stem.weight.val())),

@@ -3,12 +3,12 @@
 //! of `s`, and the policy target of a decision through `T` sits at the policy index of the
 //! engine's image of that decision in `T(s)`.
 
+use super::common::{check_net_evaluates, check_symmetries, planes};
 use crumble_core::Decision;
 use crumble_core::GameState as _;
 use crumble_core::games::splinter::{Dir, PieceType, Splinter, Symmetry};
+use crumble_model::SplinterEncoder;
 use crumble_model::encoder::{Encoder, check_encoder};
-use crumble_model::{NetConfig, SplinterEncoder};
-use crumble_selfplay::SearchRecord;
 use rand::SeedableRng;
 
 const SHAPES: [(u8, u8); 4] = [(5, 6), (7, 8), (8, 8), (9, 6)];
@@ -20,14 +20,6 @@ fn splinter_encoder_passes_the_encoder_conformance_test() {
         let n = check_encoder(&SplinterEncoder, &start, 12, 3).unwrap_or_else(|v| panic!("{v}"));
         assert!(n > 100, "{w}x{h}: {n} states checked");
     }
-}
-
-fn planes(s: &Splinter) -> Vec<f32> {
-    let e = SplinterEncoder;
-    let g = e.grid(s);
-    let mut out = vec![f32::NAN; e.input_planes() * g * g];
-    e.encode(s, &mut (), &mut out);
-    out
 }
 
 /// The states of `games` random games on a `w × h` board, decision by decision: positions
@@ -70,36 +62,22 @@ fn random_states(w: u8, h: u8, games: u64) -> Vec<Splinter> {
 #[test]
 fn symmetries_map_planes_and_targets_as_the_engine_maps_positions_and_decisions() {
     let e = SplinterEncoder;
-    let mut legal = Vec::new();
     let mut pending_seen = 0;
     let mut barred_seen = 0;
     for (w, h) in SHAPES {
         for (s, before) in random_states_with_moves(w, h, 30) {
             let g = e.grid(&s);
-            let p = planes(&s);
-            let syms = e.symmetries(&s);
-            assert_eq!(syms.len(), if w == h { 8 } else { 4 });
+            assert_eq!(e.symmetries(&s).len(), if w == h { 8 } else { 4 });
             if s.is_pending() {
                 pending_seen += 1;
             }
+            let p = planes(&e, &s);
             barred_seen += usize::from(p[8 * g * g..16 * g * g].iter().any(|&v| v > 0.0));
-            s.legal_decisions_into(&mut legal);
-            let uniform = SearchRecord {
-                value: 0.0,
-                full: true,
-                proven: None,
-                policy: legal.iter().map(|&d| (d, 1.0)).collect(),
-                joint: Vec::new(),
-            };
-            for &k in &syms {
+            let image = |k: usize| {
                 let t = Symmetry::of_board(w, h)[k];
-                let a = e.policy_len(g);
-                let (mut target, mut mask) = (vec![0.0; a], vec![0.0; a]);
-                e.policy_target(&s, &uniform, k, &mut target, &mut mask)
-                    .unwrap();
                 // Mid-turn no position exists (rule 12.2): T(s) is the image of the position
                 // before with the image of the move played on it.
-                let ts = match &before {
+                match &before {
                     Some((prev, mv)) => {
                         let mut ts = t.position(prev);
                         ts.apply(t.decision(prev, *mv)).unwrap();
@@ -107,18 +85,9 @@ fn symmetries_map_planes_and_targets_as_the_engine_maps_positions_and_decisions(
                         ts
                     }
                     None => t.position(&s),
-                };
-                let mut mapped = vec![f32::NAN; p.len()];
-                e.map_planes(k, g, &p, &mut mapped);
-                assert_eq!(mapped, planes(&ts), "{w}x{h} symmetry {t:?}");
-                let mut legal_t = Vec::new();
-                ts.legal_decisions_into(&mut legal_t);
-                assert_eq!(legal_t.len(), legal.len());
-                for &d in &legal_t {
-                    assert_eq!(target[e.policy_index(&ts, d)], 1.0, "{w}x{h} {t:?}");
                 }
-                assert_eq!(mask.iter().filter(|&&m| m > 0.0).count(), legal.len());
-            }
+            };
+            check_symmetries(&e, &s, image, &format!("{w}x{h}"));
         }
     }
     assert!(pending_seen > 5, "{pending_seen} pending states");
@@ -136,7 +105,7 @@ fn planes_show_the_mover_s_pieces_the_barred_moves_and_the_board() {
         for s in random_states(w, h, 4) {
             let g = e.grid(&s);
             assert_eq!(g, usize::from(w.max(h)));
-            let p = planes(&s);
+            let p = planes(&e, &s);
             let at = |c: usize, x: u8, y: u8| p[c * g * g + usize::from(y) * g + usize::from(x)];
             let b = s.board();
             let me = s.to_move();
@@ -175,32 +144,6 @@ fn planes_show_the_mover_s_pieces_the_barred_moves_and_the_board() {
 /// decision, summing to 1, and a value in [-1, 1].
 #[test]
 fn a_network_of_splinter_s_shapes_evaluates_a_position() {
-    use crumble_model::NetEvaluator;
-    use crumble_selfplay::evaluator::{Evaluation, Evaluator as _, Leaf};
-    let cfg = NetConfig::new()
-        .with_channels(8)
-        .with_blocks(1)
-        .with_value_hidden(8)
-        .with_resolution(1)
-        .with_cell_pixels(1)
-        .with_encoder(&SplinterEncoder);
-    let device = crumble_model::default_device();
-    let net = cfg.init(&device).unwrap();
-    let mut ev = NetEvaluator::with_encoder("splinter", SplinterEncoder, cfg, net, device);
-    for s in random_states(7, 8, 1).into_iter().step_by(5) {
-        let mut legal: Vec<Decision> = Vec::new();
-        s.legal_decisions_into(&mut legal);
-        let mut out = vec![Evaluation::default()];
-        ev.evaluate(
-            &[Leaf {
-                game: &s,
-                legal: &legal,
-            }],
-            &mut out,
-        )
-        .unwrap();
-        assert_eq!(out[0].priors.len(), legal.len());
-        assert!((out[0].priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
-        assert!((-1.0..=1.0).contains(&out[0].value));
-    }
+    let states: Vec<Splinter> = random_states(7, 8, 1).into_iter().step_by(5).collect();
+    check_net_evaluates("splinter", SplinterEncoder, &states);
 }

@@ -2,7 +2,7 @@
 //! and the result JSON or the 1-based index of the first refused move), played through the
 //! `crumble` program.
 
-use super::{TempFile, crumble, stderr, stdout, temp_file_of};
+use super::{TempFile, crumble, json, stderr, stdout, temp_file_of};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;
@@ -88,17 +88,6 @@ impl Examples {
             }
         }
     }
-}
-
-pub fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-}
-
-/// The program's output of `args`, which must succeed.
-pub fn ok(args: &[&str]) -> String {
-    let o = crumble(args);
-    assert!(o.status.success(), "args {args:?}: {}", stderr(&o));
-    stdout(&o)
 }
 
 pub fn strings(v: &Value) -> Vec<String> {
