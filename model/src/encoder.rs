@@ -26,11 +26,12 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
     type Scratch: Default + Send;
 
     /// Input planes `C`.
-    fn input_planes(&self) -> usize;
+    const INPUT_PLANES: usize;
     /// Policy planes `P` over the grid.
-    fn policy_planes(&self) -> usize;
-    /// Policy logits after the planes, computed from pooled features (Crumble's `Stop`).
-    fn policy_extra(&self) -> usize;
+    const POLICY_PLANES: usize;
+    /// Policy logits after the planes, computed from pooled features (Crumble's `Stop`);
+    /// none by default.
+    const POLICY_EXTRA: usize = 0;
     /// The input plane that marks the board's cells when the board does not fill the grid
     /// and the network should ignore the rest ([`crate::NetConfig::mask_plane`]); `None`
     /// when every cell counts.
@@ -46,7 +47,7 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
     }
     /// Policy length on grid side `g`: `P·g·g + extra`.
     fn policy_len(&self, g: usize) -> usize {
-        self.policy_planes() * g * g + self.policy_extra()
+        Self::POLICY_PLANES * g * g + Self::POLICY_EXTRA
     }
     /// Writes the planes `[C, G, G]` of `state` into `out` (length `C·G·G`; every value is
     /// written).
@@ -66,9 +67,9 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
         planes.resize(out.len(), 0.0);
         self.encode(state, scratch, planes);
         let layout = crate::Layout {
-            input_planes: self.input_planes(),
-            policy_planes: self.policy_planes(),
-            policy_extra: self.policy_extra(),
+            input_planes: Self::INPUT_PLANES,
+            policy_planes: Self::POLICY_PLANES,
+            policy_extra: Self::POLICY_EXTRA,
             stride,
         };
         layout.to_cells(planes, self.grid(state), out);
@@ -149,7 +150,7 @@ pub fn check_encoder<G: GameState, E: Encoder<G>>(
         while !s.is_over() {
             let fail = |what: String| EncoderViolation { game, ply, what };
             let g = encoder.grid(&s);
-            let c = encoder.input_planes();
+            let c = E::INPUT_PLANES;
             let a = encoder.policy_len(g);
             let mut planes = vec![f32::NAN; c * g * g];
             encoder.encode(&s, &mut scratch, &mut planes);

@@ -94,9 +94,9 @@ impl NetConfig {
         self,
         encoder: &E,
     ) -> NetConfig {
-        self.with_input_planes(encoder.input_planes())
-            .with_policy_planes(encoder.policy_planes())
-            .with_policy_extra(encoder.policy_extra())
+        self.with_input_planes(E::INPUT_PLANES)
+            .with_policy_planes(E::POLICY_PLANES)
+            .with_policy_extra(E::POLICY_EXTRA)
             .with_mask_plane(encoder.board_mask_plane())
     }
 
@@ -105,11 +105,7 @@ impl NetConfig {
         &self,
         encoder: &E,
     ) -> Result<(), String> {
-        let want = (
-            encoder.input_planes(),
-            encoder.policy_planes(),
-            encoder.policy_extra(),
-        );
+        let want = (E::INPUT_PLANES, E::POLICY_PLANES, E::POLICY_EXTRA);
         let have = (self.input_planes, self.policy_planes, self.policy_extra);
         if want == have && self.mask_plane != encoder.board_mask_plane() {
             Err(format!(

@@ -320,7 +320,7 @@ impl HostBatch {
     ) -> Result<(), ReplayError> {
         let g = encoder.grid(game);
         self.grid = g;
-        let per = encoder.input_planes() * g * g;
+        let per = E::INPUT_PLANES * g * g;
         let a = encoder.policy_len(g);
         let bad = |what: String| ReplayError::Replay {
             index: rec.index,

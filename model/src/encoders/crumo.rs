@@ -115,15 +115,9 @@ impl CrumoEncoder {
 impl Encoder<Crumo> for CrumoEncoder {
     type Scratch = ();
 
-    fn input_planes(&self) -> usize {
-        PLANES
-    }
-    fn policy_planes(&self) -> usize {
-        POLICY_PLANES
-    }
-    fn policy_extra(&self) -> usize {
-        2
-    }
+    const INPUT_PLANES: usize = PLANES;
+    const POLICY_PLANES: usize = POLICY_PLANES;
+    const POLICY_EXTRA: usize = 2;
     fn board_mask_plane(&self) -> Option<usize> {
         Some(BOARD)
     }

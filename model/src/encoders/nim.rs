@@ -16,15 +16,8 @@ pub struct NimEncoder;
 impl Encoder<Nim> for NimEncoder {
     type Scratch = ();
 
-    fn input_planes(&self) -> usize {
-        3
-    }
-    fn policy_planes(&self) -> usize {
-        2
-    }
-    fn policy_extra(&self) -> usize {
-        0
-    }
+    const INPUT_PLANES: usize = 3;
+    const POLICY_PLANES: usize = 2;
     fn grid(&self, state: &Nim) -> usize {
         state.heaps().len().max(state.max_take())
     }

@@ -80,15 +80,8 @@ fn board_extent(src: &[f32], g: usize) -> (u8, u8) {
 impl Encoder<Splinter> for SplinterEncoder {
     type Scratch = ();
 
-    fn input_planes(&self) -> usize {
-        PLANES
-    }
-    fn policy_planes(&self) -> usize {
-        POLICY_PLANES
-    }
-    fn policy_extra(&self) -> usize {
-        0
-    }
+    const INPUT_PLANES: usize = PLANES;
+    const POLICY_PLANES: usize = POLICY_PLANES;
     fn grid(&self, state: &Splinter) -> usize {
         let b = state.board();
         usize::from(b.width().max(b.height()))

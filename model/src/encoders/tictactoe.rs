@@ -14,15 +14,8 @@ pub struct TicTacToeEncoder;
 impl Encoder<TicTacToe> for TicTacToeEncoder {
     type Scratch = ();
 
-    fn input_planes(&self) -> usize {
-        3
-    }
-    fn policy_planes(&self) -> usize {
-        1
-    }
-    fn policy_extra(&self) -> usize {
-        0
-    }
+    const INPUT_PLANES: usize = 3;
+    const POLICY_PLANES: usize = 1;
     fn grid(&self, _state: &TicTacToe) -> usize {
         3
     }

@@ -46,7 +46,7 @@ pub fn transformed(game: &Crumble, sym: Sym) -> Crumble {
 /// The input planes `e` writes for `s`.
 pub fn planes<G: GameState, E: Encoder<G>>(e: &E, s: &G) -> Vec<f32> {
     let g = e.grid(s);
-    let mut out = vec![f32::NAN; e.input_planes() * g * g];
+    let mut out = vec![f32::NAN; E::INPUT_PLANES * g * g];
     e.encode(s, &mut E::Scratch::default(), &mut out);
     out
 }

@@ -561,15 +561,8 @@ fn the_encoder_check_catches_symmetries_numbered_apart_from_the_game() {
     struct Swapped;
     impl Encoder<TicTacToe> for Swapped {
         type Scratch = ();
-        fn input_planes(&self) -> usize {
-            3
-        }
-        fn policy_planes(&self) -> usize {
-            1
-        }
-        fn policy_extra(&self) -> usize {
-            0
-        }
+        const INPUT_PLANES: usize = 3;
+        const POLICY_PLANES: usize = 1;
         fn grid(&self, _: &TicTacToe) -> usize {
             3
         }

@@ -166,8 +166,7 @@ impl Crumo {
     /// Plays a complete move, or refuses it and leaves the game unchanged.
     pub fn play(&mut self, mv: &CrumoMove) -> Result<(), MoveError> {
         let (first, second) = self.resolve(mv)?;
-        self.apply_unchecked(first);
-        if let Some(d) = second {
+        for d in std::iter::once(first).chain(second) {
             self.apply_unchecked(d);
         }
         Ok(())

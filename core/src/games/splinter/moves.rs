@@ -109,10 +109,9 @@ impl Splinter {
 
     /// Plays a complete move, or refuses it and leaves the game unchanged.
     pub fn play(&mut self, mv: &SplinterMove) -> Result<(), MoveError> {
-        let (first, keep) = self.resolve(mv)?;
-        self.apply_unchecked(first);
-        if let Some(k) = keep {
-            self.apply_unchecked(k);
+        let (first, second) = self.resolve(mv)?;
+        for d in std::iter::once(first).chain(second) {
+            self.apply_unchecked(d);
         }
         Ok(())
     }

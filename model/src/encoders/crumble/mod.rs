@@ -22,15 +22,9 @@ pub struct CrumbleEncoder;
 impl Encoder<Crumble> for CrumbleEncoder {
     type Scratch = planes::Rasteriser;
 
-    fn input_planes(&self) -> usize {
-        planes::PLANES
-    }
-    fn policy_planes(&self) -> usize {
-        8
-    }
-    fn policy_extra(&self) -> usize {
-        1
-    }
+    const INPUT_PLANES: usize = planes::PLANES;
+    const POLICY_PLANES: usize = 8;
+    const POLICY_EXTRA: usize = 1;
     fn grid(&self, state: &Crumble) -> usize {
         usize::from(state.grid_size())
     }
