@@ -20,6 +20,7 @@ pub use crumble_selfplay::ConfigError;
 pub use eval::{EvalBackground, EvalConfig};
 
 mod eval;
+mod legacy;
 
 /// Everything a training run needs to know.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -287,7 +288,7 @@ impl TrainConfig {
             message,
         };
         let mut table: toml::Table = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
-        move_crumble_board(&mut table)
+        legacy::move_crumble_board(&mut table)
             .map_err(|(key, value, reason)| invalid(path, &key, value, &reason))?;
         let c: TrainConfig = table.try_into().map_err(|e| parse(e.to_string()))?;
         c.validate(path)?;
@@ -548,49 +549,6 @@ impl TrainConfig {
         keys.dedup();
         keys
     }
-}
-
-/// Moves `[selfplay] board` and `resolution`, where configs kept Crumble's board before
-/// `[game.start]`, into `[game.start]` of a Crumble config. Refused, with the key, the value
-/// and why: the keys in a config of another game, or beside a `[game.start]`.
-fn move_crumble_board(table: &mut toml::Table) -> Result<(), (String, String, String)> {
-    let Some(toml::Value::Table(selfplay)) = table.get_mut("selfplay") else {
-        return Ok(());
-    };
-    let old: Vec<(String, toml::Value)> = ["board", "resolution"]
-        .into_iter()
-        .filter_map(|k| selfplay.remove(k).map(|v| (k.to_string(), v)))
-        .collect();
-    let Some((first, value)) = old.first().cloned() else {
-        return Ok(());
-    };
-    let refused = |why: &str| Err((format!("selfplay.{first}"), value.to_string(), why.into()));
-    let game = table
-        .get("game")
-        .and_then(|g| g.get("name"))
-        .and_then(|n| n.as_str());
-    let crumble = <crumble_core::games::crumble::Crumble as crumble_core::GameState>::NAME;
-    if game.is_some_and(|g| g != crumble) {
-        return refused("Crumble's board, in a config of another game: its start is [game.start]");
-    }
-    let game = table
-        .entry("game")
-        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-    let Some(game) = game.as_table_mut() else {
-        return Ok(()); // a malformed [game], which deserialising refuses
-    };
-    if game.contains_key("start") {
-        return refused(
-            "Crumble's board is [game.start] board and resolution; give them there only",
-        );
-    }
-    let defaults = crumble_core::games::crumble::CrumbleStart::default();
-    let mut start = toml::Table::new();
-    start.insert("board".into(), i64::from(defaults.board).into());
-    start.insert("resolution".into(), i64::from(defaults.resolution).into());
-    start.extend(old);
-    game.insert("start".into(), toml::Value::Table(start));
-    Ok(())
 }
 
 /// A value of `key` in the config file `path` out of its range, and why.
