@@ -158,6 +158,8 @@ pub struct Search<G: GameState> {
     pending: u32,
     legal: Vec<Decision>,
     noise_backup: Vec<f32>,
+    /// The root's Dirichlet samples, kept between searches so a search allocates none.
+    dirichlet: Vec<f64>,
     /// Did this search put noise on the root's priors (a full search with noise on)?
     noised: bool,
     gumbel: Option<GumbelState>,
@@ -211,6 +213,7 @@ impl<G: GameState> Search<G> {
             pending: NONE,
             legal: Vec::new(),
             noise_backup: Vec::new(),
+            dirichlet: Vec::new(),
             noised: false,
             gumbel: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -618,7 +621,9 @@ impl<G: GameState> Search<G> {
             refine::temper_priors(&mut tempered, self.cfg.noise.root_policy_temperature);
             let alpha = (self.cfg.noise.total_alpha / range.len() as f32).max(1e-3);
             let gamma = Gamma::new(f64::from(alpha), 1.0).expect("alpha is positive");
-            let noise: Vec<f64> = range.clone().map(|_| gamma.sample(&mut self.rng)).collect();
+            let mut noise = std::mem::take(&mut self.dirichlet);
+            noise.clear();
+            noise.extend(range.clone().map(|_| gamma.sample(&mut self.rng)));
             let sum: f64 = noise.iter().sum();
             let eps = if sum > 0.0 {
                 self.cfg.noise.epsilon
@@ -634,6 +639,7 @@ impl<G: GameState> Search<G> {
                 self.edges[i].prior = (1.0 - eps) * tempered[k] + eps * dir;
             }
             self.scratch = tempered;
+            self.dirichlet = noise;
         }
     }
 
