@@ -63,6 +63,7 @@ pub fn run(
             simulations: search.simulations,
             config: search.clone(),
         },
+        book: None,
     };
     let t0 = Instant::now();
     let (_, progress) = selfplay::run_selfplay(agent, sp, standard, dir, games, &mut |_| {})?;

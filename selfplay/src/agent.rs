@@ -8,6 +8,7 @@
 //! | `ckpt:PATH[:SIMS]` | search with a network checkpoint (built by the network crate) |
 //! | `bot[:SIMS]` | search with the network built into the program (default [`BOT_SIMULATIONS`]) |
 //! | `solver` | perfect play by exhaustive search, a uniform choice among the best decisions; only for games small enough ([`GameText::SOLVABLE`](crumble_core::GameText::SOLVABLE), the test games) |
+//! | `book:FILE[@AGENT]` | the opening book's best move while the position is in the book and that move is one of its moves, `AGENT` otherwise (default: the agent the book was grown with); in matches and tournaments |
 //!
 //! Parsing is typed ([`AgentSpec::parse`]); building an agent's evaluator goes through
 //! [`build_evaluator`], which hands `ckpt:` specs to a [`CheckpointLoader`] the caller
@@ -45,13 +46,19 @@ pub enum AgentSpec {
         evaluator: EvaluatorSpec,
         simulations: Option<u32>,
     },
+    /// Plays from an opening book ([`crate::book`]) while in it, then `then` (`None`: the
+    /// agent the book was grown with, read from its file).
+    Book {
+        path: PathBuf,
+        then: Option<Box<AgentSpec>>,
+    },
 }
 
 /// Why an agent string or agent could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum AgentError {
     #[error(
-        "agent `{spec}`: unknown kind `{kind}` (expected random, solver, bot[:SIMS], mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS])"
+        "agent `{spec}`: unknown kind `{kind}` (expected random, solver, bot[:SIMS], mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS] or book:FILE[@AGENT])"
     )]
     UnknownKind { spec: String, kind: String },
     #[error("agent `{spec}`: unknown evaluator `{evaluator}` (expected uniform or rollout)")]
@@ -66,6 +73,18 @@ pub enum AgentError {
         "agent `solver`: {game} is too large to solve exhaustively (the solver plays only the test games)"
     )]
     NotSolvable { game: &'static str },
+    #[error("agent `{spec}`: the agent after a book cannot itself be a book")]
+    NestedBook { spec: String },
+    #[error(
+        "agent `{spec}`: an agent playing from a book plays only in `match` and `tournament` (use its agent `{then}` here)"
+    )]
+    BookHere { spec: String, then: String },
+    #[error("agent `{spec}`: cannot read the book {path}: {message}")]
+    Book {
+        spec: String,
+        path: String,
+        message: String,
+    },
     #[error("agent `{spec}`: cannot load checkpoint {path}: {message}")]
     Checkpoint {
         spec: String,
@@ -103,6 +122,9 @@ impl AgentSpec {
                 evaluator: EvaluatorSpec::Builtin,
                 simulations: Some(simulations),
             });
+        }
+        if let Some(rest) = s.strip_prefix("book:") {
+            return AgentSpec::parse_book(spec, rest);
         }
         if let Some(rest) = s.strip_prefix("ckpt:") {
             // PATH may itself contain ':'; a last segment made of digits is SIMS.
@@ -169,11 +191,38 @@ impl AgentSpec {
         })
     }
 
-    /// Simulations per decision of a search agent (the spec's, else the config's).
+    /// `book:FILE[@AGENT]` after its `book:`: the last `@` whose right side reads as an
+    /// agent splits the two (a path may hold `@` too).
+    fn parse_book(spec: &str, rest: &str) -> Result<AgentSpec, AgentError> {
+        let (path, then) = match rest.rsplit_once('@') {
+            Some((p, a)) => match AgentSpec::parse(a) {
+                Ok(AgentSpec::Book { .. }) => {
+                    return Err(AgentError::NestedBook { spec: spec.into() });
+                }
+                Ok(then) => (p, Some(Box::new(then))),
+                Err(_) => (rest, None),
+            },
+            None => (rest, None),
+        };
+        if path.is_empty() {
+            return Err(AgentError::Missing {
+                spec: spec.into(),
+                what: "book file (book:FILE[@AGENT])",
+            });
+        }
+        Ok(AgentSpec::Book {
+            path: path.into(),
+            then,
+        })
+    }
+
+    /// Simulations per decision of a search agent (the spec's, else the config's); `None`
+    /// for a book whose agent is the book's own (known once the file is read).
     pub fn simulations(&self, cfg: &SearchConfig) -> Option<u32> {
         match self {
             AgentSpec::Random | AgentSpec::Solver => None,
             AgentSpec::Mcts { simulations, .. } => Some(simulations.unwrap_or(cfg.simulations)),
+            AgentSpec::Book { then, .. } => then.as_ref().and_then(|t| t.simulations(cfg)),
         }
     }
 }
@@ -190,6 +239,13 @@ impl fmt::Display for AgentSpec {
         match self {
             AgentSpec::Random => f.write_str("random"),
             AgentSpec::Solver => f.write_str("solver"),
+            AgentSpec::Book { path, then } => {
+                write!(f, "book:{}", path.display())?;
+                if let Some(t) = then {
+                    write!(f, "@{t}")?;
+                }
+                Ok(())
+            }
             AgentSpec::Mcts {
                 evaluator: EvaluatorSpec::Checkpoint(p),
                 simulations,
@@ -261,6 +317,10 @@ pub fn build_evaluator<G: GameState>(
 ) -> Result<Option<Box<dyn Evaluator<G>>>, AgentError> {
     match spec {
         AgentSpec::Random | AgentSpec::Solver => Ok(None),
+        AgentSpec::Book { then, .. } => Err(AgentError::BookHere {
+            spec: spec.to_string(),
+            then: then.as_ref().map_or("the book's agent".into(), |t| t.to_string()),
+        }),
         AgentSpec::Mcts {
             evaluator: EvaluatorSpec::Uniform,
             ..

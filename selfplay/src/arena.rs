@@ -18,6 +18,7 @@
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, build_evaluator};
 use crate::config::SearchConfig;
 use crate::driver::{
+    OpeningSource,
     Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, play_games,
 };
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
@@ -130,16 +131,22 @@ impl<G: GameText> Pool<G> {
         let counts = Arc::new(BatchCounts::default());
         let mut nets: Vec<(PathBuf, SharedEvaluator<G>)> = Vec::new();
         let mut agents = Vec::with_capacity(specs.len());
-        for (agent, spec) in specs.iter().enumerate() {
-            let name = spec.to_string();
+        for (agent, full_spec) in specs.iter().enumerate() {
+            let name = full_spec.to_string();
+            let (spec, book) = open_book::<G>(full_spec)?;
+            let spec = &spec;
             if *spec == AgentSpec::Solver {
-                agents.push(crate::selfplay::solver_agent()?);
+                let mut solver = crate::selfplay::solver_agent()?;
+                solver.name = name;
+                solver.book = book;
+                agents.push(solver);
                 continue;
             }
             let AgentSpec::Mcts { evaluator, .. } = spec else {
                 agents.push(Agent {
                     name,
                     kind: AgentKind::Random,
+                    book,
                 });
                 continue;
             };
@@ -170,6 +177,7 @@ impl<G: GameText> Pool<G> {
                     simulations: spec.simulations(config).unwrap_or(config.simulations),
                     config: config.clone(),
                 },
+                book,
             });
         }
         Ok(Pool {
@@ -178,6 +186,27 @@ impl<G: GameText> Pool<G> {
             counts,
         })
     }
+}
+
+/// A `book:` spec's book and the agent that plays after it (the spec's, else the book's
+/// own); any other spec as it is, without a book.
+fn open_book<G: GameState>(
+    spec: &AgentSpec,
+) -> Result<(AgentSpec, Option<Arc<dyn OpeningSource<G>>>), AgentError> {
+    let AgentSpec::Book { path, then } = spec else {
+        return Ok((spec.clone(), None));
+    };
+    let refused = |message: String| AgentError::Book {
+        spec: spec.to_string(),
+        path: path.display().to_string(),
+        message,
+    };
+    let book = crate::book::file::load::<G>(path).map_err(|e| refused(e.to_string()))?;
+    let then = match then {
+        Some(t) => (**t).clone(),
+        None => AgentSpec::parse(&book.header.agent).map_err(|e| refused(e.to_string()))?,
+    };
+    Ok((then, Some(Arc::new(book))))
 }
 
 impl<G: GameState> Pool<G> {

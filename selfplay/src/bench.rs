@@ -143,6 +143,7 @@ pub fn rollout_selfplay_games_per_hour<G: GameState>(
             simulations,
             config: config.clone(),
         },
+        book: None,
     }];
     let opts = RunOptions {
         start: start.clone(),

@@ -26,12 +26,37 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// One agent at run time: random play, or search with its own evaluator and settings.
 #[derive(Debug)]
 pub struct Agent<G: GameState> {
     pub name: String,
     pub kind: AgentKind<G>,
+    /// Where it takes whole moves from before it plays as `kind` (an opening book).
+    pub book: Option<Arc<dyn OpeningSource<G>>>,
+}
+
+impl<G: GameState> Agent<G> {
+    /// An agent that plays as `kind` from the first move.
+    pub fn new(name: impl Into<String>, kind: AgentKind<G>) -> Agent<G> {
+        Agent {
+            name: name.into(),
+            kind,
+            book: None,
+        }
+    }
+}
+
+/// An agent's opening source, if it has one.
+type Opening<G> = Option<Arc<dyn OpeningSource<G>>>;
+
+/// A source of whole moves for some positions, such as an opening book: the agent plays its
+/// move at the start of a turn whenever it has one.
+pub trait OpeningSource<G>: Send + Sync + std::fmt::Debug {
+    /// The move (a turn's decisions, legal in `state`) to play in `state`, at a turn's
+    /// start; `None` where the source has none.
+    fn turn(&self, state: &G) -> Option<Vec<Decision>>;
 }
 
 #[derive(Debug)]
@@ -314,7 +339,7 @@ impl<G: GameState> Slot<G> {
     }
 
     /// Runs the slot until it needs an evaluation (`needs`) or its game is over.
-    fn step(&mut self, metas: &[Meta], outs: &[Evaluation], record_targets: bool) {
+    fn step(&mut self, metas: &[Meta], books: &[Opening<G>], outs: &[Evaluation], record_targets: bool) {
         if let Some(j) = self.pending.take() {
             let t = self.searching.expect("a search waits for its evaluation");
             tree(&mut self.trees, t).provide(&outs[j]);
@@ -394,13 +419,16 @@ impl<G: GameState> Slot<G> {
                 );
                 continue;
             }
+            let p = self.seat[c.index()];
+            if self.play_from_book(books[p].as_deref()) {
+                continue;
+            }
             self.game.legal_decisions_into(&mut self.legal);
             if self.legal.len() == 1 {
                 let d = self.legal[0];
                 self.play(d, StepKind::Forced, None);
                 continue;
             }
-            let p = self.seat[c.index()];
             match &metas[p] {
                 Meta::Solver => {
                     let solver = self.solver.get_or_insert_with(Negamax::new);
@@ -441,6 +469,27 @@ impl<G: GameState> Slot<G> {
                 }
             }
         }
+    }
+
+    /// Plays the book's move at a turn's start when it has one that is legal here; whether it
+    /// did.
+    fn play_from_book(&mut self, book: Option<&dyn OpeningSource<G>>) -> bool {
+        let Some(book) = book else { return false };
+        if !self.game.at_turn_start() {
+            return false;
+        }
+        let Some(turn) = book.turn(&self.game) else {
+            return false;
+        };
+        // The source promises a legal move; a wrong one is not played (the agent searches).
+        let mut check = self.game.clone();
+        if turn.is_empty() || turn.iter().any(|&d| check.apply(d).is_err()) {
+            return false;
+        }
+        for d in turn {
+            self.play(d, StepKind::Book, None);
+        }
+        true
     }
 
     /// Is the game over, by the rules or adjudicated?
@@ -542,6 +591,7 @@ pub fn play_games<G: GameState>(
     let jobs: Vec<GameJob<G>> = jobs.into_iter().collect();
     check_seats(&jobs, agents.len())?;
     let metas: Vec<Meta> = agents.iter().map(Meta::of).collect();
+    let books: Vec<Opening<G>> = agents.iter().map(|a| a.book.clone()).collect();
     let mut caches: Vec<Option<Cache>> = metas.iter().map(Cache::for_agent).collect();
     let total = jobs.len() as u64;
     let Some(first) = jobs.first() else {
@@ -562,7 +612,13 @@ pub fn play_games<G: GameState>(
         ..Progress::default()
     };
     loop {
-        progress.simulations = step_all(&mut slots, &metas, &batch.outs, opts.record_targets);
+        progress.simulations = step_all(
+            &mut slots,
+            &metas,
+            &books,
+            &batch.outs,
+            opts.record_targets,
+        );
         for s in &mut slots {
             if s.active && s.is_over() {
                 progress.decisions += s.decisions;
@@ -655,6 +711,7 @@ impl Cache {
 fn step_all<G: GameState>(
     slots: &mut [Slot<G>],
     metas: &[Meta],
+    books: &[Opening<G>],
     outs: &[Evaluation],
     record: bool,
 ) -> u64 {
@@ -666,7 +723,7 @@ fn step_all<G: GameState>(
         .max(1);
     slots.par_chunks_mut(chunk).for_each(|c| {
         for s in c.iter_mut().filter(|s| s.active) {
-            s.step(metas, outs, record);
+            s.step(metas, books, outs, record);
         }
     });
     slots

@@ -55,7 +55,7 @@ pub mod tournament;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, Lookahead, SearchConfig, SelfPlayConfig};
-pub use driver::{Agent, AgentKind, Progress, RunError, RunOptions, Seating};
+pub use driver::{Agent, AgentKind, OpeningSource, Progress, RunError, RunOptions, Seating};
 pub use evaluator::{
     EvalError, Evaluation, Evaluator, Leaf, MixedEvaluator, RolloutConfig, RolloutEvaluator,
     UniformEvaluator,

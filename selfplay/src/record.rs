@@ -7,7 +7,7 @@
 //! turn's first two decisions ([`crate::Search::joint_first_two`]); then the result and how
 //! the game ended.
 //!
-//! # File format, version 4 (`*.crsp`)
+//! # File format, version 5 (`*.crsp`)
 //!
 //! All integers little-endian. `MAGIC` (8 bytes `CRMBSP\r\n`), `u32` version, `u32` number of
 //! games, the games, then a `u64` FNV-1a checksum of everything before it. A game:
@@ -17,7 +17,7 @@
 //! [`Ending::ALL`]), `u8` would-resign (0 none, 1 first player, 2 second), the agents (`u8`
 //! 0 none, or 1 and for each seat a `u8` length and the bytes of its agent string), `u32`
 //! number of steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random, 2 searched, 3 exact
-//! play); for a
+//! play, 4 from a book); for a
 //! searched step `f32` value, `u8` full, `u8` proven (0 no, 1 yes) and if proven the `f32`
 //! exact value, `u32` n, n × (`u32` decision, `f32` target), `u32` m, m × (`u32` first,
 //! `u32` second, `f32` mass).
@@ -26,7 +26,8 @@
 //! board, `u16` resolution, `u32` max turns, and a `u32`-length start-position JSON (0 = the
 //! standard start); instead of result and ending a winner (0 none, 1 black, 2 white) and
 //! Crumble's reason (index in `crumble_core::games::crumble::Reason::ALL`). Version 1 has no proven byte.
-//! Both are still read, as Crumble records. Version 3 is version 4 without the agents.
+//! Both are still read, as Crumble records. Version 3 is version 4 without the agents; version
+//! 4 is version 5 without book steps.
 //!
 //! Files are written to a temporary name and renamed, so a file that exists is complete; a
 //! truncated or damaged file is refused with a typed [`RecordError`].
@@ -39,7 +40,7 @@ mod decode;
 pub use decode::decode_file;
 
 pub const MAGIC: [u8; 8] = *b"CRMBSP\r\n";
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// The oldest format version this build still reads.
 pub const OLDEST_VERSION: u32 = 1;
 
@@ -83,6 +84,8 @@ pub enum StepKind {
     Searched,
     /// Perfect play (the `solver` agent).
     Exact,
+    /// From an opening book (`book:` agents).
+    Book,
 }
 
 /// What the search said about one decision.
@@ -297,6 +300,7 @@ impl GameRecord {
                 }
                 (StepKind::Random, _) => b.push(1),
                 (StepKind::Exact, _) => b.push(3),
+                (StepKind::Book, _) => b.push(4),
                 _ => b.push(0),
             }
         }

@@ -84,6 +84,7 @@ pub fn make_agent<G: GameText>(
     Ok(Agent {
         name: spec.to_string(),
         kind,
+        book: None,
     })
 }
 
@@ -95,6 +96,7 @@ pub fn solver_agent<G: GameText>() -> Result<Agent<G>, AgentError> {
     Ok(Agent {
         name: AgentSpec::Solver.to_string(),
         kind: AgentKind::Solver,
+        book: None,
     })
 }
 

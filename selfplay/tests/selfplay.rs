@@ -261,10 +261,30 @@ fn agent_strings_parse_strictly() {
         AgentSpec::parse("mcts:uniform:25").unwrap().to_string(),
         "mcts:uniform:25"
     );
+    // A book, with the agent after it or the book's own; a path may hold `@` and `:`.
+    for (text, path, then) in [
+        ("book:b.crbook", "b.crbook", None),
+        ("book:b.crbook@bot:200", "b.crbook", Some("bot:200")),
+        ("book:me@x/b:1.crbook", "me@x/b:1.crbook", None),
+        ("book:me@x/b.crbook@mcts:rollout:8", "me@x/b.crbook", Some("mcts:rollout:8")),
+    ] {
+        let spec = AgentSpec::parse(text).unwrap();
+        assert_eq!(
+            spec,
+            AgentSpec::Book {
+                path: path.into(),
+                then: then.map(|t| Box::new(AgentSpec::parse(t).unwrap())),
+            },
+            "{text}"
+        );
+        assert_eq!(spec.to_string(), text);
+    }
     // Malformed agent strings, each refused with its kind of error.
     // Whether an error is of the kind expected.
     type Kind = fn(&AgentError) -> bool;
-    let refusals: [(&str, Kind); 8] = [
+    let refusals: [(&str, Kind); 10] = [
+        ("book:", |e| matches!(e, AgentError::Missing { .. })),
+        ("book:a@book:b", |e| matches!(e, AgentError::NestedBook { .. })),
         ("bot:0", |e| matches!(e, AgentError::BadSimulations { .. })),
         ("bot:x", |e| matches!(e, AgentError::BadSimulations { .. })),
         ("alphazero", |e| matches!(e, AgentError::UnknownKind { .. })),
@@ -297,6 +317,12 @@ fn agent_strings_parse_strictly() {
         selfplay::make_agent::<Crumble>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
             .unwrap_err();
     assert!(err.to_string().contains("no built-in network"), "{err}");
+    // A book agent where only searches play (self-play) is refused, naming where it plays.
+    let spec = AgentSpec::parse("book:b.crbook@bot").unwrap();
+    let err =
+        selfplay::make_agent::<Crumble>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
+            .unwrap_err();
+    assert!(err.to_string().contains("only in `match`"), "{err}");
 }
 
 #[test]

@@ -191,6 +191,7 @@ fn games_stop_after_the_first_turn_under_the_real_turn_limit() {
             }
             .for_play(),
         },
+        book: None,
     }];
     let tactics: Vec<_> = s
         .tactics

@@ -2,7 +2,9 @@
 //! costs of best-first expansion ([`crate::book`]'s docs say what each means).
 
 use super::{Book, OptionRef, Values};
-use crumble_core::{GameState, Player};
+use crate::driver::OpeningSource;
+use crumble_core::game::symmetry::orientations;
+use crumble_core::{Decision, GameState, Player};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -252,5 +254,29 @@ impl<G: GameState> Book<G> {
             }
         }
         out
+    }
+
+    /// The best move of the position `state` (any orientation of a book position) when it is
+    /// a book move, as seen in `state`; `None` when the position is not in the book, the game
+    /// is over there, or the best option is a move outside the book.
+    pub fn best_move_seen(&self, state: &G) -> Option<Vec<Decision>> {
+        let id = self.lookup(state)?;
+        let node = &self.nodes[id as usize];
+        if node.is_over() {
+            return None;
+        }
+        let options = self.options(id);
+        let k = best_option(sign(node.mover()), &options)?;
+        let OptionRef::Edge(e) = options[k].0 else {
+            return None;
+        };
+        let u = *orientations(&node.state, state).first()?;
+        node.state.symmetry_turn(u, &node.edges[e as usize].turn)
+    }
+}
+
+impl<G: GameState> OpeningSource<G> for Book<G> {
+    fn turn(&self, state: &G) -> Option<Vec<Decision>> {
+        self.best_move_seen(state)
     }
 }

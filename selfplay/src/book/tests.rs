@@ -500,3 +500,94 @@ fn version_1_books_of_the_other_games_read() {
     let old = file::decode::<TicTacToe>(&as_version(file::encode(&book), 1)).unwrap();
     assert_eq!(file::encode(&old), file::encode(&book));
 }
+
+/// A `book:` agent plays the book's best move while it is a book move (in either seat and
+/// whatever the orientation the game reached the position in), then its agent.
+#[test]
+fn a_book_agent_plays_the_books_moves_then_searches() {
+    use crate::agent::{AgentError, AgentSpec, NoCheckpoints};
+    use crate::arena::{Job, Pool, run_jobs};
+    use crate::driver::{Flow, Seating};
+    use crate::record::StepKind;
+    let book = grow(ttt_book(4, 3), 3);
+    let dir = std::env::temp_dir().join(format!("crumble-book-agent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.crbook");
+    file::save(&book, &path).unwrap();
+    let specs = [
+        AgentSpec::parse(&format!("book:{}@mcts:uniform:4", path.display())).unwrap(),
+        AgentSpec::Random,
+    ];
+    let play = SearchConfig::default().for_play();
+    let pool = Pool::<TicTacToe>::new(&specs, &play, &NoCheckpoints).unwrap();
+    let jobs = [Job {
+        agents: vec![0, 1],
+        seating: Seating::Alternate,
+        start: TicTacToe::from_start(&TicTacToeStart::default()).unwrap(),
+        max_turns: 0,
+        stop_after_turns: 0,
+        games: 0..8,
+        seed: 4,
+    }];
+    let mut games = Vec::new();
+    run_jobs(&pool, &jobs, 4, &mut |_, g| {
+        games.extend(g);
+        Ok(Flow::Continue)
+    })
+    .unwrap();
+    let (mut from_book, mut searched) = (0, 0);
+    for g in &games {
+        let mut state = TicTacToe::from_start(&TicTacToeStart::default()).unwrap();
+        // Agent 0 moves first in the even games.
+        let book_seat = if g.index % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        };
+        let mut left_book = false;
+        if book_seat == Player::First {
+            assert_eq!(g.steps[0].kind, StepKind::Book, "the root is in the book");
+        }
+        for s in &g.steps {
+            let mover = state.decider().unwrap();
+            let expected = book.best_move_seen(&state);
+            if mover == book_seat && !left_book {
+                match expected {
+                    Some(turn) => {
+                        assert_eq!((s.kind, vec![s.decision]), (StepKind::Book, turn));
+                        from_book += 1;
+                    }
+                    None => left_book = true,
+                }
+            }
+            if mover == book_seat && left_book && s.kind != StepKind::Forced {
+                assert_eq!(s.kind, StepKind::Searched, "game {}", g.index);
+                searched += 1;
+            }
+            if mover != book_seat {
+                assert_eq!(s.kind, StepKind::Random);
+            }
+            state.apply(s.decision).unwrap();
+        }
+    }
+    assert!(from_book >= 4, "{from_book} moves from the book");
+    assert!(searched > 0, "the agent searches once out of the book");
+    // The book's own agent when none is named; a missing or foreign book is refused.
+    let own = Pool::<TicTacToe>::new(
+        &[AgentSpec::parse(&format!("book:{}", path.display())).unwrap()],
+        &play,
+        &NoCheckpoints,
+    )
+    .unwrap();
+    assert_eq!(own.spec(0).to_string(), format!("book:{}", path.display()));
+    for (spec, says) in [
+        (format!("book:{}", dir.join("none.crbook").display()), "none.crbook"),
+        (format!("book:{}@random", path.display()), "nim"),
+    ] {
+        let spec = AgentSpec::parse(&spec).unwrap();
+        let err = Pool::<Nim>::new(&[spec], &play, &NoCheckpoints).unwrap_err();
+        assert!(matches!(err, AgentError::Book { .. }), "{err:?}");
+        assert!(err.to_string().contains(says), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -213,6 +213,11 @@ fn read_step(r: &mut Reader<'_>, version: u32) -> Result<StepRecord, RecordError
             kind: StepKind::Exact,
             search: None,
         },
+        4 if version >= 5 => StepRecord {
+            decision,
+            kind: StepKind::Book,
+            search: None,
+        },
         k => return Err(r.corrupt(format!("step kind {k}"))),
     })
 }

@@ -46,6 +46,7 @@ pub fn short_games(cfg: &SearchConfig, how: ShortGames) -> Vec<GameRecord> {
             simulations: 16,
             config: cfg.clone(),
         },
+        book: None,
     }];
     let opts = RunOptions {
         start: Crumble::new(4, 2).unwrap(),

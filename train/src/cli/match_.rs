@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Agent A (random, bot[:SIMS], mcts:uniform:SIMS, mcts:rollout:SIMS, ckpt:PATH[:SIMS]; solver for
-    /// the test games).
+    /// the test games; book:FILE[@AGENT] plays an opening book's best moves while in it, then
+    /// AGENT, by default the agent that grew the book).
     a: String,
     /// Agent B.
     b: String,

@@ -44,7 +44,7 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agents to rate (at least two): random, mcts:uniform:SIMS, mcts:rollout:SIMS,
-    /// ckpt:PATH[:SIMS].
+    /// ckpt:PATH[:SIMS], book:FILE[@AGENT] (an opening book's moves, then AGENT).
     #[arg(long, value_name = "AGENT", num_args = 1.., required_unless_present = "run_dir")]
     agents: Vec<String>,
     /// Rate a training run's checkpoints (DIR/checkpoints/gen-NNNN/net.crnet) with the

@@ -162,6 +162,7 @@ pub fn selfplay_agent<G: TrainGame>(
             simulations: cfg.search.simulations,
             config: cfg.search.clone(),
         },
+        book: None,
     })
 }
 
