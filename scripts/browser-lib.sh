@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/browser-lib.sh: what the browser scripts share (browser-test.sh,
 # book-explorer-test.sh, view_screenshots.sh), sourced by them: Chromium found or installed,
-# playwright-core from npm, the release binary.
+# playwright-core from npm, the release binary, a server on a free port.
 
 # The path of an installed Chromium or Chrome.
 find_chromium() {
@@ -46,4 +46,24 @@ ensure_crumble() {
         (cd "$1" && nice -n 10 cargo build --release -q -p crumble-train)
         CRUMBLE="${CARGO_TARGET_DIR:-$1/target}/release/crumble"
     fi
+}
+
+# Starts `$CRUMBLE serve` with the arguments after $1 on a free loopback port, its log in
+# $1; sets `url` and `server` (its pid; killed when the script exits).
+start_serve() {
+    local log="$1"
+    shift
+    "$CRUMBLE" serve --addr 127.0.0.1:0 "$@" >"$log" 2>&1 &
+    server=$!
+    trap 'kill "$server" 2>/dev/null || true' EXIT
+    url=""
+    for _ in $(seq 1 100); do
+        url="$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$log" || true)"
+        [[ -n "$url" ]] && return 0
+        kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
+        sleep 0.1
+    done
+    echo "the server did not start" >&2
+    cat "$log" >&2
+    exit 1
 }

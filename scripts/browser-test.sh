@@ -8,6 +8,10 @@
 # default buttons, and no script error. Screenshots go to OUT_DIR.
 #
 #   scripts/browser-test.sh [OUT_DIR]        (default: target/browser-test)
+#   BOOK=FILE scripts/browser-test.sh [OUT_DIR]
+#
+# With BOOK (a Crumble opening book, `crumble book grow`), scripts/serve-book-test.js drives
+# the board's book panel instead: three book moves deep by its rows and back.
 #
 # Installs Debian's chromium (apt-get) and playwright-core (npm, into OUT_DIR/node) when
 # missing. Builds the release binary unless CRUMBLE names one. Not part of `cargo test`.
@@ -25,20 +29,15 @@ node_dir="$out/node"
 ensure_playwright "$node_dir"
 ensure_crumble "$root"
 
-# A free loopback port: the server takes port 0 and prints the one it got.
-log="$out/serve.log"
-"$CRUMBLE" serve --addr 127.0.0.1:0 >"$log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
-url=""
-for _ in $(seq 1 100); do
-    url="$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$log" || true)"
-    [[ -n "$url" ]] && break
-    kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
-    sleep 0.1
-done
-[[ -n "$url" ]] || { echo "the server did not start" >&2; cat "$log" >&2; exit 1; }
+# With BOOK set, the board shows that opening book and the book's own flow runs instead.
+if [[ -n "${BOOK:-}" ]]; then
+    start_serve "$out/serve.log" --book "$BOOK"
+    script="$root/scripts/serve-book-test.js"
+else
+    start_serve "$out/serve.log"
+    script="$root/scripts/browser-test.js"
+fi
 echo "server: $url ($("$chromium" --version 2>/dev/null || echo "$chromium"))"
 
-NODE_PATH="$node_dir/node_modules" node "$root/scripts/browser-test.js" "$url" "$chromium" "$out"
+NODE_PATH="$node_dir/node_modules" node "$script" "$url" "$chromium" "$out"
 echo "screenshots: $out/*.png"

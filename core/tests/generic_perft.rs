@@ -3,7 +3,7 @@
 //! counts and a fork, Nim by hand.
 
 use crumble_core::GameState;
-use crumble_core::game::perft::{divide, perft};
+use crumble_core::game::perft::{divide, perft, unique};
 use crumble_core::games::crumble::{Crumble, Frame, position};
 use crumble_core::games::nim::{Nim, NimStart};
 use crumble_core::games::tictactoe::TicTacToe;
@@ -34,6 +34,29 @@ fn tictactoe_counts_are_the_known_ones() {
     for (t, &n) in known.iter().enumerate() {
         assert_eq!(perft(&g, t as u32 + 1), n, "{} plies", t + 1);
     }
+}
+
+/// Distinct positions and classes under symmetry: tic-tac-toe's known counts (positions
+/// C(9,k)·C(9−k,…); classes 3, 12, 38, 108 after one to four plies, the counts of the
+/// 765 essentially different positions by ply) and
+/// Crumble's first move on the standard 6x6 board, whose start the four symmetries of its
+/// colouring leave alone.
+#[test]
+fn unique_counts_transpositions_and_mirror_images_once() {
+    let g = TicTacToe::from_start(&Default::default()).unwrap();
+    assert_eq!(unique(&g, 4), vec![(9, 3), (72, 12), (252, 38), (756, 108)]);
+    let c = Crumble::new(6, 8).unwrap();
+    let first = unique(&c, 1);
+    assert_eq!(
+        first[0].0,
+        perft(&c, 1),
+        "every first move reaches its own position"
+    );
+    assert_eq!(
+        first[0].0,
+        4 * first[0].1,
+        "no first move is its own mirror image"
+    );
 }
 
 #[test]

@@ -319,7 +319,9 @@ pub fn build_evaluator<G: GameState>(
         AgentSpec::Random | AgentSpec::Solver => Ok(None),
         AgentSpec::Book { then, .. } => Err(AgentError::BookHere {
             spec: spec.to_string(),
-            then: then.as_ref().map_or("the book's agent".into(), |t| t.to_string()),
+            then: then
+                .as_ref()
+                .map_or("the book's agent".into(), |t| t.to_string()),
         }),
         AgentSpec::Mcts {
             evaluator: EvaluatorSpec::Uniform,

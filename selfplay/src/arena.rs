@@ -18,8 +18,7 @@
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, build_evaluator};
 use crate::config::SearchConfig;
 use crate::driver::{
-    OpeningSource,
-    Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, play_games,
+    Agent, AgentKind, EngineOptions, GameJob, OpeningSource, RunError, Seating, Seats, play_games,
 };
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use crate::record::{GameRecord, RecordError, write_file};

@@ -339,7 +339,13 @@ impl<G: GameState> Slot<G> {
     }
 
     /// Runs the slot until it needs an evaluation (`needs`) or its game is over.
-    fn step(&mut self, metas: &[Meta], books: &[Opening<G>], outs: &[Evaluation], record_targets: bool) {
+    fn step(
+        &mut self,
+        metas: &[Meta],
+        books: &[Opening<G>],
+        outs: &[Evaluation],
+        record_targets: bool,
+    ) {
         if let Some(j) = self.pending.take() {
             let t = self.searching.expect("a search waits for its evaluation");
             tree(&mut self.trees, t).provide(&outs[j]);
@@ -612,13 +618,8 @@ pub fn play_games<G: GameState>(
         ..Progress::default()
     };
     loop {
-        progress.simulations = step_all(
-            &mut slots,
-            &metas,
-            &books,
-            &batch.outs,
-            opts.record_targets,
-        );
+        progress.simulations =
+            step_all(&mut slots, &metas, &books, &batch.outs, opts.record_targets);
         for s in &mut slots {
             if s.active && s.is_over() {
                 progress.decisions += s.decisions;

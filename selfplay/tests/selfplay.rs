@@ -266,7 +266,11 @@ fn agent_strings_parse_strictly() {
         ("book:b.crbook", "b.crbook", None),
         ("book:b.crbook@bot:200", "b.crbook", Some("bot:200")),
         ("book:me@x/b:1.crbook", "me@x/b:1.crbook", None),
-        ("book:me@x/b.crbook@mcts:rollout:8", "me@x/b.crbook", Some("mcts:rollout:8")),
+        (
+            "book:me@x/b.crbook@mcts:rollout:8",
+            "me@x/b.crbook",
+            Some("mcts:rollout:8"),
+        ),
     ] {
         let spec = AgentSpec::parse(text).unwrap();
         assert_eq!(
@@ -284,7 +288,9 @@ fn agent_strings_parse_strictly() {
     type Kind = fn(&AgentError) -> bool;
     let refusals: [(&str, Kind); 10] = [
         ("book:", |e| matches!(e, AgentError::Missing { .. })),
-        ("book:a@book:b", |e| matches!(e, AgentError::NestedBook { .. })),
+        ("book:a@book:b", |e| {
+            matches!(e, AgentError::NestedBook { .. })
+        }),
         ("bot:0", |e| matches!(e, AgentError::BadSimulations { .. })),
         ("bot:x", |e| matches!(e, AgentError::BadSimulations { .. })),
         ("alphazero", |e| matches!(e, AgentError::UnknownKind { .. })),

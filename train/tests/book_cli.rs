@@ -128,6 +128,80 @@ fn a_tictactoe_book_grows_exports_and_feeds_a_match() {
         "4",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // An agent playing from the book, its games kept, then counted over the book.
+    let games = dir.join("games");
+    let o = crumble(&[
+        "match",
+        &format!("book:{}", s(&book)),
+        "random",
+        "--config",
+        &config("tictactoe.toml"),
+        "--opening-turns",
+        "0",
+        "--games",
+        "6",
+        "--out",
+        s(&games),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let counted = crumble(&["book", "json", "--book", s(&book), "--games", s(&games)]);
+    assert!(counted.status.success(), "{}", stderr(&counted));
+    assert!(
+        stderr(&counted).contains("6 of the 6 games"),
+        "{}",
+        stderr(&counted)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&counted.stdout).unwrap();
+    assert_eq!(json["game_sources"][0]["games"], 6);
+    assert_eq!(json["nodes"][0]["games"][0]["games"], 6);
+    // The book's player opens with the book's best move in the games it starts.
+    let best = json["nodes"][0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["games"][0]["games"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert!(best >= 3, "{}", json["nodes"][0]);
+    let o = crumble(&[
+        "book",
+        "html",
+        "--book",
+        s(&book),
+        "--out",
+        s(&site),
+        "--force",
+        "--games",
+        s(&games),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let start = std::fs::read_to_string(site.join("p/0.html")).unwrap();
+    assert!(start.contains("Games through here"), "{start}");
+    // The book's choices against searches twice as deep.
+    let checked: serde_json::Value = serde_json::from_str(&ok(&[
+        "book",
+        "check",
+        "--book",
+        s(&book),
+        "--positions",
+        "6",
+        "--factor",
+        "2",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(checked["agent"], "mcts:rollout:64");
+    let rows = checked["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for r in rows {
+        let differs = r["agree"] == false;
+        assert_eq!(r["deep_value_of_book_move"].is_number(), differs, "{r}");
+        assert_eq!(r["deep_value_of_deep_move"].is_number(), differs, "{r}");
+    }
+    refused(
+        &["book", "check", "--book", s(&book), "--factor", "0"],
+        &["--factor"],
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -262,6 +336,32 @@ fn bad_options_and_malformed_books_are_refused() {
             "0:1",
         ],
         &["none.crbook"],
+    );
+    // Games that are not there; agents and boards given a book that is not there.
+    refused(
+        &[
+            "book",
+            "json",
+            "--book",
+            b,
+            "--games",
+            s(&dir.join("no-games")),
+        ],
+        &["--games", "no-games"],
+    );
+    refused(
+        &[
+            "match",
+            &format!("book:{}", s(&dir.join("none.crbook"))),
+            "random",
+            "--config",
+            &config("nim.toml"),
+        ],
+        &["none.crbook"],
+    );
+    refused(
+        &["serve", "--addr", "127.0.0.1:0", "--book", s(&junk)],
+        &["bad book", "junk.crbook"],
     );
     // The output never replaces the book, nor an existing file without --force.
     refused(

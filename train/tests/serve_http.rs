@@ -359,3 +359,126 @@ async fn the_page_and_its_scripts_are_served() {
         assert_eq!(st, StatusCode::NOT_FOUND, "{path}");
     }
 }
+
+/// A small tic-tac-toe book in `dir`, grown by rollouts.
+fn tictactoe_book(dir: &std::path::Path) -> std::path::PathBuf {
+    use crumble_core::GameState as _;
+    use crumble_core::games::tictactoe::{TicTacToe, TicTacToeStart};
+    use crumble_selfplay::book::{Book, BookConfig, BookHeader, Builder, file};
+    use crumble_selfplay::{RolloutEvaluator, SearchConfig};
+    let start = TicTacToeStart::default();
+    let header = BookHeader {
+        game: "tictactoe".into(),
+        start: crumble_selfplay::record::start_json::<TicTacToe>(&start),
+        agent: "mcts:rollout:32".into(),
+        simulations: 32,
+        search: SearchConfig::default().to_toml_string(),
+        config: BookConfig {
+            batch: 4,
+            ..BookConfig::default()
+        },
+        max_turns: 0,
+        seed: 1,
+    };
+    let book = Book::new(header, TicTacToe::from_start(&start).unwrap());
+    let evaluator = Box::new(RolloutEvaluator::new(SearchConfig::default().rollout, 3));
+    let mut b = Builder::new(book, evaluator).unwrap().without_solver();
+    for _ in 0..3 {
+        b.step().unwrap();
+    }
+    let path = dir.join("ttt.crbook");
+    file::save(&b.book, &path).unwrap();
+    path
+}
+
+/// `serve --book`: the book's values and moves for the position shown, best first for the
+/// player to move; a book move plays from its row's text; off the book (or within a turn)
+/// the page is told so; the other games show no book; bad book files are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_book_shows_beside_the_analysis() {
+    use crumble_selfplay::SearchConfig;
+    use crumble_train::serve::{AppState, router};
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("crumble-serve-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = tictactoe_book(&dir);
+    let state = AppState::new(
+        "tictactoe",
+        SearchConfig::default(),
+        Some("random"),
+        &[path.clone()],
+    );
+    let app = router(Arc::new(state.unwrap()));
+    let (id, s) = session(&app).await;
+    let api = |p: &str| format!("/api/s/{id}/{p}");
+    let book = &s["book"];
+    assert_eq!(book["in_book"], true, "{s}");
+    assert_eq!(book["agent"], "mcts:rollout:32");
+    let options = book["options"].as_array().unwrap();
+    assert!(options.len() >= 2, "{book}");
+    let values: Vec<f64> = options
+        .iter()
+        .map(|o| o["values"]["value"].as_f64().unwrap())
+        .collect();
+    assert!(
+        values.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {values:?}"
+    );
+    for o in options {
+        let v = &o["values"];
+        let (lo, x, hi) = (
+            v["lower"].as_f64().unwrap(),
+            v["value"].as_f64().unwrap(),
+            v["upper"].as_f64().unwrap(),
+        );
+        assert!(lo <= x && x <= hi, "{o}");
+    }
+    // The node's value is its best option's, for the player to move.
+    assert!(
+        (book["values"]["value"].as_f64().unwrap() - values[0]).abs() < 1e-6,
+        "{book}"
+    );
+    // Every book move plays from its text and reaches a book position.
+    let in_book: Vec<&Value> = options.iter().filter(|o| o["in_book"] == true).collect();
+    assert!(!in_book.is_empty());
+    let (st, after) = post(&app, &api("move"), json!({ "text": in_book[0]["move"] })).await;
+    assert_eq!(st, StatusCode::OK, "{after}");
+    assert_eq!(after["book"]["in_book"], true, "{after}");
+    // A line the book never took is outside it.
+    let (_, mut s) = post(&app, &api("goto"), json!({ "ply": 0 })).await;
+    let mut left = false;
+    for _ in 0..5 {
+        let other = s["book"]["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["in_book"] == false).cloned());
+        let Some(other) = other else { break };
+        let (st, next) = post(&app, &api("move"), json!({ "text": other["move"] })).await;
+        assert_eq!(st, StatusCode::OK, "{next}");
+        s = next;
+        if s["book"]["in_book"] == false {
+            left = true;
+            break;
+        }
+    }
+    assert!(left, "the best move outside the book leads out of it: {s}");
+    assert!(s["book"]["positions"].as_u64().unwrap() > 1);
+    // Another game's session has no book.
+    let (_, s) = post(&app, &api("new"), json!({ "game": "nim" })).await;
+    assert!(s.get("book").is_none(), "{s}");
+    // Refused: a missing file, a damaged one, two books of one game.
+    let damaged = dir.join("bad.crbook");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x55;
+    std::fs::write(&damaged, &bytes).unwrap();
+    for (books, says) in [
+        (vec![dir.join("none.crbook")], "none.crbook"),
+        (vec![damaged.clone()], "bad.crbook"),
+        (vec![path.clone(), path.clone()], "one book a game"),
+    ] {
+        let err = AppState::new("tictactoe", SearchConfig::default(), None, &books).unwrap_err();
+        assert!(err.to_string().contains(says), "{err}");
+        assert!(err.to_string().starts_with("bad book"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -34,6 +34,41 @@ pub fn divide<G: GameText>(
     Ok(lines)
 }
 
+/// Distinct positions after each of `1..=turns` complete turns from `state` (a turn start):
+/// per depth, the positions (by [`GameState::position_hash`], so transpositions count once)
+/// and their classes under the game's symmetries (by canonical key): how many first moves
+/// are really different. Breadth first over the distinct positions, so its memory grows
+/// with them: meant for the first few turns.
+pub fn unique<G: GameState>(state: &G, turns: u32) -> Vec<(u64, u64)> {
+    use std::collections::{HashMap, HashSet};
+    let mut layer: Vec<G> = vec![state.clone()];
+    let mut out = Vec::new();
+    for _ in 0..turns {
+        let mut next: HashMap<u64, G> = HashMap::new();
+        for s in &mut layer {
+            if s.decider().is_none() {
+                continue;
+            }
+            each_turn(s, &mut Vec::new(), &mut |after, _| {
+                next.entry(after.position_hash())
+                    .or_insert_with(|| after.clone());
+            });
+        }
+        let classes: HashSet<u64> = next
+            .values()
+            .map(|s| super::symmetry::canonical(s).key)
+            .collect();
+        out.push((next.len() as u64, classes.len() as u64));
+        let mut keys: Vec<u64> = next.keys().copied().collect();
+        keys.sort_unstable();
+        layer = keys
+            .into_iter()
+            .map(|k| next.remove(&k).expect("a key of the map"))
+            .collect();
+    }
+    out
+}
+
 fn count<G: GameState>(state: &mut G, turns: u32) -> u64 {
     if turns == 0 {
         return 1;

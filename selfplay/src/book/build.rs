@@ -35,6 +35,9 @@ pub struct StepReport {
     /// Searches run and their simulations.
     pub searches: usize,
     pub simulations: u64,
+    /// Time spent in the searches (and the evaluator calls for the moves' priors); the rest
+    /// of a step is the book's own work (adding moves, minimax, costs).
+    pub search_time: std::time::Duration,
     /// Nothing is left to add: every node's moves are all in the book.
     pub finished: bool,
 }
@@ -217,8 +220,10 @@ impl<G: GameText> Builder<G> {
             jobs.extend(picks);
             jobs.extend(fresh.into_iter().filter(|&c| !self.book.node(c).is_over()));
         }
+        let t0 = std::time::Instant::now();
         let found = self.search_nodes(&jobs)?;
         let priors = self.priors(&jobs, &found)?;
+        report.search_time = t0.elapsed();
         for ((&id, f), prior) in jobs.iter().zip(found).zip(priors) {
             report.simulations += f.simulations;
             self.record(id, f, prior);

@@ -5,7 +5,8 @@
 //! first reached it from the start, in the orientation of the start, each move mapped by
 //! the symmetry that shows the node as that line has it.
 
-use super::{Book, Other, Values};
+use super::evidence::{Evidence, tally_json};
+use super::{Book, OptionRef, Other, Values};
 use crumble_core::GameText;
 use crumble_core::game::symmetry::orientations;
 use crumble_core::{Decision, Player};
@@ -33,7 +34,105 @@ fn text_of<G: GameText>(state: &G, turn: &[Decision]) -> String {
         .unwrap_or_else(|e| format!("<{e}>"))
 }
 
+/// One option of a position as a reader sees it ([`Book::options_seen`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeenOption {
+    /// The move as the reader's position has it (for the other-moves entry, its best move).
+    pub turn: Vec<Decision>,
+    /// The move in the game's default notation.
+    pub text: String,
+    /// `None`: the other-moves entry (every move outside the book).
+    pub child: Option<u32>,
+    /// The edge's number at its node (`None`: the other-moves entry).
+    pub edge: Option<u32>,
+    /// The child was first reached by another line.
+    pub transposition: bool,
+    pub prior: f32,
+    /// Values from the view of the player to move.
+    pub values: Values,
+    /// Simulations behind the option: the child's searches, or the other-moves search's.
+    pub visits: u64,
+    /// The option's cost of expansion (see [`crate::book::config::BookConfig`]).
+    pub cost: f64,
+}
+
 impl<G: GameText> Book<G> {
+    /// The options of node `id` as seen in `state`, an orientation of its position (a line
+    /// being browsed or played), best first for the player to move; `None` when `state` is
+    /// not the node's position.
+    pub fn options_seen(&self, id: u32, state: &G) -> Option<Vec<SeenOption>> {
+        let node = self.node(id);
+        let mover = node.mover();
+        let u = self.orientation_of(id, state)?;
+        let mut out = Vec::new();
+        for (r, v) in self.options(id) {
+            let edge = match r {
+                OptionRef::Edge(k) => Some(k),
+                OptionRef::Other => None,
+            };
+            let (canonical, child, prior, visits, cost) = match r {
+                OptionRef::Edge(k) => {
+                    let e = &node.edges[k as usize];
+                    let child = self.node(e.child);
+                    let cost = node.edge_costs.get(k as usize).copied();
+                    let first = child.via == Some((id, k));
+                    (&e.turn, Some((e.child, first)), e.prior, child.visits, cost)
+                }
+                OptionRef::Other => {
+                    let o = node.other.as_ref().expect("an other option has its entry");
+                    let visits = u64::from(o.visits);
+                    (&o.turn, None, o.prior, visits, Some(node.other_cost))
+                }
+            };
+            let turn = node.state.symmetry_turn(u, canonical)?;
+            out.push(SeenOption {
+                text: text_of(state, &turn),
+                turn,
+                child: child.map(|c| c.0),
+                edge,
+                transposition: child.is_some_and(|c| !c.1),
+                prior,
+                values: v.for_player(mover),
+                visits,
+                cost: cost.unwrap_or(f64::NAN),
+            });
+        }
+        out.sort_by(|a, b| b.values.value.total_cmp(&a.values.value));
+        Some(out)
+    }
+
+    /// What the book says of `state` (any orientation of a book position) as JSON for a
+    /// reader: its values and options for the player to move, the book's agent and
+    /// simulations; `None` when the position is not in the book.
+    pub fn position_json(&self, state: &G) -> Option<Value> {
+        let id = self.lookup(state)?;
+        let node = self.node(id);
+        let options = self.options_seen(id, state)?;
+        let options: Vec<Value> = options
+            .iter()
+            .map(|o| {
+                json!({
+                    "move": o.text,
+                    "in_book": o.child.is_some(),
+                    "transposition": o.transposition,
+                    "prior": o.prior,
+                    "values": values_json(&o.values),
+                    "visits": o.visits,
+                })
+            })
+            .collect();
+        Some(json!({
+            "node": id,
+            "values": values_json(&node.values.for_player(node.mover())),
+            "searches": node.searches,
+            "visits": node.visits,
+            "options": options,
+            "agent": self.header.agent,
+            "simulations": self.header.simulations,
+            "positions": self.nodes().len(),
+        }))
+    }
+
     /// The moves from the start to node `id` along the moves that first reached each node,
     /// as decisions in the start's orientation, with the position they reach.
     pub fn line(&self, id: u32) -> (Vec<Vec<Decision>>, G) {
@@ -75,8 +174,10 @@ impl<G: GameText> Book<G> {
     }
 
     /// The whole book as JSON: its settings and every node with its values (the first
-    /// player's view), its moves and its other-moves entry (module docs for orientations).
-    pub fn to_json(&self) -> Value {
+    /// player's view), its moves and its other-moves entry (module docs for orientations);
+    /// with `evidence`, each node and move also has its `games` by source (for the player to
+    /// move at the node).
+    pub fn to_json(&self, evidence: &[Evidence]) -> Value {
         let h = &self.header;
         let ef = h.config.error_factor;
         let nodes: Vec<Value> = (0..self.nodes().len() as u32)
@@ -86,9 +187,16 @@ impl<G: GameText> Book<G> {
                     .edges
                     .iter()
                     .zip(&n.edge_costs)
-                    .map(|(e, c)| {
+                    .enumerate()
+                    .map(|(k, (e, c))| {
                         let child = self.node(e.child);
                         let mut m = values_json(&child.values);
+                        if !evidence.is_empty() {
+                            m["games"] = evidence
+                                .iter()
+                                .map(|ev| tally_json(&ev.source, ev.edge(id, k as u32), n.mover()))
+                                .collect();
+                        }
                         m["move"] = json!(text_of(&n.state, &e.turn));
                         m["child"] = json!(e.child);
                         m["prior"] = json!(e.prior);
@@ -116,6 +224,12 @@ impl<G: GameText> Book<G> {
                 v["cost"] = json!(n.cost);
                 v["moves"] = json!(moves);
                 v["other"] = other.unwrap_or(Value::Null);
+                if !evidence.is_empty() {
+                    v["games"] = evidence
+                        .iter()
+                        .map(|ev| tally_json(&ev.source, ev.node(id), n.mover()))
+                        .collect();
+                }
                 v
             })
             .collect();
@@ -132,6 +246,10 @@ impl<G: GameText> Book<G> {
             "config": serde_json::to_value(&h.config).expect("plain data"),
             "positions": self.nodes().len(),
             "moves": self.edge_count(),
+            "game_sources": evidence
+                .iter()
+                .map(|ev| json!({ "source": ev.source, "games": ev.games, "outside": ev.outside }))
+                .collect::<Vec<Value>>(),
             "nodes": nodes,
         })
     }

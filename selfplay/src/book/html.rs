@@ -8,12 +8,12 @@
 //! holds along every first line; its moves are mapped to that orientation. A page reached by
 //! a transposition says so and shows its own first line.
 
-use super::{Book, OptionRef, Values};
+use super::evidence::{Evidence, tally_text};
+use super::{Book, Values};
+use crumble_core::Decision;
 use crumble_core::GameText;
-use crumble_core::game::symmetry::orientations;
 use crumble_core::render::svg::escape;
 use crumble_core::render::{PictureStyle, Pictures};
-use crumble_core::{Decision, Player};
 use std::fmt::Write as _;
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;max-width:60em}\
@@ -22,21 +22,10 @@ td:first-child,th:first-child{text-align:left}tr:nth-child(even){background:#f3f
 .board svg{width:100%;max-width:28em;height:auto}.other{color:#555}pre{font-size:1.2em}\
 .moves{overflow-x:auto}";
 
-/// The value `v` (first player's view) from the view of `p`.
-fn for_player(v: &Values, p: Option<Player>) -> (f32, f32, f32) {
-    if p == Some(Player::Second) {
-        (-v.value, -v.upper, -v.lower)
-    } else {
-        (v.value, v.lower, v.upper)
-    }
-}
-
-fn values_cells(v: &Values, p: Option<Player>) -> String {
-    let (x, lo, hi) = for_player(v, p);
-    let proof = match v
-        .proven
-        .map(|q| if p == Some(Player::Second) { -q } else { q })
-    {
+/// The cells of values already in the view of the player to move.
+fn values_cells(v: &Values) -> String {
+    let (x, lo, hi) = (v.value, v.lower, v.upper);
+    let proof = match v.proven {
         Some(1) => "win",
         Some(0) => "draw",
         Some(_) => "loss",
@@ -55,8 +44,9 @@ fn page(title: &str, body: &str) -> String {
 }
 
 impl<G: GameText + Pictures> Book<G> {
-    /// The site's files: (path inside the folder, content).
-    pub fn html_pages(&self) -> Vec<(String, String)> {
+    /// The site's files: (path inside the folder, content). With `evidence`, every page also
+    /// shows the games through its position and each move's, by source.
+    pub fn html_pages(&self, evidence: &[Evidence]) -> Vec<(String, String)> {
         let mut out = vec![(
             "index.html".to_string(),
             page(
@@ -65,7 +55,7 @@ impl<G: GameText + Pictures> Book<G> {
             ),
         )];
         for id in 0..self.nodes().len() as u32 {
-            out.push((format!("p/{id}.html"), self.html_page(id)));
+            out.push((format!("p/{id}.html"), self.html_page(id, evidence)));
         }
         out
     }
@@ -82,7 +72,7 @@ impl<G: GameText + Pictures> Book<G> {
         chain
     }
 
-    fn html_page(&self, id: u32) -> String {
+    fn html_page(&self, id: u32, evidence: &[Evidence]) -> String {
         let node = self.node(id);
         let (moves, state) = self.line(id);
         let mover = node.mover();
@@ -120,7 +110,12 @@ impl<G: GameText + Pictures> Book<G> {
                 );
             }
         }
-        let (x, lo, hi) = for_player(&node.values, mover);
+        let Values {
+            value: x,
+            lower: lo,
+            upper: hi,
+            ..
+        } = node.values.for_player(mover);
         let _ = writeln!(
             b,
             "<p>{}. Value for the player to move {x:+.3} [{lo:+.3}, {hi:+.3}]{}; {} searches of \
@@ -136,14 +131,27 @@ impl<G: GameText + Pictures> Book<G> {
             node.cost,
             node.key
         );
+        for ev in evidence {
+            let _ = writeln!(
+                b,
+                "<p class=\"games\">Games through here ({}): {} for the player to move \
+                 (games (won/drawn/lost), score [95% interval]).</p>",
+                escape(&ev.source),
+                escape(&tally_text(ev.node(id), mover))
+            );
+        }
         if node.is_over() {
             return page(&format!("{} book: position {id}", h.game), &b);
         }
         b.push_str(
             "<div class=\"moves\"><table><tr><th>move</th><th>prior</th><th>value</th><th>bounds</th><th>proof</th>\
-             <th>visits</th><th>cost</th></tr>\n",
+             <th>visits</th><th>cost</th>",
         );
-        for (_, row) in self.move_rows(id, &state) {
+        for ev in evidence {
+            let _ = write!(b, "<th>games ({})</th>", escape(&ev.source));
+        }
+        b.push_str("</tr>\n");
+        for row in self.move_rows(id, &state, evidence) {
             b.push_str(&row);
             b.push('\n');
         }
@@ -176,57 +184,45 @@ impl<G: GameText + Pictures> Book<G> {
         last
     }
 
-    /// The table rows of the moves of `id` (drawn as `state`, the page's position, shows
-    /// them), best first for the player to move, each with its sort key.
-    fn move_rows(&self, id: u32, state: &G) -> Vec<(f32, String)> {
+    /// The table rows of the moves of `id` as `state` (the page's position) shows them,
+    /// best first for the player to move.
+    fn move_rows(&self, id: u32, state: &G, evidence: &[Evidence]) -> Vec<String> {
+        let options = self.options_seen(id, state).unwrap_or_default();
         let node = self.node(id);
         let mover = node.mover();
-        // The moves as this page's position shows them.
-        let u = orientations(&node.state, state).first().copied();
-        let seen = |turn: &[Decision]| {
-            u.and_then(|u| node.state.symmetry_turn(u, turn))
-                .and_then(|t| state.move_text(&t, G::Notation::default()).ok())
-                .unwrap_or_else(|| "?".into())
-        };
-        let mut rows: Vec<(f32, String)> = Vec::new();
-        for (r, v) in self.options(id) {
-            let key = for_player(&v, mover).0;
-            let row = match r {
-                OptionRef::Edge(k) => {
-                    let e = &node.edges[k as usize];
-                    let child = self.node(e.child);
-                    let note = if child.via == Some((id, k)) {
-                        ""
-                    } else {
-                        " (transposition)"
+        options
+            .iter()
+            .map(|o| {
+                let mut cells = format!(
+                    "<td>{:.4}</td>{}<td>{}</td><td>{:.2}</td>",
+                    o.prior,
+                    values_cells(&o.values),
+                    o.visits,
+                    o.cost
+                );
+                for ev in evidence {
+                    let t = match o.edge {
+                        Some(e) => ev.edge(id, e),
+                        None => ev.other(id, node.edges.len() as u32),
                     };
-                    format!(
-                        "<tr><td><a href=\"{}.html\">{}</a>{note}</td><td>{:.4}</td>{}<td>{}</td>\
-                         <td>{:.2}</td></tr>",
-                        e.child,
-                        escape(&seen(&e.turn)),
-                        e.prior,
-                        values_cells(&v, mover),
-                        child.visits,
-                        node.edge_costs.get(k as usize).copied().unwrap_or(f64::NAN)
-                    )
+                    let _ = write!(cells, "<td>{}</td>", escape(&tally_text(t, mover)));
                 }
-                OptionRef::Other => {
-                    let o = node.other.as_ref().expect("an other option has its entry");
-                    format!(
-                        "<tr class=\"other\"><td>other moves (best: {})</td><td>{:.4}</td>{}\
-                         <td>{}</td><td>{:.2}</td></tr>",
-                        escape(&seen(&o.turn)),
-                        o.prior,
-                        values_cells(&v, mover),
-                        o.visits,
-                        node.other_cost
-                    )
+                match o.child {
+                    Some(child) => format!(
+                        "<tr><td><a href=\"{child}.html\">{}</a>{}</td>{cells}</tr>",
+                        escape(&o.text),
+                        if o.transposition {
+                            " (transposition)"
+                        } else {
+                            ""
+                        }
+                    ),
+                    None => format!(
+                        "<tr class=\"other\"><td>other moves (best: {})</td>{cells}</tr>",
+                        escape(&o.text)
+                    ),
                 }
-            };
-            rows.push((key, row));
-        }
-        rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-        rows
+            })
+            .collect()
     }
 }

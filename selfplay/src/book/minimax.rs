@@ -3,7 +3,6 @@
 
 use super::{Book, OptionRef, Values};
 use crate::driver::OpeningSource;
-use crumble_core::game::symmetry::orientations;
 use crumble_core::{Decision, GameState, Player};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -18,7 +17,7 @@ pub(super) fn sign(p: Option<Player>) -> f32 {
 }
 
 /// The option with the best value for the mover of sign `s` (the first on a tie).
-fn best_option(s: f32, options: &[(OptionRef, Values)]) -> Option<usize> {
+pub(super) fn best_option(s: f32, options: &[(OptionRef, Values)]) -> Option<usize> {
     let mut best: Option<(usize, f32)> = None;
     for (k, (_, v)) in options.iter().enumerate() {
         if best.is_none_or(|(_, b)| s * v.value > b) {
@@ -270,7 +269,7 @@ impl<G: GameState> Book<G> {
         let OptionRef::Edge(e) = options[k].0 else {
             return None;
         };
-        let u = *orientations(&node.state, state).first()?;
+        let u = self.orientation_of(id, state)?;
         node.state.symmetry_turn(u, &node.edges[e as usize].turn)
     }
 }

@@ -40,7 +40,8 @@
 //! outside the book), then recomputes the minimax and the costs.
 //!
 //! **Exports** ([`export`], [`html`]): the whole graph as JSON, opening suites by value
-//! band for matches, and a static site with a page a position.
+//! band for matches, and a static site with a page a position; both can show the results of
+//! played games beside the search values ([`evidence`]), never mixed into them.
 //!
 //! **Determinism.** A search's seed is the book's seed and the number of searches before
 //! it, the order of expansions is fixed (cost, then node number), and an evaluator's answer
@@ -48,7 +49,9 @@
 //! book, byte for byte, however the work is split over threads or runs ([`file`](mod@file)).
 
 pub mod build;
+pub mod check;
 pub mod config;
+pub mod evidence;
 pub mod export;
 pub mod file;
 pub mod html;
@@ -59,6 +62,7 @@ mod tests;
 
 pub use build::{BookAgent, Builder, StepReport};
 pub use config::BookConfig;
+pub use evidence::Evidence;
 pub use file::BookError;
 
 use crumble_core::game::symmetry::{canonical, canonical_state, orientations};
@@ -85,6 +89,19 @@ impl Values {
             lower: x,
             upper: x,
             proven: Some(v),
+        }
+    }
+
+    /// The same values from the view of `p` (`None`, a finished game: the first player's).
+    pub fn for_player(&self, p: Option<Player>) -> Values {
+        if p != Some(Player::Second) {
+            return *self;
+        }
+        Values {
+            value: -self.value,
+            lower: -self.upper,
+            upper: -self.lower,
+            proven: self.proven.map(|q| -q),
         }
     }
 
@@ -285,9 +302,30 @@ impl<G: GameState> Book<G> {
         self.index.get(&key).copied()
     }
 
-    /// The node of a position (in any orientation).
+    /// The node of a position (in any orientation, whatever the turn limit of the game it
+    /// stands in: the book's own is assumed).
     pub fn lookup(&self, state: &G) -> Option<u32> {
-        self.find(canonical(state).key)
+        self.find(canonical(self.with_book_limit(state).as_ref()).key)
+    }
+
+    /// `state` under the book's turn limit: a game with another limit (a match's, the
+    /// board's) reaches the same book positions; its hash would differ by the limit alone.
+    fn with_book_limit<'a>(&self, state: &'a G) -> std::borrow::Cow<'a, G> {
+        if state.turn_limit() == self.header.max_turns {
+            return std::borrow::Cow::Borrowed(state);
+        }
+        let mut s = state.clone();
+        s.set_turn_limit(self.header.max_turns);
+        std::borrow::Cow::Owned(s)
+    }
+
+    /// The symmetry that shows node `id` (stored in its canonical orientation) as `state`
+    /// has it; `None` when `state` is not the node's position.
+    pub fn orientation_of(&self, id: u32, state: &G) -> Option<usize> {
+        let state = self.with_book_limit(state);
+        orientations(&self.nodes[id as usize].state, state.as_ref())
+            .first()
+            .copied()
     }
 
     /// Moves in the book.
@@ -339,12 +377,12 @@ impl<G: GameState> Book<G> {
     ) -> Option<(u32, bool)> {
         let id = self.lookup(state)?;
         let canon = &self.nodes[id as usize].state;
-        let v = state.symmetries().into_iter().find(|&v| {
-            state
-                .symmetry_image(v)
+        let seen = self.with_book_limit(state);
+        let v = seen.symmetries().into_iter().find(|&v| {
+            seen.symmetry_image(v)
                 .is_some_and(|t| t.position_hash() == canon.position_hash())
         })?;
-        let mapped = state.symmetry_turn(v, turn)?;
+        let mapped = seen.symmetry_turn(v, turn)?;
         self.add_move(id, &mapped, prior)
     }
 
@@ -370,7 +408,7 @@ impl<G: GameState> Book<G> {
     /// `None` when `state` is not the node's position.
     pub fn moves_as_seen(&self, id: u32, state: &G) -> Option<Vec<Vec<Decision>>> {
         let node = &self.nodes[id as usize];
-        let u = *orientations(&node.state, state).first()?;
+        let u = self.orientation_of(id, state)?;
         node.edges
             .iter()
             .map(|e| node.state.symmetry_turn(u, &e.turn))

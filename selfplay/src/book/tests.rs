@@ -412,7 +412,7 @@ fn malformed_book_files_are_refused_with_what_and_where() {
 #[test]
 fn the_html_site_links_every_position() {
     let book = grow(ttt_book(4, 10), 5);
-    let pages = book.html_pages();
+    let pages = book.html_pages(&[]);
     assert_eq!(pages.len(), book.nodes().len() + 1);
     let names: std::collections::HashSet<&str> = pages.iter().map(|(p, _)| p.as_str()).collect();
     for (path, html) in &pages {
@@ -581,7 +581,10 @@ fn a_book_agent_plays_the_books_moves_then_searches() {
     .unwrap();
     assert_eq!(own.spec(0).to_string(), format!("book:{}", path.display()));
     for (spec, says) in [
-        (format!("book:{}", dir.join("none.crbook").display()), "none.crbook"),
+        (
+            format!("book:{}", dir.join("none.crbook").display()),
+            "none.crbook",
+        ),
         (format!("book:{}@random", path.display()), "nim"),
     ] {
         let spec = AgentSpec::parse(&spec).unwrap();
@@ -590,4 +593,89 @@ fn a_book_agent_plays_the_books_moves_then_searches() {
         assert!(err.to_string().contains(says), "{err}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A finished tic-tac-toe game as a record: `first`, then the lowest free cell each turn.
+fn ttt_record(first: Decision, index: u64) -> crate::record::GameRecord {
+    use crate::record::{Ending, GameRecord, StepKind, StepRecord};
+    let mut g = cells(&[]);
+    let mut steps = vec![first];
+    g.apply(first).unwrap();
+    while !g.is_over() {
+        let mut legal = Vec::new();
+        g.legal_decisions_into(&mut legal);
+        g.apply(legal[0]).unwrap();
+        steps.push(legal[0]);
+    }
+    GameRecord {
+        index,
+        game: TicTacToe::NAME.into(),
+        start: crate::record::start_json::<TicTacToe>(&TicTacToeStart::default()),
+        max_turns: 0,
+        steps: steps
+            .into_iter()
+            .map(|decision| StepRecord {
+                decision,
+                kind: StepKind::Random,
+                search: None,
+            })
+            .collect(),
+        result: g.game_result().unwrap(),
+        ending: Ending::Rules,
+        would_resign: None,
+        agents: None,
+    }
+}
+
+/// Played games count at every book position and move they pass through, once a game,
+/// mirror images together; a game of another game counts as outside; the JSON and the
+/// pages show them beside the search values, which they leave as they were.
+#[test]
+fn game_evidence_counts_each_game_once_per_position_and_move() {
+    let book = grow(ttt_book(4, 3), 3);
+    let root = book.node(0);
+    let turn = root.edges[0].turn.clone();
+    // The same first move in another orientation.
+    let mirrored = root
+        .state
+        .symmetries()
+        .into_iter()
+        .filter_map(|v| root.state.symmetry_turn(v, &turn))
+        .find(|t| *t != turn)
+        .expect("a corner or an edge cell has a mirror image");
+    let mut nim = ttt_record(turn[0], 9);
+    nim.game = "nim".into();
+    let mut games = [ttt_record(turn[0], 0), ttt_record(mirrored[0], 1), nim];
+    // A game under another turn limit (a match's) reaches the same positions.
+    games[1].max_turns = 50;
+    let before = book.to_json(&[]);
+    let ev = book.evidence("test games", &games);
+    assert_eq!((ev.games, ev.outside), (3, 1));
+    assert_eq!(ev.node(0).games(), 2);
+    assert_eq!(ev.edge(0, 0).games(), 2, "mirror images are one move");
+    assert_eq!(ev.node(root.edges[0].child).games(), 2);
+    let other = ev.other(0, root.edges.len() as u32);
+    assert_eq!(other.games(), 0);
+    // Each game once at each position it passed through, whatever else it did.
+    assert!(ev.nodes.values().all(|t| t.games() <= 2));
+    let t = ev.node(0);
+    assert_eq!(t.for_player(Some(Player::Second)).wins, t.second_wins);
+    // JSON: by source, beside unchanged values.
+    let json = book.to_json(std::slice::from_ref(&ev));
+    assert_eq!(json["nodes"][0]["games"][0]["games"], 2);
+    assert_eq!(json["nodes"][0]["games"][0]["source"], "test games");
+    assert_eq!(json["nodes"][0]["moves"][0]["games"][0]["games"], 2);
+    assert_eq!(json["game_sources"][0]["outside"], 1);
+    assert_eq!(json["nodes"][0]["value"], before["nodes"][0]["value"]);
+    // Pages: a line for the position and a column for the moves.
+    let pages = book.html_pages(std::slice::from_ref(&ev));
+    let root_page = &pages.iter().find(|(p, _)| p == "p/0.html").unwrap().1;
+    assert!(
+        root_page.contains("Games through here (test games): 2 ("),
+        "{root_page}"
+    );
+    assert!(
+        root_page.contains("<th>games (test games)</th>"),
+        "{root_page}"
+    );
 }

@@ -8,19 +8,23 @@
 //!   positions, H hours have passed, nothing is left to add, or Ctrl-C. The book is saved
 //!   whole every `--save-every` seconds and at the end; a killed build loses only the steps
 //!   since, and grows on to the very book an uninterrupted build makes.
-//! * `crumble book json --book FILE [--out F]`: the whole graph as JSON.
+//! * `crumble book json --book FILE [--games FILE|DIR ...] [--out F]`: the whole graph as
+//!   JSON; with `--games`, the results of those games at every position and move.
 //! * `crumble book suite --book FILE --band LO:HI [--turns A:B] [--count N] [--out F]`: an
 //!   opening suite for `crumble match --openings`: the live positions A to B moves deep
 //!   whose book value (the first player's view) lies in LO..HI, one per canonical key.
-//! * `crumble book html --book FILE --out DIR [--force]`: the book as a static site, a page
-//!   a position (`crumble_selfplay::book::html`).
+//! * `crumble book html --book FILE --out DIR [--games FILE|DIR ...] [--force]`: the book
+//!   as a static site, a page a position (`crumble_selfplay::book::html`).
+//! * `crumble book check --book FILE [--positions N] [--factor F]`: the book's best moves
+//!   against its agent's searches F times deeper (`crumble_selfplay::book::check`).
 
 use super::output::{check_output, write_output};
 use anyhow::{Context as _, bail};
 use crumble_core::render::Pictures;
 use crumble_selfplay::agent::build_evaluator;
-use crumble_selfplay::book::{Book, BookHeader, Builder, file};
+use crumble_selfplay::book::{Book, BookHeader, Builder, Evidence, file};
 use crumble_selfplay::driver::with_threads;
+use crumble_selfplay::record::{self, GameRecord};
 use crumble_selfplay::{AgentSpec, SearchConfig};
 use crumble_train::config::TrainConfig;
 use crumble_train::games::TrainGame;
@@ -39,12 +43,41 @@ pub enum BookCommand {
     Suite(SuiteArgs),
     /// Write the book as a static site: a page a position with its board and moves.
     Html(HtmlArgs),
+    /// Check the book's choices against deeper searches of its agent.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    #[arg(long, value_name = "FILE")]
+    book: PathBuf,
+    /// Positions to check: the live book positions with book moves, cheapest to reach
+    /// first.
+    #[arg(long, value_name = "N", default_value_t = 50, value_parser = crate::cli::positive::<usize>)]
+    positions: usize,
+    /// The deeper search has this many times the book's simulations a decision.
+    #[arg(long, value_name = "F", default_value_t = 10, value_parser = crate::cli::positive::<u32>)]
+    factor: u32,
+    /// Searches at once (their network calls batched).
+    #[arg(long, value_name = "C", default_value_t = 16, value_parser = crate::cli::positive::<usize>)]
+    concurrency: usize,
+    /// Worker threads (0 = one per core).
+    #[arg(long, value_name = "T", default_value_t = 0, value_parser = crate::cli::threads_arg)]
+    threads: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct HtmlArgs {
     #[arg(long, value_name = "FILE")]
     book: PathBuf,
+    /// Record files of played games (`*.crsp`: self-play, matches), or folders of them:
+    /// their results are counted at every book position and move they pass through and shown
+    /// beside the search values, by source (repeat for several sources).
+    #[arg(long, value_name = "FILE|DIR")]
+    games: Vec<PathBuf>,
     /// The folder to write (created; an existing one only with --force).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -87,6 +120,11 @@ pub struct GrowArgs {
 pub struct JsonArgs {
     #[arg(long, value_name = "FILE")]
     book: PathBuf,
+    /// Record files of played games (`*.crsp`: self-play, matches), or folders of them:
+    /// their results are counted at every book position and move they pass through and shown
+    /// beside the search values, by source (repeat for several sources).
+    #[arg(long, value_name = "FILE|DIR")]
+    games: Vec<PathBuf>,
     /// Write here instead of stdout.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -152,10 +190,15 @@ pub fn run(b: BookCommand) -> anyhow::Result<ExitCode> {
             if let Some(out) = &a.out {
                 check_output("--out", out, &[&a.book], a.force)?;
             }
-            let text = with_book(&a.book, |b| book_json(b))?;
+            let games = read_games(&a.games)?;
+            let text = with_book(&a.book, |b| book_json(b, &games))?;
             emit(a.out.as_deref(), &a.book, a.force, &text)
         }
         BookCommand::Html(a) => html(&a),
+        BookCommand::Check(a) => {
+            let game = book_game(&a.book)?;
+            crumble_train::for_game!(game.as_str(), G => check::<G>(&a))
+        }
         BookCommand::Suite(a) => {
             if let Some(out) = &a.out {
                 check_output("--out", out, &[&a.book], a.force)?;
@@ -205,9 +248,10 @@ fn html(a: &HtmlArgs) -> anyhow::Result<ExitCode> {
             a.out.display()
         );
     }
+    let games = read_games(&a.games)?;
     let mut pages = Vec::new();
     with_book(&a.book, |b| {
-        pages = b.pages();
+        pages = b.pages(&games);
         String::new()
     })?;
     std::fs::create_dir_all(a.out.join("p"))
@@ -226,19 +270,69 @@ fn html(a: &HtmlArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The games of each `--games` source, labelled by the path as given: a record file, or
+/// every `*.crsp` file in a folder (in name order).
+fn read_games(sources: &[PathBuf]) -> anyhow::Result<Vec<(String, Vec<GameRecord>)>> {
+    let mut out = Vec::new();
+    for src in sources {
+        let files: Vec<PathBuf> = if src.is_dir() {
+            let mut f: Vec<PathBuf> = std::fs::read_dir(src)
+                .with_context(|| format!("--games {}: cannot read the folder", src.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "crsp"))
+                .collect();
+            f.sort();
+            if f.is_empty() {
+                bail!(
+                    "--games {}: no *.crsp record files in the folder",
+                    src.display()
+                );
+            }
+            f
+        } else {
+            vec![src.clone()]
+        };
+        let mut games = Vec::new();
+        for f in &files {
+            games.extend(record::read_file(f).with_context(|| format!("--games {}", f.display()))?);
+        }
+        out.push((src.display().to_string(), games));
+    }
+    Ok(out)
+}
+
+/// Played games by source, as `book json` and `book html` take them.
+type Sources = [(String, Vec<GameRecord>)];
+
+/// The evidence of every source over `book`.
+fn evidence<G: TrainGame>(book: &Book<G>, games: &Sources) -> Vec<Evidence> {
+    games
+        .iter()
+        .map(|(source, g)| {
+            let ev = book.evidence(source, g);
+            eprintln!(
+                "book: {} of the {} games in {source} pass through the book",
+                ev.games - ev.outside,
+                ev.games
+            );
+            ev
+        })
+        .collect()
+}
+
 /// What `json`, `suite` and `html` need of a book of any game.
 trait BookText {
-    fn pages(&self) -> Vec<(String, String)>;
-    fn json(&self) -> serde_json::Value;
+    fn pages(&self, games: &Sources) -> Vec<(String, String)>;
+    fn json(&self, games: &Sources) -> serde_json::Value;
     fn suite(&self, band: (f32, f32), turns: (usize, usize), count: usize) -> (usize, String);
 }
 
 impl<G: TrainGame + Pictures> BookText for Book<G> {
-    fn pages(&self) -> Vec<(String, String)> {
-        self.html_pages()
+    fn pages(&self, games: &Sources) -> Vec<(String, String)> {
+        self.html_pages(&evidence(self, games))
     }
-    fn json(&self) -> serde_json::Value {
-        self.to_json()
+    fn json(&self, games: &Sources) -> serde_json::Value {
+        self.to_json(&evidence(self, games))
     }
     fn suite(&self, band: (f32, f32), turns: (usize, usize), count: usize) -> (usize, String) {
         let ids = Book::suite(self, band.0, band.1, turns.0, turns.1, count);
@@ -246,8 +340,8 @@ impl<G: TrainGame + Pictures> BookText for Book<G> {
     }
 }
 
-fn book_json(b: &dyn BookText) -> String {
-    let mut s = serde_json::to_string_pretty(&b.json()).expect("JSON values serialise");
+fn book_json(b: &dyn BookText, games: &Sources) -> String {
+    let mut s = serde_json::to_string_pretty(&b.json(games)).expect("JSON values serialise");
     s.push('\n');
     s
 }
@@ -365,6 +459,7 @@ fn grow_game<G: TrainGame>(a: &GrowArgs, cfg: Option<&TrainConfig>) -> anyhow::R
     let start_positions = builder.book.nodes().len();
     let (mut last_print, mut last_save) = (Instant::now(), Instant::now());
     let (mut simulations, mut searches) = (0u64, 0usize);
+    let mut search_time = Duration::ZERO;
     eprintln!(
         "book: {} ({}), {} positions, agent {} at {} simulations, {}",
         a.book.display(),
@@ -392,6 +487,7 @@ fn grow_game<G: TrainGame>(a: &GrowArgs, cfg: Option<&TrainConfig>) -> anyhow::R
             let r = builder.step()?;
             simulations += r.simulations;
             searches += r.searches;
+            search_time += r.search_time;
             if r.finished {
                 return Ok("every move is in the book");
             }
@@ -413,10 +509,12 @@ fn grow_game<G: TrainGame>(a: &GrowArgs, cfg: Option<&TrainConfig>) -> anyhow::R
     let root = b.node(0).values;
     eprintln!(
         "book: {reason}: {} positions, {} moves, {searches} searches ({simulations} simulations) \
-         in {:.1} s; root value {:.3} [{:.3}, {:.3}]{}, principal line {} moves; saved {}",
+         in {:.1} s ({:.1}% of it searching); root value {:.3} [{:.3}, {:.3}]{}, principal line \
+         {} moves; saved {}",
         b.nodes().len(),
         b.edge_count(),
         t0.elapsed().as_secs_f64(),
+        100.0 * search_time.as_secs_f64() / t0.elapsed().as_secs_f64().max(1e-9),
         root.value,
         root.lower,
         root.upper,
@@ -430,6 +528,94 @@ fn grow_game<G: TrainGame>(a: &GrowArgs, cfg: Option<&TrainConfig>) -> anyhow::R
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `book check`: the book's best moves against searches `--factor` times deeper.
+fn check<G: TrainGame>(a: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let book: Book<G> =
+        file::load(&a.book).with_context(|| format!("book {}", a.book.display()))?;
+    let sims = book
+        .header
+        .simulations
+        .checked_mul(a.factor)
+        .filter(|&n| n <= 10_000_000)
+        .with_context(|| format!("--factor {}: too many simulations", a.factor))?;
+    let spec = match AgentSpec::parse(&book.header.agent)? {
+        AgentSpec::Mcts { evaluator, .. } => AgentSpec::Mcts {
+            evaluator,
+            simulations: Some(sims),
+        },
+        other => bail!("the book's agent `{other}` does not search"),
+    };
+    let search = SearchConfig::from_toml_str(&book.header.search, "the book's [search]")?;
+    let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
+    let pool =
+        crumble_selfplay::arena::Pool::<G>::new(&[spec.clone()], &search.for_play(), &loader)?;
+    let ids = crumble_selfplay::book::check::positions_to_check(&book, a.positions);
+    eprintln!(
+        "book check: {} positions of {}, the book's {} against {spec}",
+        ids.len(),
+        a.book.display(),
+        book.header.agent
+    );
+    let t0 = Instant::now();
+    let rows = with_threads(a.threads, || book.check_deeper(&ids, &pool, a.concurrency))?;
+    let agree = rows.iter().filter(|r| r.agree).count();
+    let diffs: Vec<f32> = rows
+        .iter()
+        .filter_map(|r| r.values.map(|(b, d)| d - b))
+        .collect();
+    let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len().max(1) as f32;
+    if a.json {
+        let rows: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "node": r.node, "book_move": r.book_move, "book_value": r.book_value,
+                    "other": r.other, "deep_move": r.deep_move, "deep_root": r.deep_root,
+                    "agree": r.agree,
+                    "deep_value_of_book_move": r.values.map(|v| v.0),
+                    "deep_value_of_deep_move": r.values.map(|v| v.1),
+                })
+            })
+            .collect();
+        let out = serde_json::json!({
+            "book": a.book.display().to_string(), "agent": spec.to_string(),
+            "positions": rows.len(), "agree": agree,
+            "mean_value_gap": mean(&diffs), "seconds": t0.elapsed().as_secs_f64(), "rows": rows,
+        });
+        crate::cli::print(&format!("{out}\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = String::from(
+        "node  book move (value)  deeper move (root)  agree  deeper values: book's, its own\n",
+    );
+    for r in &rows {
+        let values = r
+            .values
+            .map_or(String::new(), |(b, d)| format!("{b:+.3}, {d:+.3}"));
+        out.push_str(&format!(
+            "{:>5}  {}{} ({:+.3})  {} ({:+.3})  {}  {values}\n",
+            r.node,
+            r.book_move,
+            if r.other { " [other]" } else { "" },
+            r.book_value,
+            r.deep_move,
+            r.deep_root,
+            if r.agree { "yes" } else { "no" },
+        ));
+    }
+    out.push_str(&format!(
+        "agreement: {agree} of {} ({:.0}%); where they differ, the deeper search values its own \
+         move {:+.3} above the book's on average ({} positions); {:.0} s\n",
+        rows.len(),
+        100.0 * agree as f64 / rows.len().max(1) as f64,
+        mean(&diffs),
+        diffs.len(),
+        t0.elapsed().as_secs_f64()
+    ));
+    crate::cli::print(&out)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// One progress line: size, rates and the ETA of the goal.

@@ -1,4 +1,4 @@
-//! `crumble perft [--game NAME] [START FLAGS] [MOVE...] --turns D [--divide]`: counts the
+//! `crumble perft [--game NAME] [START FLAGS] [MOVE...] --turns D [--divide] [--unique]`: counts the
 //! lines of `D` complete moves (Crumble: a split or join plus every distinct swap path,
 //! including none), with the game's own counter where it has one, and reports how long it
 //! took.
@@ -19,6 +19,11 @@ pub struct Args {
     /// Also print the count under each first move (canonical notation, byte-wise order).
     #[arg(long)]
     divide: bool,
+    /// Also count the distinct positions after each turn (transpositions once) and their
+    /// classes under the game's symmetries (mirror images once): how many moves really
+    /// differ. Keeps every distinct position: for the first few turns.
+    #[arg(long)]
+    unique: bool,
     /// Moves to play first, in the chosen frame.
     #[arg(value_name = "MOVE")]
     moves: Vec<String>,
@@ -54,6 +59,18 @@ fn count<G: GameText>(a: &Args) -> anyhow::Result<ExitCode> {
     } else {
         game.perft(a.turns)
     };
+    if a.unique {
+        for (d, (positions, classes)) in crumble_core::game::perft::unique(&game, a.turns)
+            .into_iter()
+            .enumerate()
+        {
+            let _ = writeln!(
+                out,
+                "turn {}: {positions} distinct positions, {classes} up to symmetry",
+                d + 1
+            );
+        }
+    }
     report(out, a.turns, total, t0)
 }
 

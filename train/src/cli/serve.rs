@@ -1,4 +1,4 @@
-//! `crumble serve [--addr 127.0.0.1:8080] [--agent A] [--config FILE] [--game G]`: the board
+//! `crumble serve [--addr 127.0.0.1:8080] [--agent A] [--config FILE] [--game G] [--book FILE]`: the board
 //! in the browser (`crumble_train::serve`) for Crumble, Splinter and Crumo. Binds to loopback
 //! unless told otherwise, and warns when told.
 
@@ -27,6 +27,10 @@ pub struct Args {
     /// The game a new page starts with: crumble, splinter or crumo (the page can switch).
     #[arg(long, value_name = "GAME")]
     game: Option<String>,
+    /// An opening book (`crumble book grow`) shown beside the analysis: its values and moves
+    /// for the position on the board. Repeat for other games' books (one a game).
+    #[arg(long, value_name = "FILE")]
+    book: Vec<PathBuf>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
@@ -50,7 +54,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         Some(f) => f.play_config().search,
         None => ConfigFile::default().search,
     };
-    let state = AppState::new(&game, cfg, a.agent.as_deref())?;
+    let state = AppState::new(&game, cfg, a.agent.as_deref(), &a.book)?;
     // A wrong --agent is refused now, not at the first click.
     state
         .check()

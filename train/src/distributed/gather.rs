@@ -331,14 +331,14 @@ mod listing {
         let mut cfg = TrainConfig::default();
         cfg.selfplay.games_per_file = 1;
         cfg.selfplay.parallel_games = 1;
-        let agent = Agent::<TicTacToe> {
-            name: "uniform".into(),
-            kind: AgentKind::Mcts {
+        let agent = Agent::<TicTacToe>::new(
+            "uniform",
+            AgentKind::Mcts {
                 evaluator: Box::new(UniformEvaluator),
                 simulations: 4,
                 config: cfg.search.clone(),
             },
-        };
+        );
         let dir = std::env::temp_dir().join(format!(
             "crumble-listing-{}-{}",
             std::process::id(),

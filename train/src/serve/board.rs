@@ -118,6 +118,9 @@ impl<G: ServeGame> Live<G> {
         if let (Value::Object(m), Value::Object(f)) = (&mut v, fields) {
             m.extend(f);
         }
+        if let Some(book) = self.engine.book_json(&game) {
+            v["book"] = book;
+        }
         v
     }
 }

@@ -9,6 +9,7 @@ use super::game::ServeGame;
 use crate::games::TrainGame;
 use crumble_core::{Color, Decision, Player};
 use crumble_model::NetLoader;
+use crumble_selfplay::book::Book;
 use crumble_selfplay::evaluator::{Evaluation, Evaluator, Leaf};
 use crumble_selfplay::{AgentKind, AgentSpec, EvaluatorSpec, Search, SearchConfig, Step};
 use rand::SeedableRng;
@@ -40,6 +41,8 @@ pub struct Engine<G: ServeGame> {
     /// agent's network when it has one, else the built-in network where it plays the game,
     /// else the default agent's evaluator (random playouts for `random`).
     pub analysis: AgentSpec,
+    /// The opening book shown beside the analysis (`crumble serve --book`).
+    pub book: Option<Book<G>>,
     net: Mutex<Option<Box<dyn Evaluator<G>>>>,
 }
 
@@ -62,6 +65,7 @@ impl<G: ServeGame> Engine<G> {
             config,
             default_agent,
             analysis,
+            book: None,
             net: Mutex::new(None),
         }
     }
@@ -72,6 +76,23 @@ impl<G: ServeGame> Engine<G> {
         let text = agent.unwrap_or(G::DEFAULT_AGENT);
         let spec = AgentSpec::parse(text).map_err(|e| ServeError::BadAgent(e.to_string()))?;
         Ok(Engine::new(config, spec))
+    }
+
+    /// What the book says of `game` (`{"in_book": false}` where it has nothing: a position
+    /// outside the book or within a turn); `None` without a book.
+    pub fn book_json(&self, game: &G) -> Option<Value> {
+        let book = self.book.as_ref()?;
+        let found = game
+            .at_turn_start()
+            .then(|| book.position_json(game))
+            .flatten();
+        Some(match found {
+            Some(mut v) => {
+                v["in_book"] = json!(true);
+                v
+            }
+            None => json!({ "in_book": false, "positions": book.nodes().len() }),
+        })
     }
 
     /// What the heatmap and the value come from, as the page says it.

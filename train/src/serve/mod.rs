@@ -17,6 +17,7 @@
 //! | `POST agent` | the agent plays the turn |
 //! | `GET search?sims=N` | the analysis search, as server-sent events; `POST stop` ends it |
 //! | `GET values` | the evaluator's value of every position of the line (Black's view) |
+//! | (in `state`) `book` | with `--book`: the book's values and moves for the position shown, at a turn's start |
 //! | `POST load?index=K` (body: a `.rec` text or a `.crsp` file) | load a game; `GET record` saves it |
 //!
 //! Safety: the server binds to loopback unless told otherwise, bodies are capped at
@@ -47,7 +48,9 @@ use axum::response::{IntoResponse, Response};
 use board::{Board, Live};
 use crumble_core::Player;
 use crumble_selfplay::SearchConfig;
+use crumble_selfplay::book::Book;
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -69,6 +72,8 @@ pub enum ServeError {
     BadAgent(String),
     #[error("bad record: {0}")]
     BadRecord(String),
+    #[error("bad book: {0}")]
+    BadBook(String),
     #[error("unknown game `{0}`: the board plays {games}", games = GAMES.join(", "))]
     UnknownGame(String),
     #[error("no session `{0}` (it may have expired: reload the page)")]
@@ -173,23 +178,29 @@ impl std::fmt::Debug for AppState {
 impl AppState {
     /// The server of `game` (one of [`GAMES`]) whose default opponent is `agent` (`None`: the
     /// game's own default); the other games get their own defaults. Every game's agents and
-    /// analysis use `config`.
+    /// analysis use `config`. `books` are opening book files, at most one a game, each shown
+    /// beside its game's analysis.
     pub fn new(
         game: &str,
         config: SearchConfig,
         agent: Option<&str>,
+        books: &[PathBuf],
     ) -> Result<AppState, ServeError> {
         let game = GAMES
             .iter()
             .copied()
             .find(|g| *g == game)
             .ok_or_else(|| ServeError::UnknownGame(game.chars().take(40).collect()))?;
+        let books = book_games(books)?;
         let mut engines = HashMap::new();
         let mut listed = Vec::new();
         for &name in GAMES {
             let agent = agent.filter(|_| name == game);
+            let book = books.iter().find(|b| b.0 == name).map(|b| b.1.as_path());
             let (engine, title): (Arc<dyn GameEngine>, _) = crate::for_game!(name, G => {
-                (Arc::new(Engine::<G>::for_game(config.clone(), agent)?), <G as crumble_core::GameText>::TITLE)
+                let mut engine = Engine::<G>::for_game(config.clone(), agent)?;
+                engine.book = book.map(load_book::<G>).transpose()?;
+                (Arc::new(engine), <G as crumble_core::GameText>::TITLE)
             });
             listed.push((name, title, !engine.page_script().is_empty()));
             engines.insert(name, engine);
@@ -237,6 +248,38 @@ impl AppState {
         *c += 1;
         *c
     }
+}
+
+/// Each book file with its game's name, refusing a game outside the registry or a second
+/// book of one game.
+fn book_games(books: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, ServeError> {
+    let mut out: Vec<(String, PathBuf)> = Vec::new();
+    for path in books {
+        let bad = |m: String| ServeError::BadBook(format!("{}: {m}", path.display()));
+        let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+        let game =
+            crumble_selfplay::book::file::peek_game(&bytes).map_err(|e| bad(e.to_string()))?;
+        if !GAMES.contains(&game.as_str()) {
+            return Err(bad(format!(
+                "a book of {game}, which the board does not play ({})",
+                GAMES.join(", ")
+            )));
+        }
+        if let Some((_, first)) = out.iter().find(|b| b.0 == game) {
+            return Err(bad(format!(
+                "a second {game} book (the first is {}): one book a game",
+                first.display()
+            )));
+        }
+        out.push((game, path.clone()));
+    }
+    Ok(out)
+}
+
+/// The book of `G` in `path`.
+fn load_book<G: ServeGame>(path: &std::path::Path) -> Result<Book<G>, ServeError> {
+    crumble_selfplay::book::file::load::<G>(path)
+        .map_err(|e| ServeError::BadBook(format!("{}: {e}", path.display())))
 }
 
 /// The server's routes, with the body limit: `crumble serve` runs it, tests call it directly.

@@ -13,7 +13,7 @@ use tower::ServiceExt as _;
 
 /// The server of `game` with `agent` as its default opponent.
 pub fn app_for(game: &str, agent: &str) -> axum::Router {
-    let state = AppState::new(game, SearchConfig::default(), Some(agent)).unwrap();
+    let state = AppState::new(game, SearchConfig::default(), Some(agent), &[]).unwrap();
     serve::router(Arc::new(state))
 }
 

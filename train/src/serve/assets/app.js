@@ -151,6 +151,48 @@ const CrumbleBoard = (() => {
     });
     renderMoves();
     renderValue();
+    renderBook();
+  }
+
+  // The opening book's values and moves for the position shown (serve --book).
+  function renderBook() {
+    const b = state.book;
+    $("#book-panel").hidden = !b;
+    if (!b) return;
+    const tb = $("#book-moves tbody");
+    tb.innerHTML = "";
+    const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
+    const proof = (p) => (p === 1 ? "win" : p === 0 ? "draw" : p === -1 ? "loss" : "");
+    if (!b.in_book) {
+      $("#book-info").textContent = state.turn_start
+        ? `not in the book (${b.positions} positions)`
+        : "the book speaks at the start of a turn";
+      return;
+    }
+    const v = b.values;
+    $("#book-info").textContent =
+      `${signed(v.value)} [${signed(v.lower)}, ${signed(v.upper)}]${v.proven == null ? "" : " " + proof(v.proven)} for ${state.to_move}` +
+      ` · ${b.searches} searches · ${b.agent} at ${b.simulations} simulations`;
+    for (const o of b.options) {
+      const tr = document.createElement("tr");
+      tr.className = o.in_book ? "in-book" : "other";
+      tb.appendChild(tr);
+      const name = o.in_book ? o.move + (o.transposition ? " (transposition)" : "")
+        : `other moves (best: ${o.move})`;
+      const cells = [name, signed(o.values.value),
+        `[${signed(o.values.lower)}, ${signed(o.values.upper)}]`, proof(o.values.proven),
+        (100 * o.prior).toFixed(1) + "%", o.visits];
+      for (const t of cells) tr.appendChild(document.createElement("td")).textContent = t;
+      if (o.in_book) {
+        tr.firstChild.title = "play this move";
+        tr.firstChild.onclick = async () => {
+          if (busy) return;
+          stopSearch();
+          const s = await act("POST", "move", { text: o.move });
+          if (s) await maybeReply();
+        };
+      }
+    }
   }
 
   function renderValue() {
