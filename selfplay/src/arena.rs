@@ -18,7 +18,7 @@
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, build_evaluator};
 use crate::config::SearchConfig;
 use crate::driver::{
-    Agent, AgentKind, EngineOptions, GameJob, OpeningSource, RunError, Seating, Seats, play_games,
+    Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, SharedOpening, play_games,
 };
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use crate::record::{GameRecord, RecordError, write_file};
@@ -189,9 +189,7 @@ impl<G: GameText> Pool<G> {
 
 /// A `book:` spec's book and the agent that plays after it (the spec's, else the book's
 /// own); any other spec as it is, without a book.
-fn open_book<G: GameState>(
-    spec: &AgentSpec,
-) -> Result<(AgentSpec, Option<Arc<dyn OpeningSource<G>>>), AgentError> {
+fn open_book<G: GameState>(spec: &AgentSpec) -> Result<(AgentSpec, SharedOpening<G>), AgentError> {
     let AgentSpec::Book { path, then } = spec else {
         return Ok((spec.clone(), None));
     };

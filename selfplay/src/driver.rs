@@ -34,7 +34,7 @@ pub struct Agent<G: GameState> {
     pub name: String,
     pub kind: AgentKind<G>,
     /// Where it takes whole moves from before it plays as `kind` (an opening book).
-    pub book: Option<Arc<dyn OpeningSource<G>>>,
+    pub book: SharedOpening<G>,
 }
 
 impl<G: GameState> Agent<G> {
@@ -49,7 +49,7 @@ impl<G: GameState> Agent<G> {
 }
 
 /// An agent's opening source, if it has one.
-type Opening<G> = Option<Arc<dyn OpeningSource<G>>>;
+pub type SharedOpening<G> = Option<Arc<dyn OpeningSource<G>>>;
 
 /// A source of whole moves for some positions, such as an opening book: the agent plays its
 /// move at the start of a turn whenever it has one.
@@ -342,7 +342,7 @@ impl<G: GameState> Slot<G> {
     fn step(
         &mut self,
         metas: &[Meta],
-        books: &[Opening<G>],
+        books: &[SharedOpening<G>],
         outs: &[Evaluation],
         record_targets: bool,
     ) {
@@ -597,7 +597,7 @@ pub fn play_games<G: GameState>(
     let jobs: Vec<GameJob<G>> = jobs.into_iter().collect();
     check_seats(&jobs, agents.len())?;
     let metas: Vec<Meta> = agents.iter().map(Meta::of).collect();
-    let books: Vec<Opening<G>> = agents.iter().map(|a| a.book.clone()).collect();
+    let books: Vec<SharedOpening<G>> = agents.iter().map(|a| a.book.clone()).collect();
     let mut caches: Vec<Option<Cache>> = metas.iter().map(Cache::for_agent).collect();
     let total = jobs.len() as u64;
     let Some(first) = jobs.first() else {
@@ -712,7 +712,7 @@ impl Cache {
 fn step_all<G: GameState>(
     slots: &mut [Slot<G>],
     metas: &[Meta],
-    books: &[Opening<G>],
+    books: &[SharedOpening<G>],
     outs: &[Evaluation],
     record: bool,
 ) -> u64 {

@@ -406,7 +406,7 @@ async fn the_book_shows_beside_the_analysis() {
         "tictactoe",
         SearchConfig::default(),
         Some("random"),
-        &[path.clone()],
+        std::slice::from_ref(&path),
     );
     let app = router(Arc::new(state.unwrap()));
     let (id, s) = session(&app).await;

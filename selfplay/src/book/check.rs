@@ -49,6 +49,9 @@ pub fn positions_to_check<G: GameText>(book: &Book<G>, count: usize) -> Vec<u32>
     ids
 }
 
+/// A turn's decisions and its first search's root value.
+type Turn = (Vec<Decision>, Option<f32>);
+
 /// One turn of the pool's agent 0 from each of `starts`: its decisions and the root value of
 /// its first search (the mover's view; `None` when every decision was forced).
 fn one_turn<G: GameText>(
@@ -57,7 +60,7 @@ fn one_turn<G: GameText>(
     max_turns: u32,
     seed: u64,
     concurrency: usize,
-) -> Result<Vec<(Vec<Decision>, Option<f32>)>, ArenaError> {
+) -> Result<Vec<Turn>, ArenaError> {
     let jobs: Vec<Job<G>> = starts
         .iter()
         .map(|s| Job {

@@ -85,6 +85,9 @@ impl Evidence {
     }
 }
 
+/// The book nodes and the book moves (node, edge) a game passed through.
+type Passages = (BTreeSet<u32>, BTreeSet<(u32, u32)>);
+
 impl<G: GameState> Book<G> {
     /// Counts `games` labelled `source` over the book. A game of another game, or one whose
     /// moves the rules refuse, counts as outside (it is checked, not trusted).
@@ -118,8 +121,7 @@ impl<G: GameState> Book<G> {
 
     /// The book nodes and book moves game `g` passed through (each once); `None` when it is
     /// not a game of `G` or does not replay.
-    #[allow(clippy::type_complexity)]
-    fn passages(&self, g: &GameRecord) -> Option<(BTreeSet<u32>, BTreeSet<(u32, u32)>)> {
+    fn passages(&self, g: &GameRecord) -> Option<Passages> {
         let mut s: G = g.start_state().ok()?;
         let mut nodes = BTreeSet::new();
         let mut moves = BTreeSet::new();

@@ -549,8 +549,11 @@ fn check<G: TrainGame>(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let search = SearchConfig::from_toml_str(&book.header.search, "the book's [search]")?;
     let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
-    let pool =
-        crumble_selfplay::arena::Pool::<G>::new(&[spec.clone()], &search.for_play(), &loader)?;
+    let pool = crumble_selfplay::arena::Pool::<G>::new(
+        std::slice::from_ref(&spec),
+        &search.for_play(),
+        &loader,
+    )?;
     let ids = crumble_selfplay::book::check::positions_to_check(&book, a.positions);
     eprintln!(
         "book check: {} positions of {}, the book's {} against {spec}",
