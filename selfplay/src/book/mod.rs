@@ -56,6 +56,8 @@ pub mod export;
 pub mod file;
 pub mod html;
 mod minimax;
+#[cfg(test)]
+mod play_tests;
 pub mod restrict;
 #[cfg(test)]
 mod tests;

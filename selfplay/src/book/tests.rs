@@ -7,7 +7,7 @@ use crumble_core::games::nim::{Nim, NimStart};
 use crumble_core::games::tictactoe::{TicTacToe, TicTacToeStart};
 use crumble_core::{Decision, GameState, Player};
 
-fn header<G: GameState>(start: &G::Start, batch: usize, seed: u64) -> BookHeader {
+pub(super) fn header<G: GameState>(start: &G::Start, batch: usize, seed: u64) -> BookHeader {
     BookHeader {
         game: G::NAME.into(),
         start: crate::record::start_json::<G>(start),
@@ -23,7 +23,7 @@ fn header<G: GameState>(start: &G::Start, batch: usize, seed: u64) -> BookHeader
     }
 }
 
-fn ttt_book(batch: usize, seed: u64) -> Book<TicTacToe> {
+pub(super) fn ttt_book(batch: usize, seed: u64) -> Book<TicTacToe> {
     let start = TicTacToeStart::default();
     Book::new(
         header::<TicTacToe>(&start, batch, seed),
@@ -31,19 +31,23 @@ fn ttt_book(batch: usize, seed: u64) -> Book<TicTacToe> {
     )
 }
 
-fn rollout<G: GameState>() -> Box<dyn Evaluator<G>> {
+pub(super) fn rollout<G: GameState>() -> Box<dyn Evaluator<G>> {
     Box::new(RolloutEvaluator::new(
         SearchConfig::default().rollout.clone(),
         5,
     ))
 }
 
-fn grow<G: crumble_core::GameText>(book: Book<G>, steps: usize) -> Book<G> {
+pub(super) fn grow<G: crumble_core::GameText>(book: Book<G>, steps: usize) -> Book<G> {
     grow_with(book, steps, true)
 }
 
 /// `steps` steps of a build, with or without the exact solver.
-fn grow_with<G: crumble_core::GameText>(book: Book<G>, steps: usize, solver: bool) -> Book<G> {
+pub(super) fn grow_with<G: crumble_core::GameText>(
+    book: Book<G>,
+    steps: usize,
+    solver: bool,
+) -> Book<G> {
     let mut b = Builder::new(book, rollout()).unwrap();
     if !solver {
         b = b.without_solver();
@@ -56,7 +60,7 @@ fn grow_with<G: crumble_core::GameText>(book: Book<G>, steps: usize, solver: boo
     b.book
 }
 
-fn cells(moves: &[u32]) -> TicTacToe {
+pub(super) fn cells(moves: &[u32]) -> TicTacToe {
     let mut g = TicTacToe::from_start(&TicTacToeStart::default()).unwrap();
     for &m in moves {
         g.apply(Decision(m)).unwrap();
@@ -499,183 +503,4 @@ fn version_1_books_of_the_other_games_read() {
     let book = grow(ttt_book(4, 9), 3);
     let old = file::decode::<TicTacToe>(&as_version(file::encode(&book), 1)).unwrap();
     assert_eq!(file::encode(&old), file::encode(&book));
-}
-
-/// A `book:` agent plays the book's best move while it is a book move (in either seat and
-/// whatever the orientation the game reached the position in), then its agent.
-#[test]
-fn a_book_agent_plays_the_books_moves_then_searches() {
-    use crate::agent::{AgentError, AgentSpec, NoCheckpoints};
-    use crate::arena::{Job, Pool, run_jobs};
-    use crate::driver::{Flow, Seating};
-    use crate::record::StepKind;
-    let book = grow(ttt_book(4, 3), 3);
-    let dir = std::env::temp_dir().join(format!("crumble-book-agent-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("t.crbook");
-    file::save(&book, &path).unwrap();
-    let specs = [
-        AgentSpec::parse(&format!("book:{}@mcts:uniform:4", path.display())).unwrap(),
-        AgentSpec::Random,
-    ];
-    let play = SearchConfig::default().for_play();
-    let pool = Pool::<TicTacToe>::new(&specs, &play, &NoCheckpoints).unwrap();
-    let jobs = [Job {
-        agents: vec![0, 1],
-        seating: Seating::Alternate,
-        start: TicTacToe::from_start(&TicTacToeStart::default()).unwrap(),
-        max_turns: 0,
-        stop_after_turns: 0,
-        games: 0..8,
-        seed: 4,
-    }];
-    let mut games = Vec::new();
-    run_jobs(&pool, &jobs, 4, &mut |_, g| {
-        games.extend(g);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    let (mut from_book, mut searched) = (0, 0);
-    for g in &games {
-        let mut state = TicTacToe::from_start(&TicTacToeStart::default()).unwrap();
-        // Agent 0 moves first in the even games.
-        let book_seat = if g.index % 2 == 0 {
-            Player::First
-        } else {
-            Player::Second
-        };
-        let mut left_book = false;
-        if book_seat == Player::First {
-            assert_eq!(g.steps[0].kind, StepKind::Book, "the root is in the book");
-        }
-        for s in &g.steps {
-            let mover = state.decider().unwrap();
-            let expected = book.best_move_seen(&state);
-            if mover == book_seat && !left_book {
-                match expected {
-                    Some(turn) => {
-                        assert_eq!((s.kind, vec![s.decision]), (StepKind::Book, turn));
-                        from_book += 1;
-                    }
-                    None => left_book = true,
-                }
-            }
-            if mover == book_seat && left_book && s.kind != StepKind::Forced {
-                assert_eq!(s.kind, StepKind::Searched, "game {}", g.index);
-                searched += 1;
-            }
-            if mover != book_seat {
-                assert_eq!(s.kind, StepKind::Random);
-            }
-            state.apply(s.decision).unwrap();
-        }
-    }
-    assert!(from_book >= 4, "{from_book} moves from the book");
-    assert!(searched > 0, "the agent searches once out of the book");
-    // The book's own agent when none is named; a missing or foreign book is refused.
-    let own = Pool::<TicTacToe>::new(
-        &[AgentSpec::parse(&format!("book:{}", path.display())).unwrap()],
-        &play,
-        &NoCheckpoints,
-    )
-    .unwrap();
-    assert_eq!(own.spec(0).to_string(), format!("book:{}", path.display()));
-    for (spec, says) in [
-        (
-            format!("book:{}", dir.join("none.crbook").display()),
-            "none.crbook",
-        ),
-        (format!("book:{}@random", path.display()), "nim"),
-    ] {
-        let spec = AgentSpec::parse(&spec).unwrap();
-        let err = Pool::<Nim>::new(&[spec], &play, &NoCheckpoints).unwrap_err();
-        assert!(matches!(err, AgentError::Book { .. }), "{err:?}");
-        assert!(err.to_string().contains(says), "{err}");
-    }
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-/// A finished tic-tac-toe game as a record: `first`, then the lowest free cell each turn.
-fn ttt_record(first: Decision, index: u64) -> crate::record::GameRecord {
-    use crate::record::{Ending, GameRecord, StepKind, StepRecord};
-    let mut g = cells(&[]);
-    let mut steps = vec![first];
-    g.apply(first).unwrap();
-    while !g.is_over() {
-        let mut legal = Vec::new();
-        g.legal_decisions_into(&mut legal);
-        g.apply(legal[0]).unwrap();
-        steps.push(legal[0]);
-    }
-    GameRecord {
-        index,
-        game: TicTacToe::NAME.into(),
-        start: crate::record::start_json::<TicTacToe>(&TicTacToeStart::default()),
-        max_turns: 0,
-        steps: steps
-            .into_iter()
-            .map(|decision| StepRecord {
-                decision,
-                kind: StepKind::Random,
-                search: None,
-            })
-            .collect(),
-        result: g.game_result().unwrap(),
-        ending: Ending::Rules,
-        would_resign: None,
-        agents: None,
-    }
-}
-
-/// Played games count at every book position and move they pass through, once a game,
-/// mirror images together; a game of another game counts as outside; the JSON and the
-/// pages show them beside the search values, which they leave as they were.
-#[test]
-fn game_evidence_counts_each_game_once_per_position_and_move() {
-    let book = grow(ttt_book(4, 3), 3);
-    let root = book.node(0);
-    let turn = root.edges[0].turn.clone();
-    // The same first move in another orientation.
-    let mirrored = root
-        .state
-        .symmetries()
-        .into_iter()
-        .filter_map(|v| root.state.symmetry_turn(v, &turn))
-        .find(|t| *t != turn)
-        .expect("a corner or an edge cell has a mirror image");
-    let mut nim = ttt_record(turn[0], 9);
-    nim.game = "nim".into();
-    let mut games = [ttt_record(turn[0], 0), ttt_record(mirrored[0], 1), nim];
-    // A game under another turn limit (a match's) reaches the same positions.
-    games[1].max_turns = 50;
-    let before = book.to_json(&[]);
-    let ev = book.evidence("test games", &games);
-    assert_eq!((ev.games, ev.outside), (3, 1));
-    assert_eq!(ev.node(0).games(), 2);
-    assert_eq!(ev.edge(0, 0).games(), 2, "mirror images are one move");
-    assert_eq!(ev.node(root.edges[0].child).games(), 2);
-    let other = ev.other(0, root.edges.len() as u32);
-    assert_eq!(other.games(), 0);
-    // Each game once at each position it passed through, whatever else it did.
-    assert!(ev.nodes.values().all(|t| t.games() <= 2));
-    let t = ev.node(0);
-    assert_eq!(t.for_player(Some(Player::Second)).wins, t.second_wins);
-    // JSON: by source, beside unchanged values.
-    let json = book.to_json(std::slice::from_ref(&ev));
-    assert_eq!(json["nodes"][0]["games"][0]["games"], 2);
-    assert_eq!(json["nodes"][0]["games"][0]["source"], "test games");
-    assert_eq!(json["nodes"][0]["moves"][0]["games"][0]["games"], 2);
-    assert_eq!(json["game_sources"][0]["outside"], 1);
-    assert_eq!(json["nodes"][0]["value"], before["nodes"][0]["value"]);
-    // Pages: a line for the position and a column for the moves.
-    let pages = book.html_pages(std::slice::from_ref(&ev));
-    let root_page = &pages.iter().find(|(p, _)| p == "p/0.html").unwrap().1;
-    assert!(
-        root_page.contains("Games through here (test games): 2 ("),
-        "{root_page}"
-    );
-    assert!(
-        root_page.contains("<th>games (test games)</th>"),
-        "{root_page}"
-    );
 }
