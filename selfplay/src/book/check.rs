@@ -60,6 +60,7 @@ fn one_turn<G: GameText>(
     max_turns: u32,
     seed: u64,
     concurrency: usize,
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<Turn>, ArenaError> {
     let jobs: Vec<Job<G>> = starts
         .iter()
@@ -74,11 +75,14 @@ fn one_turn<G: GameText>(
         })
         .collect();
     let mut out = vec![(Vec::new(), None); starts.len()];
+    let mut done = 0;
     run_jobs(
         pool,
         &jobs,
         concurrency,
         &mut |k, games: Vec<GameRecord>| {
+            done += 1;
+            progress(done, starts.len());
             let g = &games[0];
             let value = g
                 .steps
@@ -105,17 +109,22 @@ fn value_after<G: GameText>(s: &G, mover: Option<Player>, searched: Option<f32>)
 
 impl<G: GameText> Book<G> {
     /// Checks nodes `ids` against `pool`'s agent 0 (a deeper search: the book's agent with
-    /// more simulations, at match settings), `concurrency` searches at once.
+    /// more simulations, at match settings), `concurrency` searches at once. `progress`
+    /// hears (phase, searches done, searches in the phase): phase 1 searches the positions,
+    /// phase 2 values both moves where the deeper search disagrees.
     pub fn check_deeper(
         &self,
         ids: &[u32],
         pool: &Pool<G>,
         concurrency: usize,
+        progress: &mut dyn FnMut(u8, usize, usize),
     ) -> Result<Vec<CheckRow>, ArenaError> {
         let max_turns = self.header.max_turns;
         let seed = self.header.seed;
         let starts: Vec<G> = ids.iter().map(|&id| self.node(id).state.clone()).collect();
-        let deep = one_turn(pool, &starts, max_turns, seed, concurrency)?;
+        let deep = one_turn(pool, &starts, max_turns, seed, concurrency, &mut |d, n| {
+            progress(1, d, n)
+        })?;
         let mut rows = Vec::new();
         let mut to_value: Vec<G> = Vec::new();
         for (&id, (turn, root)) in ids.iter().zip(&deep) {
@@ -157,7 +166,15 @@ impl<G: GameText> Book<G> {
             });
         }
         let live: Vec<G> = to_value.iter().filter(|s| !s.is_over()).cloned().collect();
-        let mut searched = one_turn(pool, &live, max_turns, seed ^ 1, concurrency)?.into_iter();
+        let mut searched = one_turn(
+            pool,
+            &live,
+            max_turns,
+            seed ^ 1,
+            concurrency,
+            &mut |d, n| progress(2, d, n),
+        )?
+        .into_iter();
         let mut values = to_value.iter().map(|s| {
             let v = if s.is_over() {
                 None

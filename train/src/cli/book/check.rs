@@ -63,7 +63,24 @@ pub(super) fn check<G: TrainGame>(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         book.header.agent
     );
     let t0 = Instant::now();
-    let rows = with_threads(a.threads, || book.check_deeper(&ids, &pool, a.concurrency))?;
+    let mut last = Instant::now();
+    let mut report = |phase: u8, done: usize, total: usize| {
+        if last.elapsed().as_secs() >= 5 || done == total {
+            last = Instant::now();
+            let what = if phase == 1 {
+                "positions searched"
+            } else {
+                "disagreements valued"
+            };
+            eprintln!(
+                "book check: {done}/{total} {what}, {:.0} s",
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let rows = with_threads(a.threads, || {
+        book.check_deeper(&ids, &pool, a.concurrency, &mut report)
+    })?;
     let agree = rows.iter().filter(|r| r.agree).count();
     let diffs: Vec<f32> = rows
         .iter()
