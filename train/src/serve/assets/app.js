@@ -162,6 +162,7 @@ const CrumbleBoard = (() => {
     const tb = $("#book-moves tbody");
     tb.innerHTML = "";
     const signed = (x) => (x >= 0 ? "+" : "") + x.toFixed(3);
+    const signed2 = (x) => (x >= 0 ? "+" : "") + x.toFixed(2);
     const proof = (p) => (p === 1 ? "win" : p === 0 ? "draw" : p === -1 ? "loss" : "");
     if (!b.in_book) {
       $("#book-info").textContent = state.turn_start
@@ -180,7 +181,7 @@ const CrumbleBoard = (() => {
       const name = o.in_book ? o.move + (o.transposition ? " (transposition)" : "")
         : `other moves (best: ${o.move})`;
       const cells = [name, signed(o.values.value),
-        `[${signed(o.values.lower)}, ${signed(o.values.upper)}]`, proof(o.values.proven),
+        `[${signed2(o.values.lower)}, ${signed2(o.values.upper)}]`, proof(o.values.proven),
         (100 * o.prior).toFixed(1) + "%", o.visits];
       for (const t of cells) tr.appendChild(document.createElement("td")).textContent = t;
       if (o.in_book) {
