@@ -388,6 +388,7 @@ fn rebuild<G: GameState>(
     }
     book.nodes.clear();
     book.index.clear();
+    book.by_position.clear();
     for (i, raw) in raws.iter().enumerate() {
         let (state, key) = match raw.via {
             None => (book.start.clone(), raw.key),

@@ -221,6 +221,20 @@ impl<G: GameState> Node<G> {
     }
 }
 
+/// `state` without a turn limit, so that its position hash leaves out the turns played
+/// (a game's limit makes the turn count part of its state).
+fn without_turns<G: GameState>(state: &G) -> G {
+    let mut s = state.clone();
+    s.set_turn_limit(0);
+    s
+}
+
+/// The canonical key of `state` without its turn count and limit: how [`Book::lookup`]
+/// finds a position.
+fn position_key<G: GameState>(state: &G) -> u64 {
+    canonical(&without_turns(state)).key
+}
+
 /// What a book was built with: stored in its file, used again when it grows further.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BookHeader {
@@ -249,6 +263,9 @@ pub struct Book<G> {
     pub start: G,
     nodes: Vec<Node<G>>,
     index: HashMap<u64, u32>,
+    /// The first node of each position without its turn count and limit ([`position_key`]):
+    /// what a game that reached it otherwise finds it by.
+    by_position: HashMap<u64, u32>,
     /// Searches made so far (the next search's seed index).
     pub searches: u64,
 }
@@ -271,6 +288,7 @@ impl<G: GameState> Book<G> {
             start,
             nodes: Vec::new(),
             index: HashMap::new(),
+            by_position: HashMap::new(),
             searches: 0,
         };
         book.push_node(Node::new(c.key, root, None));
@@ -283,6 +301,9 @@ impl<G: GameState> Book<G> {
             node.exact = Some(r.value_for(Player::First) as i8);
         }
         self.index.insert(node.key, id);
+        self.by_position
+            .entry(position_key(&node.state))
+            .or_insert(id);
         self.nodes.push(node);
         id
     }
@@ -304,30 +325,22 @@ impl<G: GameState> Book<G> {
         self.index.get(&key).copied()
     }
 
-    /// The node of a position (in any orientation, whatever the turn limit of the game it
-    /// stands in: the book's own is assumed).
+    /// The node of a position, in any orientation, however many turns the game took to
+    /// reach it and whatever its turn limit: a game started from an opening position
+    /// (counting its turns from there) or under another limit finds the book's positions.
     pub fn lookup(&self, state: &G) -> Option<u32> {
-        self.find(canonical(self.with_book_limit(state).as_ref()).key)
-    }
-
-    /// `state` under the book's turn limit: a game with another limit (a match's, the
-    /// board's) reaches the same book positions; its hash would differ by the limit alone.
-    fn with_book_limit<'a>(&self, state: &'a G) -> std::borrow::Cow<'a, G> {
-        if state.turn_limit() == self.header.max_turns {
-            return std::borrow::Cow::Borrowed(state);
-        }
-        let mut s = state.clone();
-        s.set_turn_limit(self.header.max_turns);
-        std::borrow::Cow::Owned(s)
+        self.by_position.get(&position_key(state)).copied()
     }
 
     /// The symmetry that shows node `id` (stored in its canonical orientation) as `state`
     /// has it; `None` when `state` is not the node's position.
     pub fn orientation_of(&self, id: u32, state: &G) -> Option<usize> {
-        let state = self.with_book_limit(state);
-        orientations(&self.nodes[id as usize].state, state.as_ref())
-            .first()
-            .copied()
+        orientations(
+            &without_turns(&self.nodes[id as usize].state),
+            &without_turns(state),
+        )
+        .first()
+        .copied()
     }
 
     /// Moves in the book.
@@ -378,8 +391,8 @@ impl<G: GameState> Book<G> {
         prior: f32,
     ) -> Option<(u32, bool)> {
         let id = self.lookup(state)?;
-        let canon = &self.nodes[id as usize].state;
-        let seen = self.with_book_limit(state);
+        let canon = without_turns(&self.nodes[id as usize].state);
+        let seen = without_turns(state);
         let v = seen.symmetries().into_iter().find(|&v| {
             seen.symmetry_image(v)
                 .is_some_and(|t| t.position_hash() == canon.position_hash())

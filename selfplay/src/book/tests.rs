@@ -492,6 +492,26 @@ fn crumble_lines_merge_whatever_their_draw_history() {
         after.apply(d).unwrap();
     }
     assert_eq!(book.lookup(&after), Some(child));
+    // A book with a turn limit (its positions' hashes count their turns) is found from a
+    // position that counts its turns from itself under another limit (a match's opening).
+    let mut limited = header::<Crumble>(&Crumble::new(6, 2).unwrap().to_start(), 4, 1);
+    limited.max_turns = 200;
+    let mut book200 = Book::new(limited, Crumble::new(6, 2).unwrap());
+    let mut line = Crumble::new(6, 2).unwrap();
+    line.set_turn_limit(200);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let mut last = 0;
+    for _ in 0..3 {
+        let before = line.clone();
+        let mut turn = Vec::new();
+        line.play_random_turn_recorded(&mut rng, &mut turn);
+        last = book200.add_move_seen(&before, &turn, 0.1).unwrap().0;
+    }
+    let mut opening = position::from_json(&position::to_json(&line)).unwrap();
+    opening.set_turn_limit(150);
+    assert_eq!(opening.turns_played(), 0);
+    assert_eq!(book200.lookup(&opening), Some(last));
+    assert!(book200.orientation_of(last, &opening).is_some());
     // A version-1 Crumble book keyed positions with their history: refused, saying so.
     let e = file::decode::<Crumble>(&as_version(file::encode(&book), 1)).unwrap_err();
     assert!(e.to_string().contains("grow the book again"), "{e}");
