@@ -17,7 +17,7 @@ use crumble_core::render::{PictureStyle, Pictures};
 use std::fmt::Write as _;
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1.5em;max-width:60em}\
-table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:right}\
+table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:right;white-space:nowrap}\
 td:first-child,th:first-child{text-align:left}tr:nth-child(even){background:#f3f3f3}\
 .board svg{width:100%;max-width:28em;height:auto}.other{color:#555}pre{font-size:1.2em}\
 .moves{overflow-x:auto}";
