@@ -8,27 +8,13 @@
 "use strict";
 
 const { chromium } = require("playwright-core");
+const { check, shooter, st, renders, settled } = require("./board-page.js");
 const fs = require("fs");
 const path = require("path");
 
 const [url, executablePath, out] = process.argv.slice(2);
-const shot = (page, name) => page.screenshot({ path: path.join(out, name), fullPage: true });
+const shot = shooter(out);
 
-function check(ok, what) {
-  if (!ok) throw new Error("check failed: " + what);
-  console.log("ok: " + what);
-}
-
-// Waits until the page has drawn a newer state than `before` and no agent is thinking.
-async function settled(page, before) {
-  await page.waitForFunction(
-    (b) => CrumbleBoard.renders > b && !CrumbleBoard.busy,
-    before,
-    { timeout: 120000 },
-  );
-}
-
-const renders = (page) => page.evaluate(() => CrumbleBoard.renders);
 const STOP = 'button.decision-btn[data-kind="stop"]';
 
 // Clicks `selector` and waits for the state it brings.
@@ -50,7 +36,6 @@ async function newGame(page, game, board, kind, sims) {
   const s = await st(page);
   check(s.game === game && s.moves.length === 0, `a new ${game} game (${board})`);
 }
-const st = (page) => page.evaluate(() => CrumbleBoard.state);
 
 (async () => {
   const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });

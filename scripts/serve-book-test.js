@@ -8,27 +8,13 @@
 "use strict";
 
 const { chromium } = require("playwright-core");
+const { check, shooter, st, renders, settled } = require("./board-page.js");
 const fs = require("fs");
 const path = require("path");
 
 const [url, executablePath, out] = process.argv.slice(2);
-const shot = (page, name) => page.screenshot({ path: path.join(out, name), fullPage: true });
+const shot = shooter(out);
 
-function check(ok, what) {
-  if (!ok) throw new Error("check failed: " + what);
-  console.log("ok: " + what);
-}
-
-const st = (page) => page.evaluate(() => CrumbleBoard.state);
-const renders = (page) => page.evaluate(() => CrumbleBoard.renders);
-
-async function settled(page, before) {
-  await page.waitForFunction(
-    (b) => CrumbleBoard.renders > b && !CrumbleBoard.busy,
-    before,
-    { timeout: 120000 },
-  );
-}
 
 // What the book panel shows: its summary line and its rows' cells.
 const panel = (page) => page.evaluate(() => ({
