@@ -8,7 +8,7 @@
 //! | `ckpt:PATH[:SIMS]` | search with a network checkpoint (built by the network crate) |
 //! | `bot[:SIMS]` | search with the network built into the program (default [`BOT_SIMULATIONS`]) |
 //! | `solver` | perfect play by exhaustive search, a uniform choice among the best decisions; only for games small enough ([`GameText::SOLVABLE`](crumble_core::GameText::SOLVABLE), the test games) |
-//! | `book:FILE[@AGENT]` | the opening book's best move while the position is in the book and that move is one of its moves, `AGENT` otherwise (default: the agent the book was grown with); in matches and tournaments |
+//! | `book:FILE[@AGENT]` | the opening book's best move while the position is in the book and that move is one of its moves, `AGENT` otherwise (default: the agent the book was grown with); wherever an agent plays whole games ([`crate::book::open_agent`]) |
 //!
 //! Parsing is typed ([`AgentSpec::parse`]); building an agent's evaluator goes through
 //! [`build_evaluator`], which hands `ckpt:` specs to a [`CheckpointLoader`] the caller
@@ -76,7 +76,7 @@ pub enum AgentError {
     #[error("agent `{spec}`: the agent after a book cannot itself be a book")]
     NestedBook { spec: String },
     #[error(
-        "agent `{spec}`: an agent playing from a book plays only in `match` and `tournament` (use its agent `{then}` here)"
+        "agent `{spec}`: an agent playing from a book plays in `match`, `tournament`, `play` and `selfplay`, not here (use its agent `{then}`)"
     )]
     BookHere { spec: String, then: String },
     #[error("agent `{spec}`: cannot read the book {path}: {message}")]

@@ -18,7 +18,7 @@
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, build_evaluator};
 use crate::config::SearchConfig;
 use crate::driver::{
-    Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, SharedOpening, play_games,
+    Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, play_games,
 };
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use crate::record::{GameRecord, RecordError, write_file};
@@ -132,7 +132,7 @@ impl<G: GameText> Pool<G> {
         let mut agents = Vec::with_capacity(specs.len());
         for (agent, full_spec) in specs.iter().enumerate() {
             let name = full_spec.to_string();
-            let (spec, book) = open_book::<G>(full_spec)?;
+            let (spec, book) = crate::book::open_agent::<G>(full_spec)?;
             let spec = &spec;
             if *spec == AgentSpec::Solver {
                 let mut solver = crate::selfplay::solver_agent()?;
@@ -185,25 +185,6 @@ impl<G: GameText> Pool<G> {
             counts,
         })
     }
-}
-
-/// A `book:` spec's book and the agent that plays after it (the spec's, else the book's
-/// own); any other spec as it is, without a book.
-fn open_book<G: GameState>(spec: &AgentSpec) -> Result<(AgentSpec, SharedOpening<G>), AgentError> {
-    let AgentSpec::Book { path, then } = spec else {
-        return Ok((spec.clone(), None));
-    };
-    let refused = |message: String| AgentError::Book {
-        spec: spec.to_string(),
-        path: path.display().to_string(),
-        message,
-    };
-    let book = crate::book::file::load::<G>(path).map_err(|e| refused(e.to_string()))?;
-    let then = match then {
-        Some(t) => (**t).clone(),
-        None => AgentSpec::parse(&book.header.agent).map_err(|e| refused(e.to_string()))?,
-    };
-    Ok((then, Some(Arc::new(book))))
 }
 
 impl<G: GameState> Pool<G> {

@@ -61,8 +61,8 @@ pub enum SelfPlayError {
     },
 }
 
-/// Builds the run-time agent of `spec`. `play` selects match settings
-/// ([`SearchConfig::for_play`]) instead of self-play settings.
+/// Builds the run-time agent of `spec` (a `book:` spec with its book). `play` selects match
+/// settings ([`SearchConfig::for_play`]) instead of self-play settings.
 pub fn make_agent<G: GameText>(
     spec: &AgentSpec,
     cfg: &SearchConfig,
@@ -70,9 +70,15 @@ pub fn make_agent<G: GameText>(
     loader: &dyn CheckpointLoader<G>,
     play: bool,
 ) -> Result<Agent<G>, AgentError> {
-    if *spec == AgentSpec::Solver {
-        return solver_agent();
+    let (searcher, book) = crate::book::open_agent::<G>(spec)?;
+    if searcher == AgentSpec::Solver {
+        let mut solver = solver_agent()?;
+        solver.name = spec.to_string();
+        solver.book = book;
+        return Ok(solver);
     }
+    let spec_name = spec.to_string();
+    let spec = &searcher;
     let kind = match build_evaluator(spec, cfg, seed, loader)? {
         None => AgentKind::Random,
         Some(evaluator) => AgentKind::Mcts {
@@ -82,9 +88,9 @@ pub fn make_agent<G: GameText>(
         },
     };
     Ok(Agent {
-        name: spec.to_string(),
+        name: spec_name,
         kind,
-        book: None,
+        book,
     })
 }
 

@@ -323,12 +323,15 @@ fn agent_strings_parse_strictly() {
         selfplay::make_agent::<Crumble>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
             .unwrap_err();
     assert!(err.to_string().contains("no built-in network"), "{err}");
-    // A book agent where only searches play (self-play) is refused, naming where it plays.
+    // A book agent reads its book first: a missing one is refused, naming it.
     let spec = AgentSpec::parse("book:b.crbook@bot").unwrap();
     let err =
         selfplay::make_agent::<Crumble>(&spec, &SearchConfig::default(), 0, &NoCheckpoints, false)
             .unwrap_err();
-    assert!(err.to_string().contains("only in `match`"), "{err}");
+    assert!(
+        err.to_string().contains("cannot read the book b.crbook"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! (exit status 2, nothing on stdout, a message naming what and where).
 
 mod common;
-use common::{config, crumble, ok, refused, s, stderr, temp_dir_of};
+use common::{config, crumble, crumble_with_input, ok, refused, s, stderr, stdout, temp_dir_of};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -177,6 +177,37 @@ fn a_tictactoe_book_grows_exports_and_feeds_a_match() {
     assert!(o.status.success(), "{}", stderr(&o));
     let start = std::fs::read_to_string(site.join("p/0.html")).unwrap();
     assert!(start.contains("Games through here"), "{start}");
+    // `play` against the book's agent: its first move is the book's best (the first of the
+    // best on a tie: tic-tac-toe's moves are all proven draws).
+    let rec = dir.join("play.rec");
+    let o = crumble_with_input(
+        &[
+            "play",
+            "--config",
+            &config("tictactoe.toml"),
+            "--agent",
+            &format!("book:{}", s(&book)),
+            "--as",
+            "white",
+            "-o",
+            s(&rec),
+        ],
+        "resign\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let transcript = stdout(&o);
+    let mut best: Option<(f64, &str)> = None;
+    for m in json["nodes"][0]["moves"].as_array().unwrap() {
+        let v = m["value"].as_f64().unwrap();
+        if best.is_none_or(|b| v > b.0) {
+            best = Some((v, m["move"].as_str().unwrap()));
+        }
+    }
+    let best = best.unwrap().1;
+    assert!(
+        transcript.contains(&format!("plays 1. {best} ")),
+        "{best}: {transcript}"
+    );
     // The book's choices against searches twice as deep.
     let checked: serde_json::Value = serde_json::from_str(&ok(&[
         "book",

@@ -67,6 +67,8 @@ pub use config::BookConfig;
 pub use evidence::Evidence;
 pub use file::BookError;
 
+use crate::agent::{AgentError, AgentSpec};
+use crate::driver::SharedOpening;
 use crumble_core::game::symmetry::{canonical, canonical_state, orientations};
 use crumble_core::{Decision, GameState, Player};
 use std::collections::HashMap;
@@ -219,6 +221,27 @@ impl<G: GameState> Node<G> {
     pub fn is_over(&self) -> bool {
         self.state.is_over()
     }
+}
+
+/// A `book:` spec's book and the agent that plays after it (the spec's, else the book's
+/// own); any other spec as it is, without a book.
+pub fn open_agent<G: GameState>(
+    spec: &AgentSpec,
+) -> Result<(AgentSpec, SharedOpening<G>), AgentError> {
+    let AgentSpec::Book { path, then } = spec else {
+        return Ok((spec.clone(), None));
+    };
+    let refused = |message: String| AgentError::Book {
+        spec: spec.to_string(),
+        path: path.display().to_string(),
+        message,
+    };
+    let book = file::load::<G>(path).map_err(|e| refused(e.to_string()))?;
+    let then = match then {
+        Some(t) => (**t).clone(),
+        None => AgentSpec::parse(&book.header.agent).map_err(|e| refused(e.to_string()))?,
+    };
+    Ok((then, Some(std::sync::Arc::new(book))))
 }
 
 /// `state` without a turn limit, so that its position hash leaves out the turns played

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agent: mcts:uniform:SIMS, mcts:rollout:SIMS or ckpt:PATH[:SIMS] (a network of the
-    /// config's game).
+    /// config's game), or book:FILE[@AGENT] (an opening book's moves, then AGENT's searches).
     #[arg(long, value_name = "AGENT")]
     agent: String,
     /// Total games the directory should hold.

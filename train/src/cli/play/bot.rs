@@ -4,10 +4,12 @@
 //! played decision by decision: a search at each decision with more than one legal choice,
 //! the most visited decision played (match settings: no noise, temperature 0), the tree
 //! kept for the next decision of the same turn. The decisions then make one move of the game
-//! (a Crumble split with its swaps, a Splinter move with its splinter choice).
+//! (a Crumble split with its swaps, a Splinter move with its splinter choice). A `book:`
+//! agent plays its book's move instead while it has one.
 
 use anyhow::Context as _;
 use crumble_core::{Decision, GameState, GameText};
+use crumble_selfplay::driver::SharedOpening;
 use crumble_selfplay::{
     AgentKind, AgentSpec, CheckpointLoader, Evaluator, Search, SearchConfig, selfplay,
 };
@@ -20,6 +22,8 @@ pub struct Bot<G: GameState> {
     /// The agent string (`mcts:rollout:200`).
     pub name: String,
     kind: Kind<G>,
+    /// A `book:` agent's book: its moves come first.
+    book: SharedOpening<G>,
 }
 
 #[derive(Debug)]
@@ -58,6 +62,7 @@ impl<G: GameText> Bot<G> {
         Ok(Bot {
             name: player.name,
             kind,
+            book: player.book,
         })
     }
 
@@ -93,6 +98,12 @@ impl<G: GameText> Bot<G> {
             !game.is_over() && game.at_turn_start(),
             "internal error: the agent was asked to move in a finished game or mid-turn"
         );
+        if let Some(turn) = self.book.as_ref().and_then(|b| b.turn(game)) {
+            let mut check = game.clone();
+            if !turn.is_empty() && turn.iter().all(|&d| check.apply(d).is_ok()) {
+                return Ok((turn, None));
+            }
+        }
         let mut g = game.clone();
         let mut path = Vec::new();
         let mut value = None;
