@@ -165,9 +165,9 @@ const CrumbleBoard = (() => {
     const signed2 = (x) => (x >= 0 ? "+" : "") + x.toFixed(2);
     const proof = (p) => (p === 1 ? "win" : p === 0 ? "draw" : p === -1 ? "loss" : "");
     if (!b.in_book) {
-      $("#book-info").textContent = state.turn_start
-        ? `not in the book (${b.positions} positions)`
-        : "the book speaks at the start of a turn";
+      $("#book-info").textContent = state.over ? "the game is over"
+        : state.turn_start ? `not in the book (${b.positions} positions)`
+          : "the book speaks at the start of a turn";
       return;
     }
     const v = b.values;
