@@ -57,6 +57,16 @@ pub trait OpeningSource<G>: Send + Sync + std::fmt::Debug {
     /// The move (a turn's decisions, legal in `state`) to play in `state`, at a turn's
     /// start; `None` where the source has none.
     fn turn(&self, state: &G) -> Option<Vec<Decision>>;
+
+    /// [`OpeningSource::turn`], checked by the rules: a move they refuse is not returned.
+    fn legal_turn(&self, state: &G) -> Option<Vec<Decision>>
+    where
+        G: GameState,
+    {
+        let turn = self.turn(state)?;
+        let mut check = state.clone();
+        (!turn.is_empty() && turn.iter().all(|&d| check.apply(d).is_ok())).then_some(turn)
+    }
 }
 
 #[derive(Debug)]
@@ -484,14 +494,10 @@ impl<G: GameState> Slot<G> {
         if !self.game.at_turn_start() {
             return false;
         }
-        let Some(turn) = book.turn(&self.game) else {
+        // A move the rules refuse is not played: the agent searches instead.
+        let Some(turn) = book.legal_turn(&self.game) else {
             return false;
         };
-        // The source promises a legal move; a wrong one is not played (the agent searches).
-        let mut check = self.game.clone();
-        if turn.is_empty() || turn.iter().any(|&d| check.apply(d).is_err()) {
-            return false;
-        }
         for d in turn {
             self.play(d, StepKind::Book, None);
         }

@@ -98,11 +98,8 @@ impl<G: GameText> Bot<G> {
             !game.is_over() && game.at_turn_start(),
             "internal error: the agent was asked to move in a finished game or mid-turn"
         );
-        if let Some(turn) = self.book.as_ref().and_then(|b| b.turn(game)) {
-            let mut check = game.clone();
-            if !turn.is_empty() && turn.iter().all(|&d| check.apply(d).is_ok()) {
-                return Ok((turn, None));
-            }
+        if let Some(turn) = self.book.as_ref().and_then(|b| b.legal_turn(game)) {
+            return Ok((turn, None));
         }
         let mut g = game.clone();
         let mut path = Vec::new();
