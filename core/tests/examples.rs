@@ -5,6 +5,7 @@
 //! the example is about). Every move played is printed back and read again as itself.
 
 mod crumo_common;
+use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;

@@ -1,5 +1,6 @@
 //! The two colours players' pieces wear in the project's games (Black moves first in each).
 
+use crate::game::state::Player;
 use std::fmt;
 
 /// A player, and the colour of that player's pieces.
@@ -40,5 +41,40 @@ impl Color {
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The seat that plays a colour where seats keep their colours (every game but Crumo after a
+/// swap): Black is the first seat.
+impl From<Color> for Player {
+    #[inline]
+    fn from(c: Color) -> Player {
+        match c {
+            Color::Black => Player::First,
+            Color::White => Player::Second,
+        }
+    }
+}
+
+impl From<Player> for Color {
+    #[inline]
+    fn from(p: Player) -> Color {
+        match p {
+            Player::First => Color::Black,
+            Player::Second => Color::White,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_and_colours_convert_with_black_first() {
+        assert_eq!(Player::from(Color::Black), Player::First);
+        assert_eq!(Player::from(Color::White), Player::Second);
+        assert_eq!(Color::from(Player::First), Color::Black);
+        assert_eq!(Color::from(Player::Second), Color::White);
     }
 }

@@ -36,7 +36,7 @@
 //! `Swap`. A symmetry permutes the points of every plane alike.
 
 use crate::encoder::Encoder;
-use crumble_core::Decision;
+use crumble_core::{Decision, GameState};
 use crumble_core::games::crumo::{Action, Crumo, Geometry, Pie, Previous, Symmetry, geometry};
 
 /// Input planes of the encoding (see the module docs).

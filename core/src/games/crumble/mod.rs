@@ -36,7 +36,6 @@ pub use moves::{Base, Move, Swap};
 pub use notation::Frame;
 pub use symmetry::Sym;
 
-use crate::game::Color;
 use crate::game::Decision;
 use crate::game::state::{GameResult, GameState, Player};
 use lookahead::WinCheck;
@@ -45,26 +44,6 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use solve::Solver;
 use thiserror::Error;
-
-impl From<Color> for Player {
-    #[inline]
-    fn from(c: Color) -> Player {
-        match c {
-            Color::Black => Player::First,
-            Color::White => Player::Second,
-        }
-    }
-}
-
-impl From<Player> for Color {
-    #[inline]
-    fn from(p: Player) -> Color {
-        match p {
-            Player::First => Color::Black,
-            Player::Second => Color::White,
-        }
-    }
-}
 
 /// Where a Crumble game starts, as records and configs store it:
 /// `{"board": 6, "resolution": 8}` for the standard start, or with
@@ -297,6 +276,7 @@ impl GameState for Crumble {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Color;
 
     #[test]
     fn start_json_names_board_resolution_and_an_optional_position() {
@@ -347,9 +327,7 @@ mod tests {
     }
 
     #[test]
-    fn players_are_colours_with_black_first() {
-        assert_eq!(Player::from(Color::Black), Player::First);
-        assert_eq!(Color::from(Player::Second), Color::White);
+    fn black_decides_first() {
         let g = Crumble::new(6, 8).unwrap();
         assert_eq!(GameState::decider(&g), Some(Player::First));
         assert_eq!(<Crumble as GameState>::NAME, "crumble");

@@ -24,8 +24,8 @@
 //! changed, and the state has no JSON or notation form.
 
 use super::board::{
-    AfterMovement, BoardView, Cells, Geometry, MAX_POINTS, Point, Stack, cell_of, geometry,
-    is_color, stack_of,
+    AfterMovement, BoardView, Cells, Geometry, MAX_POINTS, Point, Stack, geometry, is_color,
+    stack_of,
 };
 use crate::game::Color;
 use crate::game::Decision;
@@ -34,6 +34,7 @@ use crate::game::hash::mix64;
 pub use super::status::{Outcome, Pie, Previous, Reason};
 
 mod capture;
+mod interface;
 
 /// A decoded decision.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -182,27 +183,6 @@ impl Crumo {
     pub fn outcome(&self) -> Option<Outcome> {
         self.result
     }
-    #[inline]
-    pub fn is_over(&self) -> bool {
-        self.result.is_some()
-    }
-    #[inline]
-    pub fn turns_played(&self) -> u32 {
-        self.turns_played
-    }
-    #[inline]
-    pub fn turn_limit(&self) -> u32 {
-        self.turn_limit
-    }
-
-    /// Sets the turn limit of rule 10.1 (`0`: none). Set at a turn start with the limit
-    /// already reached, it ends the game at once.
-    pub fn set_turn_limit(&mut self, limit: u32) {
-        self.turn_limit = limit;
-        if self.pending.is_none() {
-            self.check_turn_limit();
-        }
-    }
 
     /// Ends a live game at a turn start by a result outside the moves (rule 10.2's
     /// resignation or agreement). Returns `false`, with the game unchanged, when the game is
@@ -233,12 +213,6 @@ impl Crumo {
     #[inline]
     fn p32(&self) -> u32 {
         self.cells.len() as u32
-    }
-
-    /// Size of the action space: `(HMAX + 2) · P + 2`.
-    #[inline]
-    pub fn action_count(&self) -> u32 {
-        (self.max_height() + 2) * self.p32() + 2
     }
 
     /// The decision of an action (which must fit this size).
@@ -398,7 +372,7 @@ impl Crumo {
 
     /// The legal decisions, ascending, into `out` (cleared first). No allocation once `out`
     /// is large enough.
-    pub fn legal_decisions_into(&self, out: &mut Vec<Decision>) {
+    pub(crate) fn decisions_into(&self, out: &mut Vec<Decision>) {
         out.clear();
         if self.result.is_some() {
             return;
@@ -438,54 +412,6 @@ impl Crumo {
         out.push(self.encode(Action::Pass));
         if self.pie == Pie::Choice {
             out.push(self.encode(Action::Swap));
-        }
-    }
-
-    /// Applies a legal decision (search's hot path; legality is only debug-asserted).
-    pub fn apply_unchecked(&mut self, d: Decision) {
-        debug_assert!(self.is_legal(d), "illegal {d:?} = {:?}", self.decode(d));
-        let me = self.to_move;
-        match self.decode(d) {
-            Some(Action::Place { point, height }) => {
-                self.cells[usize::from(point)] = cell_of(Some(Stack {
-                    color: me,
-                    height: u64::from(height),
-                }));
-                self.previous = Previous::Other;
-                self.end_turn();
-            }
-            Some(Action::From { point }) => self.pending = Some(point),
-            Some(Action::To { point: t }) => {
-                let s = self.pending.take().expect("a pending source");
-                let complete = self.move_pieces(s, t);
-                self.previous = if complete {
-                    Previous::CompleteMove
-                } else {
-                    Previous::Other
-                };
-                self.end_turn();
-            }
-            Some(Action::Pass) => {
-                let ended = self.previous == Previous::Pass;
-                self.previous = Previous::Pass;
-                self.end_turn_then(|g| {
-                    if ended && g.result.is_none() {
-                        // The half point goes to the first of the two passers, now to move.
-                        g.result = Some(Outcome::scored(
-                            Reason::TwoPasses,
-                            g.score_halves(Some(g.to_move)),
-                        ));
-                    }
-                });
-            }
-            Some(Action::Swap) => {
-                // Seats change; the board, to_move and previous stay (rule 8.2).
-                self.swapped = true;
-                self.pie = Pie::Over;
-                self.turns_played += 1;
-                self.check_turn_limit();
-            }
-            None => unreachable!("decision outside the action space"),
         }
     }
 

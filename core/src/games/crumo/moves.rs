@@ -6,6 +6,7 @@ use super::board::{Cells, MAX_POINTS, Point, is_color};
 use super::game::{Action, Crumo, Pie, Previous};
 use super::notation::{self, CrumoMove, NotationError};
 use crate::game::Decision;
+use crate::game::GameState;
 use rand::Rng;
 use thiserror::Error;
 
@@ -191,7 +192,7 @@ impl Crumo {
             return out;
         }
         let mut decisions = Vec::new();
-        self.legal_decisions_into(&mut decisions);
+        self.decisions_into(&mut decisions);
         for &d in &decisions {
             match self.decode(d) {
                 Some(Action::Place { point, height }) => {

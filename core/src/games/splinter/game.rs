@@ -19,6 +19,8 @@ use crate::game::Color;
 use crate::game::Decision;
 use crate::game::hash::mix64;
 
+mod interface;
+
 /// Why a game ended (rule 10.1's reasons).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Reason {
@@ -187,31 +189,10 @@ impl Splinter {
     pub fn outcome(&self) -> Option<Outcome> {
         self.result
     }
-    #[inline]
-    pub fn is_over(&self) -> bool {
-        self.result.is_some()
-    }
     /// Is the mover's `Keep` awaited (the middle of a turn)?
     #[inline]
     pub fn is_pending(&self) -> bool {
         self.pending.is_some()
-    }
-    #[inline]
-    pub fn turns_played(&self) -> u32 {
-        self.turns_played
-    }
-    #[inline]
-    pub fn turn_limit(&self) -> u32 {
-        self.turn_limit
-    }
-
-    /// Sets the turn limit of rule 8.4 (`0`: none). Set at a turn start with the limit
-    /// already reached, it ends the game at once.
-    pub fn set_turn_limit(&mut self, limit: u32) {
-        self.turn_limit = limit;
-        if self.pending.is_none() {
-            self.check_turn_limit();
-        }
     }
 
     /// A player's knockouts (rule 7.1): the types of which the opponent has no piece left.
@@ -225,12 +206,6 @@ impl Splinter {
     #[inline]
     fn squares(&self) -> u32 {
         self.board.square_count() as u32
-    }
-
-    /// Size of the action space: `9 · W · H`.
-    #[inline]
-    pub fn action_count(&self) -> u32 {
-        9 * self.squares()
     }
 
     /// The decision of a `Move` or `Keep`.
@@ -308,9 +283,9 @@ impl Splinter {
         }
     }
 
-    /// The legal decisions, ascending, into `out` (cleared first). No allocation once `out`
-    /// is large enough.
-    pub fn legal_decisions_into(&self, out: &mut Vec<Decision>) {
+    /// The legal decisions, ascending, into `out` (cleared first), without the `&mut` the
+    /// game interface allows: the lookahead reads a shared state.
+    pub(crate) fn decisions_into(&self, out: &mut Vec<Decision>) {
         out.clear();
         if self.result.is_some() {
             return;
@@ -337,39 +312,6 @@ impl Splinter {
                     out.push(self.encode(Action::Move { from, dir }));
                 }
             }
-        }
-    }
-
-    /// Applies a legal decision (search's hot path; legality is only debug-asserted).
-    pub fn apply_unchecked(&mut self, d: Decision) {
-        debug_assert!(self.is_legal(d), "illegal {d:?} = {:?}", self.decode(d));
-        match self.decode(d) {
-            Some(Action::Move { from, dir }) => {
-                let push = self.board.push(from, dir).expect("a legal move pushes");
-                let groups = self.board.groups();
-                let (max, ties) = groups.largest();
-                if ties > 1 {
-                    self.pending = Some(Pending::new(push));
-                    // The old no-return state can matter no more this turn (rule 12.2).
-                    self.last_move = None;
-                } else {
-                    let keep = (1..=groups.count)
-                        .find(|&g| groups.size[usize::from(g)] == max)
-                        .unwrap_or(0);
-                    if groups.count > 1 {
-                        self.board.keep_only(&groups, keep);
-                    }
-                    self.finish_turn(push);
-                }
-            }
-            Some(Action::Keep { square }) => {
-                let push = self.pending.take().expect("a pending choice").push;
-                let groups = self.board.groups();
-                self.board
-                    .keep_only(&groups, groups.label[usize::from(square)]);
-                self.finish_turn(push);
-            }
-            None => unreachable!("decision outside the action space"),
         }
     }
 
@@ -494,7 +436,6 @@ impl Splinter {
     /// Number of squares of a board: bounds per-square arrays of callers.
     pub const MAX_SQUARES: usize = MAX_SQUARES;
 }
-
 /// A player's knockouts from the type counts: the opponent's types with no piece left.
 pub(crate) fn knockouts_from(counts: &[[u8; 4]; 2], player: Color) -> u8 {
     let opponent = player.opposite() as usize;

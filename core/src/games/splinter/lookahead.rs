@@ -8,6 +8,7 @@
 use super::board::Dir;
 use super::game::{Action, Splinter};
 use crate::game::Decision;
+use crate::game::GameState;
 
 /// The buffers of the exact win-in-one check (`GameState::win_this_turn`): scratch games and the winning decisions found. Nothing
 /// is allocated once warm.
@@ -37,7 +38,7 @@ fn winning_keep(
     slot: &mut Option<Splinter>,
 ) -> Option<Decision> {
     let mover = game.to_move();
-    game.legal_decisions_into(keeps);
+    game.decisions_into(keeps);
     for &k in keeps.iter() {
         let s = scratch(slot, game);
         s.apply_unchecked(k);

@@ -39,9 +39,6 @@ pub use notation::NotationError;
 pub use position::PositionError;
 pub use symmetry::Symmetry;
 
-use crate::game::Decision;
-use crate::game::state::{GameResult, GameState, Player};
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -113,27 +110,9 @@ impl Splinter {
         }
         Ok(game)
     }
-}
 
-fn player(c: crate::game::Color) -> Player {
-    match c {
-        crate::game::Color::Black => Player::First,
-        crate::game::Color::White => Player::Second,
-    }
-}
-
-// Inherent methods with the trait's names are called as `Splinter::name(self)`: inherent
-// methods take precedence, so these calls reach the engine, not the trait.
-impl GameState for Splinter {
-    const NAME: &'static str = "splinter";
-    type Start = SplinterStart;
-    type StartError = SplinterStartError;
-
-    fn from_start(start: &SplinterStart) -> Result<Splinter, SplinterStartError> {
-        Splinter::from_spec(start)
-    }
-
-    fn to_start(&self) -> SplinterStart {
+    /// This game as a start specification: the standard start's own when it is one.
+    pub fn to_spec(&self) -> SplinterStart {
         let b = self.board();
         let (w, h) = (b.width(), b.height());
         // The turn count and limit belong to the match, not to the position (rule 10.1).
@@ -152,113 +131,5 @@ impl GameState for Splinter {
                 position: Some(position::to_value(self)),
             }
         }
-    }
-
-    type WinCheck = SplinterWinCheck;
-    type ForcingCheck = ();
-
-    fn win_this_turn<'c>(&self, check: &'c mut SplinterWinCheck) -> Option<&'c [Decision]> {
-        lookahead::win_this_turn(self, check)
-    }
-
-    #[inline]
-    fn action_count(&self) -> u32 {
-        Splinter::action_count(self)
-    }
-
-    #[inline]
-    fn decider(&self) -> Option<Player> {
-        (!self.is_over()).then(|| player(self.to_move()))
-    }
-
-    #[inline]
-    fn is_over(&self) -> bool {
-        Splinter::is_over(self)
-    }
-
-    #[inline]
-    fn game_result(&self) -> Option<GameResult> {
-        self.outcome().map(|o| match o.winner {
-            Some(c) => GameResult::Win(player(c)),
-            None => GameResult::Draw,
-        })
-    }
-
-    #[inline]
-    fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
-        Splinter::legal_decisions_into(self, out);
-    }
-
-    fn refusal(&mut self, decision: Decision) -> Option<String> {
-        (!self.is_legal(decision)).then(|| format!("{:?}", self.decode(decision)))
-    }
-
-    #[inline]
-    fn apply_unchecked(&mut self, decision: Decision) {
-        Splinter::apply_unchecked(self, decision);
-    }
-
-    #[inline]
-    fn state_hash(&self) -> u64 {
-        self.hash()
-    }
-
-    #[inline]
-    fn at_turn_start(&self) -> bool {
-        !self.is_over() && !self.is_pending()
-    }
-
-    #[inline]
-    fn turns_played(&self) -> u32 {
-        Splinter::turns_played(self)
-    }
-
-    #[inline]
-    fn turn_limit(&self) -> u32 {
-        Splinter::turn_limit(self)
-    }
-
-    #[inline]
-    fn set_turn_limit(&mut self, limit: u32) {
-        Splinter::set_turn_limit(self, limit);
-    }
-
-    /// The board's maps of rule 11.1 (4, or 8 on a square board), numbered as
-    /// [`Symmetry::ALL`] lists them, between turns.
-    fn symmetries(&self) -> Vec<usize> {
-        if self.is_pending() {
-            return vec![0];
-        }
-        let b = self.board();
-        (0..Symmetry::of_board(b.width(), b.height()).len()).collect()
-    }
-
-    fn symmetry_image(&self, sym: usize) -> Option<Splinter> {
-        if sym == 0 {
-            return Some(self.clone());
-        }
-        let b = self.board();
-        let t = *Symmetry::of_board(b.width(), b.height()).get(sym)?;
-        (!self.is_pending()).then(|| t.position(self))
-    }
-
-    fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
-        let b = self.board();
-        let t = *Symmetry::of_board(b.width(), b.height()).get(sym)?;
-        crate::game::symmetry::map_turn_by_decisions(self, turn, |s, d| Some(t.decision(s, d)))
-    }
-
-    #[inline]
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        self.random_turn(rng, None)
-    }
-
-    #[inline]
-    fn play_random_turn_recorded<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        path: &mut Vec<Decision>,
-    ) -> u32 {
-        self.random_turn(rng, Some(path))
     }
 }

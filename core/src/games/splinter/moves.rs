@@ -5,6 +5,7 @@ use super::board::{Dir, MAX_PIECES, Square};
 use super::game::{Action, Splinter};
 use super::notation::{self, NotationError};
 use crate::game::Decision;
+use crate::game::GameState;
 use rand::Rng;
 use thiserror::Error;
 
@@ -132,7 +133,7 @@ impl Splinter {
         }
         let mut decisions = Vec::new();
         let mut keeps = Vec::new();
-        self.legal_decisions_into(&mut decisions);
+        self.decisions_into(&mut decisions);
         for &d in &decisions {
             let Some(Action::Move { from, dir }) = self.decode(d) else {
                 continue;
