@@ -179,6 +179,7 @@ pub fn check_encoder<G: GameState, E: Encoder<G>>(
                     .iter()
                     .map(|&d| (d, 1.0 / legal.len() as f32))
                     .collect(),
+                prior: Vec::new(),
                 joint: uniform_joint(&s, &legal),
             };
             let syms = encoder.symmetries(&s);

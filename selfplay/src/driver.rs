@@ -400,6 +400,11 @@ impl<G: GameState> Slot<G> {
                         }
                     }
                 }
+                let prior = if record_targets {
+                    out.prior.clone()
+                } else {
+                    Vec::new()
+                };
                 let policy: Vec<(Decision, f32)> = if record_targets {
                     out.legal
                         .iter()
@@ -430,6 +435,7 @@ impl<G: GameState> Slot<G> {
                         full,
                         proven,
                         policy,
+                        prior,
                         joint,
                     }),
                 );

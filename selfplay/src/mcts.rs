@@ -122,6 +122,9 @@ pub struct SearchOutput {
     /// The policy target: visit distribution, pruned visits (forced playouts), or the Gumbel
     /// completed-Q policy; non-negative, sums to 1.
     pub target: Vec<f32>,
+    /// The network's prior of each legal decision, as it gave it (before root noise and
+    /// temperature): with `target`, how much the search surprised the network.
+    pub prior: Vec<f32>,
     /// Root value from the view of the root's decider: mean of the backed-up values.
     pub value: f32,
     /// Visits of the root.
@@ -729,6 +732,7 @@ impl<G: GameState> Search<G> {
         out.legal.clear();
         out.visits.clear();
         out.target.clear();
+        out.prior.clear();
         out.full = self.full;
         out.root_visits = nd.n;
         out.value = if nd.n > 0 {
@@ -738,6 +742,12 @@ impl<G: GameState> Search<G> {
         };
         out.gumbel_choice = None;
         out.proven = (nd.proof != UNPROVEN).then(|| f32::from(nd.sign * nd.proof));
+        if self.noise_backup.is_empty() {
+            out.prior
+                .extend(self.edges[range.clone()].iter().map(|e| e.prior));
+        } else {
+            out.prior.extend_from_slice(&self.noise_backup);
+        }
         for e in &self.edges[range.clone()] {
             out.legal.push(e.decision);
             out.visits.push(if e.child == NONE {

@@ -7,7 +7,7 @@
 //! turn's first two decisions ([`crate::Search::joint_first_two`]); then the result and how
 //! the game ended.
 //!
-//! # File format, version 5 (`*.crsp`)
+//! # File format, version 6 (`*.crsp`)
 //!
 //! All integers little-endian. `MAGIC` (8 bytes `CRMBSP\r\n`), `u32` version, `u32` number of
 //! games, the games, then a `u64` FNV-1a checksum of everything before it. A game:
@@ -19,15 +19,16 @@
 //! number of steps, and per step: `u32` decision, `u8` kind (0 forced, 1 random, 2 searched, 3 exact
 //! play, 4 from a book); for a
 //! searched step `f32` value, `u8` full, `u8` proven (0 no, 1 yes) and if proven the `f32`
-//! exact value, `u32` n, n × (`u32` decision, `f32` target), `u32` m, m × (`u32` first,
-//! `u32` second, `f32` mass).
+//! exact value, `u32` n, n × (`u32` decision, `f32` target), `u8` prior flag (0 none, 1
+//! then n × `f32`: the network's prior of each of those decisions), `u32` m, m × (`u32`
+//! first, `u32` second, `f32` mass).
 //!
 //! Versions 1 and 2 hold Crumble games only: instead of the name and start they have `u16`
 //! board, `u16` resolution, `u32` max turns, and a `u32`-length start-position JSON (0 = the
 //! standard start); instead of result and ending a winner (0 none, 1 black, 2 white) and
 //! Crumble's reason (index in `crumble_core::games::crumble::Reason::ALL`). Version 1 has no proven byte.
 //! Both are still read, as Crumble records. Version 3 is version 4 without the agents; version
-//! 4 is version 5 without book steps.
+//! 4 is version 5 without book steps; version 5 is version 6 without the prior flag.
 //!
 //! Files are written to a temporary name and renamed, so a file that exists is complete; a
 //! truncated or damaged file is refused with a typed [`RecordError`].
@@ -40,7 +41,7 @@ mod decode;
 pub use decode::decode_file;
 
 pub const MAGIC: [u8; 8] = *b"CRMBSP\r\n";
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 /// The oldest format version this build still reads.
 pub const OLDEST_VERSION: u32 = 1;
 
@@ -101,6 +102,10 @@ pub struct SearchRecord {
     pub proven: Option<f32>,
     /// Policy target over every legal decision (sorted by decision), summing to 1.
     pub policy: Vec<(Decision, f32)>,
+    /// The network's prior of each decision of `policy` (same order), before root noise:
+    /// how much the search's target surprised the network (replay's policy-surprise
+    /// weighting). Empty when not recorded (files before version 6, matches).
+    pub prior: Vec<f32>,
     /// At the start of a turn that goes on: the joint distribution over the turn's first two
     /// decisions (Crumble's choose and extent; see [`crate::Search::joint_first_two`]).
     pub joint: Vec<(Decision, Decision, f32)>,
@@ -290,6 +295,15 @@ impl GameRecord {
                     for (d, p) in &r.policy {
                         b.extend_from_slice(&d.0.to_le_bytes());
                         b.extend_from_slice(&p.to_le_bytes());
+                    }
+                    // A prior list that does not match the policy's is not a prior: dropped.
+                    if r.prior.len() == r.policy.len() && !r.prior.is_empty() {
+                        b.push(1);
+                        for p in &r.prior {
+                            b.extend_from_slice(&p.to_le_bytes());
+                        }
+                    } else {
+                        b.push(0);
                     }
                     b.extend_from_slice(&(r.joint.len() as u32).to_le_bytes());
                     for (c, e, p) in &r.joint {

@@ -1,10 +1,12 @@
-//! Proofs in self-play records: the search's proven root value is recorded (format version
-//! 2), round-trips, is validated like the other targets, and version 1 files still load.
+//! Proofs and priors in self-play records: the search's proven root value (format version 2)
+//! and the network's priors (version 6) are recorded, round-trip, are validated like the
+//! other targets, and version 1 and 5 files still load.
 
 #[path = "common/short_games.rs"]
 mod short_games;
 use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
+use crumble_core::games::tictactoe::TicTacToe;
 use crumble_selfplay::record::{OLDEST_VERSION, VERSION, decode_file, encode_file};
 use crumble_selfplay::{GameRecord, Lookahead, SearchConfig};
 use short_games::{ShortGames, quick_rollouts, short_games};
@@ -32,6 +34,12 @@ fn proven_values_are_recorded_and_round_trip() {
     for g in &games {
         let mut game: Crumble = g.start_state().unwrap();
         for s in &g.steps {
+            if let Some(r) = &s.search {
+                // Self-play records the evaluator's prior of every decision of the target.
+                assert_eq!(r.prior.len(), r.policy.len(), "game {}", g.index);
+                let sum: f32 = r.prior.iter().sum();
+                assert!((sum - 1.0).abs() < 1e-3, "priors sum to {sum}");
+            }
             if let Some(p) = s.search.as_ref().and_then(|r| r.proven) {
                 proven += 1;
                 assert!([-1.0, 0.0, 1.0].contains(&p), "{p}");
@@ -104,4 +112,29 @@ fn version_1_files_still_load() {
         VERSION
     );
     assert_eq!(decode_file(&again).unwrap(), games);
+}
+
+/// A file written by the version 5 code (before priors were recorded; made by `crumble
+/// selfplay --agent mcts:uniform:16 --games 3 --config configs/tictactoe.toml`): it still
+/// loads with no priors, its games replay, and written again it reads back the same.
+#[test]
+fn version_5_files_still_load_without_priors() {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/records-v5-tictactoe.crsp"
+    ))
+    .unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 5);
+    let games = decode_file(&bytes).unwrap();
+    assert_eq!(games.len(), 3);
+    let mut searched = 0;
+    for g in &games {
+        g.replay::<TicTacToe>().unwrap();
+        for r in g.steps.iter().filter_map(|s| s.search.as_ref()) {
+            searched += 1;
+            assert!(!r.policy.is_empty() && r.prior.is_empty());
+        }
+    }
+    assert!(searched > 0);
+    assert_eq!(decode_file(&encode_file(&games)).unwrap(), games);
 }

@@ -33,6 +33,11 @@ fn random_record(index: u64, seed: u64) -> GameRecord {
                 full: rng.random_bool(0.5),
                 proven: rng.random_bool(0.2).then(|| rng.random_range(-1.0..=1.0)),
                 policy: vec![(d, 0.75), (crumble_core::Decision(d.0 ^ 1), 0.25)],
+                prior: if rng.random_bool(0.5) {
+                    vec![rng.random_range(0.0..=1.0), rng.random_range(0.0..=1.0)]
+                } else {
+                    Vec::new()
+                },
                 joint: vec![(d, d, 0.5)],
             });
             steps.push(StepRecord {
@@ -127,6 +132,7 @@ fn a_flag_byte_other_than_0_or_1_is_refused() {
             full: true,
             proven: None,
             policy: Vec::new(),
+            prior: Vec::new(),
             joint: Vec::new(),
         }),
     };

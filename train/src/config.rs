@@ -167,6 +167,10 @@ pub struct ReplayConfig {
     /// Where the search proved the root's value, the target becomes
     /// `(1 − p) · the target above + p · the proven value` (1 = the proof replaces it).
     pub proven_value_weight: f64,
+    /// Policy-surprise weighting: the share of the draws given to samples in proportion to
+    /// how much their search target surprised the network (0 = uniform draws; see
+    /// `crate::replay`).
+    pub policy_surprise_weight: f64,
 }
 
 impl Default for ReplayConfig {
@@ -179,6 +183,7 @@ impl Default for ReplayConfig {
             augment: true,
             value_q_weight: 0.0,
             proven_value_weight: 1.0,
+            policy_surprise_weight: 0.0,
         }
     }
 }
@@ -431,6 +436,13 @@ impl TrainConfig {
             return Err(bad(
                 "replay.proven_value_weight",
                 r.proven_value_weight.to_string(),
+                "must lie in [0, 1]",
+            ));
+        }
+        if !(0.0..=1.0).contains(&r.policy_surprise_weight) {
+            return Err(bad(
+                "replay.policy_surprise_weight",
+                r.policy_surprise_weight.to_string(),
                 "must lie in [0, 1]",
             ));
         }

@@ -18,6 +18,12 @@
 //!   the target, or is mixed into it by `[replay] proven_value_weight` (1 = replace). The
 //!   policy target at a proven root is already the proving decisions (the search's output).
 //!
+//! Samples are drawn uniformly, or with policy-surprise weighting (KataGo's; `[replay]
+//! policy_surprise_weight`): a sample's weight is `(1 − w) + w · KL / mean KL`, its target's
+//! Kullback–Leibler divergence from the network's prior at that root over the mean of its
+//! generation, so a share `w` of the draws goes to the positions that surprised the network.
+//! Samples recorded without priors (files before record version 6) keep weight 1.
+//!
 //! Positions, targets and symmetries come from the game's encoder
 //! ([`crumble_model::Encoder`]). With augmentation each sample is seen through a random
 //! symmetry among those exact for its state (for Crumble, `crumble_model::encoders::crumble::symmetry`: any of
@@ -27,7 +33,7 @@
 use crate::config::ReplayConfig;
 use crumble_core::{GameState, Player};
 use crumble_model::{CrumbleEncoder, Encoder};
-use crumble_selfplay::record::{GameRecord, RecordError, read_file};
+use crumble_selfplay::record::{GameRecord, RecordError, SearchRecord, read_file};
 use crumble_selfplay::selfplay::record_files;
 use rand::Rng;
 use std::collections::BTreeMap;
@@ -66,6 +72,8 @@ struct Generation {
     games: Vec<GameRecord>,
     /// (game, step) of every training sample.
     samples: Vec<(u32, u32)>,
+    /// Running sums of the samples' weights (empty when drawing uniformly).
+    cumulative: Vec<f64>,
 }
 
 /// The generations in the window, newest last, and the encoder that turns their positions
@@ -75,6 +83,8 @@ pub struct ReplayWindow<E = CrumbleEncoder> {
     encoder: E,
     /// The grid side of every game (one batch is one grid size).
     grid: usize,
+    /// `[replay] policy_surprise_weight` (0: uniform draws).
+    surprise_weight: f64,
     generations: BTreeMap<u32, Generation>,
 }
 
@@ -85,6 +95,40 @@ pub fn sample_steps(rec: &GameRecord) -> impl Iterator<Item = usize> + '_ {
         .enumerate()
         .filter(|(_, s)| s.search.as_ref().is_some_and(|r| r.full))
         .map(|(i, _)| i)
+}
+
+/// How much the search's policy target at a sample surprised the network: the
+/// Kullback–Leibler divergence of the target from the prior, in nats; `None` without priors.
+pub fn policy_surprise(search: &SearchRecord) -> Option<f64> {
+    if search.prior.len() != search.policy.len() || search.prior.is_empty() {
+        return None;
+    }
+    let kl = search
+        .policy
+        .iter()
+        .zip(&search.prior)
+        .filter(|((_, t), _)| *t > 0.0)
+        .map(|(&(_, t), &p)| {
+            let t = f64::from(t);
+            t * (t / f64::from(p).max(1e-6)).ln()
+        })
+        .sum::<f64>();
+    Some(kl.max(0.0))
+}
+
+/// The sampling weights of a generation's samples, `(1 − w) + w · surprise / mean surprise`
+/// (the mean over the samples with priors; the others and a generation with no surprise at
+/// all keep weight 1), so the weights average 1 over the samples with priors.
+pub fn surprise_weights(surprises: &[Option<f64>], w: f64) -> Vec<f64> {
+    let known: Vec<f64> = surprises.iter().flatten().copied().collect();
+    let mean = known.iter().sum::<f64>() / known.len().max(1) as f64;
+    surprises
+        .iter()
+        .map(|s| match s {
+            Some(s) if mean > 0.0 => (1.0 - w) + w * s / mean,
+            _ => 1.0,
+        })
+        .collect()
 }
 
 /// Reads every record file of a generation directory.
@@ -109,8 +153,16 @@ impl<E> ReplayWindow<E> {
         ReplayWindow {
             encoder,
             grid,
+            surprise_weight: 0.0,
             generations: BTreeMap::new(),
         }
+    }
+
+    /// Draws with policy-surprise weighting `w` in `[0, 1]` (0, the default: uniformly).
+    /// Set before inserting generations: their weights are computed as they come in.
+    pub fn surprise_weighted(mut self, w: f64) -> ReplayWindow<E> {
+        self.surprise_weight = w;
+        self
     }
 
     /// Adds generation `gen` from records in memory: games of `G` on the window's grid.
@@ -138,8 +190,32 @@ impl<E> ReplayWindow<E> {
             }
             samples.extend(sample_steps(g).map(|s| (gi as u32, s as u32)));
         }
-        self.generations
-            .insert(generation, Generation { games, samples });
+        let mut cumulative = Vec::new();
+        if self.surprise_weight > 0.0 {
+            let surprises: Vec<Option<f64>> = samples
+                .iter()
+                .map(|&(g, s)| {
+                    let step = &games[g as usize].steps[s as usize];
+                    step.search.as_ref().and_then(policy_surprise)
+                })
+                .collect();
+            let mut sum = 0.0;
+            cumulative = surprise_weights(&surprises, self.surprise_weight)
+                .into_iter()
+                .map(|w| {
+                    sum += w;
+                    sum
+                })
+                .collect();
+        }
+        self.generations.insert(
+            generation,
+            Generation {
+                games,
+                samples,
+                cumulative,
+            },
+        );
         Ok(())
     }
 
@@ -172,11 +248,42 @@ impl<E> ReplayWindow<E> {
         self.len() == 0
     }
 
-    /// Draws `n` samples uniformly (with replacement) from the whole window.
+    /// Draws `n` samples (with replacement) from the whole window: uniformly, or by their
+    /// surprise weights ([`ReplayWindow::surprise_weighted`]).
     pub fn draw(&self, n: usize, rng: &mut impl Rng) -> Vec<SampleRef> {
         let total = self.len();
         let mut out = Vec::with_capacity(n);
         if total == 0 {
+            return out;
+        }
+        if self.surprise_weight > 0.0 {
+            let weight = |g: &Generation| g.cumulative.last().copied().unwrap_or(0.0);
+            let total: f64 = self.generations.values().map(weight).sum();
+            for _ in 0..n {
+                let mut x = rng.random::<f64>() * total;
+                // Rounding may leave x at the very end: the last sample of the last
+                // generation with samples takes it.
+                let mut pick = None;
+                for (&generation, g) in &self.generations {
+                    if g.samples.is_empty() {
+                        continue;
+                    }
+                    let k = g.cumulative.partition_point(|&c| c <= x);
+                    pick = Some((generation, g, k.min(g.samples.len() - 1)));
+                    if k < g.samples.len() {
+                        break;
+                    }
+                    x -= weight(g);
+                }
+                if let Some((generation, g, k)) = pick {
+                    let (game, step) = g.samples[k];
+                    out.push(SampleRef {
+                        generation,
+                        game,
+                        step,
+                    });
+                }
+            }
             return out;
         }
         for _ in 0..n {
@@ -380,3 +487,6 @@ pub fn value_target(winner: Option<Player>, decider: Player) -> f32 {
 pub fn generation_dir(run: &Path, generation: u32) -> PathBuf {
     run.join("replay").join(format!("gen-{generation:04}"))
 }
+
+#[cfg(test)]
+mod tests;

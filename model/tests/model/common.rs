@@ -70,6 +70,7 @@ pub fn check_symmetries<G: GameState, E: Encoder<G>>(
         full: true,
         proven: None,
         policy: legal.iter().map(|&d| (d, 1.0)).collect(),
+        prior: Vec::new(),
         joint: Vec::new(),
     };
     for k in e.symmetries(s) {

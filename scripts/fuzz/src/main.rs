@@ -281,6 +281,7 @@ fn make_seeds(dir: &Path) -> std::io::Result<()> {
                     full: true,
                     proven: None,
                     policy: vec![(*d, 1.0)],
+                    prior: vec![0.5],
                     joint: Vec::new(),
                 });
                 steps.push(crsp::StepRecord {

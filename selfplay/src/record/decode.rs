@@ -222,8 +222,8 @@ fn read_step(r: &mut Reader<'_>, version: u32) -> Result<StepRecord, RecordError
     })
 }
 
-/// A searched step's record: value, full flag, proven value (version 2 on), policy target
-/// and joint target.
+/// A searched step's record: value, full flag, proven value (version 2 on), policy target,
+/// priors (version 6 on) and joint target.
 fn read_search(r: &mut Reader<'_>, version: u32) -> Result<SearchRecord, RecordError> {
     let value = r.f32_in(-1.0, 1.0, "search value")?;
     // Only 0 and 1: any other byte would read as `true` and be written back
@@ -247,6 +247,19 @@ fn read_search(r: &mut Reader<'_>, version: u32) -> Result<SearchRecord, RecordE
     for _ in 0..pn {
         policy.push((Decision(r.u32()?), r.f32_in(0.0, 1.0, "policy target")?));
     }
+    let mut prior = Vec::new();
+    if version >= 6 {
+        match r.u8()? {
+            0 => {}
+            1 if pn > 0 => {
+                prior.reserve(pn);
+                for _ in 0..pn {
+                    prior.push(r.f32_in(0.0, 1.0, "prior")?);
+                }
+            }
+            c => return Err(r.corrupt(format!("prior flag {c} with {pn} policy entries"))),
+        }
+    }
     let jn = r.count(12)?;
     let mut joint = Vec::with_capacity(jn);
     for _ in 0..jn {
@@ -261,6 +274,7 @@ fn read_search(r: &mut Reader<'_>, version: u32) -> Result<SearchRecord, RecordE
         full,
         proven,
         policy,
+        prior,
         joint,
     })
 }

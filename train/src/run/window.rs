@@ -41,7 +41,8 @@ pub(super) fn load_window<G: TrainGame>(
 ) -> Result<ReplayWindow<G::Encoder>, TrainError> {
     let encoder = G::Encoder::default();
     let grid = encoder.grid(standard);
-    let mut window = ReplayWindow::new(encoder, grid);
+    let mut window =
+        ReplayWindow::new(encoder, grid).surprise_weighted(cfg.replay.policy_surprise_weight);
     for g in window_generations(cfg, history) {
         load_generation::<G>(&mut window, dir, g, history)?;
     }
