@@ -15,6 +15,7 @@
 //! [`opening_positions`] makes the openings; [`RecordWriter`] saves games as record files with
 //! readable game records beside.
 
+use crate::adjudication::Adjudication;
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, build_evaluator};
 use crate::config::SearchConfig;
 use crate::driver::{
@@ -314,6 +315,17 @@ pub fn run_jobs<G: GameState>(
     concurrency: usize,
     on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
 ) -> Result<RunTotals, ArenaError> {
+    run_adjudicated(pool, jobs, concurrency, Adjudication::default(), on_job)
+}
+
+/// [`run_jobs`] whose games end early as `adjudication` says.
+fn run_adjudicated<G: GameState>(
+    pool: &Pool<G>,
+    jobs: &[Job<G>],
+    concurrency: usize,
+    adjudication: Adjudication,
+    on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
+) -> Result<RunTotals, ArenaError> {
     let (games, owner) = game_queue(pool, jobs)?;
     let mut totals = RunTotals::default();
     let mut done: BTreeMap<usize, Vec<GameRecord>> = BTreeMap::new();
@@ -323,6 +335,7 @@ pub fn run_jobs<G: GameState>(
     let opts = EngineOptions {
         parallel_games: concurrency.max(1),
         record_targets: false,
+        adjudication,
     };
     let progress = play_games(
         &mut agents,
@@ -467,6 +480,8 @@ pub struct PairSettings {
     /// pair `p` of every pairing plays games `first_game + 2p` and the next, so a pairing's
     /// games do not depend on the other pairings played with it.
     pub first_game: u64,
+    /// When games end early by their searches' agreement (off by default).
+    pub adjudication: Adjudication,
 }
 
 /// A finished game pair.
@@ -533,7 +548,8 @@ pub fn play_pairings<G: GameState>(
             keys.push((k, p));
         }
     }
-    run_jobs(pool, &jobs, settings.concurrency, &mut |j, records| {
+    let adjudication = settings.adjudication;
+    run_adjudicated(pool, &jobs, settings.concurrency, adjudication, &mut |j, records| {
         let (pairing, pair) = keys[j];
         let [g0, g1]: [GameRecord; 2] = records.try_into().map_err(|v: Vec<GameRecord>| {
             ArenaError::Openings(format!("a game pair returned {} games", v.len()))

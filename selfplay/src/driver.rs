@@ -16,6 +16,7 @@
 //! [`Evaluator`]), so the same seed and settings give the same games whatever the number of
 //! threads, the number of games at once, or the other games in the queue.
 
+use crate::adjudication::{Adjudication, Adjudicator};
 use crate::config::SearchConfig;
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf, mix};
 use crate::mcts::{Search, Step};
@@ -126,6 +127,8 @@ pub struct EngineOptions {
     pub parallel_games: usize,
     /// Keep policy targets and joint distributions in the records (self-play).
     pub record_targets: bool,
+    /// When games end early by their searches' agreement (matches).
+    pub adjudication: Adjudication,
 }
 
 /// What to do after a finished game.
@@ -235,6 +238,10 @@ struct Slot<G: GameState> {
     low: [u32; 2],
     playout: bool,
     would_resign: Option<Player>,
+    /// The match adjudication of this game, and whether its verdict ends the game (or the
+    /// game is one of those played out to check it).
+    judge: Adjudicator,
+    judge_ends: bool,
     needs: Option<usize>,
     pending: Option<usize>,
     legal: Vec<Decision>,
@@ -268,6 +275,8 @@ impl<G: GameState> Slot<G> {
             low: [0, 0],
             playout: false,
             would_resign: None,
+            judge: Adjudicator::new(Adjudication::default()),
+            judge_ends: false,
             needs: None,
             pending: None,
             legal: Vec::new(),
@@ -277,7 +286,7 @@ impl<G: GameState> Slot<G> {
         }
     }
 
-    fn start(&mut self, k: usize, job: GameJob<G>, metas: &[Meta]) {
+    fn start(&mut self, k: usize, job: GameJob<G>, metas: &[Meta], adjudication: Adjudication) {
         self.active = true;
         self.job = k;
         self.index = job.index;
@@ -323,6 +332,10 @@ impl<G: GameState> Slot<G> {
             })
             .fold(0.0f32, f32::max);
         self.playout = resign && self.rng.random_bool(f64::from(fraction));
+        self.judge = Adjudicator::new(adjudication);
+        // From a stream of its own, so that adjudication changes no game's random choices.
+        let draw = (mix(seed ^ 0xAD7) >> 11) as f64 / (1u64 << 53) as f64;
+        self.judge_ends = adjudication.is_on() && draw >= f64::from(adjudication.playout_fraction);
     }
 
     /// The trees of the agents seated in this slot's game.
@@ -336,6 +349,11 @@ impl<G: GameState> Slot<G> {
     }
 
     fn play(&mut self, d: Decision, kind: StepKind, search: Option<SearchRecord>) {
+        self.observe(kind, search.as_ref());
+        if self.adjudicated.is_some() {
+            // Adjudicated before its move: the game ends where the searches agreed.
+            return;
+        }
         self.game.apply_unchecked(d);
         for t in self.seated_trees() {
             t.advance(d);
@@ -460,6 +478,7 @@ impl<G: GameState> Slot<G> {
                 }
                 Meta::Random => {
                     let mut path = std::mem::take(&mut self.path);
+                    self.observe(StepKind::Random, None);
                     self.game
                         .play_random_turn_recorded(&mut self.rng, &mut path);
                     for &d in &path {
@@ -508,6 +527,21 @@ impl<G: GameState> Slot<G> {
             self.play(d, StepKind::Book, None);
         }
         true
+    }
+
+    /// Shows the step about to be played to the match adjudication; its verdict ends the game
+    /// unless the game is played out.
+    fn observe(&mut self, kind: StepKind, search: Option<&SearchRecord>) {
+        if let Some(v) = self.judge.step(&self.game, kind, search)
+            && self.judge_ends
+            && self.adjudicated.is_none()
+        {
+            let ending = match v.result {
+                GameResult::Win(_) => Ending::Resignation,
+                GameResult::Draw => Ending::Stopped,
+            };
+            self.adjudicated = Some((v.result, ending));
+        }
     }
 
     /// Is the game over, by the rules or adjudicated?
@@ -582,6 +616,7 @@ pub fn run_games<G: GameState>(
     let engine = EngineOptions {
         parallel_games: opts.parallel_games,
         record_targets: opts.record_targets,
+        adjudication: Adjudication::default(),
     };
     play_games(
         agents,
@@ -621,7 +656,7 @@ pub fn play_games<G: GameState>(
     let mut queue = jobs.into_iter().enumerate();
     for s in &mut slots {
         if let Some((k, job)) = queue.next() {
-            s.start(k, job, &metas);
+            s.start(k, job, &metas, opts.adjudication);
         }
     }
     let mut batch = Batch::default();
@@ -643,7 +678,7 @@ pub fn play_games<G: GameState>(
                     return Ok(progress);
                 }
                 if let Some((k, job)) = queue.next() {
-                    s.start(k, job, &metas);
+                    s.start(k, job, &metas, opts.adjudication);
                 }
             }
         }

@@ -34,6 +34,7 @@
 //! assert!((out.target.iter().sum::<f32>() - 1.0).abs() < 1e-4);
 //! ```
 
+pub mod adjudication;
 pub mod agent;
 pub mod arena;
 pub mod bench;

@@ -286,6 +286,7 @@ pub fn run_selfplay<G: GameText>(
     let opts = EngineOptions {
         parallel_games: sp.parallel_games,
         record_targets: true,
+        adjudication: Default::default(),
     };
     let per_file = sp.games_per_file.max(1) as u64;
     // Missing games of each block, and the finished ones waiting for the rest of their block.

@@ -5,6 +5,7 @@ mod common;
 use common::uniform_then;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::{GameState, Player};
+use crumble_selfplay::adjudication::{self, Adjudication, AdjudicationTally};
 use crumble_selfplay::arena::{
     self, Flow, Openings, PairOutcome, PairSettings, Pairing, Pool, RecordWriter, Tally,
 };
@@ -25,6 +26,7 @@ fn settings(pairs: u64, concurrency: usize) -> PairSettings {
         concurrency,
         seed: 5,
         first_game: 0,
+        adjudication: Default::default(),
     }
 }
 
@@ -300,4 +302,76 @@ fn records_are_saved_with_names() {
     // A second run into the same directory is refused.
     assert!(RecordWriter::<Crumble>::new(&dir, "match", 4).is_err());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every game of a match, by game number, with `rules` as the pool's adjudication.
+fn match_games(rules: Adjudication) -> Vec<record::GameRecord> {
+    let pool = play_pool(&["mcts:rollout:48", "mcts:uniform:8"]);
+    let s = PairSettings {
+        adjudication: rules,
+        ..settings(8, 4)
+    };
+    let mut games = Vec::new();
+    play_a_against_b(&pool, &small_openings(8, 3), &s, &mut |p| {
+        games.extend(p.games.iter().cloned());
+        Ok(Flow::Continue)
+    })
+    .unwrap();
+    games
+}
+
+/// Adjudication ends a game exactly where its scan of the game played out says, with that
+/// result, and changes nothing else: games it does not end, and games it plays out to check
+/// it, are the games of a match without it.
+#[test]
+fn adjudication_ends_games_where_the_played_out_game_says_and_changes_no_other() {
+    let rules = Adjudication {
+        resign_turns: 2,
+        resign_value: 0.5,
+        draw_turns: 4,
+        draw_value: 0.1,
+        draw_from_turn: 6,
+        playout_fraction: 0.0,
+    };
+    let off = match_games(Adjudication::default());
+    let checked = match_games(Adjudication {
+        playout_fraction: 1.0,
+        ..rules
+    });
+    assert_eq!(
+        checked, off,
+        "games played out to check it are the games without it"
+    );
+    let on = match_games(rules);
+    let (mut ended, mut tally) = (0, AdjudicationTally::default());
+    for (a, full) in on.iter().zip(&off) {
+        tally.add::<Crumble>(rules, full).unwrap();
+        let verdict = adjudication::scan::<Crumble>(rules, full).unwrap();
+        let Some(v) = verdict else {
+            assert_eq!(a, full, "game {}", a.index);
+            continue;
+        };
+        ended += 1;
+        assert_eq!(a.result, v.result, "game {}", a.index);
+        let want = match v.result {
+            crumble_core::GameResult::Win(_) => record::Ending::Resignation,
+            crumble_core::GameResult::Draw => record::Ending::Stopped,
+        };
+        assert_eq!(a.ending, want);
+        assert_eq!(a.replay::<Crumble>().unwrap().turns_played(), v.turn);
+        assert_eq!(
+            a.steps[..],
+            full.steps[..a.steps.len()],
+            "a prefix of the game"
+        );
+        assert!(a.steps.len() < full.steps.len());
+    }
+    assert!(ended > 0, "the rules should end some of these games");
+    assert_eq!(tally.checked, ended);
+    // The tally of the adjudicated match: its early ends.
+    let mut early = AdjudicationTally::default();
+    for g in &on {
+        early.add::<Crumble>(rules, g).unwrap();
+    }
+    assert_eq!(early.resigned + early.drawn, ended);
 }

@@ -210,6 +210,7 @@ fn games_stop_after_the_first_turn_under_the_real_turn_limit() {
     let opts = EngineOptions {
         parallel_games: 4,
         record_targets: false,
+        adjudication: Default::default(),
     };
     let mut recs = Vec::new();
     with_threads(1, || {

@@ -10,6 +10,7 @@
 //! (`config.toml`), so a run resumes with exactly the settings it started with.
 
 use crumble_model::NetConfig;
+use crumble_selfplay::adjudication::Adjudication;
 use crumble_selfplay::book::BookConfig;
 use crumble_selfplay::{Lookahead, SearchConfig, SelfPlayConfig};
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,8 @@ pub struct TrainConfig {
     pub eval: EvalConfig,
     /// `[book]`: how `crumble book` grows an opening book.
     pub book: BookConfig,
+    /// `[adjudication]`: when `crumble match` and `crumble tournament` end games early.
+    pub adjudication: Adjudication,
 }
 
 /// `[game]`: which game a run learns, and where its games start.
@@ -334,6 +337,12 @@ impl TrainConfig {
         self.search.validate().map_err(|e| e.in_path(path))?;
         self.selfplay.validate().map_err(|e| e.in_path(path))?;
         self.book.validate().map_err(|e| e.in_path(path))?;
+        self.adjudication
+            .check()
+            .map_err(|message| ConfigError::Parse {
+                path: path.into(),
+                message,
+            })?;
         crate::for_game!(self.game.name.as_str(), G => {
             <G as crate::games::TrainGame>::net_config(self).validate()
         })

@@ -131,6 +131,7 @@ fn play_match<G: crumble_train::games::TrainGame>(
         concurrency: 4,
         seed: 5,
         first_game: 0,
+        adjudication: Default::default(),
     };
     let mut tally = Tally::default();
     arena::play_pairings(

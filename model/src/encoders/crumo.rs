@@ -36,8 +36,8 @@
 //! `Swap`. A symmetry permutes the points of every plane alike.
 
 use crate::encoder::Encoder;
-use crumble_core::{Decision, GameState};
 use crumble_core::games::crumo::{Action, Crumo, Geometry, Pie, Previous, Symmetry, geometry};
+use crumble_core::{Decision, GameState};
 
 /// Input planes of the encoding (see the module docs).
 pub const PLANES: usize = 36;

@@ -52,8 +52,8 @@ impl StoredPairing {
 }
 
 /// The settings a stored tournament must share with this run to be continued: the game
-/// pairs per pairing, turn limit and seed of `play`, the openings (as described to people),
-/// the game's start (its start JSON, [`crate::record::start_json`]) and the search.
+/// pairs per pairing, turn limit, seed and adjudication of `play`, the openings (as described
+/// to people), the game's start (its start JSON, [`crate::record::start_json`]) and the search.
 pub fn settings_json(
     play: &PairSettings,
     openings: &str,
@@ -61,14 +61,20 @@ pub fn settings_json(
     cfg: &ConfigFile,
 ) -> Result<Value, TournamentError> {
     let start: Value = serde_json::from_str(start).map_err(TournamentError::Settings)?;
-    Ok(json!({
+    let mut settings = json!({
         "pairs_per_pairing": play.pairs,
         "max_turns": play.max_turns,
         "openings": openings,
         "seed": play.seed,
         "start": start,
         "search": serde_json::to_value(cfg.search.for_play()).map_err(TournamentError::Settings)?,
-    }))
+    });
+    // Only when on, so that tournaments stored before adjudication existed still resume.
+    if play.adjudication.is_on() {
+        settings["adjudication"] =
+            serde_json::to_value(play.adjudication).map_err(TournamentError::Settings)?;
+    }
+    Ok(settings)
 }
 
 /// Stored settings as [`settings_json`] writes them now: tournaments before the game's start

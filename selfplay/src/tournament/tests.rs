@@ -104,6 +104,7 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
         concurrency: 4,
         seed: 7,
         first_game: 0,
+        adjudication: Default::default(),
     };
     let cfg = ConfigFile::default();
     let start = r#"{"board":6,"resolution":8}"#;

@@ -43,14 +43,15 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
-    /// The settings of `pairs` game pairs a pairing, from game 0.
-    pub fn pair_settings(&self, pairs: u64) -> PairSettings {
+    /// The settings of `pairs` game pairs a pairing, from game 0, adjudicated as `full` says.
+    pub fn pair_settings(&self, pairs: u64, full: &TrainConfig) -> PairSettings {
         PairSettings {
             pairs,
             max_turns: self.max_turns,
             concurrency: self.concurrency.max(1),
             seed: self.seed,
             first_game: 0,
+            adjudication: full.adjudication,
         }
     }
 

@@ -10,6 +10,7 @@
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
 use crumble_selfplay::AgentSpec;
+use crumble_selfplay::adjudication::{Adjudication, AdjudicationTally};
 use crumble_selfplay::arena::{self, Flow, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
 use crumble_train::config::TrainConfig;
@@ -110,8 +111,10 @@ fn play<G: TrainGame>(
         }
         pool.set_search(1, &b.play_config().search.for_play());
     }
+    let rules = full.adjudication;
+    let mut adjudicated = AdjudicationTally::default();
     let names = [specs[0].to_string(), specs[1].to_string()];
-    let settings = a.game.pair_settings(pairs);
+    let settings = a.game.pair_settings(pairs, full);
     let t0 = Instant::now();
     let mut last = Instant::now();
     let mut tally = Tally::default();
@@ -125,6 +128,11 @@ fn play<G: TrainGame>(
         &settings,
         &mut |p| {
             tally.add(p);
+            if rules.is_on() {
+                for g in &p.games {
+                    adjudicated.add::<G>(rules, g)?;
+                }
+            }
             if let Some(w) = writer.as_mut() {
                 for (g, &a_first) in p.games.iter().zip(&p.a_first) {
                     let (black, white) = if a_first {
@@ -167,7 +175,9 @@ fn play<G: TrainGame>(
     }
     let secs = t0.elapsed().as_secs_f64();
     let (batches, positions) = pool.batch_stats();
-    let summary = summary_json(&names, a, &tally, sprt.as_ref(), llr, status, secs);
+    let adjudication = rules.is_on().then_some((rules, adjudicated));
+    let mut summary = summary_json(&names, a, &tally, sprt.as_ref(), llr, status, secs);
+    summary["adjudication"] = adjudication_json(adjudication);
     if let Some(dir) = &a.out {
         let path = dir.join("match.json");
         write_output(
@@ -182,6 +192,9 @@ fn play<G: TrainGame>(
         super::print(&format!("{summary}\n"))?;
     } else {
         let mut s = report(&names, a, &tally, pairs, sprt.as_ref(), llr, status, secs);
+        if let Some((r, t)) = adjudication {
+            s.push_str(&adjudication_line(&r, &t));
+        }
         if batches > 0 {
             s.push_str(&format!(
                 "network batches: {batches}, mean {:.1} positions; {:.0} simulations/s\n",
@@ -195,6 +208,40 @@ fn play<G: TrainGame>(
         super::print(&s)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The adjudication's settings and what it did, for the summary line.
+fn adjudication_line(r: &Adjudication, t: &AdjudicationTally) -> String {
+    let mut rules = Vec::new();
+    if r.resign_turns > 0 {
+        rules.push(format!(
+            "resign after {} turns at |value| >= {}",
+            r.resign_turns, r.resign_value
+        ));
+    }
+    if r.draw_turns > 0 {
+        rules.push(format!(
+            "draw after {} turns at |value| <= {} from turn {}",
+            r.draw_turns, r.draw_value, r.draw_from_turn
+        ));
+    }
+    format!(
+        "adjudication ({}): {} resigned, {} drawn; {}% of games played out to check it: {} it \
+         would have ended, {} of them with another result\n",
+        rules.join("; "),
+        t.resigned,
+        t.drawn,
+        100.0 * r.playout_fraction,
+        t.checked,
+        t.wrong
+    )
+}
+
+fn adjudication_json(a: Option<(Adjudication, AdjudicationTally)>) -> serde_json::Value {
+    a.map_or(serde_json::Value::Null, |(rules, tally)| {
+        serde_json::json!({ "rules": rules, "resigned": tally.resigned, "drawn": tally.drawn,
+            "checked": tally.checked, "wrong": tally.wrong })
+    })
 }
 
 fn pct(x: f64) -> String {

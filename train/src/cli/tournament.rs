@@ -142,7 +142,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     let cfg = full.play_config();
     let pairs = a.games_per_pair.div_ceil(2);
-    let settings = a.game.pair_settings(pairs);
+    let settings = a.game.pair_settings(pairs, &full);
     let out = a
         .out
         .clone()

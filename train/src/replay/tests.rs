@@ -63,15 +63,22 @@ fn the_surprise_is_the_targets_divergence_from_the_prior() {
 fn surprised_samples_get_their_share_of_the_draws() {
     // Sample 0 surprised the network (KL ln 2), sample 1 not at all (KL 0): the mean is
     // ln 2 / 2, so with w = 0.5 their weights are 0.5 + 0.5 * 2 = 1.5 and 0.5.
-    let searches = [([1.0, 0.0], Some([0.5, 0.5])), ([0.5, 0.5], Some([0.5, 0.5]))];
+    let searches = [
+        ([1.0, 0.0], Some([0.5, 0.5])),
+        ([0.5, 0.5], Some([0.5, 0.5])),
+    ];
     let n = 40_000;
     let mut uniform = ReplayWindow::new(TicTacToeEncoder, 3);
-    uniform.insert::<TicTacToe>(1, vec![record(0, &searches)]).unwrap();
+    uniform
+        .insert::<TicTacToe>(1, vec![record(0, &searches)])
+        .unwrap();
     let s = shares(&uniform, n);
     assert!((s[&(1, 0)] - 0.5).abs() < 0.015, "{s:?}");
 
     let mut weighted = ReplayWindow::new(TicTacToeEncoder, 3).surprise_weighted(0.5);
-    weighted.insert::<TicTacToe>(1, vec![record(0, &searches)]).unwrap();
+    weighted
+        .insert::<TicTacToe>(1, vec![record(0, &searches)])
+        .unwrap();
     // A generation recorded without priors: weight 1 for each of its samples.
     weighted
         .insert::<TicTacToe>(2, vec![record(1, &[([1.0, 0.0], None)])])
@@ -79,12 +86,17 @@ fn surprised_samples_get_their_share_of_the_draws() {
     let s = shares(&weighted, n);
     // Weights 1.5, 0.5 and 1 of 3 in all.
     for (at, want) in [((1, 0), 0.5), ((1, 1), 1.0 / 6.0), ((2, 0), 1.0 / 3.0)] {
-        assert!((s[&at] - want).abs() < 0.015, "{at:?}: {} vs {want}", s[&at]);
+        assert!(
+            (s[&at] - want).abs() < 0.015,
+            "{at:?}: {} vs {want}",
+            s[&at]
+        );
     }
 
     // w = 1: the draws follow the surprise alone; the unsurprising sample is never drawn.
     let mut all = ReplayWindow::new(TicTacToeEncoder, 3).surprise_weighted(1.0);
-    all.insert::<TicTacToe>(1, vec![record(0, &searches)]).unwrap();
+    all.insert::<TicTacToe>(1, vec![record(0, &searches)])
+        .unwrap();
     let s = shares(&all, 1000);
     assert_eq!(s.get(&(1, 1)), None, "{s:?}");
 }
@@ -100,5 +112,8 @@ fn weights_average_one_and_leave_unknown_samples_alone() {
     let known = [w[0], w[1], w[3]];
     assert!((known.iter().sum::<f64>() / 3.0 - 1.0).abs() < 1e-12);
     // No surprise anywhere: uniform.
-    assert_eq!(surprise_weights(&[Some(0.0), Some(0.0)], 0.5), vec![1.0, 1.0]);
+    assert_eq!(
+        surprise_weights(&[Some(0.0), Some(0.0)], 0.5),
+        vec![1.0, 1.0]
+    );
 }

@@ -329,6 +329,7 @@ impl<G: TrainGame> EvalJob<G> {
             concurrency: e.parallel_games,
             seed,
             first_game: 0,
+            adjudication: Default::default(),
         };
         let mut tally = Tally::default();
         with_threads(self.cfg.generation.threads, || {
