@@ -549,31 +549,37 @@ pub fn play_pairings<G: GameState>(
         }
     }
     let adjudication = settings.adjudication;
-    run_adjudicated(pool, &jobs, settings.concurrency, adjudication, &mut |j, records| {
-        let (pairing, pair) = keys[j];
-        let [g0, g1]: [GameRecord; 2] = records.try_into().map_err(|v: Vec<GameRecord>| {
-            ArenaError::Openings(format!("a game pair returned {} games", v.len()))
-        })?;
-        let mut turns = [0u32; 2];
-        for (t, g) in turns.iter_mut().zip([&g0, &g1]) {
-            *t = g.replay::<G>()?.turns_played();
-        }
-        // With alternating seats, agent A (agent 0) is first in the even-numbered games.
-        let a_first = [g0.index % 2 == 0, g1.index % 2 == 0];
-        let side = |first: bool| if first { Player::First } else { Player::Second };
-        let out = PairOutcome {
-            pairing,
-            pair,
-            a_points: [
-                points(g0.winner(), side(a_first[0])),
-                points(g1.winner(), side(a_first[1])),
-            ],
-            a_first,
-            games: [g0, g1],
-            turns,
-        };
-        on_pair(&out)
-    })
+    run_adjudicated(
+        pool,
+        &jobs,
+        settings.concurrency,
+        adjudication,
+        &mut |j, records| {
+            let (pairing, pair) = keys[j];
+            let [g0, g1]: [GameRecord; 2] = records.try_into().map_err(|v: Vec<GameRecord>| {
+                ArenaError::Openings(format!("a game pair returned {} games", v.len()))
+            })?;
+            let mut turns = [0u32; 2];
+            for (t, g) in turns.iter_mut().zip([&g0, &g1]) {
+                *t = g.replay::<G>()?.turns_played();
+            }
+            // With alternating seats, agent A (agent 0) is first in the even-numbered games.
+            let a_first = [g0.index % 2 == 0, g1.index % 2 == 0];
+            let side = |first: bool| if first { Player::First } else { Player::Second };
+            let out = PairOutcome {
+                pairing,
+                pair,
+                a_points: [
+                    points(g0.winner(), side(a_first[0])),
+                    points(g1.winner(), side(a_first[1])),
+                ],
+                a_first,
+                games: [g0, g1],
+                turns,
+            };
+            on_pair(&out)
+        },
+    )
 }
 
 /// Running totals of one pairing, from A's side.

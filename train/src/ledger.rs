@@ -317,6 +317,9 @@ pub struct History {
     /// `(generation, positions, games)`, oldest first; older generations than these cannot
     /// be in a window of at most `window_max` positions.
     recent: std::collections::VecDeque<(u32, u64, f64)>,
+    /// Evaluations in a row, up to the last, that beat `random` and the rollout agent in
+    /// every game (generations without an evaluation against one leave its count).
+    perfect: [u32; 2],
 }
 
 impl History {
@@ -332,6 +335,14 @@ impl History {
     pub fn push(&mut self, row: Row, window_max: u64) {
         self.done = row.generation as u32;
         self.total_positions += row.positions as u64;
+        for (k, score) in [row.score_vs_random, row.score_vs_rollout]
+            .into_iter()
+            .enumerate()
+        {
+            if score.is_finite() {
+                self.perfect[k] = if score >= 1.0 { self.perfect[k] + 1 } else { 0 };
+            }
+        }
         self.recent
             .push_back((self.done, row.positions as u64, row.games));
         // Keep the newest generations whose positions fit in `window_max` (and one more).
@@ -348,6 +359,16 @@ impl History {
             self.recent.pop_front();
         }
         self.last = Some(row);
+    }
+
+    /// Evaluations in a row, up to the last, in which the run's checkpoints beat `opponent`
+    /// (`random` or the rollout agent) in every game; 0 for the previous checkpoint.
+    pub fn perfect_streak(&self, opponent: Opponent) -> u32 {
+        match opponent {
+            Opponent::Random => self.perfect[0],
+            Opponent::Rollout => self.perfect[1],
+            Opponent::Previous => 0,
+        }
     }
 
     /// Positions of finished generation `g`, if it is still tracked.
@@ -482,6 +503,35 @@ mod tests {
         assert_eq!(h.positions_of(1000), Some(100));
         assert_eq!(h.games_of(990), Some(4.0));
         assert_eq!(h.positions_of(989), None);
+    }
+
+    /// `[eval] retire_after` reads these streaks: only perfect evaluations in a row count,
+    /// generations without an evaluation leave them, and a lost game starts them again.
+    #[test]
+    fn perfect_streaks_count_evaluations_won_in_every_game() {
+        // (score vs random, score vs rollout) per generation; NaN: not evaluated.
+        let nan = f64::NAN;
+        let scores = [
+            (1.0, 0.9),
+            (nan, nan),
+            (1.0, 1.0),
+            (1.0, 1.0),
+            (nan, nan),
+            (0.95, 1.0),
+            (1.0, nan),
+        ];
+        let rows = scores
+            .iter()
+            .enumerate()
+            .map(|(g, &(random, rollout))| Row {
+                score_vs_random: random,
+                score_vs_rollout: rollout,
+                ..Row::new(g as u32 + 1)
+            });
+        let h = History::new(rows.collect(), 1000);
+        assert_eq!(h.perfect_streak(Opponent::Random), 1);
+        assert_eq!(h.perfect_streak(Opponent::Rollout), 3);
+        assert_eq!(h.perfect_streak(Opponent::Previous), 0);
     }
 
     #[test]

@@ -17,6 +17,10 @@ pub struct EvalConfig {
     /// Games against `mcts:rollout:rollout_simulations`.
     pub games_vs_rollout: u64,
     pub rollout_simulations: u32,
+    /// `random` and the rollout agent are no longer played once the run's checkpoints have
+    /// beaten them in every game of this many evaluations in a row (0 = always played): late
+    /// in a run those games measure nothing.
+    pub retire_after: u32,
     /// Simulations of the checkpoint agents.
     pub simulations: u32,
     pub max_turns: u32,
@@ -61,6 +65,7 @@ impl Default for EvalConfig {
             games_vs_random: 24,
             games_vs_rollout: 24,
             rollout_simulations: 200,
+            retire_after: 0,
             simulations: 100,
             max_turns: 200,
             opening_turns: 4,

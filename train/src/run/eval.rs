@@ -239,12 +239,23 @@ impl<G: TrainGame> Run<G> {
         Ok(())
     }
 
-    /// Checkpoint `g`'s evaluation, ready to run anywhere.
+    /// Checkpoint `g`'s evaluation, ready to run anywhere: without the opponents retired
+    /// by `[eval] retire_after`.
     fn eval_job(&self, g: u32) -> EvalJob<G> {
+        let mut cfg = self.cfg.clone();
+        let n = cfg.eval.retire_after;
+        if n > 0 {
+            if self.history.perfect_streak(Opponent::Random) >= n {
+                cfg.eval.games_vs_random = 0;
+            }
+            if self.history.perfect_streak(Opponent::Rollout) >= n {
+                cfg.eval.games_vs_rollout = 0;
+            }
+        }
         EvalJob {
             g,
             dir: self.dir.clone(),
-            cfg: self.cfg.clone(),
+            cfg,
             standard: self.standard.clone(),
         }
     }
