@@ -159,8 +159,12 @@ impl<'a> Reader<'a> {
 /// the defaults' shapes.
 const SHAPE_KEYS: [&str; 3] = ["input_planes", "policy_planes", "policy_extra"];
 
+/// Keys added after the first checkpoints, with the value every earlier net had.
+const LATER_KEYS: [(&str, bool); 1] = [("ownership", false)];
+
 /// Parses the config JSON strictly: unknown keys are refused, and a missing key too, except
-/// the shape keys of an older checkpoint ([`SHAPE_KEYS`]).
+/// the shape keys of an older checkpoint ([`SHAPE_KEYS`]) and the later keys
+/// ([`LATER_KEYS`]).
 fn parse_config(json: &str, path: &str) -> Result<NetConfig, CheckpointError> {
     let err = |message: String| CheckpointError::Config {
         path: path.into(),
@@ -177,6 +181,9 @@ fn parse_config(json: &str, path: &str) -> Result<NetConfig, CheckpointError> {
             for k in SHAPE_KEYS {
                 obj.insert(k.into(), known[k].clone());
             }
+        }
+        for (k, v) in LATER_KEYS {
+            obj.entry(k).or_insert(serde_json::Value::Bool(v));
         }
     }
     let config: NetConfig = serde_json::from_value(value).map_err(|e| err(e.to_string()))?;

@@ -16,7 +16,7 @@
 //! ([`GameState::symmetries`], the same numbers), and `T(s)` is the game's image
 //! ([`GameState::symmetry_image`]). [`check_encoder`] tests all of this on random games.
 
-use crumble_core::{Decision, GameState};
+use crumble_core::{Decision, GameState, Player};
 use crumble_selfplay::SearchRecord;
 use std::fmt;
 
@@ -90,6 +90,19 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
     /// (both of the policy length, zeroed by the caller). `Err` says what does not map. The
     /// default maps each searched decision by [`Encoder::mapped_policy_index`]; Crumble's
     /// overrides it, since its first decision maps exactly only with the second.
+    /// Does [`Encoder::ownership`] give a target?
+    const OWNERSHIP: bool = false;
+
+    /// The ownership target of KataGo's auxiliary head: at each fine-grid cell of the
+    /// finished game `end` seen through the exact symmetry `sym` (one of `end`'s), `+1` where
+    /// `view`'s pieces stand, `-1` where the opponent's, `0` elsewhere, into `out` (`G·G`
+    /// values, row `y` then column `x`, as each input plane). `false`, with `out` untouched, for a game that has
+    /// no such target (the default).
+    fn ownership(&self, end: &G, view: Player, sym: usize, out: &mut [f32]) -> bool {
+        let _ = (end, view, sym, out);
+        false
+    }
+
     fn policy_target(
         &self,
         state: &G,

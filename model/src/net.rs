@@ -11,6 +11,9 @@
 //!          + conv1x1(input) (fine-grid skip: piece corners and phase at full resolution)
 //!          flattened -> [B, P·G·G], then E extra logits from pooled h -> [B, P·G·G + E]
 //!  value:  pooled h [B, 2C] -> linear -> ReLU -> linear -> tanh -> [B]
+//!  ownership (optional, training only): conv1x1(h) -> [B, s², n, n] -depth-to-space->
+//!          tanh -> [B, G, G]: what each fine cell holds at the game's end (KataGo's
+//!          auxiliary target; the encoder says what, [`crate::Encoder::ownership`])
 //! ```
 //!
 //! The shapes `I`, `P` and `E` come from the game's encoder ([`crate::encoder`]; Crumble: 33
@@ -79,6 +82,10 @@ pub struct NetConfig {
     /// every convolution, and global pooling reads only the board. `None` (Crumble, Splinter):
     /// every cell counts.
     pub mask_plane: Option<usize>,
+    /// An ownership head (KataGo's auxiliary target): trained where the run weights it
+    /// (`[optim] ownership_weight`), never read by the search.
+    #[config(default = false)]
+    pub ownership: bool,
 }
 
 /// Why a configuration cannot build a network.
@@ -209,11 +216,13 @@ impl NetConfig {
             }
         }
         let extra = if e > 0 { dense(2 * c, e) } else { 0 };
+        let ownership = if self.ownership { conv(c, s * s, 1) } else { 0 };
         n.saturating_add(conv(c, q.saturating_mul(s * s), 1))
             .saturating_add(conv(p, q, 1))
             .saturating_add(extra)
             .saturating_add(dense(2 * c, h))
             .saturating_add(dense(h, 1))
+            .saturating_add(ownership)
     }
 
     /// Floating-point operations (multiply and add counted separately) of one forward pass
@@ -238,6 +247,9 @@ impl NetConfig {
         f += 2 * px * c; // head pooling
         f += 2 * 2 * c * self.policy_extra as u64; // extra logits
         f += 2 * 2 * c * self.value_hidden as u64 + 2 * self.value_hidden as u64; // value
+        if self.ownership {
+            f += 2 * px * c * s * s; // ownership 1x1 to s² channels
+        }
         f
     }
 }
@@ -460,6 +472,10 @@ pub struct CrumbleNet {
     pub stop: Option<Dense>,
     pub value1: Dense,
     pub value2: Dense,
+    /// 1×1 convolution to `s²` channels, then depth-to-space to the ownership plane; none
+    /// without [`NetConfig::ownership`]. Last, so that nets without it keep their weights
+    /// and parameter numbers.
+    pub ownership: Option<Conv>,
     stride: usize,
     /// The input plane of the board mask ([`NetConfig::mask_plane`]).
     mask_plane: Option<usize>,
@@ -472,6 +488,9 @@ pub struct NetOutput {
     pub logits: Tensor<2>,
     /// `[B]` values in `(-1, 1)` from the deciding player's view.
     pub value: Tensor<1>,
+    /// `[B, G·G]` ownership in `(-1, 1)` (the same cell order as the policy planes), when
+    /// the net has the head.
+    pub ownership: Option<Tensor<2>>,
 }
 
 impl NetConfig {
@@ -522,6 +541,14 @@ impl NetConfig {
                 .then(|| Dense::new(2 * c, self.policy_extra, out_gain, &mut rng, device)),
             value1: Dense::new(2 * c, self.value_hidden, 1.0, &mut rng, device),
             value2: Dense::new(self.value_hidden, 1, out_gain, &mut rng, device),
+            ownership: self.ownership.then(|| {
+                Conv::new(
+                    ConvShape::new(c, s * s, 1, 1, 0),
+                    out_gain,
+                    &mut rng,
+                    device,
+                )
+            }),
             stride: s,
             mask_plane: self.mask_plane,
         };
@@ -571,9 +598,15 @@ impl CrumbleNet {
         } else {
             planes
         };
+        let ownership = o.ownership.map(|t| {
+            t.reshape([b, n, n, s, s])
+                .permute([0, 1, 3, 2, 4]) // [B, n, s, n, s]
+                .reshape([b, g * g])
+        });
         NetOutput {
             logits,
             value: o.value,
+            ownership,
         }
     }
 
@@ -626,6 +659,13 @@ impl CrumbleNet {
             .permute([1, 2, 0])
             .reshape([s * s * q]);
         let hc = h.reshape([b * n * n, c]); // [B·n·n, C]
+        // Ownership in the cell layout [B, n, n, s, s]: channel `iy·s + ix` to fine cell
+        // (iy, ix).
+        let ownership = self.ownership.as_ref().map(|o| {
+            let w = o.weight.val().reshape([s * s, c]).transpose(); // [C, s·s]
+            let own = dense(hc.clone(), w, o.bias.val(), false);
+            tanh(own).reshape([b, g * g])
+        });
         let coarse = dense(hc, wp, bp, false).reshape([b, n, n, s, s, q]);
         let wf = self.policy_fine.weight.val().reshape([q, p]).transpose(); // [I, P]
         let fine = dense(
@@ -644,7 +684,11 @@ impl CrumbleNet {
 
         let v = self.value1.forward_relu(pooled); // [B, hidden]
         let value = tanh(self.value2.forward(v)).reshape([b]); // [B]
-        NetOutput { logits, value }
+        NetOutput {
+            logits,
+            value,
+            ownership,
+        }
     }
 
     /// Input planes `I`.

@@ -4,7 +4,9 @@
 //! Policy loss: cross-entropy of the target distribution against the softmax of the logits
 //! over **legal decisions only** (illegal logits are pushed to `-1e9` before the
 //! log-softmax, so they get neither probability nor gradient). Value loss: mean squared error
-//! of the value against the game result from the deciding player's view.
+//! of the value against the game result from the deciding player's view. Ownership loss
+//! (when the batch has ownership targets and the net the head): mean squared error per fine
+//! cell, over the samples that have a target.
 
 use crate::layout::Layout;
 use crate::net::CrumbleNet;
@@ -37,6 +39,19 @@ pub struct TrainBatch {
     pub policy: Tensor<2>,
     /// `[B]` value targets in `[-1, 1]`.
     pub value: Tensor<1>,
+    /// Ownership targets ([`TrainBatch::with_ownership`]).
+    pub ownership: Option<OwnershipTargets>,
+}
+
+/// A batch's ownership targets, in the cell order of the net's ownership output.
+#[derive(Debug, Clone)]
+pub struct OwnershipTargets {
+    /// `[B, G·G]` in `[-1, 1]` (0 for a sample without a target).
+    pub target: Tensor<2>,
+    /// `[B, 1]` 1 for a sample with a target, 0 without.
+    pub has: Tensor<2>,
+    /// Samples with a target (at least 1, to divide by).
+    pub count: f32,
 }
 
 impl TrainBatch {
@@ -93,7 +108,39 @@ impl TrainBatch {
             pad: Tensor::from_data(TensorData::new(pad, [b, l]), device),
             policy: Tensor::from_data(TensorData::new(target, [b, l]), device),
             value: Tensor::from_data(TensorData::new(value, [b]), device),
+            ownership: None,
         }
+    }
+
+    /// The batch with ownership targets: `target` (`B·G·G` values in the encoder's cell
+    /// layout, as [`crate::Encoder::ownership`] writes them) and `has` (`B` flags). Panics
+    /// on inconsistent lengths.
+    pub fn with_ownership(
+        mut self,
+        layout: &Layout,
+        g: usize,
+        target: &[f32],
+        has: &[f32],
+        device: &Device,
+    ) -> TrainBatch {
+        let b = has.len();
+        let area = g * g;
+        assert_eq!(target.len(), b * area, "ownership length");
+        // One plane: the policy's cell order of plane 0 is the fine cell's position.
+        let order = layout.cell_order(g);
+        let q = layout.policy_planes;
+        let mut cells = vec![0.0f32; b * area];
+        for (src, dst) in target.chunks_exact(area).zip(cells.chunks_exact_mut(area)) {
+            for (i, &v) in src.iter().enumerate() {
+                dst[order[i] as usize / q] = v;
+            }
+        }
+        self.ownership = Some(OwnershipTargets {
+            target: Tensor::from_data(TensorData::new(cells, [b, area]), device),
+            has: Tensor::from_data(TensorData::new(has.to_vec(), [b, 1]), device),
+            count: has.iter().sum::<f32>().max(1.0),
+        });
+        self
     }
 }
 
@@ -107,6 +154,8 @@ pub struct Losses {
     pub logp: Tensor<2>,
     /// `[B]` the value head's output.
     pub predicted: Tensor<1>,
+    /// The ownership loss, when the batch has targets and the net the head.
+    pub ownership: Option<Tensor<1>>,
 }
 
 /// Computes the losses of `net` on `batch`.
@@ -120,11 +169,20 @@ pub fn losses(net: &CrumbleNet, batch: &TrainBatch) -> Losses {
         .mean(); // [1]
     let diff = out.value.clone() - batch.value.clone();
     let value = (diff.clone() * diff).mean(); // [1]
+    let ownership = match (&batch.ownership, out.ownership) {
+        (Some(t), Some(o)) => {
+            let [_, area] = o.dims();
+            let d = (o - t.target.clone()) * t.has.clone();
+            Some((d.clone() * d).sum().div_scalar(t.count * area as f32))
+        }
+        _ => None,
+    };
     Losses {
         policy,
         value,
         logp,
         predicted: out.value,
+        ownership,
     }
 }
 
@@ -255,22 +313,33 @@ pub struct StepStats {
     /// Fraction of the decisive samples (target ≠ 0) whose predicted value has the target's
     /// sign.
     pub value_sign_agreement: f32,
+    /// The ownership loss (NaN without one).
+    pub ownership_loss: f32,
 }
 
-/// One step with a weighted value loss: forward, losses, backward, optimiser update (the L2
-/// term is the optimiser's weight decay). `net` must live on an autodiff device.
+/// The weights of the losses beside the policy's (which weighs 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LossWeights {
+    pub value: f64,
+    /// Ignored without ownership targets in the batch.
+    pub ownership: f64,
+}
+
+/// One step with weighted losses: forward, losses, backward, optimiser update (the L2 term
+/// is the optimiser's weight decay). `net` must live on an autodiff device.
 pub fn train_step(
     net: CrumbleNet,
     optim: &mut ModuleOptimizer,
     batch: &TrainBatch,
     lr: f64,
-    value_weight: f64,
+    weights: LossWeights,
 ) -> (CrumbleNet, StepStats) {
     let Losses {
         policy,
         value,
         logp,
         predicted,
+        ownership,
     } = losses(&net, batch);
     // Diagnostics from detached copies (no gradient flows through them). Padding adds
     // nothing: exp(-1e9) is 0.
@@ -296,8 +365,12 @@ pub fn train_step(
         } else {
             agree as f32 / decisive as f32
         },
+        ownership_loss: ownership.as_ref().map_or(f32::NAN, scalar),
     };
-    let total = policy + value * value_weight;
+    let mut total = policy + value * weights.value;
+    if let Some(o) = ownership {
+        total = total + o * weights.ownership;
+    }
     let grads = GradientsParams::from_grads(total.backward(), &net);
     let net = optim.step(lr, net, grads);
     (net, stats)

@@ -239,6 +239,10 @@ pub struct OptimConfig {
     pub sample_reuse: f64,
     /// Weight of the value loss in the total.
     pub value_weight: f64,
+    /// Weight of the ownership loss (KataGo's auxiliary target: what each cell holds at the
+    /// game's end, [`crumble_model::Encoder::ownership`]); above 0 the net gets the head. 0 =
+    /// off; only for games whose encoder has the target.
+    pub ownership_weight: f64,
 }
 
 impl Default for OptimConfig {
@@ -255,6 +259,7 @@ impl Default for OptimConfig {
             steps_per_generation: 0,
             sample_reuse: 4.0,
             value_weight: 1.0,
+            ownership_weight: 0.0,
         }
     }
 }
@@ -329,6 +334,7 @@ impl TrainConfig {
             .with_gpool_every(n.gpool_every)
             .with_value_hidden(n.value_hidden)
             .with_seed(n.seed)
+            .with_ownership(self.optim.ownership_weight > 0.0)
     }
 
     /// Checks every range; errors name the key.
@@ -520,6 +526,23 @@ impl TrainConfig {
                 "optim.value_weight",
                 o.value_weight.to_string(),
                 "must be finite and not negative",
+            ));
+        }
+        if !(o.ownership_weight >= 0.0 && o.ownership_weight.is_finite()) {
+            return Err(bad(
+                "optim.ownership_weight",
+                o.ownership_weight.to_string(),
+                "must be finite and not negative",
+            ));
+        }
+        let owns = crate::for_game!(self.game.name.as_str(), G => {
+            <<G as crate::games::TrainGame>::Encoder as crumble_model::Encoder<G>>::OWNERSHIP
+        });
+        if o.ownership_weight > 0.0 && !owns {
+            return Err(bad(
+                "optim.ownership_weight",
+                o.ownership_weight.to_string(),
+                &format!("{} has no ownership target: must be 0", self.game.name),
             ));
         }
         Ok(())

@@ -108,6 +108,9 @@ ledger_columns! {
     /// evaluation runs in the loop, an earlier one when it runs beside it (`[eval]
     /// background`); empty in rows without an evaluation.
     eval_net => None,
+    /// The mean ownership loss of the generation's steps (`[optim] ownership_weight`);
+    /// empty without one.
+    ownership_loss => Some("loss/ownership"),
 }
 
 /// The columns of the oldest ledger [`read`] still accepts: ledgers written before the

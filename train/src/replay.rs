@@ -306,11 +306,13 @@ impl<E> ReplayWindow<E> {
     }
 
     /// Rebuilds the positions of `refs` and fills a host batch (see [`HostBatch`]), with
-    /// augmentation and value targets as `cfg` says.
+    /// augmentation and value targets as `cfg` says, and with `ownership` each game's
+    /// ownership targets (its end position, [`Encoder::ownership`]).
     pub fn build<G: GameState>(
         &self,
         refs: &[SampleRef],
         cfg: &ReplayConfig,
+        ownership: bool,
         rng: &mut impl Rng,
         out: &mut HostBatch,
     ) -> Result<(), ReplayError>
@@ -330,6 +332,18 @@ impl<E> ReplayWindow<E> {
                 index: rec.index,
                 what: e.to_string(),
             })?;
+            let end = if ownership {
+                let mut end = game.clone();
+                for (at, s) in rec.steps.iter().enumerate() {
+                    end.apply(s.decision).map_err(|e| ReplayError::Replay {
+                        index: rec.index,
+                        what: format!("decision {at} refused: {e}"),
+                    })?;
+                }
+                Some(end)
+            } else {
+                None
+            };
             let mut at = 0usize;
             while k < order.len()
                 && refs[order[k]].generation == r0.generation
@@ -361,6 +375,7 @@ impl<E> ReplayWindow<E> {
                         q_weight: cfg.value_q_weight as f32,
                         proven_weight: cfg.proven_value_weight as f32,
                     },
+                    end.as_ref(),
                 )?;
                 k += 1;
             }
@@ -394,6 +409,10 @@ pub struct HostBatch {
     pub policy: Vec<f32>,
     pub mask: Vec<f32>,
     pub value: Vec<f32>,
+    /// With ownership targets: `G·G` values a sample (the encoder's layout) and a flag a
+    /// sample (1: it has one; a game whose end the rules did not decide has none).
+    pub ownership: Vec<f32>,
+    pub has_ownership: Vec<f32>,
     scratch: Vec<f32>,
 }
 
@@ -411,6 +430,8 @@ impl HostBatch {
         self.policy.clear();
         self.mask.clear();
         self.value.clear();
+        self.ownership.clear();
+        self.has_ownership.clear();
     }
 
     /// Appends the sample at `step` of `rec`, whose state is `game`, seen through `sym`.
@@ -424,6 +445,7 @@ impl HostBatch {
         step: usize,
         sym: usize,
         mix: ValueMix,
+        end: Option<&G>,
     ) -> Result<(), ReplayError> {
         let g = encoder.grid(game);
         self.grid = g;
@@ -470,6 +492,14 @@ impl HostBatch {
             v = (1.0 - mix.proven_weight) * v + mix.proven_weight * p.clamp(-1.0, 1.0);
         }
         self.value.push(v);
+        if let Some(end) = end {
+            let at = self.ownership.len();
+            self.ownership.resize(at + g * g, 0.0);
+            // A game stopped before its end (a resignation) has no final position to learn.
+            let has =
+                end.is_over() && encoder.ownership(end, decider, sym, &mut self.ownership[at..]);
+            self.has_ownership.push(if has { 1.0 } else { 0.0 });
+        }
         Ok(())
     }
 }

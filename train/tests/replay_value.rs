@@ -41,7 +41,13 @@ fn value_targets(window: &ReplayWindow, refs: &[SampleRef], cfg: ReplayConfig) -
     };
     let mut batch = HostBatch::default();
     window
-        .build::<Crumble>(refs, &cfg, &mut ChaCha8Rng::seed_from_u64(2), &mut batch)
+        .build::<Crumble>(
+            refs,
+            &cfg,
+            false,
+            &mut ChaCha8Rng::seed_from_u64(2),
+            &mut batch,
+        )
         .unwrap();
     batch.value
 }

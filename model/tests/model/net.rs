@@ -768,3 +768,64 @@ fn builtin_network_loads_and_plays_a_move() {
         .to_string();
     assert!(err.contains("built-in"), "{err}");
 }
+
+/// The ownership head: `forward`'s grid-order output against targets in the encoder's
+/// layout gives exactly the loss `losses` computes in the cell order (so the cell order of
+/// targets and outputs agree), samples without a target add nothing, and training on it
+/// lowers it. A net without the head has no ownership output and no such loss.
+#[test]
+fn the_ownership_loss_is_the_grid_cells_squared_error_and_trains() {
+    use crumble_model::{CrumbleEncoder, Encoder};
+    let games = positions(6, 8, 6, 5);
+    let cfg = tiny().with_ownership(true);
+    let device = default_device();
+    let net = cfg.init(&device).unwrap();
+    let g = usize::from(games[0].grid_size());
+    let area = g * g;
+    // Targets: each game's own colours for its decider; the last sample has none.
+    let mut target = vec![0.0f32; games.len() * area];
+    let mut has = vec![1.0f32; games.len()];
+    for (k, game) in games.iter().enumerate() {
+        let view = game.decider().unwrap().into();
+        assert!(CrumbleEncoder.ownership(game, view, 0, &mut target[k * area..(k + 1) * area]));
+    }
+    has[games.len() - 1] = 0.0;
+    let layout = crumble_model::Layout {
+        stride: cfg.stride(),
+        ..crumble_model::Layout::of(&NetConfig::new())
+    };
+    let with = |b: TrainBatch| b.with_ownership(&layout, g, &target, &has, &device);
+    let own = net.forward(input(&games)).ownership.unwrap();
+    let own = own.into_data().try_to_vec::<f32>().unwrap();
+    assert_eq!(own.len(), games.len() * area);
+    let mut want = 0.0f64;
+    for k in 0..games.len() - 1 {
+        for i in 0..area {
+            want += f64::from(own[k * area + i] - target[k * area + i]).powi(2);
+        }
+    }
+    want /= ((games.len() - 1) * area) as f64;
+    let l = train::losses(&net, &with(batch(&games, cfg.stride(), &device)));
+    let got = f64::from(train::scalar(&l.ownership.unwrap()));
+    assert!((got - want).abs() < 1e-5, "{got} vs {want}");
+    // Training on the ownership loss alone lowers it.
+    let ad = device.clone().autodiff();
+    let b = batch(&games, cfg.stride(), &ad).with_ownership(&layout, g, &target, &has, &ad);
+    let mut net = cfg.init(&ad).unwrap();
+    let mut optim = train::adam();
+    let weights = train::LossWeights {
+        value: 0.0,
+        ownership: 1.0,
+    };
+    let first = train::scalar(&train::losses(&net, &b).ownership.unwrap());
+    for _ in 0..30 {
+        net = train::train_step(net, &mut optim, &b, 0.01, weights).0;
+    }
+    let last = train::scalar(&train::losses(&net, &b).ownership.unwrap());
+    assert!(last < 0.5 * first, "{first} -> {last}");
+    // Without the head: no output, no loss, even with targets.
+    let plain = tiny().init(&device).unwrap();
+    assert!(plain.forward(input(&games)).ownership.is_none());
+    let l = train::losses(&plain, &with(batch(&games, tiny().stride(), &device)));
+    assert!(l.ownership.is_none());
+}

@@ -251,3 +251,47 @@ fn cell_layout_rasterisation_is_the_reordered_planes() {
     }
     assert!(checked > 500, "{checked} encodings checked");
 }
+
+/// The ownership target of a finished game: each fine cell +1 where the viewer's pieces stand
+/// at the end, -1 where the opponent's (from the board itself, not the rasteriser), for both
+/// viewers; under a symmetry, the target of the mapped position.
+#[test]
+fn ownership_targets_are_the_end_positions_colours_for_the_viewer() {
+    use crumble_core::{Color, Player};
+    use crumble_model::{CrumbleEncoder, Encoder};
+    use rand::SeedableRng;
+    let mut finished = 0;
+    for seed in 0..6 {
+        let mut end = Crumble::new(4, 2).unwrap();
+        end.set_turn_limit(60);
+        end.play_random_game(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        assert!(end.is_over());
+        finished += 1;
+        let g = usize::from(end.grid_size());
+        for view in [Player::First, Player::Second] {
+            let mut out = vec![9.0; g * g];
+            assert!(CrumbleEncoder.ownership(&end, view, 0, &mut out));
+            for y in 0..g {
+                for x in 0..g {
+                    let piece = end.board().piece_at(x as u16, y as u16);
+                    let want = if piece.color == Color::from(view) {
+                        1.0
+                    } else {
+                        -1.0
+                    };
+                    assert_eq!(out[y * g + x], want, "seed {seed} cell ({x}, {y}) {view:?}");
+                }
+            }
+            // Through every symmetry: the target of the image of the end position.
+            for sym in end.symmetries() {
+                let mut mapped = vec![0.0; g * g];
+                assert!(CrumbleEncoder.ownership(&end, view, sym, &mut mapped));
+                let image = end.symmetry_image(sym).unwrap();
+                let mut direct = vec![0.0; g * g];
+                assert!(CrumbleEncoder.ownership(&image, view, 0, &mut direct));
+                assert_eq!(mapped, direct, "seed {seed} symmetry {sym}");
+            }
+        }
+    }
+    assert_eq!(finished, 6);
+}

@@ -313,8 +313,14 @@ impl Display {
                     step,
                     steps,
                     format!(
-                        "steps, policy loss {:.3}, value loss {:.3}",
-                        stats.policy_loss, stats.value_loss
+                        "steps, policy loss {:.3}, value loss {:.3}{}",
+                        stats.policy_loss,
+                        stats.value_loss,
+                        if stats.ownership_loss.is_finite() {
+                            format!(", ownership loss {:.3}", stats.ownership_loss)
+                        } else {
+                            String::new()
+                        }
                     ),
                 );
             }

@@ -21,6 +21,9 @@ struct StepSums {
     sign_agreement: f64,
     /// Steps with a sign agreement (a batch without decisive samples has none).
     sign_n: u32,
+    ownership: f64,
+    /// Steps with an ownership loss.
+    ownership_n: u32,
 }
 
 impl StepSums {
@@ -32,15 +35,23 @@ impl StepSums {
             self.sign_agreement += f64::from(stats.value_sign_agreement);
             self.sign_n += 1;
         }
+        if stats.ownership_loss.is_finite() {
+            self.ownership += f64::from(stats.ownership_loss);
+            self.ownership_n += 1;
+        }
     }
 
     /// Fills the loss columns with the means over `steps` steps and the `l2` term.
-    fn fill(&self, row: &mut Row, steps: u64, l2: f64, value_weight: f64) {
+    fn fill(&self, row: &mut Row, steps: u64, l2: f64, o: &OptimConfig) {
         let n = steps.max(1) as f64;
         row.policy_loss = self.policy / n;
         row.value_loss = self.value / n;
         row.l2_loss = l2;
-        row.total_loss = self.policy / n + value_weight * self.value / n + l2;
+        row.total_loss = self.policy / n + o.value_weight * self.value / n + l2;
+        if self.ownership_n > 0 {
+            row.ownership_loss = self.ownership / f64::from(self.ownership_n);
+            row.total_loss += o.ownership_weight * row.ownership_loss;
+        }
         row.policy_entropy = self.entropy / n;
         if self.sign_n > 0 {
             row.value_sign_agreement = self.sign_agreement / f64::from(self.sign_n);
@@ -105,7 +116,7 @@ impl<G: TrainGame> Run<G> {
         row.steps_total = (steps_before + steps) as f64;
         row.samples_per_s = (steps as usize * o.batch_size) as f64 / train_s.max(1e-9);
         row.lr = lr;
-        sums.fill(row, steps, l2, o.value_weight);
+        sums.fill(row, steps, l2, o);
         row.train_s = train_s;
         Ok(())
     }
@@ -117,23 +128,40 @@ impl<G: TrainGame> Run<G> {
         host: &mut HostBatch,
     ) -> Result<TrainBatch, TrainError> {
         let refs = self.window.draw(self.cfg.optim.batch_size, rng);
-        self.window.build::<G>(&refs, &self.cfg.replay, rng, host)?;
-        Ok(TrainBatch::from_host(
-            &Layout::of(&self.net_config),
+        let ownership = self.cfg.optim.ownership_weight > 0.0;
+        self.window
+            .build::<G>(&refs, &self.cfg.replay, ownership, rng, host)?;
+        let layout = Layout::of(&self.net_config);
+        let batch = TrainBatch::from_host(
+            &layout,
             host.grid,
             std::mem::take(&mut host.planes),
             std::mem::take(&mut host.policy),
             std::mem::take(&mut host.mask),
             std::mem::take(&mut host.value),
             &self.device,
-        ))
+        );
+        Ok(if ownership {
+            batch.with_ownership(
+                &layout,
+                host.grid,
+                &host.ownership,
+                &host.has_ownership,
+                &self.device,
+            )
+        } else {
+            batch
+        })
     }
 
     /// One optimiser step on `batch` at learning rate `lr`.
     fn step(&mut self, batch: &TrainBatch, lr: f64) -> StepStats {
         let net = self.net.take().expect("the training net is always there");
-        let value_weight = self.cfg.optim.value_weight;
-        let (net, stats) = mtrain::train_step(net, &mut self.optim, batch, lr, value_weight);
+        let weights = mtrain::LossWeights {
+            value: self.cfg.optim.value_weight,
+            ownership: self.cfg.optim.ownership_weight,
+        };
+        let (net, stats) = mtrain::train_step(net, &mut self.optim, batch, lr, weights);
         self.net = Some(net);
         stats
     }

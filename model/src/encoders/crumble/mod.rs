@@ -6,8 +6,8 @@ pub mod planes;
 pub mod symmetry;
 
 use crate::encoder::Encoder;
-use crumble_core::Decision;
 use crumble_core::games::crumble::Crumble;
+use crumble_core::{Color, Decision, Player};
 use crumble_selfplay::SearchRecord;
 use ndarray::{ArrayView3, ArrayViewMut3};
 use symmetry::Sym;
@@ -25,6 +25,7 @@ impl Encoder<Crumble> for CrumbleEncoder {
     const INPUT_PLANES: usize = planes::PLANES;
     const POLICY_PLANES: usize = 8;
     const POLICY_EXTRA: usize = 1;
+    const OWNERSHIP: bool = true;
     fn grid(&self, state: &Crumble) -> usize {
         usize::from(state.grid_size())
     }
@@ -59,6 +60,30 @@ impl Encoder<Crumble> for CrumbleEncoder {
         let dst =
             ArrayViewMut3::from_shape((planes::PLANES, g, g), dst).expect("plane buffer shape");
         symmetry::transform_planes(sym, src, dst);
+    }
+    /// The colour of the pieces on each fine cell: the rasteriser's own and opponent planes
+    /// (own: the colour to move at the end), mapped with the rest.
+    fn ownership(&self, end: &Crumble, view: Player, sym: usize, out: &mut [f32]) -> bool {
+        let g = usize::from(end.grid_size());
+        let area = g * g;
+        let mut planes = vec![0.0; planes::PLANES * area];
+        planes::Rasteriser::default().rasterise_slice(end, &mut planes);
+        if sym != 0 {
+            let mut mapped = vec![0.0; planes.len()];
+            self.map_planes(sym, g, &planes, &mut mapped);
+            planes = mapped;
+        }
+        let sign = if end.to_move() == Color::from(view) {
+            1.0
+        } else {
+            -1.0
+        };
+        let own = &planes[planes::OWN * area..(planes::OWN + 1) * area];
+        let opp = &planes[planes::OPP * area..(planes::OPP + 1) * area];
+        for ((o, &a), &b) in out.iter_mut().zip(own).zip(opp) {
+            *o = sign * (a - b);
+        }
+        true
     }
     /// Exact for every decision except a first decision with more than one extent, whose
     /// image depends on the second ([`Encoder::policy_target`] maps those through the pairs).
