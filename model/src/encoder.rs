@@ -127,6 +127,37 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// [`Encoder::ownership`] for an encoder whose planes hold the mover's and the opponent's
+/// pieces (or points): `end` encoded and mapped through `sym`, then at each cell the sum of
+/// the `own` planes less that of the `opp` planes, negated unless `mover_is_viewer` (the
+/// side the encoder's own planes show in `end` is the viewer's).
+pub fn ownership_from_planes<G: GameState, E: Encoder<G>>(
+    encoder: &E,
+    end: &G,
+    sym: usize,
+    mover_is_viewer: bool,
+    own: std::ops::Range<usize>,
+    opp: std::ops::Range<usize>,
+    out: &mut [f32],
+) {
+    let g = encoder.grid(end);
+    let area = g * g;
+    let mut planes = vec![0.0; E::INPUT_PLANES * area];
+    encoder.encode(end, &mut E::Scratch::default(), &mut planes);
+    if sym != 0 {
+        let mut mapped = vec![0.0; planes.len()];
+        encoder.map_planes(sym, g, &planes, &mut mapped);
+        planes = mapped;
+    }
+    let sign = if mover_is_viewer { 1.0 } else { -1.0 };
+    let sum = |r: &std::ops::Range<usize>, i: usize| -> f32 {
+        r.clone().map(|c| planes[c * area + i]).sum()
+    };
+    for (i, o) in out.iter_mut().enumerate().take(area) {
+        *o = sign * (sum(&own, i) - sum(&opp, i));
+    }
+}
+
 /// What [`check_encoder`] found wrong.
 #[derive(Debug, thiserror::Error)]
 #[error("encoder check, game {game}, decision {ply}: {what}")]

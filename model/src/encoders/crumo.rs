@@ -35,9 +35,9 @@
 //! move at its source, plane 13 its `To` at its target; then two extra logits, `Pass` and
 //! `Swap`. A symmetry permutes the points of every plane alike.
 
-use crate::encoder::Encoder;
+use crate::encoder::{Encoder, ownership_from_planes};
 use crumble_core::games::crumo::{Action, Crumo, Geometry, Pie, Previous, Symmetry, geometry};
-use crumble_core::{Decision, GameState};
+use crumble_core::{Decision, GameState, Player};
 
 /// Input planes of the encoding (see the module docs).
 pub const PLANES: usize = 36;
@@ -118,6 +118,7 @@ impl Encoder<Crumo> for CrumoEncoder {
     const INPUT_PLANES: usize = PLANES;
     const POLICY_PLANES: usize = POLICY_PLANES;
     const POLICY_EXTRA: usize = 2;
+    const OWNERSHIP: bool = true;
     fn board_mask_plane(&self) -> Option<usize> {
         Some(BOARD)
     }
@@ -203,6 +204,22 @@ impl Encoder<Crumo> for CrumoEncoder {
         (0..Symmetry::ALL.len()).collect()
     }
 
+    /// Who controls each point at the end (rule 9.1, what the score counts): the mover's
+    /// control plane less the opponent's.
+    fn ownership(&self, end: &Crumo, view: Player, sym: usize, out: &mut [f32]) -> bool {
+        let mover_is_viewer = end.seat_of(end.to_move()) == view;
+        let control = CONTROL..CONTROL + 1;
+        ownership_from_planes(
+            self,
+            end,
+            sym,
+            mover_is_viewer,
+            control,
+            CONTROL + 1..CONTROL + 2,
+            out,
+        );
+        true
+    }
     fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]) {
         let gg = g * g;
         let geo = Self::geometry_of_grid(g).expect("planes of a Crumo board");

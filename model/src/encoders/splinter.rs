@@ -20,7 +20,7 @@
 //! it maps directions; its planes are found from the board plane (16), which gives `W` and
 //! `H`.
 
-use crate::encoder::Encoder;
+use crate::encoder::{Encoder, ownership_from_planes};
 use crumble_core::games::splinter::{Action, Dir, PieceType, Splinter, Symmetry};
 use crumble_core::{Decision, GameState, Player};
 
@@ -38,6 +38,15 @@ const POLICY_PLANES: usize = 9;
 /// Splinter's encoder; see the module docs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SplinterEncoder;
+
+/// The colour whose pieces the "mover's" planes hold: the decider's (Black's once the game
+/// is over).
+fn mover(state: &Splinter) -> crumble_core::Color {
+    match state.decider() {
+        Some(Player::Second) => crumble_core::Color::White,
+        _ => crumble_core::Color::Black,
+    }
+}
 
 /// Index of a direction in rule 2.3's order (the engine's and the planes').
 fn dir_index(d: Dir) -> usize {
@@ -82,6 +91,7 @@ impl Encoder<Splinter> for SplinterEncoder {
 
     const INPUT_PLANES: usize = PLANES;
     const POLICY_PLANES: usize = POLICY_PLANES;
+    const OWNERSHIP: bool = true;
     fn grid(&self, state: &Splinter) -> usize {
         let b = state.board();
         usize::from(b.width().max(b.height()))
@@ -91,10 +101,7 @@ impl Encoder<Splinter> for SplinterEncoder {
         let g = self.grid(state);
         let gg = g * g;
         let b = state.board();
-        let me = match state.decider() {
-            Some(Player::Second) => crumble_core::Color::White,
-            _ => crumble_core::Color::Black,
-        };
+        let me = mover(state);
         out.fill(0.0);
         let cell = |s| {
             let (x, y) = b.xy(s);
@@ -136,6 +143,13 @@ impl Encoder<Splinter> for SplinterEncoder {
         (0..Symmetry::of_board(b.width(), b.height()).len()).collect()
     }
 
+    /// The pieces on each square at the end: the mover's planes (0–3) less the opponent's
+    /// (4–7).
+    fn ownership(&self, end: &Splinter, view: Player, sym: usize, out: &mut [f32]) -> bool {
+        let mover_is_viewer = Player::from(mover(end)) == view;
+        ownership_from_planes(self, end, sym, mover_is_viewer, 0..4, 4..8, out);
+        true
+    }
     fn map_planes(&self, sym: usize, g: usize, src: &[f32], dst: &mut [f32]) {
         let gg = g * g;
         let (width, height) = board_extent(src, g);

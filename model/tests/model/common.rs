@@ -127,3 +127,26 @@ pub fn check_net_evaluates<G: GameState, E: Encoder<G>>(name: &str, e: E, states
         assert!((-1.0..=1.0).contains(&out[0].value));
     }
 }
+
+/// The ownership target of `end` for `view` (asserting the encoder has one), and through
+/// every symmetry of `end` the target of the mapped position.
+pub fn ownership_seen_through_symmetries<G: GameState, E: Encoder<G>>(
+    e: &E,
+    end: &G,
+    view: crumble_core::Player,
+) -> Vec<f32> {
+    let g = e.grid(end);
+    let target = |s: &G, sym: usize| {
+        let mut out = vec![0.0; g * g];
+        assert!(
+            e.ownership(s, view, sym, &mut out),
+            "the encoder has a target"
+        );
+        out
+    };
+    for sym in end.symmetries() {
+        let image = end.symmetry_image(sym).unwrap();
+        assert_eq!(target(end, sym), target(&image, 0), "symmetry {sym}");
+    }
+    target(end, 0)
+}

@@ -120,3 +120,40 @@ fn a_network_of_crumo_s_shapes_evaluates_a_position() {
     let states: Vec<Crumo> = random_states(5, 1).into_iter().step_by(3).collect();
     check_net_evaluates("crumo", CrumoEncoder, &states);
 }
+
+/// The ownership target of a finished game is who controls each point (what the score
+/// counts): it sums to the viewer's controlled points less the opponent's, is 0 off the
+/// board, and through the symmetries is the target of the mapped game.
+#[test]
+fn ownership_is_each_point_s_control_at_the_end() {
+    use crumble_core::{Color, Player};
+    for n in SIZES {
+        let mut end = Crumo::standard(n).unwrap();
+        end.set_turn_limit(60);
+        end.play_random_game(&mut rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(n)));
+        let [black, white] = end.controlled_points();
+        for view in [Player::First, Player::Second] {
+            let got = super::common::ownership_seen_through_symmetries(&CrumoEncoder, &end, view);
+            let colour = if end.seat_of(Color::Black) == view {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let (mine, theirs) = if colour == Color::Black {
+                (black, white)
+            } else {
+                (white, black)
+            };
+            let sum: f32 = got.iter().sum();
+            assert_eq!(sum, mine as f32 - theirs as f32, "size {n} {view:?}");
+            assert!(got.iter().all(|v| [-1.0, 0.0, 1.0].contains(v)));
+            let board = planes(&CrumoEncoder, &end);
+            let gg = got.len();
+            for (i, v) in got.iter().enumerate() {
+                if board[35 * gg + i] == 0.0 {
+                    assert_eq!(*v, 0.0, "off the board");
+                }
+            }
+        }
+    }
+}

@@ -147,3 +147,31 @@ fn a_network_of_splinter_s_shapes_evaluates_a_position() {
     let states: Vec<Splinter> = random_states(7, 8, 1).into_iter().step_by(5).collect();
     check_net_evaluates("splinter", SplinterEncoder, &states);
 }
+
+/// The ownership target of a finished game: on each square +1 for a piece of the viewer's,
+/// -1 for the opponent's, 0 where none stands or off the board; through the symmetries, the
+/// target of the mapped game.
+#[test]
+fn ownership_is_each_square_s_piece_at_the_end() {
+    use crumble_core::{Color, Player};
+    for (k, &(w, h)) in SHAPES.iter().enumerate() {
+        let mut end = Splinter::standard(w, h).unwrap();
+        end.set_turn_limit(80);
+        end.play_random_game(&mut rand_chacha::ChaCha8Rng::seed_from_u64(k as u64));
+        let g = SplinterEncoder.grid(&end);
+        for view in [Player::First, Player::Second] {
+            let got =
+                super::common::ownership_seen_through_symmetries(&SplinterEncoder, &end, view);
+            let mut want = vec![0.0; g * g];
+            for (s, p) in end.board().pieces() {
+                let (x, y) = end.board().xy(s);
+                want[usize::from(y) * g + usize::from(x)] = if p.color == Color::from(view) {
+                    1.0
+                } else {
+                    -1.0
+                };
+            }
+            assert_eq!(got, want, "{w}x{h} {view:?}");
+        }
+    }
+}

@@ -5,7 +5,7 @@ pub mod action;
 pub mod planes;
 pub mod symmetry;
 
-use crate::encoder::Encoder;
+use crate::encoder::{Encoder, ownership_from_planes};
 use crumble_core::games::crumble::Crumble;
 use crumble_core::{Color, Decision, Player};
 use crumble_selfplay::SearchRecord;
@@ -64,25 +64,17 @@ impl Encoder<Crumble> for CrumbleEncoder {
     /// The colour of the pieces on each fine cell: the rasteriser's own and opponent planes
     /// (own: the colour to move at the end), mapped with the rest.
     fn ownership(&self, end: &Crumble, view: Player, sym: usize, out: &mut [f32]) -> bool {
-        let g = usize::from(end.grid_size());
-        let area = g * g;
-        let mut planes = vec![0.0; planes::PLANES * area];
-        planes::Rasteriser::default().rasterise_slice(end, &mut planes);
-        if sym != 0 {
-            let mut mapped = vec![0.0; planes.len()];
-            self.map_planes(sym, g, &planes, &mut mapped);
-            planes = mapped;
-        }
-        let sign = if end.to_move() == Color::from(view) {
-            1.0
-        } else {
-            -1.0
-        };
-        let own = &planes[planes::OWN * area..(planes::OWN + 1) * area];
-        let opp = &planes[planes::OPP * area..(planes::OPP + 1) * area];
-        for ((o, &a), &b) in out.iter_mut().zip(own).zip(opp) {
-            *o = sign * (a - b);
-        }
+        let mover_is_viewer = end.to_move() == Color::from(view);
+        let (own, opp) = (planes::OWN, planes::OPP);
+        ownership_from_planes(
+            self,
+            end,
+            sym,
+            mover_is_viewer,
+            own..own + 1,
+            opp..opp + 1,
+            out,
+        );
         true
     }
     /// Exact for every decision except a first decision with more than one extent, whose
