@@ -213,12 +213,20 @@ impl Table {
     /// Rating against generation, when checkpoints of a run are among the agents; the other
     /// agents become reference lines.
     pub fn chart(&self) -> Option<Chart> {
+        self.chart_by("generation", &|g| Some(f64::from(g)))
+    }
+
+    /// [`Table::chart`] against another measure of a checkpoint than its generation (`x` of
+    /// the generation; a checkpoint it has no value for is left out), e.g. the CPU hours
+    /// its run had spent.
+    pub fn chart_by(&self, x_label: &str, x: &dyn Fn(u32) -> Option<f64>) -> Option<Chart> {
         let points: Vec<Point> = self
             .rows
             .iter()
             .filter_map(|r| {
-                r.generation.map(|g| Point {
-                    x: g as f64,
+                let g = u32::try_from(r.generation?).ok()?;
+                Some(Point {
+                    x: x(g)?,
                     y: r.elo,
                     low: r.low,
                     high: r.high,
@@ -240,11 +248,11 @@ impl Table {
             })
             .collect();
         Some(Chart {
-            title: format!("Rating by generation ({} = 0)", self.anchor),
+            title: format!("Rating by {x_label} ({} = 0)", self.anchor),
             note:
                 "checkpoints with 95% intervals; dashed: other agents (shaded: their 95% interval)"
                     .into(),
-            x_label: "generation".into(),
+            x_label: x_label.into(),
             y_label: "rating (Elo), 95% interval".into(),
             points,
             references,

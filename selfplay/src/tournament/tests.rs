@@ -237,6 +237,17 @@ fn tables_rank_the_fitted_ratings() {
     assert_eq!(chart.points.len(), 1);
     assert_eq!(chart.references.len(), 2);
     assert_eq!(chart.title, "Rating by generation (random = 0)");
+    assert_eq!(chart.points[0].x, 2.0);
+    // Against another measure of the checkpoint (the run's CPU hours): mapped, or left out.
+    let hours = table
+        .chart_by("CPU hours", &|g| (g == 2).then_some(0.75))
+        .unwrap();
+    assert_eq!(
+        (hours.points[0].x, hours.points[0].y),
+        (0.75, chart.points[0].y)
+    );
+    assert_eq!(hours.x_label, "CPU hours");
+    assert!(table.chart_by("CPU hours", &|_| None).is_none());
     let mut no_run = Tournament::new(
         vec![
             Entry::agent(AgentSpec::Random),

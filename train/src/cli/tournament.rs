@@ -34,6 +34,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlotX {
+    Generation,
+    CpuHours,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Text,
     Markdown,
@@ -83,6 +89,11 @@ pub struct Args {
     /// Write the rating-against-generation plot (SVG) here as well.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// The plot's horizontal axis: the checkpoints' generation, or with --run-dir the CPU
+    /// hours the run had spent when it wrote each (its progress.csv): the learning curve at
+    /// equal cost.
+    #[arg(long, value_enum, default_value_t = PlotX::Generation)]
+    plot_x: PlotX,
     /// Replace the --plot file if it exists.
     #[arg(long, requires = "plot")]
     force: bool,
@@ -119,6 +130,9 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
               same command again plays only the others"
             .into(),
     })?;
+    if a.plot_x == PlotX::CpuHours && a.run_dir.is_none() {
+        bail!("--plot-x cpu-hours needs --run-dir (the CPU hours come from its progress.csv)");
+    }
     let mut t = Tournament::new(entries(&a)?, &a.schedule)?;
     let (list, n) = (&t.entries, t.entries.len());
     if a.games_per_pair == 0 {
@@ -168,7 +182,18 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         "Ratings: maximum likelihood, Davidson's Bradley-Terry model with draws (nu = {:.3}), {} = 0, {} virtual draw(s) per pairing; intervals 95% from the observed information.",
         table.draw_nu, table.anchor, a.prior_draws
     );
-    let chart = table.chart();
+    let chart = match (a.plot_x, &a.run_dir) {
+        (PlotX::Generation, _) => table.chart(),
+        (PlotX::CpuHours, Some(dir)) => {
+            let rows = crumble_train::ledger::read(&dir.join("progress.csv"))?;
+            let hours = |g: u32| {
+                let r = rows.iter().find(|r| r.generation == f64::from(g))?;
+                r.cpu_s.is_finite().then_some(r.cpu_s / 3600.0)
+            };
+            table.chart_by("CPU hours", &hours)
+        }
+        (PlotX::CpuHours, None) => unreachable!("refused before any game"),
+    };
     if let Some(dir) = &out {
         write_results(dir, &table, &header, &footer, chart.as_ref())?;
     }
