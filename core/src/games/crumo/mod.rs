@@ -21,7 +21,8 @@
 //! action space is documented there), removal and the end; `score` rule 9; `status` the pie state, the previous turn and the result; `moves` complete
 //! moves, checked play and random play; `notation` and `position` the text forms (`text` their
 //! [`GameText`](crate::GameText), which also gives the game its records); `symmetry` the maps of
-//! rule 13; this file the [`GameState`] glue.
+//! rule 13; `game/interface.rs` the [`GameState`](crate::GameState) implementation; this file
+//! the start specification and the seats.
 
 pub mod board;
 pub mod game;

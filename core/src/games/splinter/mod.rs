@@ -16,10 +16,11 @@
 //! ```
 //!
 //! Files: `board` squares, directions, pushes and groups; `game` the state, its decisions
-//! and the end of the game; `moves` complete moves, checked play and random play;
-//! `notation` and `position` the text forms (`text` their [`GameText`](crate::GameText), which also
-//! gives the game its records); `symmetry` the maps of rule 11; this file the
-//! [`GameState`] glue.
+//! and the end of the game (`game/interface.rs` the [`GameState`](crate::GameState)
+//! implementation); `moves` complete moves, checked play and random play; `notation` and
+//! `position` the text forms (`text` their [`GameText`](crate::GameText), which also gives
+//! the game its records); `symmetry` the maps of rule 11; this file the start
+//! specification.
 
 pub mod board;
 pub mod game;
