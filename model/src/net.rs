@@ -14,6 +14,8 @@
 //!  ownership (optional, training only): conv1x1(h) -> [B, s², n, n] -depth-to-space->
 //!          tanh -> [B, G, G]: what each fine cell holds at the game's end (KataGo's
 //!          auxiliary target; the encoder says what, [`crate::Encoder::ownership`])
+//!  short-term value (optional, training only): the value head's hidden layer -> linear ->
+//!          tanh -> [B]: the discounted mean of the next turns' search values (KataGo's)
 //! ```
 //!
 //! The shapes `I`, `P` and `E` come from the game's encoder ([`crate::encoder`]; Crumble: 33
@@ -86,6 +88,11 @@ pub struct NetConfig {
     /// (`[optim] ownership_weight`), never read by the search.
     #[config(default = false)]
     pub ownership: bool,
+    /// A short-term value head (KataGo's auxiliary target: the discounted mean of the search
+    /// values of the next turns), trained where the run weights it (`[optim]
+    /// short_value_weight`), never read by the search.
+    #[config(default = false)]
+    pub short_value: bool,
 }
 
 /// Why a configuration cannot build a network.
@@ -217,12 +224,14 @@ impl NetConfig {
         }
         let extra = if e > 0 { dense(2 * c, e) } else { 0 };
         let ownership = if self.ownership { conv(c, s * s, 1) } else { 0 };
+        let short = if self.short_value { dense(h, 1) } else { 0 };
         n.saturating_add(conv(c, q.saturating_mul(s * s), 1))
             .saturating_add(conv(p, q, 1))
             .saturating_add(extra)
             .saturating_add(dense(2 * c, h))
             .saturating_add(dense(h, 1))
             .saturating_add(ownership)
+            .saturating_add(short)
     }
 
     /// Floating-point operations (multiply and add counted separately) of one forward pass
@@ -249,6 +258,9 @@ impl NetConfig {
         f += 2 * 2 * c * self.value_hidden as u64 + 2 * self.value_hidden as u64; // value
         if self.ownership {
             f += 2 * px * c * s * s; // ownership 1x1 to s² channels
+        }
+        if self.short_value {
+            f += 2 * self.value_hidden as u64;
         }
         f
     }
@@ -476,6 +488,9 @@ pub struct CrumbleNet {
     /// without [`NetConfig::ownership`]. Last, so that nets without it keep their weights
     /// and parameter numbers.
     pub ownership: Option<Conv>,
+    /// The short-term value from the value head's hidden layer; none without
+    /// [`NetConfig::short_value`]. After `ownership` for the same reason.
+    pub short_value: Option<Dense>,
     stride: usize,
     /// The input plane of the board mask ([`NetConfig::mask_plane`]).
     mask_plane: Option<usize>,
@@ -491,6 +506,8 @@ pub struct NetOutput {
     /// `[B, G·G]` ownership in `(-1, 1)` (the same cell order as the policy planes), when
     /// the net has the head.
     pub ownership: Option<Tensor<2>>,
+    /// `[B]` short-term values in `(-1, 1)`, when the net has the head.
+    pub short_value: Option<Tensor<1>>,
 }
 
 impl NetConfig {
@@ -549,6 +566,9 @@ impl NetConfig {
                     device,
                 )
             }),
+            short_value: self
+                .short_value
+                .then(|| Dense::new(self.value_hidden, 1, out_gain, &mut rng, device)),
             stride: s,
             mask_plane: self.mask_plane,
         };
@@ -607,6 +627,7 @@ impl CrumbleNet {
             logits,
             value: o.value,
             ownership,
+            short_value: o.short_value,
         }
     }
 
@@ -683,11 +704,16 @@ impl CrumbleNet {
         };
 
         let v = self.value1.forward_relu(pooled); // [B, hidden]
+        let short_value = self
+            .short_value
+            .as_ref()
+            .map(|d| tanh(d.forward(v.clone())).reshape([b]));
         let value = tanh(self.value2.forward(v)).reshape([b]); // [B]
         NetOutput {
             logits,
             value,
             ownership,
+            short_value,
         }
     }
 

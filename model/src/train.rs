@@ -6,7 +6,8 @@
 //! log-softmax, so they get neither probability nor gradient). Value loss: mean squared error
 //! of the value against the game result from the deciding player's view. Ownership loss
 //! (when the batch has ownership targets and the net the head): mean squared error per fine
-//! cell, over the samples that have a target.
+//! cell, over the samples that have a target. Short-term value loss (likewise): mean squared
+//! error of the short-term value head.
 
 use crate::layout::Layout;
 use crate::net::CrumbleNet;
@@ -41,6 +42,8 @@ pub struct TrainBatch {
     pub value: Tensor<1>,
     /// Ownership targets ([`TrainBatch::with_ownership`]).
     pub ownership: Option<OwnershipTargets>,
+    /// `[B]` short-term value targets in `[-1, 1]` ([`TrainBatch::with_short_values`]).
+    pub short_value: Option<Tensor<1>>,
 }
 
 /// A batch's ownership targets, in the cell order of the net's ownership output.
@@ -109,7 +112,15 @@ impl TrainBatch {
             policy: Tensor::from_data(TensorData::new(target, [b, l]), device),
             value: Tensor::from_data(TensorData::new(value, [b]), device),
             ownership: None,
+            short_value: None,
         }
+    }
+
+    /// The batch with short-term value targets (`B` values in `[-1, 1]`).
+    pub fn with_short_values(mut self, targets: Vec<f32>, device: &Device) -> TrainBatch {
+        let b = targets.len();
+        self.short_value = Some(Tensor::from_data(TensorData::new(targets, [b]), device));
+        self
     }
 
     /// The batch with ownership targets: `target` (`B·G·G` values in the encoder's cell
@@ -156,6 +167,8 @@ pub struct Losses {
     pub predicted: Tensor<1>,
     /// The ownership loss, when the batch has targets and the net the head.
     pub ownership: Option<Tensor<1>>,
+    /// The short-term value loss, likewise.
+    pub short_value: Option<Tensor<1>>,
 }
 
 /// Computes the losses of `net` on `batch`.
@@ -177,12 +190,20 @@ pub fn losses(net: &CrumbleNet, batch: &TrainBatch) -> Losses {
         }
         _ => None,
     };
+    let short_value = match (&batch.short_value, out.short_value) {
+        (Some(t), Some(s)) => {
+            let d = s - t.clone();
+            Some((d.clone() * d).mean())
+        }
+        _ => None,
+    };
     Losses {
         policy,
         value,
         logp,
         predicted: out.value,
         ownership,
+        short_value,
     }
 }
 
@@ -315,6 +336,8 @@ pub struct StepStats {
     pub value_sign_agreement: f32,
     /// The ownership loss (NaN without one).
     pub ownership_loss: f32,
+    /// The short-term value loss (NaN without one).
+    pub short_value_loss: f32,
 }
 
 /// The weights of the losses beside the policy's (which weighs 1).
@@ -323,6 +346,8 @@ pub struct LossWeights {
     pub value: f64,
     /// Ignored without ownership targets in the batch.
     pub ownership: f64,
+    /// Ignored without short-term value targets in the batch.
+    pub short_value: f64,
 }
 
 /// One step with weighted losses: forward, losses, backward, optimiser update (the L2 term
@@ -340,6 +365,7 @@ pub fn train_step(
         logp,
         predicted,
         ownership,
+        short_value,
     } = losses(&net, batch);
     // Diagnostics from detached copies (no gradient flows through them). Padding adds
     // nothing: exp(-1e9) is 0.
@@ -366,10 +392,14 @@ pub fn train_step(
             agree as f32 / decisive as f32
         },
         ownership_loss: ownership.as_ref().map_or(f32::NAN, scalar),
+        short_value_loss: short_value.as_ref().map_or(f32::NAN, scalar),
     };
     let mut total = policy + value * weights.value;
     if let Some(o) = ownership {
         total = total + o * weights.ownership;
+    }
+    if let Some(s) = short_value {
+        total = total + s * weights.short_value;
     }
     let grads = GradientsParams::from_grads(total.backward(), &net);
     let net = optim.step(lr, net, grads);

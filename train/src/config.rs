@@ -243,6 +243,11 @@ pub struct OptimConfig {
     /// game's end, [`crumble_model::Encoder::ownership`]); above 0 the net gets the head. 0 =
     /// off; only for games whose encoder has the target.
     pub ownership_weight: f64,
+    /// Weight of the short-term value loss (KataGo's auxiliary target: the discounted mean
+    /// of the next turns' search values, `crate::replay`); above 0 the net gets the head.
+    pub short_value_weight: f64,
+    /// The short-term value's horizon in turns: turn `k` ahead weighs `(1 − 1/h)^k`.
+    pub short_value_horizon: f64,
 }
 
 impl Default for OptimConfig {
@@ -260,6 +265,8 @@ impl Default for OptimConfig {
             sample_reuse: 4.0,
             value_weight: 1.0,
             ownership_weight: 0.0,
+            short_value_weight: 0.0,
+            short_value_horizon: 6.0,
         }
     }
 }
@@ -335,6 +342,7 @@ impl TrainConfig {
             .with_value_hidden(n.value_hidden)
             .with_seed(n.seed)
             .with_ownership(self.optim.ownership_weight > 0.0)
+            .with_short_value(self.optim.short_value_weight > 0.0)
     }
 
     /// Checks every range; errors name the key.
@@ -533,6 +541,20 @@ impl TrainConfig {
                 "optim.ownership_weight",
                 o.ownership_weight.to_string(),
                 "must be finite and not negative",
+            ));
+        }
+        if !(o.short_value_weight >= 0.0 && o.short_value_weight.is_finite()) {
+            return Err(bad(
+                "optim.short_value_weight",
+                o.short_value_weight.to_string(),
+                "must be finite and not negative",
+            ));
+        }
+        if !(o.short_value_horizon >= 1.0 && o.short_value_horizon <= 1000.0) {
+            return Err(bad(
+                "optim.short_value_horizon",
+                o.short_value_horizon.to_string(),
+                "must lie in [1, 1000] turns",
             ));
         }
         let owns = crate::for_game!(self.game.name.as_str(), G => {

@@ -111,6 +111,8 @@ ledger_columns! {
     /// The mean ownership loss of the generation's steps (`[optim] ownership_weight`);
     /// empty without one.
     ownership_loss => Some("loss/ownership"),
+    /// The mean short-term value loss (`[optim] short_value_weight`); empty without one.
+    short_value_loss => Some("loss/short_value"),
 }
 
 /// The columns of the oldest ledger [`read`] still accepts: ledgers written before the

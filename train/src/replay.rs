@@ -306,13 +306,14 @@ impl<E> ReplayWindow<E> {
     }
 
     /// Rebuilds the positions of `refs` and fills a host batch (see [`HostBatch`]), with
-    /// augmentation and value targets as `cfg` says, and with `ownership` each game's
-    /// ownership targets (its end position, [`Encoder::ownership`]).
+    /// augmentation and value targets as `cfg` says, and the auxiliary targets `aux` asks
+    /// for (ownership from each game's end position, [`Encoder::ownership`]; short-term
+    /// values from its later searches, [`short_value_target`]).
     pub fn build<G: GameState>(
         &self,
         refs: &[SampleRef],
         cfg: &ReplayConfig,
-        ownership: bool,
+        aux: AuxTargets,
         rng: &mut impl Rng,
         out: &mut HostBatch,
     ) -> Result<(), ReplayError>
@@ -332,18 +333,12 @@ impl<E> ReplayWindow<E> {
                 index: rec.index,
                 what: e.to_string(),
             })?;
-            let end = if ownership {
-                let mut end = game.clone();
-                for (at, s) in rec.steps.iter().enumerate() {
-                    end.apply(s.decision).map_err(|e| ReplayError::Replay {
-                        index: rec.index,
-                        what: format!("decision {at} refused: {e}"),
-                    })?;
-                }
-                Some(end)
+            let whole = if aux.ownership || aux.short_value_horizon.is_some() {
+                Some(WholeGame::of(rec, &game)?)
             } else {
                 None
             };
+            let end = whole.as_ref().filter(|_| aux.ownership).map(|w| &w.end);
             let mut at = 0usize;
             while k < order.len()
                 && refs[order[k]].generation == r0.generation
@@ -375,13 +370,98 @@ impl<E> ReplayWindow<E> {
                         q_weight: cfg.value_q_weight as f32,
                         proven_weight: cfg.proven_value_weight as f32,
                     },
-                    end.as_ref(),
+                    end,
                 )?;
+                if let (Some(h), Some(w)) = (aux.short_value_horizon, &whole) {
+                    let decider = game.decider().ok_or_else(|| ReplayError::Replay {
+                        index: rec.index,
+                        what: format!("step {step}: the game is already over"),
+                    })?;
+                    let now = rec.steps[step].search.as_ref().map_or(0.0, |s| s.value);
+                    let turn = game.turns_played() - w.first_turn;
+                    let z = value_target(rec.winner(), decider);
+                    let later = w.turn_values.get(turn as usize + 1..).unwrap_or(&[]);
+                    out.short_value
+                        .push(short_value_target(later, decider, now, z, h));
+                }
                 k += 1;
             }
         }
         Ok(())
     }
+}
+
+/// The auxiliary targets a batch carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AuxTargets {
+    pub ownership: bool,
+    /// The short-term value's horizon in turns, when it is trained.
+    pub short_value_horizon: Option<f64>,
+}
+
+/// A game replayed to its end: the end position and, for each turn from the start's, the
+/// first search of the turn (its decider and root value), if one was made.
+struct WholeGame<G> {
+    end: G,
+    first_turn: u32,
+    turn_values: Vec<Option<(Player, f32)>>,
+}
+
+impl<G: GameState> WholeGame<G> {
+    fn of(rec: &GameRecord, start: &G) -> Result<WholeGame<G>, ReplayError> {
+        let mut end = start.clone();
+        let first_turn = start.turns_played();
+        let mut turn_values = Vec::new();
+        for (at, s) in rec.steps.iter().enumerate() {
+            let t = (end.turns_played() - first_turn) as usize;
+            if turn_values.len() <= t {
+                turn_values.resize(t + 1, None);
+            }
+            if let (None, Some(search), Some(p)) = (turn_values[t], &s.search, end.decider()) {
+                turn_values[t] = Some((p, search.value));
+            }
+            end.apply(s.decision).map_err(|e| ReplayError::Replay {
+                index: rec.index,
+                what: format!("decision {at} refused: {e}"),
+            })?;
+        }
+        Ok(WholeGame {
+            end,
+            first_turn,
+            turn_values,
+        })
+    }
+}
+
+/// The short-term value target of KataGo: for the player `me` deciding now with search
+/// value `now = u₀`, `(1 − λ) Σₖ λᵏ uₖ + λᴷ z` over the `K` turns from this one to the end,
+/// where `uₖ` (k ≥ 1) is the first search value of the `k`-th `later` turn from `me`'s view
+/// (the last one seen for a turn without a search), `z` the game's result for `me` and
+/// `λ = 1 − 1/horizon`.
+pub fn short_value_target(
+    later: &[Option<(Player, f32)>],
+    me: Player,
+    now: f32,
+    z: f32,
+    horizon: f64,
+) -> f32 {
+    let lambda = 1.0 - 1.0 / horizon.max(1.0);
+    let now = f64::from(now);
+    let (mut acc, mut w, mut last) = ((1.0 - lambda) * now, (1.0 - lambda) * lambda, now);
+    for t in later {
+        if let Some((p, v)) = *t {
+            last = f64::from(if p == me { v } else { -v });
+        }
+        acc += w * last;
+        w *= lambda;
+    }
+    // The weight left, λᴷ, goes to the result (all of it when λ = 0 and no turn is left).
+    let rest = if lambda < 1.0 {
+        w / (1.0 - lambda)
+    } else {
+        1.0
+    };
+    (acc + rest * f64::from(z)).clamp(-1.0, 1.0) as f32
 }
 
 /// How a sample's value target mixes the game result, the search's root value and a proof
@@ -413,6 +493,8 @@ pub struct HostBatch {
     /// sample (1: it has one; a game whose end the rules did not decide has none).
     pub ownership: Vec<f32>,
     pub has_ownership: Vec<f32>,
+    /// With short-term values: one a sample.
+    pub short_value: Vec<f32>,
     scratch: Vec<f32>,
 }
 
@@ -432,6 +514,7 @@ impl HostBatch {
         self.value.clear();
         self.ownership.clear();
         self.has_ownership.clear();
+        self.short_value.clear();
     }
 
     /// Appends the sample at `step` of `rec`, whose state is `game`, seen through `sym`.

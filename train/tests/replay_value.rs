@@ -6,7 +6,7 @@ mod short_games;
 use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::{GameRecord, Lookahead, SearchConfig};
 use crumble_train::config::ReplayConfig;
-use crumble_train::replay::{HostBatch, ReplayWindow, SampleRef};
+use crumble_train::replay::{AuxTargets, HostBatch, ReplayWindow, SampleRef};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use short_games::{ShortGames, quick_rollouts, short_games};
@@ -44,7 +44,7 @@ fn value_targets(window: &ReplayWindow, refs: &[SampleRef], cfg: ReplayConfig) -
         .build::<Crumble>(
             refs,
             &cfg,
-            false,
+            Default::default(),
             &mut ChaCha8Rng::seed_from_u64(2),
             &mut batch,
         )
@@ -136,4 +136,62 @@ fn proven_positions_get_the_exact_value_target() {
     // The proofs change some targets (a proven position whose mix already said the same
     // would not show the key working).
     assert!(proven.iter().any(|&i| on[i] != off[i]));
+}
+
+/// Short-term value targets come one a sample, in `[-1, 1]`: with a horizon of one turn the
+/// sample's own search value, with a long one close to the game's result (the games here last
+/// a few turns).
+#[test]
+fn short_term_values_run_from_the_search_now_to_the_result() {
+    let games = rollout_games(4, 9, false);
+    let mut refs = Vec::new();
+    let mut want_now = Vec::new();
+    let mut results = Vec::new();
+    for (gi, g) in games.iter().enumerate() {
+        let mut state: Crumble = g.start_state().unwrap();
+        let mut at = 0;
+        for s in crumble_train::replay::sample_steps(g) {
+            while at < s {
+                crumble_core::GameState::apply(&mut state, g.steps[at].decision).unwrap();
+                at += 1;
+            }
+            let me = crumble_core::GameState::decider(&state).unwrap();
+            refs.push(SampleRef {
+                generation: 1,
+                game: gi as u32,
+                step: s as u32,
+            });
+            want_now.push(g.steps[s].search.as_ref().unwrap().value);
+            results.push(crumble_train::replay::value_target(g.winner(), me));
+        }
+    }
+    let mut window = ReplayWindow::new(crumble_model::CrumbleEncoder, 8);
+    window.insert::<Crumble>(1, games).unwrap();
+    let short = |horizon: f64| {
+        let cfg = ReplayConfig {
+            augment: false,
+            ..ReplayConfig::default()
+        };
+        let aux = AuxTargets {
+            ownership: false,
+            short_value_horizon: Some(horizon),
+        };
+        let mut batch = HostBatch::default();
+        window
+            .build::<Crumble>(
+                &refs,
+                &cfg,
+                aux,
+                &mut ChaCha8Rng::seed_from_u64(2),
+                &mut batch,
+            )
+            .unwrap();
+        assert_eq!(batch.short_value.len(), refs.len());
+        batch.short_value
+    };
+    assert_eq!(short(1.0), want_now);
+    let long = short(1000.0);
+    for (i, (l, z)) in long.iter().zip(&results).enumerate() {
+        assert!((l - z).abs() < 0.1, "sample {i}: {l} vs result {z}");
+    }
 }

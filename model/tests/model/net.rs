@@ -816,6 +816,7 @@ fn the_ownership_loss_is_the_grid_cells_squared_error_and_trains() {
     let weights = train::LossWeights {
         value: 0.0,
         ownership: 1.0,
+        short_value: 0.0,
     };
     let first = train::scalar(&train::losses(&net, &b).ownership.unwrap());
     for _ in 0..30 {
@@ -828,4 +829,43 @@ fn the_ownership_loss_is_the_grid_cells_squared_error_and_trains() {
     assert!(plain.forward(input(&games)).ownership.is_none());
     let l = train::losses(&plain, &with(batch(&games, tiny().stride(), &device)));
     assert!(l.ownership.is_none());
+}
+
+/// The short-term value head: its loss is the mean squared error of its output, training on
+/// it lowers it, and a net without the head has neither.
+#[test]
+fn the_short_term_value_loss_is_its_squared_error_and_trains() {
+    let games = positions(6, 8, 6, 9);
+    let cfg = tiny().with_short_value(true);
+    let device = default_device();
+    let targets: Vec<f32> = (0..games.len()).map(|k| 0.8 - 0.3 * k as f32).collect();
+    let net = cfg.init(&device).unwrap();
+    let out = net.forward(input(&games)).short_value.unwrap();
+    let out = out.into_data().try_to_vec::<f32>().unwrap();
+    let want = out
+        .iter()
+        .zip(&targets)
+        .map(|(o, t)| f64::from(o - t).powi(2))
+        .sum::<f64>()
+        / games.len() as f64;
+    let b = batch(&games, cfg.stride(), &device).with_short_values(targets.clone(), &device);
+    let got = f64::from(train::scalar(&train::losses(&net, &b).short_value.unwrap()));
+    assert!((got - want).abs() < 1e-5, "{got} vs {want}");
+    let ad = device.clone().autodiff();
+    let b = batch(&games, cfg.stride(), &ad).with_short_values(targets, &ad);
+    let mut net = cfg.init(&ad).unwrap();
+    let mut optim = train::adam();
+    let weights = train::LossWeights {
+        value: 0.0,
+        ownership: 0.0,
+        short_value: 1.0,
+    };
+    let first = train::scalar(&train::losses(&net, &b).short_value.unwrap());
+    for _ in 0..30 {
+        net = train::train_step(net, &mut optim, &b, 0.01, weights).0;
+    }
+    let last = train::scalar(&train::losses(&net, &b).short_value.unwrap());
+    assert!(last < 0.5 * first, "{first} -> {last}");
+    let plain = tiny().init(&device).unwrap();
+    assert!(plain.forward(input(&games)).short_value.is_none());
 }

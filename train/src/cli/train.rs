@@ -313,14 +313,11 @@ impl Display {
                     step,
                     steps,
                     format!(
-                        "steps, policy loss {:.3}, value loss {:.3}{}",
+                        "steps, policy loss {:.3}, value loss {:.3}{}{}",
                         stats.policy_loss,
                         stats.value_loss,
-                        if stats.ownership_loss.is_finite() {
-                            format!(", ownership loss {:.3}", stats.ownership_loss)
-                        } else {
-                            String::new()
-                        }
+                        aux_loss("ownership", stats.ownership_loss),
+                        aux_loss("short-term value", stats.short_value_loss),
                     ),
                 );
             }
@@ -416,4 +413,13 @@ impl Display {
 fn hms(secs: f64) -> String {
     let s = secs.max(0.0) as u64;
     format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// `, NAME loss X` for an auxiliary loss the run trains, nothing for one it does not (NaN).
+fn aux_loss(name: &str, loss: f32) -> String {
+    if loss.is_finite() {
+        format!(", {name} loss {loss:.3}")
+    } else {
+        String::new()
+    }
 }

@@ -117,3 +117,19 @@ fn weights_average_one_and_leave_unknown_samples_alone() {
         vec![1.0, 1.0]
     );
 }
+
+#[test]
+fn the_short_term_value_discounts_later_turns_toward_the_result() {
+    use crumble_core::Player::{First, Second};
+    // λ = 1/2: weights 1/2 (now), 1/4, 1/8, 1/16 for the three later turns, 1/16 the result.
+    // Turn 1 is the opponent's 0.4 (−0.4 for me), turn 2 had no search (holds −0.4), turn 3
+    // is mine at 1.0; the result is my win.
+    let later = [Some((Second, 0.4)), None, Some((First, 1.0))];
+    let t = short_value_target(&later, First, 0.2, 1.0, 2.0);
+    let want = 0.5 * 0.2 - 0.25 * 0.4 - 0.125 * 0.4 + 0.0625 + 0.0625;
+    assert!((f64::from(t) - want).abs() < 1e-6, "{t} vs {want}");
+    // A horizon of one turn is the search value now; a long one leans on the result.
+    assert_eq!(short_value_target(&later, First, 0.2, 1.0, 1.0), 0.2);
+    let long = short_value_target(&[], Second, -0.3, -1.0, 1000.0);
+    assert!((f64::from(long) - (0.001 * -0.3 + 0.999 * -1.0)).abs() < 1e-6);
+}

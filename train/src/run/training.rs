@@ -5,7 +5,7 @@ use super::{Event, Run, TrainError};
 use crate::config::OptimConfig;
 use crate::games::TrainGame;
 use crate::ledger::Row;
-use crate::replay::HostBatch;
+use crate::replay::{AuxTargets, HostBatch};
 use crumble_model::Layout;
 use crumble_model::train::{self as mtrain, StepStats, TrainBatch};
 use rand::SeedableRng;
@@ -24,6 +24,8 @@ struct StepSums {
     ownership: f64,
     /// Steps with an ownership loss.
     ownership_n: u32,
+    short_value: f64,
+    short_value_n: u32,
 }
 
 impl StepSums {
@@ -39,6 +41,10 @@ impl StepSums {
             self.ownership += f64::from(stats.ownership_loss);
             self.ownership_n += 1;
         }
+        if stats.short_value_loss.is_finite() {
+            self.short_value += f64::from(stats.short_value_loss);
+            self.short_value_n += 1;
+        }
     }
 
     /// Fills the loss columns with the means over `steps` steps and the `l2` term.
@@ -51,6 +57,10 @@ impl StepSums {
         if self.ownership_n > 0 {
             row.ownership_loss = self.ownership / f64::from(self.ownership_n);
             row.total_loss += o.ownership_weight * row.ownership_loss;
+        }
+        if self.short_value_n > 0 {
+            row.short_value_loss = self.short_value / f64::from(self.short_value_n);
+            row.total_loss += o.short_value_weight * row.short_value_loss;
         }
         row.policy_entropy = self.entropy / n;
         if self.sign_n > 0 {
@@ -128,9 +138,14 @@ impl<G: TrainGame> Run<G> {
         host: &mut HostBatch,
     ) -> Result<TrainBatch, TrainError> {
         let refs = self.window.draw(self.cfg.optim.batch_size, rng);
-        let ownership = self.cfg.optim.ownership_weight > 0.0;
+        let o = &self.cfg.optim;
+        let ownership = o.ownership_weight > 0.0;
+        let aux = AuxTargets {
+            ownership,
+            short_value_horizon: (o.short_value_weight > 0.0).then_some(o.short_value_horizon),
+        };
         self.window
-            .build::<G>(&refs, &self.cfg.replay, ownership, rng, host)?;
+            .build::<G>(&refs, &self.cfg.replay, aux, rng, host)?;
         let layout = Layout::of(&self.net_config);
         let batch = TrainBatch::from_host(
             &layout,
@@ -141,7 +156,7 @@ impl<G: TrainGame> Run<G> {
             std::mem::take(&mut host.value),
             &self.device,
         );
-        Ok(if ownership {
+        let batch = if ownership {
             batch.with_ownership(
                 &layout,
                 host.grid,
@@ -149,6 +164,11 @@ impl<G: TrainGame> Run<G> {
                 &host.has_ownership,
                 &self.device,
             )
+        } else {
+            batch
+        };
+        Ok(if aux.short_value_horizon.is_some() {
+            batch.with_short_values(std::mem::take(&mut host.short_value), &self.device)
         } else {
             batch
         })
@@ -160,6 +180,7 @@ impl<G: TrainGame> Run<G> {
         let weights = mtrain::LossWeights {
             value: self.cfg.optim.value_weight,
             ownership: self.cfg.optim.ownership_weight,
+            short_value: self.cfg.optim.short_value_weight,
         };
         let (net, stats) = mtrain::train_step(net, &mut self.optim, batch, lr, weights);
         self.net = Some(net);
