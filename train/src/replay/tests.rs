@@ -131,5 +131,5 @@ fn the_short_term_value_discounts_later_turns_toward_the_result() {
     // A horizon of one turn is the search value now; a long one leans on the result.
     assert_eq!(short_value_target(&later, First, 0.2, 1.0, 1.0), 0.2);
     let long = short_value_target(&[], Second, -0.3, -1.0, 1000.0);
-    assert!((f64::from(long) - (0.001 * -0.3 + 0.999 * -1.0)).abs() < 1e-6);
+    assert!((f64::from(long) - (-0.001 * 0.3 - 0.999)).abs() < 1e-6);
 }
