@@ -4,7 +4,7 @@ use super::*;
 use crumble_core::games::tictactoe::TicTacToe;
 use crumble_core::{Decision, GameResult};
 use crumble_model::TicTacToeEncoder;
-use crumble_selfplay::record::{Ending, StepKind, StepRecord, start_json};
+use crumble_selfplay::record::{Ending, SearchRecord, StepKind, StepRecord, start_json};
 use rand::SeedableRng;
 
 /// A tic-tac-toe record with one full search per `(target, prior)`, over decisions 0 and 1.
