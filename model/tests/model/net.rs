@@ -811,19 +811,12 @@ fn the_ownership_loss_is_the_grid_cells_squared_error_and_trains() {
     // Training on the ownership loss alone lowers it.
     let ad = device.clone().autodiff();
     let b = batch(&games, cfg.stride(), &ad).with_ownership(&layout, g, &target, &has, &ad);
-    let mut net = cfg.init(&ad).unwrap();
-    let mut optim = train::adam();
     let weights = train::LossWeights {
         value: 0.0,
         ownership: 1.0,
         short_value: 0.0,
     };
-    let first = train::scalar(&train::losses(&net, &b).ownership.unwrap());
-    for _ in 0..30 {
-        net = train::train_step(net, &mut optim, &b, 0.01, weights).0;
-    }
-    let last = train::scalar(&train::losses(&net, &b).ownership.unwrap());
-    assert!(last < 0.5 * first, "{first} -> {last}");
+    halves_in_training(&cfg, &b, weights, |l| l.ownership.unwrap());
     // Without the head: no output, no loss, even with targets.
     let plain = tiny().init(&device).unwrap();
     assert!(plain.forward(input(&games)).ownership.is_none());
@@ -853,19 +846,30 @@ fn the_short_term_value_loss_is_its_squared_error_and_trains() {
     assert!((got - want).abs() < 1e-5, "{got} vs {want}");
     let ad = device.clone().autodiff();
     let b = batch(&games, cfg.stride(), &ad).with_short_values(targets, &ad);
-    let mut net = cfg.init(&ad).unwrap();
-    let mut optim = train::adam();
     let weights = train::LossWeights {
         value: 0.0,
         ownership: 0.0,
         short_value: 1.0,
     };
-    let first = train::scalar(&train::losses(&net, &b).short_value.unwrap());
-    for _ in 0..30 {
-        net = train::train_step(net, &mut optim, &b, 0.01, weights).0;
-    }
-    let last = train::scalar(&train::losses(&net, &b).short_value.unwrap());
-    assert!(last < 0.5 * first, "{first} -> {last}");
+    halves_in_training(&cfg, &b, weights, |l| l.short_value.unwrap());
     let plain = tiny().init(&device).unwrap();
     assert!(plain.forward(input(&games)).short_value.is_none());
+}
+
+/// 30 steps of training `cfg`'s net on `b` with `weights` at least halve the loss `pick`
+/// reads (an auxiliary head learns its target).
+fn halves_in_training(
+    cfg: &NetConfig,
+    b: &TrainBatch,
+    weights: train::LossWeights,
+    pick: impl Fn(train::Losses) -> burn::tensor::Tensor<1>,
+) {
+    let mut net = cfg.init(&b.value.device()).unwrap();
+    let mut optim = train::adam();
+    let first = train::scalar(&pick(train::losses(&net, b)));
+    for _ in 0..30 {
+        net = train::train_step(net, &mut optim, b, 0.01, weights).0;
+    }
+    let last = train::scalar(&pick(train::losses(&net, b)));
+    assert!(last < 0.5 * first, "{first} -> {last}");
 }
