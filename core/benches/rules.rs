@@ -2,8 +2,9 @@
 //! `crumble bench rules`, measured by criterion with confidence intervals).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use crumble_core::game::GameState;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::{position, random};
+use crumble_core::games::crumble::position;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -15,7 +16,7 @@ fn rules(c: &mut Criterion) {
     c.bench_function("random game 6x6 R=8 (turn limit 200)", |b| {
         b.iter(|| {
             game.reset_standard();
-            black_box(random::play_random_game(&mut game, &mut rng))
+            black_box(game.play_random_game(&mut rng))
         })
     });
 
@@ -34,7 +35,7 @@ fn rules(c: &mut Criterion) {
     c.bench_function("one random turn, mid-game", |b| {
         b.iter_batched_ref(
             || mid.clone(),
-            |g| random::play_random_turn(g, &mut rng),
+            |g| g.play_random_turn(&mut rng),
             BatchSize::SmallInput,
         )
     });

@@ -6,7 +6,8 @@
 //! knows nothing of threads, files or tensors.
 //!
 //! ```
-//! use crumble_core::games::crumble::{Frame, Crumble, notation, random};
+//! use crumble_core::game::GameState;
+//! use crumble_core::games::crumble::{Frame, Crumble, notation};
 //! use rand::SeedableRng;
 //!
 //! let mut game = Crumble::new(6, 8).unwrap();
@@ -19,7 +20,7 @@
 //! // Random play to the end, with a turn limit.
 //! game.set_max_turns(200);
 //! let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-//! random::play_random_game(&mut game, &mut rng);
+//! game.play_random_game(&mut rng);
 //! assert!(game.outcome().is_some());
 //! ```
 
@@ -28,5 +29,5 @@ pub mod games;
 pub mod render;
 
 pub use game::{
-    Color, Decision, DecisionError, GameResult, GameState, GameText, Player, TextError,
+    Color, Decision, DecisionError, DecisionLog, GameResult, GameState, GameText, Player, TextError,
 };

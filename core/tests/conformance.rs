@@ -9,7 +9,7 @@ use crumble_core::games::crumo::{Crumo, CrumoStart};
 use crumble_core::games::nim::{Nim, NimStart};
 use crumble_core::games::splinter::{Splinter, SplinterStart};
 use crumble_core::games::tictactoe::{TicTacToe, TicTacToeStart, TicTacToeStartError};
-use crumble_core::{Decision, DecisionError, GameResult, GameState, Player};
+use crumble_core::{Decision, DecisionError, DecisionLog, GameResult, GameState, Player};
 use rand::Rng;
 use serde_json::{Value, json};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -304,8 +304,8 @@ impl<const FLAW: u8> GameState for Flawed<FLAW> {
         };
         self.0.symmetry_turn(other, turn)
     }
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        self.0.play_random_turn(rng)
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
+        self.0.random_turn(rng, log)
     }
     fn play_random_turn_recorded<R: Rng + ?Sized>(
         &mut self,

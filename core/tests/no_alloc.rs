@@ -2,9 +2,8 @@
 //! heap once its buffers are warm: a counting global allocator shows zero allocations over
 //! thousands of decisions.
 
-use crumble_core::Decision;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::random;
+use crumble_core::{Decision, GameState};
 use rand::{Rng, SeedableRng};
 
 #[path = "common/counting_alloc.rs"]
@@ -21,26 +20,26 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
     // Warm-up: buffers grow to the sizes games need.
     for _ in 0..200 {
         game.reset_standard();
-        random::play_random_game(&mut game, &mut rng);
+        game.play_random_game(&mut rng);
     }
     // Search's pattern: reset a simulation state from the root with `clone_from`, then play.
     let mut root = Crumble::new(6, 8).unwrap();
     for _ in 0..30 {
-        random::play_random_turn(&mut root, &mut rng);
+        root.play_random_turn(&mut rng);
     }
     let mut sim = root.clone();
     // Warm-up: the buffers grow to the largest state this root's subtrees reach.
     for _ in 0..6_000 {
         sim.clone_from(&root);
         for _ in 0..3 {
-            random::play_random_turn(&mut sim, &mut rng);
+            sim.play_random_turn(&mut rng);
         }
     }
     let before = allocations();
     let mut decisions = 0u64;
     for _ in 0..50 {
         game.reset_standard();
-        decisions += random::play_random_game(&mut game, &mut rng);
+        decisions += game.play_random_game(&mut rng);
     }
     // Decision by decision through the public API, as search does it.
     for _ in 0..20 {
@@ -60,7 +59,7 @@ fn random_games_and_decisions_do_not_allocate_once_warm() {
     for _ in 0..2_000 {
         sim.clone_from(&root);
         for _ in 0..3 {
-            decisions += u64::from(random::play_random_turn(&mut sim, &mut rng));
+            decisions += u64::from(sim.play_random_turn(&mut rng));
         }
         sim.legal_decisions_into(&mut legal);
     }

@@ -3,9 +3,10 @@
 //! flip, splice with another valid input) makes a parser panic. The fuzz targets
 //! (scripts/fuzz.sh) search the same properties for much longer.
 
+use crumble_core::game::GameState;
 use crumble_core::game::record::{Ending, Record};
 use crumble_core::games::crumble::{Crumble, Frame, Move};
-use crumble_core::games::crumble::{notation, position, random};
+use crumble_core::games::crumble::{notation, position};
 use proptest::prelude::*;
 
 #[path = "common/prop_support.rs"]
@@ -40,7 +41,7 @@ fn random_game(size: usize, turns: usize, seed: u64) -> (Crumble, Crumble, Vec<M
             break;
         }
         let before = g.clone();
-        random::play_random_turn_recorded(&mut g, &mut rng, &mut path);
+        g.play_random_turn_recorded(&mut rng, &mut path);
         moves.push(before.move_from_decisions(&path).unwrap());
     }
     (start, g, moves)
@@ -67,7 +68,7 @@ proptest! {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
         let mut after = g.clone();
         let mut path = Vec::new();
-        random::play_random_turn_recorded(&mut after, &mut rng, &mut path);
+        after.play_random_turn_recorded(&mut rng, &mut path);
         let played = g.move_from_decisions(&path).unwrap();
         for frame in [Frame::PerPlayer, Frame::Absolute] {
             let text = notation::format_move(&g, &played, frame).unwrap();

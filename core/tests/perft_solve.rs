@@ -1,11 +1,12 @@
 //! Turn-level perft against an independent slow enumeration, and the solver against brute
 //! force, on the start position, the example positions and hand-made ones.
 
+use crumble_core::game::GameState;
 use crumble_core::game::record::Record;
 use crumble_core::games::crumble::perft::{self, divide, perft};
 use crumble_core::games::crumble::solve::{ForcedWin, Mark, Solver};
 use crumble_core::games::crumble::{Base, Crumble, Dir, Frame, Move, Swap};
-use crumble_core::games::crumble::{notation, position, random};
+use crumble_core::games::crumble::{notation, position};
 use rand::SeedableRng;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -171,7 +172,7 @@ fn perft_of_hand_made_positions() {
             if game.is_over() {
                 break;
             }
-            random::play_random_turn(&mut game, &mut rng);
+            game.play_random_turn(&mut rng);
         }
         if !game.is_over() {
             check(&format!("random seed {seed}"), &game, 1);
@@ -343,7 +344,7 @@ fn solver_agrees_with_brute_force_on_small_boards() {
             if game.is_over() {
                 break;
             }
-            random::play_random_turn(&mut game, &mut rng);
+            game.play_random_turn(&mut rng);
         }
         if game.is_over() || perft(&game, 1) > 60 {
             continue;
@@ -395,7 +396,7 @@ fn a_deadline_stops_the_solver_and_is_reported() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
     let mut g = Crumble::new(6, 8).unwrap();
     for _ in 0..12 {
-        random::play_random_turn(&mut g, &mut rng);
+        g.play_random_turn(&mut rng);
     }
     assert!(!g.is_over());
     let mut solver = Solver::new();

@@ -7,8 +7,8 @@ use common::*;
 use crumble_core::Decision;
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::notation::{self, Frame};
+use crumble_core::games::crumble::position;
 use crumble_core::games::crumble::{Crumble, Phase, Reason};
-use crumble_core::games::crumble::{position, random};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -217,7 +217,7 @@ fn capture_resolution_is_independent_of_flip_order() {
         // surrounded groups, often nested ones.
         let mut game = Crumble::new(6, 8).unwrap();
         game.set_max_turns(rng.random_range(1..60));
-        random::play_random_game(&mut game, &mut rng);
+        game.play_random_game(&mut rng);
         let g = game.board().grid_size();
         let mut pieces = game.board().sorted_pieces();
         for p in &mut pieces {
@@ -267,7 +267,7 @@ fn random_play_is_deterministic_for_a_seed() {
         let mut g = Crumble::new(6, 8).unwrap();
         g.set_max_turns(200);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        random::play_random_game(&mut g, &mut rng);
+        g.play_random_game(&mut rng);
         (position::to_json(&g), g.turns_played())
     };
     assert_eq!(run(5), run(5));

@@ -4,10 +4,11 @@
 #[path = "common/records.rs"]
 mod record_checks;
 use crumble_core::Color;
+use crumble_core::game::GameState;
 use crumble_core::game::record::{Ending, Record};
 type GameRecord = Record<Crumble>;
 use crumble_core::games::crumble::{Crumble, Frame, Outcome, Reason};
-use crumble_core::games::crumble::{notation, position, random};
+use crumble_core::games::crumble::{notation, position};
 use rand::SeedableRng;
 use std::path::PathBuf;
 
@@ -129,7 +130,7 @@ fn program_written_records_round_trip() {
         if seed % 5 == 1 {
             // A custom start: the position after a few random turns.
             for _ in 0..3 {
-                random::play_random_turn(&mut start, &mut rng);
+                start.play_random_turn(&mut rng);
             }
             start = position::from_json(&position::to_json(&start)).unwrap();
         }
@@ -147,7 +148,7 @@ fn program_written_records_round_trip() {
         let mut path = Vec::new();
         while !game.is_over() && rec.moves.len() < limit {
             let before = game.clone();
-            random::play_random_turn_recorded(&mut game, &mut rng, &mut path);
+            game.play_random_turn_recorded(&mut rng, &mut path);
             assert!(before.move_from_decisions(&path).is_ok());
             let comment =
                 (rec.moves.len() % 4 == 1).then(|| format!("turn {} {{nested}}", rec.moves.len()));

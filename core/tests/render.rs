@@ -2,11 +2,12 @@
 //! coordinates where they belong; the terminal board is readable in ASCII and in colour.
 
 use crumble_core::Color;
+use crumble_core::game::GameState;
 use crumble_core::games::crumble::render::svg;
 use crumble_core::games::crumble::render::term;
 use crumble_core::games::crumble::render::{BaseMark, Highlight};
 use crumble_core::games::crumble::{Crumble, Frame, Rect};
-use crumble_core::games::crumble::{notation, position, random};
+use crumble_core::games::crumble::{notation, position};
 use crumble_core::render::PictureStyle;
 use rand::SeedableRng;
 
@@ -243,7 +244,7 @@ fn svg_is_well_formed_with_one_shape_per_piece() {
                 break;
             }
             let before = game.clone();
-            random::play_random_turn_recorded(&mut game, &mut rng, &mut path);
+            game.play_random_turn_recorded(&mut rng, &mut path);
             hl = Highlight::of(&before, &before.move_from_decisions(&path).unwrap());
             assert!(hl.is_some());
         }
@@ -357,7 +358,7 @@ fn terminal_board_in_ascii_and_colour() {
         let mut game = Crumble::new(n, 8).unwrap();
         game.set_max_turns(60);
         for _ in 0..60 {
-            random::play_random_turn(&mut game, &mut rng);
+            game.play_random_turn(&mut rng);
         }
         let out = term::render(
             &game,

@@ -10,8 +10,8 @@ use crate::net::NetConfig;
 use crate::train::{self, TrainBatch};
 use burn::module::Module;
 use burn::tensor::Device;
+use crumble_core::game::GameState;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::random;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -71,7 +71,7 @@ pub fn sample_positions(board: u16, resolution: u16, count: usize, seed: u64) ->
             out.push(game.clone());
         }
         if game.at_turn_start() && rand::Rng::random_bool(&mut rng, 0.5) {
-            random::play_random_turn(&mut game, &mut rng);
+            game.play_random_turn(&mut rng);
         } else {
             let d = legal[rand::Rng::random_range(&mut rng, 0..legal.len())];
             game.apply_unchecked(d);

@@ -4,7 +4,6 @@
 
 use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::random;
 use crumble_selfplay::config::ConfigFile;
 use crumble_selfplay::record::{
     Ending, GameRecord, SearchRecord, StepKind, StepRecord, VERSION, decode_file, encode_file,
@@ -26,7 +25,7 @@ fn random_record(index: u64, seed: u64) -> GameRecord {
     let mut steps = Vec::new();
     let mut path = Vec::new();
     while !g.is_over() {
-        random::play_random_turn_recorded(&mut g, &mut rng, &mut path);
+        g.play_random_turn_recorded(&mut rng, &mut path);
         for &d in &path {
             let search = rng.random_bool(0.3).then(|| SearchRecord {
                 value: rng.random_range(-1.0..=1.0),

@@ -6,7 +6,6 @@ use common::{advance_past_forced, load, uniform_then};
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::lookahead::WinCheck;
-use crumble_core::games::crumble::random;
 use crumble_core::games::crumble::solve::Solver;
 use crumble_core::{Color, Decision};
 use crumble_selfplay::mcts::Search;
@@ -145,7 +144,7 @@ fn only_move_state((seed, turns, prefix): (u64, u32, &[u32])) -> Crumble {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut g = Crumble::new(6, 8).unwrap();
     for _ in 0..turns {
-        random::play_random_turn(&mut g, &mut rng);
+        g.play_random_turn(&mut rng);
     }
     for &d in prefix {
         g.apply(Decision(d)).unwrap();
@@ -328,7 +327,7 @@ fn find_only_move_states() {
                     }
                 }
             }
-            random::play_random_turn(&mut g, &mut rng);
+            g.play_random_turn(&mut rng);
         }
     }
 }
@@ -412,7 +411,7 @@ fn two_turn_lookahead_agrees_with_the_depth_2_solver_on_random_positions() {
                 }
             }
             positions += 1;
-            random::play_random_turn(&mut g, &mut rng);
+            g.play_random_turn(&mut rng);
         }
     }
     eprintln!("{positions} positions, {forcing} with a forcing move");

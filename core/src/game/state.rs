@@ -156,6 +156,9 @@ impl GameResult {
     }
 }
 
+/// Where [`GameState::random_turn`] writes the decisions it makes, when asked to.
+pub type DecisionLog<'a> = Option<&'a mut Vec<Decision>>;
+
 /// A game's rules, seen through one state. See the [module documentation](self) for the
 /// contract every implementation keeps.
 pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
@@ -326,17 +329,27 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     }
 
     /// Plays the rest of the current turn at random, as the game defines random play (the
-    /// `random` agent, rollouts and benchmarks all use this one definition). Returns the
-    /// number of decisions made; `0` when the game is over.
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32;
+    /// `random` agent, rollouts and benchmarks all use this one definition), writing the
+    /// decisions it makes into `log` when given (cleared first). Returns the number of
+    /// decisions made; `0` when the game is over. The same RNG stream gives the same choices
+    /// with or without a log.
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32;
 
-    /// [`play_random_turn`](GameState::play_random_turn) that also writes the decisions it
-    /// made into `path` (cleared first). The same RNG stream gives the same choices.
+    /// [`random_turn`](GameState::random_turn) without a log.
+    #[inline]
+    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+        self.random_turn(rng, None)
+    }
+
+    /// [`random_turn`](GameState::random_turn) writing the decisions into `path`.
+    #[inline]
     fn play_random_turn_recorded<R: Rng + ?Sized>(
         &mut self,
         rng: &mut R,
         path: &mut Vec<Decision>,
-    ) -> u32;
+    ) -> u32 {
+        self.random_turn(rng, Some(path))
+    }
 
     /// The number of lines of `turns` complete turns from this turn start, as
     /// [`perft`](crate::game::perft::perft) counts them; a game with a faster counter of its

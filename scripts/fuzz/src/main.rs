@@ -65,7 +65,7 @@ fn positions() -> Vec<Crumble> {
     for turns in [1, 2, 5, 9] {
         let mut g = Crumble::new(6, 8).expect("standard size");
         for _ in 0..turns {
-            crumble_core::games::crumble::random::play_random_turn(&mut g, &mut rng);
+            g.play_random_turn(&mut rng);
         }
         out.push(g);
     }
@@ -259,7 +259,7 @@ fn make_seeds(dir: &Path) -> std::io::Result<()> {
         let mut path = Vec::new();
         while !g.is_over() {
             let before = g.clone();
-            crumble_core::games::crumble::random::play_random_turn_recorded(&mut g, &mut rng, &mut path);
+            g.play_random_turn_recorded(&mut rng, &mut path);
             if let Ok(mv) = before.move_from_decisions(&path) {
                 for frame in [Frame::PerPlayer, Frame::Absolute] {
                     if let Some(t) = format_move(&before, &mv, frame) {

@@ -8,7 +8,7 @@
 
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use crumble_core::game::hash::mix64;
-use crumble_core::{Decision, DecisionError, GameResult, GameState, Player};
+use crumble_core::{Decision, DecisionError, DecisionLog, GameResult, GameState, Player};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -204,25 +204,14 @@ impl<G: GameState> GameState for Restricted<G> {
         self.inner.turn_limit_result()
     }
 
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, mut log: DecisionLog) -> u32 {
         if self.hit {
+            if let Some(p) = log.as_deref_mut() {
+                p.clear();
+            }
             return 0;
         }
-        let n = self.inner.play_random_turn(rng);
-        self.after_decision();
-        n
-    }
-
-    fn play_random_turn_recorded<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        path: &mut Vec<Decision>,
-    ) -> u32 {
-        if self.hit {
-            path.clear();
-            return 0;
-        }
-        let n = self.inner.play_random_turn_recorded(rng, path);
+        let n = self.inner.random_turn(rng, log);
         self.after_decision();
         n
     }

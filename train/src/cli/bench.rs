@@ -16,7 +16,7 @@ use super::PositionArgs;
 use super::game_args::GameArgs;
 use anyhow::{Context as _, bail};
 use crumble_core::games::crumble::Crumble;
-use crumble_core::games::crumble::{position, random};
+use crumble_core::games::crumble::position;
 use crumble_core::{GameState, GameText};
 use rand::SeedableRng;
 use std::hint::black_box;
@@ -190,7 +190,7 @@ fn measure(budget: Duration) -> anyhow::Result<Figures> {
     let start = Instant::now();
     while games == 0 || start.elapsed() < budget {
         game.reset_standard();
-        decisions += random::play_random_game(&mut game, &mut rng);
+        decisions += game.play_random_game(&mut rng);
         turns += u64::from(game.turns_played());
         games += 1;
     }

@@ -19,6 +19,7 @@
 //! Only meaningful in a release build.
 
 use anyhow::bail;
+use crumble_core::game::GameState;
 use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::bench::{
     ForcingCost, forcing_micros, lookahead_micros, rollout_selfplay_games_per_hour,
@@ -301,7 +302,7 @@ fn forcing_costs() -> anyhow::Result<ForcingCosts> {
             if g.turns_played() % FORCING_EVERY == 0 {
                 random.push(g.clone());
             }
-            crumble_core::games::crumble::random::play_random_turn(&mut g, &mut rng);
+            g.play_random_turn(&mut rng);
         }
     }
     let win2: Vec<_> = Suite::builtin()?

@@ -1,5 +1,5 @@
 //! `crumble random-game [--game NAME] [START FLAGS] [--seed S] [--max-turns T]`: the game's
-//! random play (Crumble: `crumble_core::games::crumble::random`; Splinter rule 8.8; Crumo
+//! random play (Crumble: its `random` module; Splinter rule 8.8; Crumo
 //! rule 10.4), one move a line in canonical notation, then `# result: <json>`.
 
 use super::game_args::{Setup, StartArgs};

@@ -232,7 +232,6 @@ mod tests {
     use super::*;
     use crate::game::GameState as _;
     use crate::games::crumble::perft::TurnWalker;
-    use crate::games::crumble::random::play_random_turn;
     use rand::SeedableRng;
 
     /// Every end the walk visits is distinct, replays from its path, and the ends it visits
@@ -279,7 +278,7 @@ mod tests {
                     merged += 1;
                 }
                 positions += 1;
-                play_random_turn(&mut g, &mut rng);
+                g.play_random_turn(&mut rng);
             }
         }
         assert!(positions > 1000, "{positions} positions");

@@ -209,7 +209,6 @@ impl WinCheck {
 mod tests {
     use super::*;
     use crate::game::GameState as _;
-    use crate::games::crumble::random::play_random_turn;
     use crate::games::crumble::solve::Solver;
     use rand::SeedableRng;
 
@@ -244,7 +243,7 @@ mod tests {
                     wins += 1;
                 }
                 positions += 1;
-                play_random_turn(&mut g, &mut rng);
+                g.play_random_turn(&mut rng);
             }
         }
         // The test must see both answers to mean anything.
@@ -272,7 +271,7 @@ mod tests {
                     }
                     tested += 1;
                 }
-                play_random_turn(&mut g, &mut rng);
+                g.play_random_turn(&mut rng);
             }
         }
         assert!(tested > 5);

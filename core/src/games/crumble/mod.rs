@@ -21,7 +21,7 @@ pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
-pub mod random;
+mod random;
 pub mod render;
 pub mod solve;
 pub mod symmetry;
@@ -37,7 +37,7 @@ pub use notation::Frame;
 pub use symmetry::Sym;
 
 use crate::game::Decision;
-use crate::game::state::{GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player};
 use lookahead::WinCheck;
 use position::PositionError;
 use rand::Rng;
@@ -259,17 +259,8 @@ impl GameState for Crumble {
     }
 
     #[inline]
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        random::play_random_turn(self, rng)
-    }
-
-    #[inline]
-    fn play_random_turn_recorded<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        path: &mut Vec<Decision>,
-    ) -> u32 {
-        random::play_random_turn_recorded(self, rng, path)
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
+        random::random_turn(self, rng, log)
     }
 }
 

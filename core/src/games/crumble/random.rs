@@ -3,32 +3,21 @@
 //! then at every swap point stop with probability 1/2, otherwise take a uniformly chosen legal
 //! step.
 
-use crate::game::Decision;
+use crate::game::{Decision, DecisionLog};
 use crate::games::crumble::game::{Crumble, Phase};
 use rand::Rng;
 
-/// Plays the rest of the current turn at random (from any phase) and returns the number of
-/// decisions made. Does nothing when the game is over.
-pub fn play_random_turn<R: Rng + ?Sized>(game: &mut Crumble, rng: &mut R) -> u32 {
-    random_turn(game, rng, None)
-}
-
-/// [`play_random_turn`] that also records the decisions it made in `path` (cleared first);
-/// the same RNG stream gives the same choices.
-pub fn play_random_turn_recorded<R: Rng + ?Sized>(
+/// Plays the rest of the current turn at random (from any phase), writing the decisions into
+/// `log` when given (cleared first), and returns the number of decisions made: Crumble's
+/// [`GameState::random_turn`]. Does nothing when the game is over.
+pub(super) fn random_turn<R: Rng + ?Sized>(
     game: &mut Crumble,
     rng: &mut R,
-    path: &mut Vec<Decision>,
+    mut path: DecisionLog,
 ) -> u32 {
-    path.clear();
-    random_turn(game, rng, Some(path))
-}
-
-fn random_turn<R: Rng + ?Sized>(
-    game: &mut Crumble,
-    rng: &mut R,
-    mut path: Option<&mut Vec<Decision>>,
-) -> u32 {
+    if let Some(p) = path.as_deref_mut() {
+        p.clear();
+    }
     let mut record = |d: Decision| {
         if let Some(p) = path.as_deref_mut() {
             p.push(d);
@@ -74,15 +63,5 @@ fn random_turn<R: Rng + ?Sized>(
         record(step);
     }
     game.scratch().random = buf;
-    decisions
-}
-
-/// Plays random turns until the game ends (set a turn limit first with
-/// [`Crumble::set_max_turns`], or the game may run long). Returns the number of decisions.
-pub fn play_random_game<R: Rng + ?Sized>(game: &mut Crumble, rng: &mut R) -> u64 {
-    let mut decisions = 0u64;
-    while !game.is_over() {
-        decisions += u64::from(play_random_turn(game, rng));
-    }
     decisions
 }

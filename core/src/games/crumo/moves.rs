@@ -5,8 +5,8 @@
 use super::board::{Cells, MAX_POINTS, Point, is_color};
 use super::game::{Action, Crumo, Pie, Previous};
 use super::notation::{self, CrumoMove, NotationError};
-use crate::game::Decision;
 use crate::game::GameState;
+use crate::game::{Decision, DecisionLog};
 use rand::Rng;
 use thiserror::Error;
 
@@ -279,10 +279,10 @@ impl Crumo {
     /// The candidates are drawn in decision order (placements by height then point, moves
     /// by source then target, then swap), which like rule 10.4's byte order makes a seed
     /// give one game, and needs no text or allocation. Returns the decisions made.
-    pub(crate) fn random_turn<R: Rng + ?Sized>(
+    pub(crate) fn play_at_random<R: Rng + ?Sized>(
         &mut self,
         rng: &mut R,
-        mut path: Option<&mut Vec<Decision>>,
+        mut path: DecisionLog,
     ) -> u32 {
         if let Some(p) = path.as_deref_mut() {
             p.clear();

@@ -13,7 +13,7 @@ pub mod text;
 
 use crate::game::Decision;
 use crate::game::hash::mix64;
-use crate::game::state::{GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -118,39 +118,6 @@ impl Nim {
         {
             self.result = Some(GameResult::Draw);
         }
-    }
-
-    fn random_turn<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        mut path: Option<&mut Vec<Decision>>,
-    ) -> u32 {
-        if self.result.is_some() {
-            return 0;
-        }
-        let mut decisions = 0;
-        if self.chosen.is_none() {
-            let live = self.heaps().iter().filter(|&&h| h > 0).count();
-            let k = rng.random_range(0..live);
-            let heap = (0..self.heaps().len())
-                .filter(|&i| self.heaps[i] > 0)
-                .nth(k)
-                .expect("k counts non-empty heaps");
-            let d = Decision(heap as u32);
-            self.apply_unchecked(d);
-            if let Some(p) = path.as_deref_mut() {
-                p.push(d);
-            }
-            decisions += 1;
-        }
-        let heap = usize::from(self.chosen.expect("a heap is chosen"));
-        let take = rng.random_range(1..=u32::from(self.heaps[heap]));
-        let d = Decision(self.take_offset() + take - 1);
-        self.apply_unchecked(d);
-        if let Some(p) = path {
-            p.push(d);
-        }
-        decisions + 1
     }
 }
 
@@ -310,17 +277,37 @@ impl GameState for Nim {
         self.check_turn_limit();
     }
 
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        self.random_turn(rng, None)
-    }
-
-    fn play_random_turn_recorded<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        path: &mut Vec<Decision>,
-    ) -> u32 {
-        path.clear();
-        self.random_turn(rng, Some(path))
+    /// Uniformly among the non-empty heaps, then uniformly among the amounts to take.
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, mut log: DecisionLog) -> u32 {
+        if let Some(p) = log.as_deref_mut() {
+            p.clear();
+        }
+        if self.result.is_some() {
+            return 0;
+        }
+        let mut decisions = 0;
+        if self.chosen.is_none() {
+            let live = self.heaps().iter().filter(|&&h| h > 0).count();
+            let k = rng.random_range(0..live);
+            let heap = (0..self.heaps().len())
+                .filter(|&i| self.heaps[i] > 0)
+                .nth(k)
+                .expect("k counts non-empty heaps");
+            let d = Decision(heap as u32);
+            self.apply_unchecked(d);
+            if let Some(p) = log.as_deref_mut() {
+                p.push(d);
+            }
+            decisions += 1;
+        }
+        let heap = usize::from(self.chosen.expect("a heap is chosen"));
+        let take = rng.random_range(1..=u32::from(self.heaps[heap]));
+        let d = Decision(self.take_offset() + take - 1);
+        self.apply_unchecked(d);
+        if let Some(p) = log {
+            p.push(d);
+        }
+        decisions + 1
     }
 }
 

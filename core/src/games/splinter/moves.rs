@@ -4,8 +4,8 @@
 use super::board::{Dir, MAX_PIECES, Square};
 use super::game::{Action, Splinter};
 use super::notation::{self, NotationError};
-use crate::game::Decision;
 use crate::game::GameState;
+use crate::game::{Decision, DecisionLog};
 use rand::Rng;
 use thiserror::Error;
 
@@ -214,10 +214,10 @@ impl Splinter {
     /// Plays the rest of the turn at random (rule 8.8): at a turn start, uniformly among the
     /// complete legal moves; in the middle of a turn, uniformly among the groups that may
     /// stay. Writes the decisions into `path` when given. Returns the decisions made.
-    pub(crate) fn random_turn<R: Rng + ?Sized>(
+    pub(crate) fn play_at_random<R: Rng + ?Sized>(
         &mut self,
         rng: &mut R,
-        mut path: Option<&mut Vec<Decision>>,
+        mut path: DecisionLog,
     ) -> u32 {
         if let Some(p) = path.as_deref_mut() {
             p.clear();

@@ -9,7 +9,7 @@ pub mod text;
 
 use crate::game::Decision;
 use crate::game::hash::mix64;
-use crate::game::state::{GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player};
 // The square's maps are written once, with Crumble's geometry.
 use crate::games::crumble::Sym;
 use rand::Rng;
@@ -306,27 +306,19 @@ impl GameState for TicTacToe {
         })
     }
 
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
+    /// Uniformly among the empty cells.
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, mut log: DecisionLog) -> u32 {
+        if let Some(p) = log.as_deref_mut() {
+            p.clear();
+        }
         if self.result.is_some() {
             return 0;
         }
         let d = self.random_cell(rng);
         self.apply_unchecked(d);
-        1
-    }
-
-    fn play_random_turn_recorded<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        path: &mut Vec<Decision>,
-    ) -> u32 {
-        path.clear();
-        if self.result.is_some() {
-            return 0;
+        if let Some(p) = log {
+            p.push(d);
         }
-        let d = self.random_cell(rng);
-        self.apply_unchecked(d);
-        path.push(d);
         1
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{Action, Crumo, Pie, Previous};
 use crate::game::Decision;
-use crate::game::state::{GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player};
 use crate::games::crumo::board::{Stack, cell_of};
 use crate::games::crumo::{CrumoStart, CrumoStartError, Outcome, Reason, Symmetry, position};
 use rand::Rng;
@@ -174,16 +174,7 @@ impl GameState for Crumo {
     }
 
     #[inline]
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        self.random_turn(rng, None)
-    }
-
-    #[inline]
-    fn play_random_turn_recorded<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        path: &mut Vec<Decision>,
-    ) -> u32 {
-        self.random_turn(rng, Some(path))
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
+        self.play_at_random(rng, log)
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{Action, Pending, Splinter};
 use crate::game::Decision;
-use crate::game::state::{GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player};
 use crate::games::splinter::{SplinterStart, SplinterStartError, SplinterWinCheck, Symmetry};
 use rand::Rng;
 
@@ -150,16 +150,7 @@ impl GameState for Splinter {
     }
 
     #[inline]
-    fn play_random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        self.random_turn(rng, None)
-    }
-
-    #[inline]
-    fn play_random_turn_recorded<R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        path: &mut Vec<Decision>,
-    ) -> u32 {
-        self.random_turn(rng, Some(path))
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
+        self.play_at_random(rng, log)
     }
 }
