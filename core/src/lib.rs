@@ -29,5 +29,6 @@ pub mod games;
 pub mod render;
 
 pub use game::{
-    Color, Decision, DecisionError, DecisionLog, GameResult, GameState, GameText, Player, TextError,
+    Color, Decision, DecisionError, DecisionLog, GameResult, GameState, GameText, Player,
+    TextError, TurnCount,
 };

@@ -9,7 +9,9 @@ use crumble_core::games::crumo::{Crumo, CrumoStart};
 use crumble_core::games::nim::{Nim, NimStart};
 use crumble_core::games::splinter::{Splinter, SplinterStart};
 use crumble_core::games::tictactoe::{TicTacToe, TicTacToeStart, TicTacToeStartError};
-use crumble_core::{Decision, DecisionError, DecisionLog, GameResult, GameState, Player};
+use crumble_core::{
+    Decision, DecisionError, DecisionLog, GameResult, GameState, Player, TurnCount,
+};
 use rand::Rng;
 use serde_json::{Value, json};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -267,11 +269,8 @@ impl<const FLAW: u8> GameState for Flawed<FLAW> {
     fn at_turn_start(&self) -> bool {
         self.0.at_turn_start()
     }
-    fn turns_played(&self) -> u32 {
-        self.0.turns_played()
-    }
-    fn turn_limit(&self) -> u32 {
-        self.0.turn_limit()
+    fn turn_count(&self) -> TurnCount {
+        self.0.turn_count()
     }
     fn set_turn_limit(&mut self, limit: u32) {
         if FLAW != IGNORES_TURN_LIMIT {

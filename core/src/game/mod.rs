@@ -22,5 +22,5 @@ pub use decision::Decision;
 pub use error::DecisionError;
 pub use negamax::Negamax;
 pub use record::Record;
-pub use state::{DecisionLog, GameResult, GameState, Player};
+pub use state::{DecisionLog, GameResult, GameState, Player, TurnCount};
 pub use text::{GameText, StartOption, TextError};

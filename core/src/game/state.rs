@@ -156,6 +156,22 @@ impl GameResult {
     }
 }
 
+/// A game's turn clock (rule 7 of the contract): the turns completed since the start and the
+/// turn limit, `0` for none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TurnCount {
+    pub played: u32,
+    pub limit: u32,
+}
+
+impl TurnCount {
+    /// Is there a limit, and have the turns played reached it?
+    #[inline]
+    pub fn limit_reached(self) -> bool {
+        self.limit > 0 && self.played >= self.limit
+    }
+}
+
 /// Where [`GameState::random_turn`] writes the decisions it makes, when asked to.
 pub type DecisionLog<'a> = Option<&'a mut Vec<Decision>>;
 
@@ -287,11 +303,20 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// the game is over.
     fn at_turn_start(&self) -> bool;
 
+    /// Turns completed since the start, and the turn limit.
+    fn turn_count(&self) -> TurnCount;
+
     /// Turns completed since the start.
-    fn turns_played(&self) -> u32;
+    #[inline]
+    fn turns_played(&self) -> u32 {
+        self.turn_count().played
+    }
 
     /// The turn limit (`0`: none).
-    fn turn_limit(&self) -> u32;
+    #[inline]
+    fn turn_limit(&self) -> u32 {
+        self.turn_count().limit
+    }
 
     /// Sets the turn limit (`0`: none); see rule 7 of the contract.
     fn set_turn_limit(&mut self, limit: u32);

@@ -8,7 +8,9 @@
 
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use crumble_core::game::hash::mix64;
-use crumble_core::{Decision, DecisionError, DecisionLog, GameResult, GameState, Player};
+use crumble_core::{
+    Decision, DecisionError, DecisionLog, GameResult, GameState, Player, TurnCount,
+};
 use rand::Rng;
 use std::sync::Arc;
 
@@ -188,12 +190,8 @@ impl<G: GameState> GameState for Restricted<G> {
         !self.hit && self.inner.at_turn_start()
     }
 
-    fn turns_played(&self) -> u32 {
-        self.inner.turns_played()
-    }
-
-    fn turn_limit(&self) -> u32 {
-        self.inner.turn_limit()
+    fn turn_count(&self) -> TurnCount {
+        self.inner.turn_count()
     }
 
     fn set_turn_limit(&mut self, limit: u32) {

@@ -37,7 +37,7 @@ pub use notation::Frame;
 pub use symmetry::Sym;
 
 use crate::game::Decision;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
 use lookahead::WinCheck;
 use position::PositionError;
 use rand::Rng;
@@ -219,13 +219,11 @@ impl GameState for Crumble {
     }
 
     #[inline]
-    fn turns_played(&self) -> u32 {
-        Crumble::turns_played(self)
-    }
-
-    #[inline]
-    fn turn_limit(&self) -> u32 {
-        self.max_turns()
+    fn turn_count(&self) -> TurnCount {
+        TurnCount {
+            played: Crumble::turns_played(self),
+            limit: self.max_turns(),
+        }
     }
 
     #[inline]

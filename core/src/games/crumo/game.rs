@@ -28,8 +28,8 @@ use super::board::{
     stack_of,
 };
 use crate::game::Color;
-use crate::game::Decision;
 use crate::game::hash::mix64;
+use crate::game::{Decision, TurnCount};
 
 pub use super::status::{Outcome, Pie, Previous, Reason};
 
@@ -61,8 +61,7 @@ pub struct Crumo {
     /// The source chosen by `From`, awaiting its `To`.
     pub(crate) pending: Option<Point>,
     pub(crate) result: Option<Outcome>,
-    pub(crate) turns_played: u32,
-    pub(crate) turn_limit: u32,
+    pub(crate) turns: TurnCount,
 }
 
 impl Clone for Crumo {
@@ -86,8 +85,8 @@ impl Clone for Crumo {
         self.captures = source.captures;
         self.pending = source.pending;
         self.result = source.result;
-        self.turns_played = source.turns_played;
-        self.turn_limit = source.turn_limit;
+        self.turns.played = source.turns.played;
+        self.turns.limit = source.turns.limit;
     }
 }
 
@@ -106,8 +105,7 @@ impl Crumo {
             captures: [0, 0],
             pending: None,
             result: None,
-            turns_played: 0,
-            turn_limit: 0,
+            turns: TurnCount::default(),
         })
     }
 
@@ -429,12 +427,12 @@ impl Crumo {
             Pie::Over
         };
         then(self);
-        self.turns_played += 1;
+        self.turns.played += 1;
         self.check_turn_limit();
     }
 
     fn check_turn_limit(&mut self) {
-        if self.result.is_none() && self.turn_limit > 0 && self.turns_played >= self.turn_limit {
+        if self.result.is_none() && self.turns.limit_reached() {
             self.result = Some(Outcome::scored(Reason::TurnLimit, self.score_halves(None)));
         }
     }
@@ -448,7 +446,7 @@ impl Crumo {
                 | u64::from(self.swapped) << 12
                 | (self.previous as u64) << 13
                 | u64::from(self.pending.map_or(0xffff, |p| p)) << 16
-                | u64::from(self.turns_played) << 32,
+                | u64::from(self.turns.played) << 32,
         );
         for (p, &c) in self.cells.iter().enumerate() {
             if c != 0 {
@@ -464,6 +462,6 @@ impl Crumo {
             ) ^ mix64(b).rotate_left(7)
                 ^ mix64(w).rotate_left(29);
         }
-        h ^ mix64(u64::from(self.turn_limit) ^ 0x7e7e_0000_0000_0000)
+        h ^ mix64(u64::from(self.turns.limit) ^ 0x7e7e_0000_0000_0000)
     }
 }

@@ -13,7 +13,7 @@ pub mod text;
 
 use crate::game::Decision;
 use crate::game::hash::mix64;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -34,8 +34,7 @@ pub struct Nim {
     chosen: Option<u8>,
     to_move: Player,
     result: Option<GameResult>,
-    turns_played: u32,
-    turn_limit: u32,
+    turns: TurnCount,
 }
 
 /// Where a Nim game starts: the heap sizes, the first player to move.
@@ -111,11 +110,7 @@ impl Nim {
     }
 
     fn check_turn_limit(&mut self) {
-        if self.result.is_none()
-            && self.chosen.is_none()
-            && self.turn_limit > 0
-            && self.turns_played >= self.turn_limit
-        {
+        if self.result.is_none() && self.chosen.is_none() && self.turns.limit_reached() {
             self.result = Some(GameResult::Draw);
         }
     }
@@ -163,8 +158,7 @@ impl GameState for Nim {
             to_move,
             // Nothing to take: the player to move has lost.
             result: empty.then_some(GameResult::Win(to_move.opponent())),
-            turns_played: 0,
-            turn_limit: 0,
+            turns: TurnCount::default(),
         })
     }
 
@@ -230,7 +224,7 @@ impl GameState for Nim {
         let take = decision.0 - self.take_offset() + 1;
         self.heaps[usize::from(h)] -= take as u8;
         self.chosen = None;
-        self.turns_played += 1;
+        self.turns.played += 1;
         let mover = self.to_move;
         self.to_move = mover.opponent();
         if self.heaps.iter().all(|&x| x == 0) {
@@ -254,7 +248,7 @@ impl GameState for Nim {
             | result << 37
             | u64::from(self.heap_count) << 40
             | u64::from(self.max_take) << 48;
-        mix64(key) ^ mix64(u64::from(self.turns_played) << 32 | u64::from(self.turn_limit))
+        mix64(key) ^ mix64(u64::from(self.turns.played) << 32 | u64::from(self.turns.limit))
     }
 
     #[inline]
@@ -263,17 +257,12 @@ impl GameState for Nim {
     }
 
     #[inline]
-    fn turns_played(&self) -> u32 {
-        self.turns_played
-    }
-
-    #[inline]
-    fn turn_limit(&self) -> u32 {
-        self.turn_limit
+    fn turn_count(&self) -> TurnCount {
+        self.turns
     }
 
     fn set_turn_limit(&mut self, limit: u32) {
-        self.turn_limit = limit;
+        self.turns.limit = limit;
         self.check_turn_limit();
     }
 

@@ -16,8 +16,8 @@
 
 use super::board::{Board, Dir, MAX_SQUARES, PieceType, Push, Square, SquareSet, size_ok};
 use crate::game::Color;
-use crate::game::Decision;
 use crate::game::hash::mix64;
+use crate::game::{Decision, TurnCount};
 
 mod interface;
 
@@ -111,8 +111,7 @@ pub struct Splinter {
     last_move: Option<LastMove>,
     pending: Option<Pending>,
     result: Option<Outcome>,
-    turns_played: u32,
-    turn_limit: u32,
+    turns: TurnCount,
 }
 
 /// A decoded decision.
@@ -144,8 +143,7 @@ impl Splinter {
             last_move,
             pending: None,
             result,
-            turns_played: 0,
-            turn_limit: 0,
+            turns: TurnCount::default(),
         };
         if g.result.is_none() {
             g.result = g.judge();
@@ -168,8 +166,7 @@ impl Splinter {
             last_move,
             pending: None,
             result,
-            turns_played: self.turns_played,
-            turn_limit: self.turn_limit,
+            turns: self.turns,
         }
     }
 
@@ -334,7 +331,7 @@ impl Splinter {
             moved,
         });
         self.to_move = self.to_move.opposite();
-        self.turns_played += 1;
+        self.turns.played += 1;
         self.check_turn_limit();
     }
 
@@ -350,7 +347,7 @@ impl Splinter {
     }
 
     fn check_turn_limit(&mut self) {
-        if self.result.is_none() && self.turn_limit > 0 && self.turns_played >= self.turn_limit {
+        if self.result.is_none() && self.turns.limit_reached() {
             self.result = Some(Outcome {
                 winner: None,
                 reason: Reason::TurnLimit,
@@ -401,7 +398,7 @@ impl Splinter {
             u64::from(self.board.width())
                 | u64::from(self.board.height()) << 8
                 | (self.to_move as u64) << 16
-                | u64::from(self.turns_played) << 24,
+                | u64::from(self.turns.played) << 24,
         );
         for (s, &c) in self.board.cells().iter().enumerate() {
             if c != 0 {
@@ -430,7 +427,7 @@ impl Splinter {
                 0x4e5d_0000_0000 | o.reason as u64 | o.winner.map_or(0, |c| 1 + c as u64) << 8,
             );
         }
-        h ^ mix64(u64::from(self.turn_limit) ^ 0x7e7e_0000_0000_0000)
+        h ^ mix64(u64::from(self.turns.limit) ^ 0x7e7e_0000_0000_0000)
     }
 
     /// Number of squares of a board: bounds per-square arrays of callers.

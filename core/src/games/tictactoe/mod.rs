@@ -9,7 +9,7 @@ pub mod text;
 
 use crate::game::Decision;
 use crate::game::hash::mix64;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
 // The square's maps are written once, with Crumble's geometry.
 use crate::games::crumble::Sym;
 use rand::Rng;
@@ -35,8 +35,7 @@ pub struct TicTacToe {
     cells: [Option<Player>; CELLS],
     to_move: Player,
     result: Option<GameResult>,
-    turns_played: u32,
-    turn_limit: u32,
+    turns: TurnCount,
 }
 
 /// Where a tic-tac-toe game starts: nine characters, row by row from the top, of `x`, `o`
@@ -105,7 +104,7 @@ impl TicTacToe {
 
     /// Ends the game as a draw if the turn limit is reached (rule 7 of the contract).
     fn check_turn_limit(&mut self) {
-        if self.result.is_none() && self.turn_limit > 0 && self.turns_played >= self.turn_limit {
+        if self.result.is_none() && self.turns.limit_reached() {
             self.result = Some(GameResult::Draw);
         }
     }
@@ -176,8 +175,7 @@ impl GameState for TicTacToe {
             cells,
             to_move,
             result,
-            turns_played: 0,
-            turn_limit: 0,
+            turns: TurnCount::default(),
         })
     }
 
@@ -234,7 +232,7 @@ impl GameState for TicTacToe {
         );
         let mover = self.to_move;
         self.cells[decision.0 as usize] = Some(mover);
-        self.turns_played += 1;
+        self.turns.played += 1;
         self.to_move = mover.opponent();
         if has_line(&self.cells, mover) {
             self.result = Some(GameResult::Win(mover));
@@ -260,8 +258,8 @@ impl GameState for TicTacToe {
             Some(GameResult::Win(p)) => 2 + p.index() as u64,
         };
         let key = board | (self.to_move.index() as u64) << 15 | result << 16;
-        mix64(key ^ u64::from(self.turns_played) << 20)
-            ^ mix64(u64::from(self.turn_limit) ^ 0x7e7e_0000_0000_0000)
+        mix64(key ^ u64::from(self.turns.played) << 20)
+            ^ mix64(u64::from(self.turns.limit) ^ 0x7e7e_0000_0000_0000)
     }
 
     #[inline]
@@ -270,17 +268,12 @@ impl GameState for TicTacToe {
     }
 
     #[inline]
-    fn turns_played(&self) -> u32 {
-        self.turns_played
-    }
-
-    #[inline]
-    fn turn_limit(&self) -> u32 {
-        self.turn_limit
+    fn turn_count(&self) -> TurnCount {
+        self.turns
     }
 
     fn set_turn_limit(&mut self, limit: u32) {
-        self.turn_limit = limit;
+        self.turns.limit = limit;
         self.check_turn_limit();
     }
 

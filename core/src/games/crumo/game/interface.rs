@@ -3,7 +3,7 @@
 
 use super::{Action, Crumo, Pie, Previous};
 use crate::game::Decision;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
 use crate::games::crumo::board::{Stack, cell_of};
 use crate::games::crumo::{CrumoStart, CrumoStartError, Outcome, Reason, Symmetry, position};
 use rand::Rng;
@@ -116,7 +116,7 @@ impl GameState for Crumo {
                 // Seats change; the board, to_move and previous stay (rule 8.2).
                 self.swapped = true;
                 self.pie = Pie::Over;
-                self.turns_played += 1;
+                self.turns.played += 1;
                 self.check_turn_limit();
             }
             None => unreachable!("decision outside the action space"),
@@ -134,19 +134,14 @@ impl GameState for Crumo {
     }
 
     #[inline]
-    fn turns_played(&self) -> u32 {
-        self.turns_played
-    }
-
-    #[inline]
-    fn turn_limit(&self) -> u32 {
-        self.turn_limit
+    fn turn_count(&self) -> TurnCount {
+        self.turns
     }
 
     /// Rule 10.1's limit (`0`: none). Set at a turn start with the limit already reached,
     /// it ends the game at once.
     fn set_turn_limit(&mut self, limit: u32) {
-        self.turn_limit = limit;
+        self.turns.limit = limit;
         if self.pending.is_none() {
             self.check_turn_limit();
         }

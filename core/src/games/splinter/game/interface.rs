@@ -3,7 +3,7 @@
 
 use super::{Action, Pending, Splinter};
 use crate::game::Decision;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
 use crate::games::splinter::{SplinterStart, SplinterStartError, SplinterWinCheck, Symmetry};
 use rand::Rng;
 
@@ -106,19 +106,14 @@ impl GameState for Splinter {
     }
 
     #[inline]
-    fn turns_played(&self) -> u32 {
-        self.turns_played
-    }
-
-    #[inline]
-    fn turn_limit(&self) -> u32 {
-        self.turn_limit
+    fn turn_count(&self) -> TurnCount {
+        self.turns
     }
 
     /// Rule 8.4's limit (`0`: none). Set at a turn start with the limit already reached, it
     /// ends the game at once.
     fn set_turn_limit(&mut self, limit: u32) {
-        self.turn_limit = limit;
+        self.turns.limit = limit;
         if self.pending.is_none() {
             self.check_turn_limit();
         }
