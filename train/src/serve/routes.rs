@@ -3,6 +3,7 @@
 //! Agent moves and analysis searches run on blocking threads; the lock is not held while
 //! they think.
 
+use super::board::Board;
 use super::engine::MAX_ANALYSIS_SIMULATIONS;
 use super::{AppState, Entry, MAX_BODY, MAX_SESSIONS, NewGame, ServeError, assets};
 use axum::body::Bytes;
@@ -112,6 +113,27 @@ fn session_of(st: &AppState, id: &str) -> Result<Arc<Mutex<Entry>>, ServeError> 
         .ok_or_else(|| ServeError::NoSession(id.chars().take(40).collect()))
 }
 
+/// Changes a session's board (on error, leaves it as `change` left it), stops its analysis
+/// (the position it searched is gone), and answers the new state.
+fn change_board(
+    st: &AppState,
+    id: &str,
+    change: impl FnOnce(&mut Box<dyn Board>) -> Result<(), ServeError>,
+) -> Answer {
+    let s = session_of(st, id)?;
+    let mut s = lock(&s);
+    change(&mut s.board)?;
+    s.board.stop_search();
+    Ok(Json(s.board.state()))
+}
+
+/// A session's board replaced by another (a new game, or a file of another game); the old
+/// one's analysis stops.
+fn replace_board(board: &mut Box<dyn Board>, new: Box<dyn Board>) {
+    board.stop_search();
+    *board = new;
+}
+
 fn lock(s: &Mutex<Entry>) -> std::sync::MutexGuard<'_, Entry> {
     let mut g = s.lock().unwrap_or_else(|e| e.into_inner());
     g.last_used = Instant::now();
@@ -209,14 +231,12 @@ async fn get_state(State(st): Shared, Path(id): Path<String>) -> Answer {
 
 /// A new game, of the session's game or another.
 async fn new_game(State(st): Shared, Path(id): Path<String>, Input(a): Input<NewArgs>) -> Answer {
-    let s = session_of(&st, &id)?;
-    let mut s = lock(&s);
     let mut g = parse_new(a)?;
-    g.game.get_or_insert_with(|| s.board.game().to_string());
-    let board = st.new_board(&g)?;
-    s.board.stop_search();
-    s.board = board;
-    Ok(Json(s.board.state()))
+    change_board(&st, &id, |board| {
+        g.game.get_or_insert_with(|| board.game().to_string());
+        replace_board(board, st.new_board(&g)?);
+        Ok(())
+    })
 }
 
 #[derive(Deserialize)]
@@ -226,11 +246,7 @@ struct DecideArgs {
 }
 
 async fn decide(State(st): Shared, Path(id): Path<String>, Input(a): Input<DecideArgs>) -> Answer {
-    let s = session_of(&st, &id)?;
-    let mut s = lock(&s);
-    s.board.decide(a.d)?;
-    s.board.stop_search();
-    Ok(Json(s.board.state()))
+    change_board(&st, &id, |board| board.decide(a.d))
 }
 
 #[derive(Deserialize)]
@@ -245,19 +261,11 @@ async fn play_move(State(st): Shared, Path(id): Path<String>, Input(a): Input<Mo
             "a move is at most 200 characters".into(),
         ));
     }
-    let s = session_of(&st, &id)?;
-    let mut s = lock(&s);
-    s.board.play_text(&a.text)?;
-    s.board.stop_search();
-    Ok(Json(s.board.state()))
+    change_board(&st, &id, |board| board.play_text(&a.text))
 }
 
 async fn undo(State(st): Shared, Path(id): Path<String>) -> Answer {
-    let s = session_of(&st, &id)?;
-    let mut s = lock(&s);
-    s.board.undo()?;
-    s.board.stop_search();
-    Ok(Json(s.board.state()))
+    change_board(&st, &id, |board| board.undo())
 }
 
 #[derive(Deserialize)]
@@ -267,11 +275,7 @@ struct GotoArgs {
 }
 
 async fn goto(State(st): Shared, Path(id): Path<String>, Input(a): Input<GotoArgs>) -> Answer {
-    let s = session_of(&st, &id)?;
-    let mut s = lock(&s);
-    s.board.goto(a.ply)?;
-    s.board.stop_search();
-    Ok(Json(s.board.state()))
+    change_board(&st, &id, |board| board.goto(a.ply))
 }
 
 #[derive(Deserialize)]
@@ -385,26 +389,24 @@ async fn load(
     Query(q): Query<LoadArgs>,
     body: Bytes,
 ) -> Answer {
-    let sess = session_of(&st, &id)?;
-    let mut s = lock(&sess);
-    // A file of another game starts a session of that game, with its default agent.
-    let game = super::game::file_game(&body);
-    if game != s.board.game() {
-        let mut board = st.new_board(&NewGame {
+    let index = q.index.unwrap_or(0);
+    change_board(&st, &id, |board| {
+        // A file of another game starts a session of that game, with its default agent.
+        let game = super::game::file_game(&body);
+        if game == board.game() {
+            return board.load(&body, index);
+        }
+        let mut other = st.new_board(&NewGame {
             game: Some(game),
             board: None,
             position: None,
             human: Player::First,
             agent: None,
         })?;
-        board.load(&body, q.index.unwrap_or(0))?;
-        s.board.stop_search();
-        s.board = board;
-        return Ok(Json(s.board.state()));
-    }
-    s.board.load(&body, q.index.unwrap_or(0))?;
-    s.board.stop_search();
-    Ok(Json(s.board.state()))
+        other.load(&body, index)?;
+        replace_board(board, other);
+        Ok(())
+    })
 }
 
 async fn record(State(st): Shared, Path(id): Path<String>) -> Result<Response, ServeError> {
