@@ -160,7 +160,11 @@ impl<'a> Reader<'a> {
 const SHAPE_KEYS: [&str; 3] = ["input_planes", "policy_planes", "policy_extra"];
 
 /// Keys added after the first checkpoints, with the value every earlier net had.
-const LATER_KEYS: [(&str, bool); 2] = [("ownership", false), ("short_value", false)];
+const LATER_KEYS: [(&str, bool); 3] = [
+    ("ownership", false),
+    ("short_value", false),
+    ("soft_policy", false),
+];
 
 /// Parses the config JSON strictly: unknown keys are refused, and a missing key too, except
 /// the shape keys of an older checkpoint ([`SHAPE_KEYS`]) and the later keys

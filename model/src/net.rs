@@ -16,6 +16,8 @@
 //!          auxiliary target; the encoder says what, [`crate::Encoder::ownership`])
 //!  short-term value (optional, training only): the value head's hidden layer -> linear ->
 //!          tanh -> [B]: the discounted mean of the next turns' search values (KataGo's)
+//!  soft policy (optional, training only): the policy head with its own conv1x1(h), sharing
+//!          the fine skip and the extra logits: the policy target to the power 1/4 (KataGo's)
 //! ```
 //!
 //! The shapes `I`, `P` and `E` come from the game's encoder ([`crate::encoder`]; Crumble: 33
@@ -93,6 +95,13 @@ pub struct NetConfig {
     /// short_value_weight`), never read by the search.
     #[config(default = false)]
     pub short_value: bool,
+    /// A soft policy head (KataGo's auxiliary target: the policy target raised to the power
+    /// 1/4 and normalised, which teaches the ranking of the moves the search liked less),
+    /// trained where the run weights it (`[optim] soft_policy_weight`), never read by the
+    /// search. Its own coarse 1×1 convolution; it shares the fine skip and the extra logits
+    /// with the policy.
+    #[config(default = false)]
+    pub soft_policy: bool,
 }
 
 /// Why a configuration cannot build a network.
@@ -225,6 +234,11 @@ impl NetConfig {
         let extra = if e > 0 { dense(2 * c, e) } else { 0 };
         let ownership = if self.ownership { conv(c, s * s, 1) } else { 0 };
         let short = if self.short_value { dense(h, 1) } else { 0 };
+        let soft = if self.soft_policy {
+            conv(c, q.saturating_mul(s * s), 1)
+        } else {
+            0
+        };
         n.saturating_add(conv(c, q.saturating_mul(s * s), 1))
             .saturating_add(conv(p, q, 1))
             .saturating_add(extra)
@@ -232,6 +246,7 @@ impl NetConfig {
             .saturating_add(dense(h, 1))
             .saturating_add(ownership)
             .saturating_add(short)
+            .saturating_add(soft)
     }
 
     /// Floating-point operations (multiply and add counted separately) of one forward pass
@@ -261,6 +276,9 @@ impl NetConfig {
         }
         if self.short_value {
             f += 2 * self.value_hidden as u64;
+        }
+        if self.soft_policy {
+            f += 2 * px * c * q * s * s; // its own policy 1x1
         }
         f
     }
@@ -491,6 +509,9 @@ pub struct CrumbleNet {
     /// The short-term value from the value head's hidden layer; none without
     /// [`NetConfig::short_value`]. After `ownership` for the same reason.
     pub short_value: Option<Dense>,
+    /// The soft policy's coarse 1×1 convolution (like `policy`); none without
+    /// [`NetConfig::soft_policy`]. After `short_value` for the same reason.
+    pub soft_policy: Option<Conv>,
     stride: usize,
     /// The input plane of the board mask ([`NetConfig::mask_plane`]).
     mask_plane: Option<usize>,
@@ -508,6 +529,9 @@ pub struct NetOutput {
     pub ownership: Option<Tensor<2>>,
     /// `[B]` short-term values in `(-1, 1)`, when the net has the head.
     pub short_value: Option<Tensor<1>>,
+    /// `[B, P·G·G + E]` soft policy logits, in the order of `logits`, when the net has the
+    /// head.
+    pub soft_logits: Option<Tensor<2>>,
 }
 
 impl NetConfig {
@@ -569,11 +593,38 @@ impl NetConfig {
             short_value: self
                 .short_value
                 .then(|| Dense::new(self.value_hidden, 1, out_gain, &mut rng, device)),
+            soft_policy: self.soft_policy.then(|| {
+                Conv::new(
+                    ConvShape::new(c, q * s * s, 1, 1, 0),
+                    out_gain,
+                    &mut rng,
+                    device,
+                )
+            }),
             stride: s,
             mask_plane: self.mask_plane,
         };
         Ok(net.map(&mut NumberParams(0)))
     }
+}
+
+/// A coarse policy 1×1 convolution's weight `[C, s·s·P]` and bias `[s·s·P]` reordered for the
+/// cell layout: its output channel `k·s² + iy·s + ix` goes to fine cell (iy, ix), plane k.
+fn depth_to_space_weights(conv: &Conv, q: usize, s: usize, c: usize) -> (Tensor<2>, Tensor<1>) {
+    let w = conv
+        .weight
+        .val()
+        .reshape([q, s, s, c])
+        .permute([1, 2, 0, 3]) // [s, s, P, C]
+        .reshape([s * s * q, c])
+        .transpose(); // [C, s·s·P]
+    let bias = conv
+        .bias
+        .val()
+        .reshape([q, s, s])
+        .permute([1, 2, 0])
+        .reshape([s * s * q]);
+    (w, bias)
 }
 
 /// Gives the parameters fixed ids in visiting order. burn draws parameter ids at random, and
@@ -605,19 +656,22 @@ impl CrumbleNet {
             .reshape([b, p, n, s, n, s])
             .permute([0, 2, 4, 3, 5, 1]); // [B, n, n, s, s, I]
         let o = self.forward_cells(cells);
-        let planes = o
-            .logits
-            .clone()
-            .slice([0..b, 0..q * g * g])
-            .reshape([b, n, n, s, s, q])
-            .permute([0, 5, 1, 3, 2, 4]) // [B, P, n, s, n, s]
-            .reshape([b, q * g * g]);
-        let logits = if e > 0 {
-            let extra = o.logits.slice([0..b, q * g * g..q * g * g + e]);
-            Tensor::cat(vec![planes, extra], 1)
-        } else {
-            planes
+        let index_order = |cell_order: Tensor<2>| {
+            let planes = cell_order
+                .clone()
+                .slice([0..b, 0..q * g * g])
+                .reshape([b, n, n, s, s, q])
+                .permute([0, 5, 1, 3, 2, 4]) // [B, P, n, s, n, s]
+                .reshape([b, q * g * g]);
+            if e > 0 {
+                let extra = cell_order.slice([0..b, q * g * g..q * g * g + e]);
+                Tensor::cat(vec![planes, extra], 1)
+            } else {
+                planes
+            }
         };
+        let logits = index_order(o.logits);
+        let soft_logits = o.soft_logits.map(index_order);
         let ownership = o.ownership.map(|t| {
             t.reshape([b, n, n, s, s])
                 .permute([0, 1, 3, 2, 4]) // [B, n, s, n, s]
@@ -628,6 +682,7 @@ impl CrumbleNet {
             value: o.value,
             ownership,
             short_value: o.short_value,
+            soft_logits,
         }
     }
 
@@ -662,24 +717,14 @@ impl CrumbleNet {
         let h = relu(x); // [B, n, n, C]
         let pooled = pool(h.clone(), mask); // [B, 2C]
 
-        // Policy in the cell layout [B, n, n, s, s, P]: the coarse 1×1 convolution's output
-        // channel `k·s² + iy·s + ix` goes to fine cell (iy, ix), plane k.
-        let wp = self
-            .policy
-            .weight
-            .val()
-            .reshape([q, s, s, c])
-            .permute([1, 2, 0, 3]) // [s, s, P, C]
-            .reshape([s * s * q, c])
-            .transpose(); // [C, s·s·P]
-        let bp = self
-            .policy
-            .bias
-            .val()
-            .reshape([q, s, s])
-            .permute([1, 2, 0])
-            .reshape([s * s * q]);
+        // Policy in the cell layout [B, n, n, s, s, P].
+        let (wp, bp) = depth_to_space_weights(&self.policy, q, s, c);
         let hc = h.reshape([b * n * n, c]); // [B·n·n, C]
+        // The soft policy's coarse part, like the policy's below.
+        let soft_coarse = self.soft_policy.as_ref().map(|sp| {
+            let (w, bias) = depth_to_space_weights(sp, q, s, c);
+            dense(hc.clone(), w, bias, false).reshape([b, n, n, s, s, q])
+        });
         // Ownership in the cell layout [B, n, n, s, s]: channel `iy·s + ix` to fine cell
         // (iy, ix).
         let ownership = self.ownership.as_ref().map(|o| {
@@ -696,12 +741,17 @@ impl CrumbleNet {
             false,
         )
         .reshape([b, n, n, s, s, q]);
-        let planes = (coarse + fine).reshape([b, q * g * g]); // cell order
-        let logits = match &self.stop {
-            // [B, P·G·G + E]
-            Some(stop) => Tensor::cat(vec![planes, stop.forward(pooled.clone())], 1),
-            None => planes,
+        let extra = self.stop.as_ref().map(|stop| stop.forward(pooled.clone()));
+        let with_extra = |planes: Tensor<6>| {
+            let planes = planes.reshape([b, q * g * g]); // cell order
+            match &extra {
+                // [B, P·G·G + E]
+                Some(x) => Tensor::cat(vec![planes, x.clone()], 1),
+                None => planes,
+            }
         };
+        let soft_logits = soft_coarse.map(|sc| with_extra(sc + fine.clone()));
+        let logits = with_extra(coarse + fine);
 
         let v = self.value1.forward_relu(pooled); // [B, hidden]
         let short_value = self
@@ -714,6 +764,7 @@ impl CrumbleNet {
             value,
             ownership,
             short_value,
+            soft_logits,
         }
     }
 

@@ -7,7 +7,9 @@
 //! of the value against the game result from the deciding player's view. Ownership loss
 //! (when the batch has ownership targets and the net the head): mean squared error per fine
 //! cell, over the samples that have a target. Short-term value loss (likewise): mean squared
-//! error of the short-term value head.
+//! error of the short-term value head. Soft policy loss (when the net has the head): the
+//! policy loss of the soft logits against the policy target raised to the power 1/4 and
+//! normalised (KataGo's), over the same legal decisions.
 
 use crate::layout::Layout;
 use crate::net::CrumbleNet;
@@ -169,6 +171,8 @@ pub struct Losses {
     pub ownership: Option<Tensor<1>>,
     /// The short-term value loss, likewise.
     pub short_value: Option<Tensor<1>>,
+    /// The soft policy loss, when the net has the head.
+    pub soft_policy: Option<Tensor<1>>,
 }
 
 /// Computes the losses of `net` on `batch`.
@@ -176,10 +180,13 @@ pub fn losses(net: &CrumbleNet, batch: &TrainBatch) -> Losses {
     let out = net.forward_cells(batch.input.clone());
     let legal = out.logits.gather(1, batch.legal.clone()) + batch.pad.clone(); // [B, L]
     let logp = log_softmax(legal, 1);
-    let policy = (batch.policy.clone() * logp.clone())
-        .sum_dim(1)
-        .neg()
-        .mean(); // [1]
+    let policy = cross_entropy(batch.policy.clone(), logp.clone());
+    let soft_policy = out.soft_logits.map(|soft| {
+        let legal = soft.gather(1, batch.legal.clone()) + batch.pad.clone();
+        let target = batch.policy.clone().powf_scalar(SOFT_POLICY_POWER);
+        let target = target.clone() / target.sum_dim(1).clamp_min(1e-12);
+        cross_entropy(target, log_softmax(legal, 1))
+    });
     let diff = out.value.clone() - batch.value.clone();
     let value = (diff.clone() * diff).mean(); // [1]
     let ownership = match (&batch.ownership, out.ownership) {
@@ -204,7 +211,16 @@ pub fn losses(net: &CrumbleNet, batch: &TrainBatch) -> Losses {
         predicted: out.value,
         ownership,
         short_value,
+        soft_policy,
     }
+}
+
+/// The power the soft policy target raises the policy target to (KataGo's 1/4).
+pub const SOFT_POLICY_POWER: f32 = 0.25;
+
+/// Mean over the batch of the cross-entropy of `target` rows against log-probabilities.
+fn cross_entropy(target: Tensor<2>, logp: Tensor<2>) -> Tensor<1> {
+    (target * logp).sum_dim(1).neg().mean()
 }
 
 /// Adam with PyTorch's epsilon (burn's default is 1e-5).
@@ -338,6 +354,8 @@ pub struct StepStats {
     pub ownership_loss: f32,
     /// The short-term value loss (NaN without one).
     pub short_value_loss: f32,
+    /// The soft policy loss (NaN without one).
+    pub soft_policy_loss: f32,
 }
 
 /// The weights of the losses beside the policy's (which weighs 1).
@@ -348,6 +366,8 @@ pub struct LossWeights {
     pub ownership: f64,
     /// Ignored without short-term value targets in the batch.
     pub short_value: f64,
+    /// Ignored without the soft policy head.
+    pub soft_policy: f64,
 }
 
 /// One step with weighted losses: forward, losses, backward, optimiser update (the L2 term
@@ -366,6 +386,7 @@ pub fn train_step(
         predicted,
         ownership,
         short_value,
+        soft_policy,
     } = losses(&net, batch);
     // Diagnostics from detached copies (no gradient flows through them). Padding adds
     // nothing: exp(-1e9) is 0.
@@ -393,6 +414,7 @@ pub fn train_step(
         },
         ownership_loss: ownership.as_ref().map_or(f32::NAN, scalar),
         short_value_loss: short_value.as_ref().map_or(f32::NAN, scalar),
+        soft_policy_loss: soft_policy.as_ref().map_or(f32::NAN, scalar),
     };
     let mut total = policy + value * weights.value;
     if let Some(o) = ownership {
@@ -400,6 +422,9 @@ pub fn train_step(
     }
     if let Some(s) = short_value {
         total = total + s * weights.short_value;
+    }
+    if let Some(s) = soft_policy {
+        total = total + s * weights.soft_policy;
     }
     let grads = GradientsParams::from_grads(total.backward(), &net);
     let net = optim.step(lr, net, grads);

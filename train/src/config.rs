@@ -262,6 +262,7 @@ impl TrainConfig {
             .with_seed(n.seed)
             .with_ownership(self.optim.ownership_weight > 0.0)
             .with_short_value(self.optim.short_value_weight > 0.0)
+            .with_soft_policy(self.optim.soft_policy_weight > 0.0)
     }
 
     /// Checks every range; errors name the key.
@@ -448,26 +449,19 @@ impl TrainConfig {
                 "must lie in (0, 1000] when steps_per_generation = 0",
             ));
         }
-        if !(o.value_weight >= 0.0 && o.value_weight.is_finite()) {
-            return Err(bad(
-                "optim.value_weight",
-                o.value_weight.to_string(),
-                "must be finite and not negative",
-            ));
-        }
-        if !(o.ownership_weight >= 0.0 && o.ownership_weight.is_finite()) {
-            return Err(bad(
-                "optim.ownership_weight",
-                o.ownership_weight.to_string(),
-                "must be finite and not negative",
-            ));
-        }
-        if !(o.short_value_weight >= 0.0 && o.short_value_weight.is_finite()) {
-            return Err(bad(
-                "optim.short_value_weight",
-                o.short_value_weight.to_string(),
-                "must be finite and not negative",
-            ));
+        for (key, weight) in [
+            ("optim.value_weight", o.value_weight),
+            ("optim.ownership_weight", o.ownership_weight),
+            ("optim.short_value_weight", o.short_value_weight),
+            ("optim.soft_policy_weight", o.soft_policy_weight),
+        ] {
+            if !(weight >= 0.0 && weight.is_finite()) {
+                return Err(bad(
+                    key,
+                    weight.to_string(),
+                    "must be finite and not negative",
+                ));
+            }
         }
         if !(o.short_value_horizon >= 1.0 && o.short_value_horizon <= 1000.0) {
             return Err(bad(

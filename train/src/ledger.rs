@@ -113,6 +113,8 @@ ledger_columns! {
     ownership_loss => Some("loss/ownership"),
     /// The mean short-term value loss (`[optim] short_value_weight`); empty without one.
     short_value_loss => Some("loss/short_value"),
+    /// The mean soft policy loss (`[optim] soft_policy_weight`); empty without one.
+    soft_policy_loss => Some("loss/soft_policy"),
 }
 
 /// The columns of the oldest ledger [`read`] still accepts: ledgers written before the

@@ -204,6 +204,60 @@ fn tiny_run_then_resume_grows_every_file_and_logs_measured_scalars() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A run with every auxiliary head on (ownership, short-term value, soft policy) trains
+/// them: each loss is measured in every generation, logged, and counted in the total with
+/// its weight; a run without them leaves their columns empty.
+#[test]
+fn auxiliary_heads_train_and_their_losses_enter_the_total() {
+    let dir = fresh_dir("aux");
+    let weights = [0.5, 0.25, 2.0]; // ownership, short-term value, soft policy
+    let config = std::fs::read_to_string(tiny()).unwrap().replacen(
+        "[optim]\n",
+        &format!(
+            "[optim]\nownership_weight = {}\nshort_value_weight = {}\nsoft_policy_weight = {}\n",
+            weights[0], weights[1], weights[2]
+        ),
+        1,
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("aux.toml");
+    std::fs::write(&path, config).unwrap();
+    ok(&train(
+        &dir.join("run"),
+        &["--config", path.to_str().unwrap()],
+    ));
+    let rows = ledger::read(&dir.join("run/progress.csv")).unwrap();
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        let aux = [r.ownership_loss, r.short_value_loss, r.soft_policy_loss];
+        assert!(aux.iter().all(|&l| l.is_finite() && l > 0.0), "{aux:?}");
+        let want = r.policy_loss
+            + r.value_loss
+            + r.l2_loss
+            + aux.iter().zip(weights).map(|(l, w)| l * w).sum::<f64>();
+        assert!(
+            (r.total_loss - want).abs() < 1e-5,
+            "{} vs {want}",
+            r.total_loss
+        );
+    }
+    let s = scalars(&dir.join("run"));
+    for tag in ["loss/ownership", "loss/short_value", "loss/soft_policy"] {
+        assert_eq!(s.get(tag).map(Vec::len), Some(2), "{tag}");
+    }
+    let plain = fresh_dir("aux-off");
+    ok(&train(
+        &plain,
+        &["--config", tiny().to_str().unwrap(), "--generations", "1"],
+    ));
+    let r = &ledger::read(&plain.join("progress.csv")).unwrap()[0];
+    assert!(
+        r.ownership_loss.is_nan() && r.short_value_loss.is_nan() && r.soft_policy_loss.is_nan()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&plain).unwrap();
+}
+
 /// The ledger without its wall-clock columns, which differ between any two runs.
 fn ledger_without_times(dir: &Path) -> Vec<Vec<String>> {
     let rows = ledger::read(&dir.join("progress.csv")).unwrap();

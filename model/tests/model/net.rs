@@ -3,8 +3,8 @@
 use super::common::positions;
 use burn::module::Module;
 use burn::tensor::{Tensor, TensorData};
-use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
+use crumble_core::{Decision, GameState as _};
 use crumble_model::bench::rasterise_all;
 use crumble_model::checkpoint::{self, CheckpointError};
 use crumble_model::encoders::crumble::action;
@@ -41,14 +41,29 @@ fn outputs(net: &CrumbleNet, games: &[Crumble]) -> (Vec<f32>, Vec<f32>) {
 /// A training batch with one-hot policy targets on a pseudo-random legal decision and
 /// alternating results.
 /// `s`: the stem stride of the net the batch is for.
+/// A batch of `games` whose policy target is one legal decision each.
 fn batch(games: &[Crumble], s: usize, device: &burn::tensor::Device) -> TrainBatch {
+    batch_of(games, s, device, |k, legal| {
+        vec![(legal[(k * 7) % legal.len()], 1.0)]
+    })
+}
+
+/// A batch of `games` with the policy targets `target(k, legal decisions of game k)` gives.
+fn batch_of(
+    games: &[Crumble],
+    s: usize,
+    device: &burn::tensor::Device,
+    target: impl Fn(usize, &[Decision]) -> Vec<(Decision, f32)>,
+) -> TrainBatch {
     let g = usize::from(games[0].grid_size());
     let a = action::policy_len(g as u16);
     let (mut policy, mut mask) = (vec![0.0; games.len() * a], vec![0.0; games.len() * a]);
     for (k, game) in games.iter().enumerate() {
         let legal = game.clone().legal_decisions();
         action::legal_mask(&legal, &mut mask[k * a..(k + 1) * a]);
-        policy[k * a + action::index(legal[(k * 7) % legal.len()])] = 1.0;
+        for (d, p) in target(k, &legal) {
+            policy[k * a + action::index(d)] = p;
+        }
     }
     let value = (0..games.len())
         .map(|k| if k % 2 == 0 { 1.0 } else { -1.0 })
@@ -812,9 +827,8 @@ fn the_ownership_loss_is_the_grid_cells_squared_error_and_trains() {
     let ad = device.clone().autodiff();
     let b = batch(&games, cfg.stride(), &ad).with_ownership(&layout, g, &target, &has, &ad);
     let weights = train::LossWeights {
-        value: 0.0,
         ownership: 1.0,
-        short_value: 0.0,
+        ..only_policy()
     };
     halves_in_training(&cfg, &b, weights, |l| l.ownership.unwrap());
     // Without the head: no output, no loss, even with targets.
@@ -847,13 +861,76 @@ fn the_short_term_value_loss_is_its_squared_error_and_trains() {
     let ad = device.clone().autodiff();
     let b = batch(&games, cfg.stride(), &ad).with_short_values(targets, &ad);
     let weights = train::LossWeights {
-        value: 0.0,
-        ownership: 0.0,
         short_value: 1.0,
+        ..only_policy()
     };
     halves_in_training(&cfg, &b, weights, |l| l.short_value.unwrap());
     let plain = tiny().init(&device).unwrap();
     assert!(plain.forward(input(&games)).short_value.is_none());
+}
+
+/// The soft policy head: its loss is the cross-entropy of its logits over the legal decisions
+/// against the policy target to the power 1/4, normalised (computed here by hand from
+/// `forward`'s logits in policy-index order), training on it lowers it, and a net without
+/// the head has neither.
+#[test]
+fn the_soft_policy_loss_is_against_the_quartic_root_target_and_trains() {
+    let games = positions(6, 8, 6, 13);
+    let cfg = tiny().with_soft_policy(true);
+    let device = default_device();
+    // The first three legal decisions (or fewer) share the target 7 : 2 : 1.
+    let shares = |legal: &[Decision]| {
+        let p = &[0.7f32, 0.2, 0.1][..legal.len().min(3)];
+        p.iter()
+            .map(|x| x / p.iter().sum::<f32>())
+            .collect::<Vec<_>>()
+    };
+    let target = |_: usize, legal: &[Decision]| legal.iter().copied().zip(shares(legal)).collect();
+    let net = cfg.init(&device).unwrap();
+    let soft = net.forward(input(&games)).soft_logits.unwrap();
+    let [b, a] = soft.dims();
+    let soft = soft.into_data().try_to_vec::<f32>().unwrap();
+    let mut want = 0.0f64;
+    for (k, game) in games.iter().enumerate() {
+        let legal = game.clone().legal_decisions();
+        let roots: Vec<f64> = shares(&legal)
+            .iter()
+            .map(|&p| f64::from(p).powf(0.25))
+            .collect();
+        let logit = |d: Decision| f64::from(soft[k * a + action::index(d)]);
+        let lse = legal.iter().map(|&d| logit(d).exp()).sum::<f64>().ln();
+        for (i, root) in roots.iter().enumerate() {
+            want -= root / roots.iter().sum::<f64>() * (logit(legal[i]) - lse);
+        }
+    }
+    want /= b as f64;
+    let l = train::losses(&net, &batch_of(&games, cfg.stride(), &device, target));
+    let got = f64::from(train::scalar(&l.soft_policy.unwrap()));
+    assert!((got - want).abs() < 1e-4, "{got} vs {want}");
+    let ad = device.clone().autodiff();
+    let weights = train::LossWeights {
+        soft_policy: 1.0,
+        ..only_policy()
+    };
+    let b = batch_of(&games, cfg.stride(), &ad, target);
+    halves_in_training(&cfg, &b, weights, |l| l.soft_policy.unwrap());
+    let plain = tiny().init(&device).unwrap();
+    assert!(plain.forward(input(&games)).soft_logits.is_none());
+    assert!(
+        train::losses(&plain, &batch(&games, tiny().stride(), &device))
+            .soft_policy
+            .is_none()
+    );
+}
+
+/// Loss weights that train the policy alone (the heads under test add their own).
+fn only_policy() -> train::LossWeights {
+    train::LossWeights {
+        value: 0.0,
+        ownership: 0.0,
+        short_value: 0.0,
+        soft_policy: 0.0,
+    }
 }
 
 /// 30 steps of training `cfg`'s net on `b` with `weights` at least halve the loss `pick`

@@ -313,11 +313,12 @@ impl Display {
                     step,
                     steps,
                     format!(
-                        "steps, policy loss {:.3}, value loss {:.3}{}{}",
+                        "steps, policy loss {:.3}, value loss {:.3}{}{}{}",
                         stats.policy_loss,
                         stats.value_loss,
                         aux_loss("ownership", stats.ownership_loss),
                         aux_loss("short-term value", stats.short_value_loss),
+                        aux_loss("soft policy", stats.soft_policy_loss),
                     ),
                 );
             }

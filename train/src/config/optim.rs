@@ -44,6 +44,9 @@ pub struct OptimConfig {
     pub short_value_weight: f64,
     /// The short-term value's horizon in turns: turn `k` ahead weighs `(1 − 1/h)^k`.
     pub short_value_horizon: f64,
+    /// Weight of the soft policy loss (KataGo's auxiliary target: the policy target to the
+    /// power 1/4, normalised); above 0 the net gets the head.
+    pub soft_policy_weight: f64,
 }
 
 impl Default for OptimConfig {
@@ -63,6 +66,7 @@ impl Default for OptimConfig {
             ownership_weight: 0.0,
             short_value_weight: 0.0,
             short_value_horizon: 6.0,
+            soft_policy_weight: 0.0,
         }
     }
 }

@@ -18,14 +18,39 @@ struct StepSums {
     policy: f64,
     value: f64,
     entropy: f64,
-    sign_agreement: f64,
-    /// Steps with a sign agreement (a batch without decisive samples has none).
-    sign_n: u32,
-    ownership: f64,
-    /// Steps with an ownership loss.
-    ownership_n: u32,
-    short_value: f64,
-    short_value_n: u32,
+    /// Over the steps whose batch had decisive samples.
+    sign_agreement: PartialMean,
+    ownership: PartialMean,
+    short_value: PartialMean,
+    soft_policy: PartialMean,
+}
+
+/// The mean of a figure over the steps that have it (a finite value).
+#[derive(Default)]
+struct PartialMean {
+    sum: f64,
+    n: u32,
+}
+
+impl PartialMean {
+    fn add(&mut self, x: f32) {
+        if x.is_finite() {
+            self.sum += f64::from(x);
+            self.n += 1;
+        }
+    }
+
+    fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum / f64::from(self.n))
+    }
+
+    /// An auxiliary loss: its mean into its ledger column and, weighted, into the total.
+    fn fill_loss(&self, column: &mut f64, total: &mut f64, weight: f64) {
+        if let Some(m) = self.mean() {
+            *column = m;
+            *total += weight * m;
+        }
+    }
 }
 
 impl StepSums {
@@ -33,18 +58,10 @@ impl StepSums {
         self.policy += f64::from(stats.policy_loss);
         self.value += f64::from(stats.value_loss);
         self.entropy += f64::from(stats.policy_entropy);
-        if stats.value_sign_agreement.is_finite() {
-            self.sign_agreement += f64::from(stats.value_sign_agreement);
-            self.sign_n += 1;
-        }
-        if stats.ownership_loss.is_finite() {
-            self.ownership += f64::from(stats.ownership_loss);
-            self.ownership_n += 1;
-        }
-        if stats.short_value_loss.is_finite() {
-            self.short_value += f64::from(stats.short_value_loss);
-            self.short_value_n += 1;
-        }
+        self.sign_agreement.add(stats.value_sign_agreement);
+        self.ownership.add(stats.ownership_loss);
+        self.short_value.add(stats.short_value_loss);
+        self.soft_policy.add(stats.soft_policy_loss);
     }
 
     /// Fills the loss columns with the means over `steps` steps and the `l2` term.
@@ -53,18 +70,22 @@ impl StepSums {
         row.policy_loss = self.policy / n;
         row.value_loss = self.value / n;
         row.l2_loss = l2;
-        row.total_loss = self.policy / n + o.value_weight * self.value / n + l2;
-        if self.ownership_n > 0 {
-            row.ownership_loss = self.ownership / f64::from(self.ownership_n);
-            row.total_loss += o.ownership_weight * row.ownership_loss;
-        }
-        if self.short_value_n > 0 {
-            row.short_value_loss = self.short_value / f64::from(self.short_value_n);
-            row.total_loss += o.short_value_weight * row.short_value_loss;
-        }
+        let mut total = self.policy / n + o.value_weight * self.value / n + l2;
+        let w = (
+            o.ownership_weight,
+            o.short_value_weight,
+            o.soft_policy_weight,
+        );
+        self.ownership
+            .fill_loss(&mut row.ownership_loss, &mut total, w.0);
+        self.short_value
+            .fill_loss(&mut row.short_value_loss, &mut total, w.1);
+        self.soft_policy
+            .fill_loss(&mut row.soft_policy_loss, &mut total, w.2);
+        row.total_loss = total;
         row.policy_entropy = self.entropy / n;
-        if self.sign_n > 0 {
-            row.value_sign_agreement = self.sign_agreement / f64::from(self.sign_n);
+        if let Some(m) = self.sign_agreement.mean() {
+            row.value_sign_agreement = m;
         }
     }
 }
@@ -181,6 +202,7 @@ impl<G: TrainGame> Run<G> {
             value: self.cfg.optim.value_weight,
             ownership: self.cfg.optim.ownership_weight,
             short_value: self.cfg.optim.short_value_weight,
+            soft_policy: self.cfg.optim.soft_policy_weight,
         };
         let (net, stats) = mtrain::train_step(net, &mut self.optim, batch, lr, weights);
         self.net = Some(net);
