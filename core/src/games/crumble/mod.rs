@@ -7,7 +7,7 @@
 //! The engine's modules: [`board`] (the tiling), [`geom`] (integer geometry), [`game`] (the
 //! turn's state machine), [`decision`] (the action space), [`moves`] and [`notation`]
 //! (complete moves and their text), [`position`] (position JSON),
-//! [`random`], [`lookahead`], [`ends`], [`perft`] and [`solve`] (exact play), [`symmetry`]
+//! `random` (random play), [`lookahead`], [`ends`], [`perft`] and [`solve`] (exact play), [`symmetry`]
 //! (the square's 8 maps), [`render`] (pictures).
 
 pub mod board;
