@@ -354,10 +354,9 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     }
 
     /// Plays the rest of the current turn at random, as the game defines random play (the
-    /// `random` agent, rollouts and benchmarks all use this one definition), writing the
-    /// decisions it makes into `log` when given (cleared first). Returns the number of
-    /// decisions made; `0` when the game is over. The same RNG stream gives the same choices
-    /// with or without a log.
+    /// `random` agent, rollouts and benchmarks all use this one definition), appending the
+    /// decisions it makes to `log` when given. Returns the number of decisions made; `0` when
+    /// the game is over. The same RNG stream gives the same choices with or without a log.
     fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32;
 
     /// [`random_turn`](GameState::random_turn) without a log.
@@ -366,13 +365,15 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         self.random_turn(rng, None)
     }
 
-    /// [`random_turn`](GameState::random_turn) writing the decisions into `path`.
+    /// [`random_turn`](GameState::random_turn) writing the decisions into `path` (cleared
+    /// first).
     #[inline]
     fn play_random_turn_recorded<R: Rng + ?Sized>(
         &mut self,
         rng: &mut R,
         path: &mut Vec<Decision>,
     ) -> u32 {
+        path.clear();
         self.random_turn(rng, Some(path))
     }
 

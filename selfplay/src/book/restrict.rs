@@ -202,11 +202,8 @@ impl<G: GameState> GameState for Restricted<G> {
         self.inner.turn_limit_result()
     }
 
-    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, mut log: DecisionLog) -> u32 {
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
         if self.hit {
-            if let Some(p) = log.as_deref_mut() {
-                p.clear();
-            }
             return 0;
         }
         let n = self.inner.random_turn(rng, log);

@@ -7,17 +7,14 @@ use crate::game::{Decision, DecisionLog};
 use crate::games::crumble::game::{Crumble, Phase};
 use rand::Rng;
 
-/// Plays the rest of the current turn at random (from any phase), writing the decisions into
-/// `log` when given (cleared first), and returns the number of decisions made: Crumble's
+/// Plays the rest of the current turn at random (from any phase), appending the decisions to
+/// `log` when given, and returns the number of decisions made: Crumble's
 /// [`GameState::random_turn`]. Does nothing when the game is over.
 pub(super) fn random_turn<R: Rng + ?Sized>(
     game: &mut Crumble,
     rng: &mut R,
     mut path: DecisionLog,
 ) -> u32 {
-    if let Some(p) = path.as_deref_mut() {
-        p.clear();
-    }
     let mut record = |d: Decision| {
         if let Some(p) = path.as_deref_mut() {
             p.push(d);

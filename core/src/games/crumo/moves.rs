@@ -284,9 +284,6 @@ impl Crumo {
         rng: &mut R,
         mut path: DecisionLog,
     ) -> u32 {
-        if let Some(p) = path.as_deref_mut() {
-            p.clear();
-        }
         if self.is_over() {
             return 0;
         }

@@ -268,9 +268,6 @@ impl GameState for Nim {
 
     /// Uniformly among the non-empty heaps, then uniformly among the amounts to take.
     fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, mut log: DecisionLog) -> u32 {
-        if let Some(p) = log.as_deref_mut() {
-            p.clear();
-        }
         if self.result.is_some() {
             return 0;
         }

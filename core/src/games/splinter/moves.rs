@@ -219,9 +219,6 @@ impl Splinter {
         rng: &mut R,
         mut path: DecisionLog,
     ) -> u32 {
-        if let Some(p) = path.as_deref_mut() {
-            p.clear();
-        }
         if self.is_over() {
             return 0;
         }

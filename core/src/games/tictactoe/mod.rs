@@ -300,10 +300,7 @@ impl GameState for TicTacToe {
     }
 
     /// Uniformly among the empty cells.
-    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, mut log: DecisionLog) -> u32 {
-        if let Some(p) = log.as_deref_mut() {
-            p.clear();
-        }
+    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
         if self.result.is_some() {
             return 0;
         }
