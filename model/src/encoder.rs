@@ -16,6 +16,7 @@
 //! ([`GameState::symmetries`], the same numbers), and `T(s)` is the game's image
 //! ([`GameState::symmetry_image`]). [`check_encoder`] tests all of this on random games.
 
+use crate::builtin::Builtin;
 use crumble_core::{Decision, GameState, Player};
 use crumble_selfplay::SearchRecord;
 use std::fmt;
@@ -92,6 +93,9 @@ pub trait Encoder<G: GameState>: Send + Sync + fmt::Debug + 'static {
     /// overrides it, since its first decision maps exactly only with the second.
     /// Does [`Encoder::ownership`] give a target?
     const OWNERSHIP: bool = false;
+
+    /// The network compiled into the program for this game (the agent `bot`), if it has one.
+    const BUILTIN: Option<Builtin> = None;
 
     /// The ownership target of KataGo's auxiliary head: at each fine-grid cell of the
     /// finished game `end` seen through the exact symmetry `sym` (one of `end`'s), `+1` where

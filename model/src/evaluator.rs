@@ -150,8 +150,8 @@ impl<E> NetEvaluator<E> {
         ))
     }
 
-    /// The built-in network ([`crate::builtin`]) for the game of `encoder` onto `device`;
-    /// refused for a game whose shapes it does not fit (it is a Crumble network).
+    /// The built-in network of the game of `encoder` ([`Encoder::BUILTIN`]) onto `device`;
+    /// refused for a game without one.
     pub fn builtin_for<G: GameState>(
         encoder: E,
         device: Device,
@@ -159,15 +159,22 @@ impl<E> NetEvaluator<E> {
     where
         E: Encoder<G>,
     {
-        let (config, net) = crate::builtin::load(&device)?;
+        let builtin = E::BUILTIN.ok_or_else(|| CheckpointError::Config {
+            path: "<built-in network>".into(),
+            message: format!(
+                "{} has no built-in network: name a checkpoint (ckpt:PATH) or a search without one (mcts:rollout:SIMS)",
+                G::NAME
+            ),
+        })?;
+        let (config, net) = builtin.load(&device)?;
         config
             .fits(&encoder)
             .map_err(|message| CheckpointError::Config {
-                path: crate::builtin::NAME.into(),
+                path: builtin.name.into(),
                 message,
             })?;
         Ok(NetEvaluator::with_encoder(
-            crate::builtin::NAME,
+            builtin.name,
             encoder,
             config,
             net,

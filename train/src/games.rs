@@ -124,8 +124,9 @@ pub trait TrainGame: GameText {
     /// The game's encoder for the network.
     type Encoder: Encoder<Self> + Clone + Default;
 
-    /// Does the built-in network (`bot`) play this game?
-    const BUILTIN: bool = false;
+    /// Does the program carry a network for this game (the agent `bot`; its encoder's
+    /// [`Encoder::BUILTIN`])?
+    const BUILTIN: bool = <Self::Encoder as Encoder<Self>>::BUILTIN.is_some();
 
     /// The agent `play` and `serve` use when none is named: the built-in network where the
     /// game has one, else a search without a network.
@@ -208,7 +209,6 @@ fn opening_line<G: TrainGame>(line: &str, cfg: &TrainConfig) -> Result<G, String
 
 impl TrainGame for Crumble {
     type Encoder = CrumbleEncoder;
-    const BUILTIN: bool = true;
 
     /// `[game.start] resolution` grid units per cell (the default start's where the start
     /// does not play), `[net] cell_pixels` pixels per cell.

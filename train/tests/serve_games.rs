@@ -110,7 +110,7 @@ async fn splinter_plays_by_clicks_and_notation() {
             json!({ "position": { "width": 9, "height": 10 } }),
             "bad position",
         ),
-        (json!({ "agent": "bot" }), "plays only crumble"),
+        (json!({ "agent": "bot" }), "has no built-in network"),
         (json!({ "game": "go" }), "unknown game `go`"),
     ] {
         refused(&app, &api("new"), body, word).await;
@@ -231,7 +231,7 @@ async fn crumo_places_moves_swaps_and_passes() {
             json!({ "position": "{\"size\": 5}" }),
             "bad position",
         ),
-        ("agent", json!({ "agent": "bot:8" }), "plays only crumble"),
+        ("agent", json!({ "agent": "bot:8" }), "has no built-in network"),
     ] {
         refused(&app, &api(path), body, word).await;
     }

@@ -15,8 +15,8 @@ pub struct Args {
     /// Address to listen on (port 0: any free port, printed at start).
     #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
-    /// The default opponent of the game: bot (the built-in network) for crumble,
-    /// mcts:rollout:200 for splinter and crumo. The page may pick another kind, but only this
+    /// The default opponent of the game: bot (its built-in network) for a game that has
+    /// one, mcts:rollout:200 for the others. The page may pick another kind, but only this
     /// one may name a checkpoint file.
     #[arg(long, value_name = "AGENT")]
     agent: Option<String>,

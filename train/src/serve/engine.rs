@@ -389,8 +389,8 @@ fn no_bot<G: ServeGame>(spec: &AgentSpec) -> Result<(), ServeError> {
         )
     {
         return Err(ServeError::BadAgent(format!(
-            "the built-in network (bot) plays only crumble; for {} choose mcts:rollout, \
-             mcts:uniform or random (or start the server with --agent ckpt:PATH)",
+            "{} has no built-in network (bot): choose mcts:rollout, mcts:uniform or random \
+             (or start the server with --agent ckpt:PATH)",
             G::NAME
         )));
     }

@@ -5,6 +5,7 @@ pub mod action;
 pub mod planes;
 pub mod symmetry;
 
+use crate::builtin::Builtin;
 use crate::encoder::{Encoder, ownership_from_planes};
 use crumble_core::games::crumble::Crumble;
 use crumble_core::{Color, Decision, Player};
@@ -26,6 +27,11 @@ impl Encoder<Crumble> for CrumbleEncoder {
     const POLICY_PLANES: usize = 8;
     const POLICY_EXTRA: usize = 1;
     const OWNERSHIP: bool = true;
+    /// One hour of default training, generation 79 (`model/assets/README.md`).
+    const BUILTIN: Option<Builtin> = Some(Builtin {
+        name: "<built-in Crumble network gen-0079>",
+        bytes: include_bytes!("../../../assets/crumble-gen0079.crnet"),
+    });
     fn grid(&self, state: &Crumble) -> usize {
         usize::from(state.grid_size())
     }
