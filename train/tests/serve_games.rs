@@ -231,7 +231,11 @@ async fn crumo_places_moves_swaps_and_passes() {
             json!({ "position": "{\"size\": 5}" }),
             "bad position",
         ),
-        ("agent", json!({ "agent": "bot:8" }), "has no built-in network"),
+        (
+            "agent",
+            json!({ "agent": "bot:8" }),
+            "has no built-in network",
+        ),
     ] {
         refused(&app, &api(path), body, word).await;
     }
