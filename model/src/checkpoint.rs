@@ -283,6 +283,7 @@ pub fn decode(
             count,
         });
     }
+    let (net, _) = crate::train::flush_subnormal_weights(net);
     Ok((config, net))
 }
 

@@ -13,7 +13,7 @@
 
 use crate::layout::Layout;
 use crate::net::CrumbleNet;
-use burn::module::{Module, ModuleVisitor, Param};
+use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::grad_clipping::GradientClippingConfig;
 use burn::optim::momentum::MomentumConfig;
@@ -307,7 +307,6 @@ pub fn optimizer(s: &OptimizerSettings) -> ModuleOptimizer {
     }
 }
 
-/// `Σ w²` over every parameter of `net`.
 /// How many weights of `net` are NaN or infinite (a network that must never be saved,
 /// promoted or played).
 pub fn non_finite_weights(net: &CrumbleNet) -> u64 {
@@ -325,6 +324,42 @@ pub fn non_finite_weights(net: &CrumbleNet) -> u64 {
     c.0
 }
 
+/// `net` with every subnormal weight (non-zero, below `f32::MIN_POSITIVE` in magnitude) set
+/// to zero, and how many there were. Weight decay leaves unused weights on their way to zero
+/// (7% of the built-in network's were subnormal): they change no output, but x86 CPUs
+/// multiply subnormals in slow microcode, and on an Intel Xeon they made the built-in
+/// network's inference three times slower.
+pub fn flush_subnormal_weights(net: CrumbleNet) -> (CrumbleNet, u64) {
+    struct Flush(u64);
+    impl ModuleMapper for Flush {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            let (id, value, mapper) = param.consume();
+            let data = value.to_data();
+            let Ok(v) = data.as_slice::<f32>() else {
+                return Param::from_mapped_value(id, value, mapper);
+            };
+            let n = v.iter().filter(|x| x.is_subnormal()).count() as u64;
+            if n == 0 {
+                return Param::from_mapped_value(id, value, mapper);
+            }
+            self.0 += n;
+            let flushed: Vec<f32> = v
+                .iter()
+                .map(|&x| if x.is_subnormal() { 0.0 } else { x })
+                .collect();
+            let mut t = Tensor::from_data(TensorData::new(flushed, value.dims()), &value.device());
+            if value.is_require_grad() {
+                t = t.require_grad();
+            }
+            Param::from_mapped_value(id, t, mapper)
+        }
+    }
+    let mut f = Flush(0);
+    let net = net.map(&mut f);
+    (net, f.0)
+}
+
+/// `Σ w²` over every parameter of `net`.
 pub fn sum_of_squares(net: &CrumbleNet) -> f64 {
     struct Squares(f64);
     impl ModuleVisitor for Squares {

@@ -757,6 +757,54 @@ fn evaluator_priors_and_values_match_burns_forward_pass() {
     }
 }
 
+/// Subnormal weights are flushed to zero when a checkpoint is read, counted, and change no
+/// output; the built-in network (7% of whose stored weights are subnormal) loads without one.
+#[test]
+fn subnormal_weights_are_flushed_on_load_without_changing_outputs() {
+    use burn::module::{ModuleMapper, ModuleVisitor, Param};
+    /// Sets the first weight of every tensor to a subnormal value.
+    struct Spoil(u64);
+    impl ModuleMapper for Spoil {
+        fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+            let (id, value, mapper) = param.consume();
+            let mut v = value.to_data().try_to_vec::<f32>().unwrap();
+            v[0] = 1e-40 * if self.0.is_multiple_of(2) { 1.0 } else { -1.0 };
+            self.0 += 1;
+            let t = Tensor::from_data(TensorData::new(v, value.dims()), &value.device());
+            Param::from_mapped_value(id, t, mapper)
+        }
+    }
+    struct Subnormals(u64);
+    impl ModuleVisitor for Subnormals {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            let v = param.val().into_data().try_to_vec::<f32>().unwrap();
+            self.0 += v.iter().filter(|x| x.is_subnormal()).count() as u64;
+        }
+    }
+    let count = |net: &CrumbleNet| {
+        let mut c = Subnormals(0);
+        net.visit(&mut c);
+        c.0
+    };
+    let games = positions(6, 8, 4, 3);
+    let cfg = tiny();
+    let mut spoil = Spoil(0);
+    let net = cfg.init(&default_device()).unwrap().map(&mut spoil);
+    assert_eq!(count(&net), spoil.0);
+    let (flushed, n) = train::flush_subnormal_weights(net.clone());
+    assert_eq!((n, count(&flushed)), (spoil.0, 0));
+    let bytes = checkpoint::encode(&cfg, &net).unwrap();
+    let (_, loaded) = checkpoint::decode(&bytes, "x.crnet", &default_device()).unwrap();
+    assert_eq!(count(&loaded), 0);
+    assert_eq!(outputs(&loaded, &games), outputs(&net, &games));
+    let builtin = <crumble_model::CrumbleEncoder as crumble_model::Encoder<Crumble>>::BUILTIN
+        .unwrap()
+        .load(&default_device())
+        .unwrap()
+        .1;
+    assert_eq!(count(&builtin), 0);
+}
+
 /// The network compiled into the program loads through the `bot` agent, fits Crumble, is
 /// refused for Splinter, and its search plays a legal move from the standard start.
 #[test]
