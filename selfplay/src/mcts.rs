@@ -34,6 +34,7 @@
 //!   [`SearchOutput::proven`] holds the exact value; at a root proven lost the normal target
 //!   (visits, pruned visits or Gumbel's completed Q) is kept.
 
+mod batch;
 mod inspect;
 mod proof;
 mod refine;
@@ -69,7 +70,11 @@ struct Node {
     edges: u32,
     n_edges: u32,
     forced: u32,
-    n_forced: u32,
+    n_forced: u16,
+    /// Simulations of the batch being gathered that passed through this node and wait for
+    /// their leaf's evaluation (virtual visits, each counted as a loss for the decider above;
+    /// see `mcts/batch.rs`). Zero outside [`Search::run_batch`].
+    in_flight: u16,
     /// +1 the first player decides here, -1 the second, 0 the game is over.
     sign: i8,
     state: NodeState,
@@ -99,6 +104,19 @@ pub enum Step {
     NeedsEval,
     /// The simulation budget is spent.
     Done,
+}
+
+/// How one simulation ended ([`Search::simulate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sim {
+    /// It reached a proven node and backed up its exact value.
+    BackedUp,
+    /// It reached a leaf that needs an evaluation, now pending.
+    Leaf,
+    /// The root is proven: no simulation is needed.
+    Stop,
+    /// It reached a leaf already waiting in the batch being gathered.
+    Collision,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -159,6 +177,9 @@ pub struct Search<G: GameState> {
     prepared: bool,
     path: Vec<u32>,
     pending: u32,
+    /// The leaves of the batch being gathered ([`Search::run_batch`]): the first `waiting`.
+    parked: Vec<batch::Parked<G>>,
+    waiting: usize,
     legal: Vec<Decision>,
     noise_backup: Vec<f32>,
     /// The root's Dirichlet samples, kept between searches so a search allocates none.
@@ -214,6 +235,8 @@ impl<G: GameState> Search<G> {
             prepared: false,
             path: Vec::new(),
             pending: NONE,
+            parked: Vec::new(),
+            waiting: 0,
             legal: Vec::new(),
             noise_backup: Vec::new(),
             dirichlet: Vec::new(),
@@ -247,6 +270,7 @@ impl<G: GameState> Search<G> {
         self.to_skip.clear();
         self.root = NONE;
         self.pending = NONE;
+        self.waiting = 0;
     }
 
     /// Number of nodes in the tree.
@@ -268,6 +292,7 @@ impl<G: GameState> Search<G> {
     /// configured). Reuses the tree when its root is this state.
     pub fn begin(&mut self, game: &G, simulations: u32, full: bool) {
         assert!(!game.is_over(), "search needs a live game");
+        self.release_batch();
         let h = game.state_hash();
         let reuse = self.cfg.tree_reuse
             && self.root != NONE
@@ -285,6 +310,7 @@ impl<G: GameState> Search<G> {
                 n_edges: 0,
                 forced: 0,
                 n_forced: 0,
+                in_flight: 0,
                 sign: sign_of(game.decider()),
                 state: NodeState::Unexpanded,
                 net_value: 0.0,
@@ -318,71 +344,99 @@ impl<G: GameState> Search<G> {
 
     /// Plays simulations until one needs an evaluation or the budget is spent.
     pub fn run(&mut self) -> Step {
-        debug_assert!(self.pending == NONE, "provide the pending evaluation first");
-        let root = self.root;
+        debug_assert!(
+            self.pending == NONE && self.waiting == 0,
+            "provide the pending evaluation first"
+        );
         while self.done < self.budget {
-            if self.nodes[root as usize].proof != UNPROVEN {
-                // Nothing left to learn: the root's value is exact. A win the lookahead proved
-                // (in an earlier search, with the root then below) still needs its decision.
-                if self.plants_root_wins() && self.won_without_proving_child(root) {
-                    self.sim_at_root();
-                    self.plant_root_win();
-                }
-                break;
-            }
-            self.sim_at_root();
-            self.path.clear();
-            self.path.push(root);
-            if self.nodes[root as usize].state == NodeState::Unexpanded {
-                let sim = self.sim.as_mut().expect("set above");
-                sim.legal_decisions_into(&mut self.legal);
-                self.pending = root;
-                return Step::NeedsEval;
-            }
-            if !self.prepared {
-                self.prepare_root();
-                if self.plants_root_wins() && self.plant_root_win() {
-                    continue; // the root is proven; the simulation game was used
-                }
-            }
-            let mut node = root;
-            loop {
-                let p = self.nodes[node as usize].proof;
-                if p != UNPROVEN {
-                    // Terminal or proven: the exact value, without descending further.
-                    self.backup(f64::from(p));
-                    self.propagate_proof();
-                    break;
-                }
-                let e = self.select_edge(node);
-                let edge = self.edges[e];
-                let sim = self.sim.as_mut().expect("set above");
-                sim.apply_unchecked(edge.decision);
-                if edge.child == NONE {
-                    let c = self.new_node();
-                    self.edges[e].child = c;
-                    self.path.push(c);
-                    let p = self.nodes[c as usize].proof;
-                    if p != UNPROVEN {
-                        self.backup(f64::from(p));
-                        self.propagate_proof();
-                        break;
-                    }
-                    self.pending = c;
-                    return Step::NeedsEval;
-                }
-                let ch = self.nodes[edge.child as usize];
-                for i in ch.forced..ch.forced + ch.n_forced {
-                    sim.apply_unchecked(self.forced[i as usize]);
-                }
-                self.path.push(edge.child);
-                node = edge.child;
-                if !ch.checked && self.cfg.lookahead.visit().is_some_and(|v| ch.n + 1 >= v) {
-                    self.check_on_visit(node);
-                }
+            match self.simulate() {
+                Sim::BackedUp => {}
+                Sim::Leaf => return Step::NeedsEval,
+                Sim::Stop => break,
+                Sim::Collision => unreachable!("no leaf waits outside run_batch"),
             }
         }
         Step::Done
+    }
+
+    /// One simulation from the root: down the tree to a leaf that needs an evaluation (left
+    /// pending), or to a proven node whose exact value it backs up.
+    fn simulate(&mut self) -> Sim {
+        let root = self.root;
+        if self.nodes[root as usize].proof != UNPROVEN {
+            // Nothing left to learn: the root's value is exact. A win the lookahead proved
+            // (in an earlier search, with the root then below) still needs its decision.
+            if self.plants_root_wins() && self.won_without_proving_child(root) {
+                self.sim_at_root();
+                self.plant_root_win();
+            }
+            return Sim::Stop;
+        }
+        self.sim_at_root();
+        self.path.clear();
+        self.path.push(root);
+        if self.nodes[root as usize].state == NodeState::Unexpanded {
+            if self.nodes[root as usize].in_flight > 0 {
+                return Sim::Collision;
+            }
+            let sim = self.sim.as_mut().expect("set above");
+            sim.legal_decisions_into(&mut self.legal);
+            self.pending = root;
+            return Sim::Leaf;
+        }
+        if !self.prepared {
+            self.prepare_root();
+            if self.plants_root_wins() && self.plant_root_win() {
+                return Sim::BackedUp; // the root is proven; the simulation game was used
+            }
+        }
+        let mut node = root;
+        loop {
+            let p = self.nodes[node as usize].proof;
+            if p != UNPROVEN {
+                // Terminal or proven: the exact value, without descending further.
+                self.backup(f64::from(p));
+                self.propagate_proof();
+                return Sim::BackedUp;
+            }
+            let e = self.select_edge(node);
+            let edge = self.edges[e];
+            let sim = self.sim.as_mut().expect("set above");
+            sim.apply_unchecked(edge.decision);
+            if edge.child == NONE {
+                let c = self.new_node();
+                self.edges[e].child = c;
+                self.path.push(c);
+                let p = self.nodes[c as usize].proof;
+                if p != UNPROVEN {
+                    self.backup(f64::from(p));
+                    self.propagate_proof();
+                    return Sim::BackedUp;
+                }
+                self.pending = c;
+                return Sim::Leaf;
+            }
+            let ch = self.nodes[edge.child as usize];
+            if ch.state == NodeState::Unexpanded && ch.in_flight > 0 {
+                // A leaf of the batch being gathered: its value is not known yet.
+                self.unselect_root_edge(node, e);
+                return Sim::Collision;
+            }
+            for i in ch.forced..ch.forced + u32::from(ch.n_forced) {
+                sim.apply_unchecked(self.forced[i as usize]);
+            }
+            self.path.push(edge.child);
+            node = edge.child;
+            if ch.state == NodeState::Unexpanded {
+                // Left unanswered by a search that stopped early: evaluated now.
+                sim.legal_decisions_into(&mut self.legal);
+                self.pending = node;
+                return Sim::Leaf;
+            }
+            if !ch.checked && self.cfg.lookahead.visit().is_some_and(|v| ch.n + 1 >= v) {
+                self.check_on_visit(node);
+            }
+        }
     }
 
     /// The leaf waiting for an evaluation (after [`Step::NeedsEval`]).
@@ -476,7 +530,9 @@ impl<G: GameState> Search<G> {
             edges: 0,
             n_edges: 0,
             forced: fstart,
-            n_forced: self.forced.len() as u32 - fstart,
+            n_forced: u16::try_from(self.forced.len() as u32 - fstart)
+                .expect("a chain of forced decisions is shorter than 65,536"),
+            in_flight: 0,
             sign: sign_of(sim.decider()),
             state: if over {
                 NodeState::Terminal
@@ -499,7 +555,19 @@ impl<G: GameState> Search<G> {
         if c.proof != UNPROVEN {
             return Some(parent_sign * f32::from(c.proof));
         }
+        if c.in_flight > 0 {
+            // Virtual loss: each simulation waiting below counts as a loss for the parent's
+            // decider, so the batch being gathered spreads over other lines.
+            let n = f64::from(c.n) + f64::from(c.in_flight);
+            return Some(((f64::from(parent_sign) * c.w - f64::from(c.in_flight)) / n) as f32);
+        }
         (c.n > 0).then(|| parent_sign * (c.w / f64::from(c.n)) as f32)
+    }
+
+    /// Visits of a node, counting the simulations of a batch waiting below it.
+    #[inline]
+    fn visits(nd: &Node) -> u32 {
+        nd.n + u32::from(nd.in_flight)
     }
 
     /// The exploration constant at node `nd`: `c_puct`, scaled by the spread of its values
@@ -526,7 +594,7 @@ impl<G: GameState> Search<G> {
         let parent_q = s * (nd.w / f64::from(nd.n.max(1))) as f32;
         let mut mass = 0.0f32;
         for e in &self.edges[nd.edges as usize..(nd.edges + nd.n_edges) as usize] {
-            if e.child != NONE && self.nodes[e.child as usize].n > 0 {
+            if e.child != NONE && Self::visits(&self.nodes[e.child as usize]) > 0 {
                 mass += e.prior;
             }
         }
@@ -536,7 +604,7 @@ impl<G: GameState> Search<G> {
             self.cfg.fpu_reduction
         };
         let fpu = parent_q - reduction * mass.sqrt();
-        let explore = self.c_puct_at(&nd) * (nd.n as f32).sqrt();
+        let explore = self.c_puct_at(&nd) * (Self::visits(&nd) as f32).sqrt();
         let mut best = nd.edges as usize;
         let mut best_score = f32::NEG_INFINITY;
         for i in nd.edges as usize..(nd.edges + nd.n_edges) as usize {
@@ -545,7 +613,7 @@ impl<G: GameState> Search<G> {
                 continue; // nothing to gain there; the node itself is proven once all are
             }
             let (q, n) = match self.child_q(s, e.child) {
-                Some(q) => (q, self.nodes[e.child as usize].n),
+                Some(q) => (q, Self::visits(&self.nodes[e.child as usize])),
                 None => (fpu, 0),
             };
             let score = q + explore * e.prior / (1.0 + n as f32);
@@ -722,7 +790,7 @@ impl<G: GameState> Search<G> {
     /// priors changed by noise.
     pub fn finish(&mut self) -> &SearchOutput {
         assert!(
-            self.root != NONE && self.pending == NONE,
+            self.root != NONE && self.pending == NONE && self.waiting == 0,
             "finish() after run() returned Done"
         );
         let nd = self.nodes[self.root as usize];
@@ -1011,6 +1079,7 @@ impl<G: GameState> Search<G> {
     /// The decision `d` was played in the game this tree follows: move the root along it
     /// (tree reuse), or drop the tree when it has no such child.
     pub fn advance(&mut self, d: Decision) {
+        self.release_batch();
         if self.root == NONE {
             return;
         }
@@ -1039,7 +1108,8 @@ impl<G: GameState> Search<G> {
             Some(c) if c != NONE && self.nodes[c as usize].state == NodeState::Expanded => {
                 let skip: Vec<Decision> = {
                     let cn = self.nodes[c as usize];
-                    self.forced[cn.forced as usize..(cn.forced + cn.n_forced) as usize].to_vec()
+                    self.forced[cn.forced as usize..(cn.forced + u32::from(cn.n_forced)) as usize]
+                        .to_vec()
                 };
                 self.compact(c);
                 self.to_skip = skip;
@@ -1065,7 +1135,7 @@ impl<G: GameState> Search<G> {
             if old != new_root {
                 nn[new as usize].forced = nf.len() as u32;
                 nf.extend_from_slice(
-                    &self.forced[on.forced as usize..(on.forced + on.n_forced) as usize],
+                    &self.forced[on.forced as usize..(on.forced + u32::from(on.n_forced)) as usize],
                 );
             }
             if on.state == NodeState::Expanded {
@@ -1162,7 +1232,7 @@ impl<G: GameState> Search<G> {
             node = e.child;
             i += 1;
             let c = self.nodes[node as usize];
-            for f in &self.forced[c.forced as usize..(c.forced + c.n_forced) as usize] {
+            for f in &self.forced[c.forced as usize..(c.forced + u32::from(c.n_forced)) as usize] {
                 if i < path.len() && path[i] == *f {
                     i += 1;
                 }

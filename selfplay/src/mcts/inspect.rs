@@ -46,7 +46,9 @@ impl<G: GameState> Search<G> {
                     continue;
                 }
                 path.push(e.decision);
-                for &f in &self.forced[ch.forced as usize..(ch.forced + ch.n_forced) as usize] {
+                for &f in
+                    &self.forced[ch.forced as usize..(ch.forced + u32::from(ch.n_forced)) as usize]
+                {
                     if g.apply(f).is_err() {
                         break;
                     }
@@ -94,7 +96,7 @@ impl<G: GameState> Search<G> {
             out.push(e.decision);
             let ch = self.nodes[e.child as usize];
             out.extend_from_slice(
-                &self.forced[ch.forced as usize..(ch.forced + ch.n_forced) as usize],
+                &self.forced[ch.forced as usize..(ch.forced + u32::from(ch.n_forced)) as usize],
             );
             node = e.child;
         }
