@@ -7,7 +7,7 @@
 //! win in one after 54 of 59 random Black turns, and a defence exists).
 
 mod common;
-use common::{advance_past_forced, load, uniform_then};
+use common::{advance_past_forced, load, rollout, search_turn, uniform_then};
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::{Color, Decision, Player};
@@ -25,33 +25,6 @@ fn play_cfg() -> SearchConfig {
 fn assert_won_by(g: &Crumble, winner: Color, path: &[Decision]) {
     let won = g.outcome().and_then(|o| o.winner);
     assert_eq!(won, Some(winner), "played {path:?}");
-}
-
-/// Plays the rest of the current turn by search; returns the decisions played.
-fn search_turn(
-    game: &mut Crumble,
-    cfg: &SearchConfig,
-    sims: u32,
-    eval: &mut dyn Evaluator<Crumble>,
-    seed: u64,
-) -> Vec<Decision> {
-    let mut search = Search::new(cfg.clone(), seed);
-    let turn = game.turns_played();
-    let mut played = Vec::new();
-    let mut legal = Vec::new();
-    while !game.is_over() && game.turns_played() == turn {
-        game.legal_decisions_into(&mut legal);
-        let d = if legal.len() == 1 {
-            legal[0]
-        } else {
-            search.search_with(game, sims, false, eval).unwrap();
-            search.pick(0.0)
-        };
-        game.apply(d).unwrap();
-        search.advance(d);
-        played.push(d);
-    }
-    played
 }
 
 /// Every winning turn path for the player to move (exhaustive; positions here are small).
@@ -73,21 +46,11 @@ fn mover_can_win(g: &Crumble) -> bool {
     false
 }
 
-fn rollout(seed: u64) -> RolloutEvaluator {
-    RolloutEvaluator::new(
-        RolloutConfig {
-            playouts: 1,
-            max_turns: 200,
-        },
-        seed,
-    )
-}
-
 #[test]
 fn finds_win_in_one_with_one_step() {
     let mut g = load("win-in-one-1-step.json");
     assert!(mover_can_win(&g));
-    let path = search_turn(&mut g, &play_cfg(), 300, &mut rollout(1), 1);
+    let path = search_turn(&mut g, &play_cfg(), 300, 1, &mut rollout(1), 1);
     assert_won_by(&g, Color::Black, &path);
 }
 
@@ -95,7 +58,7 @@ fn finds_win_in_one_with_one_step() {
 fn finds_win_in_one_with_a_two_step_swap_by_rollouts() {
     let mut g = load("win-in-one-2-steps.json");
     let me = g.to_move();
-    let path = search_turn(&mut g, &play_cfg(), 800, &mut rollout(2), 2);
+    let path = search_turn(&mut g, &play_cfg(), 800, 1, &mut rollout(2), 2);
     assert_won_by(&g, me, &path);
     let steps = path
         .iter()
@@ -109,7 +72,7 @@ fn finds_win_in_one_with_a_three_step_swap() {
     let mut g = load("win-in-one-3-steps.json");
     assert_eq!(g.to_move(), Color::White);
     // Pure tree search (uniform priors, value 0, exact terminals) over the whole turn.
-    let path = search_turn(&mut g, &play_cfg(), 3000, &mut UniformEvaluator, 2);
+    let path = search_turn(&mut g, &play_cfg(), 3000, 1, &mut UniformEvaluator, 2);
     assert_won_by(&g, Color::White, &path);
     assert!(path.len() >= 5, "choose, extent and three steps: {path:?}");
 }
@@ -120,7 +83,7 @@ fn defends_against_a_win_in_one() {
     assert_eq!(g0.to_move(), Color::Black);
     assert!(!mover_can_win(&g0));
     let mut g = g0.clone();
-    let path = search_turn(&mut g, &play_cfg(), 2000, &mut UniformEvaluator, 3);
+    let path = search_turn(&mut g, &play_cfg(), 2000, 1, &mut UniformEvaluator, 3);
     assert!(!g.is_over());
     assert!(
         !mover_can_win(&g),
@@ -292,7 +255,7 @@ fn gumbel_finds_the_win_in_one() {
     let mut g = load("win-in-one-1-step.json");
     let mut cfg = play_cfg();
     cfg.gumbel.enabled = true;
-    let path = search_turn(&mut g, &cfg, 200, &mut rollout(6), 6);
+    let path = search_turn(&mut g, &cfg, 200, 1, &mut rollout(6), 6);
     assert_won_by(&g, Color::Black, &path);
 }
 
@@ -424,10 +387,10 @@ fn the_search_refinements_keep_wins_defences_and_targets() {
     on.stdev_exploration.scale = 0.85;
     on.lcb.enabled = true;
     let mut g = load("win-in-one-1-step.json");
-    let path = search_turn(&mut g, &on, 200, &mut rollout(3), 3);
+    let path = search_turn(&mut g, &on, 200, 1, &mut rollout(3), 3);
     assert_won_by(&g, Color::Black, &path);
     let mut g = load("defend-win-in-one.json");
-    search_turn(&mut g, &on, 400, &mut rollout(4), 4);
+    search_turn(&mut g, &on, 400, 1, &mut rollout(4), 4);
     assert!(!g.is_over() && !mover_can_win(&g), "the defence is found");
 
     let mut noised = SearchConfig::default();

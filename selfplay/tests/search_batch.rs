@@ -4,26 +4,13 @@
 //! defences; a batch left unanswered is dropped cleanly.
 
 mod common;
-use common::load;
+use common::{load, rollout, search_turn};
+use crumble_core::Color;
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::Crumble;
-use crumble_core::{Color, Decision};
 use crumble_selfplay::mcts::Search;
-use crumble_selfplay::{
-    Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, SearchConfig, Step,
-    UniformEvaluator,
-};
+use crumble_selfplay::{Evaluation, Evaluator, Leaf, SearchConfig, Step, UniformEvaluator};
 use rand::SeedableRng;
-
-fn rollout(seed: u64) -> RolloutEvaluator {
-    RolloutEvaluator::new(
-        RolloutConfig {
-            playouts: 1,
-            max_turns: 200,
-        },
-        seed,
-    )
-}
 
 /// Positions: the start, the test positions, and positions of random games.
 fn positions() -> Vec<Crumble> {
@@ -154,44 +141,15 @@ fn an_unanswered_batch_is_dropped_and_its_leaves_evaluated_later() {
     assert_eq!(out.visits.iter().sum::<u32>(), out.root_visits - 1);
 }
 
-/// Plays the rest of the turn by batched searches; returns the decisions played.
-fn batched_turn(
-    game: &mut Crumble,
-    sims: u32,
-    batch: usize,
-    eval: &mut dyn Evaluator<Crumble>,
-) -> Vec<Decision> {
-    let mut search = Search::new(SearchConfig::default().for_play(), 4);
-    let turn = game.turns_played();
-    let mut played = Vec::new();
-    while !game.is_over() && game.turns_played() == turn {
-        let legal = game.legal_decisions();
-        let d = if legal.len() == 1 {
-            legal[0]
-        } else {
-            search
-                .search_batched(game, sims, false, batch, eval)
-                .unwrap();
-            search.pick(0.0)
-        };
-        game.apply(d).unwrap();
-        search.advance(d);
-        played.push(d);
-    }
-    played
-}
-
 #[test]
 fn batched_searches_keep_the_exact_wins_and_defences() {
+    let play = SearchConfig::default().for_play();
     let mut g = load("win-in-one-1-step.json");
-    let path = batched_turn(&mut g, 200, 16, &mut rollout(1));
-    assert_eq!(
-        g.outcome().and_then(|o| o.winner),
-        Some(Color::Black),
-        "{path:?}"
-    );
+    let path = search_turn(&mut g, &play, 200, 16, &mut rollout(1), 4);
+    let winner = g.outcome().and_then(|o| o.winner);
+    assert_eq!(winner, Some(Color::Black), "{path:?}");
     let mut g = load("defend-win-in-one.json");
-    let path = batched_turn(&mut g, 400, 16, &mut UniformEvaluator);
+    let path = search_turn(&mut g, &play, 400, 16, &mut UniformEvaluator, 4);
     assert!(!g.is_over(), "{path:?}");
     let mut check = Default::default();
     assert!(

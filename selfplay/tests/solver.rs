@@ -70,26 +70,9 @@ fn favour(decision: Decision) -> impl Evaluator<Crumble> {
     })
 }
 
-/// Plays the rest of the turn by search, one search per decision with tree reuse.
+/// Plays the rest of the turn by uniform-evaluator searches ([`common::search_turn`]).
 fn search_turn(game: &mut Crumble, cfg: &SearchConfig, sims: u32) -> Vec<Decision> {
-    let mut search = Search::new(cfg.clone(), 1);
-    let turn = game.turns_played();
-    let mut played = Vec::new();
-    while !game.is_over() && game.turns_played() == turn {
-        let legal = game.legal_decisions();
-        let d = if legal.len() == 1 {
-            legal[0]
-        } else {
-            search
-                .search_with(game, sims, false, &mut UniformEvaluator)
-                .unwrap();
-            search.pick(0.0)
-        };
-        game.apply(d).unwrap();
-        search.advance(d);
-        played.push(d);
-    }
-    played
+    common::search_turn(game, cfg, sims, 1, &mut UniformEvaluator, 1)
 }
 
 #[test]

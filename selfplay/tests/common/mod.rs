@@ -5,7 +5,10 @@
 use crumble_core::games::crumble::{Crumble, position};
 use crumble_core::{Decision, GameState as _};
 use crumble_selfplay::mcts::Search;
-use crumble_selfplay::{EvalError, Evaluation, Evaluator, Leaf, UniformEvaluator};
+use crumble_selfplay::{
+    EvalError, Evaluation, Evaluator, Leaf, RolloutConfig, RolloutEvaluator, SearchConfig,
+    UniformEvaluator,
+};
 use std::fmt;
 
 /// A position of `tests/data/` (absolute-frame position JSON).
@@ -63,4 +66,50 @@ pub fn advance_past_forced(g: &mut Crumble, s: &mut Search<Crumble>, d: Decision
         s.advance(legal[0]);
         legal = g.legal_decisions();
     }
+}
+
+/// The random-playout evaluator, one playout a leaf, seeded.
+pub fn rollout(seed: u64) -> RolloutEvaluator {
+    RolloutEvaluator::new(
+        RolloutConfig {
+            playouts: 1,
+            max_turns: 200,
+        },
+        seed,
+    )
+}
+
+/// Plays the rest of the current turn by search: one search of `sims` per decision that is
+/// not forced, with tree reuse, its leaves evaluated `batch` at a time (1: the sequential
+/// search); returns the decisions played.
+pub fn search_turn(
+    game: &mut Crumble,
+    cfg: &SearchConfig,
+    sims: u32,
+    batch: usize,
+    eval: &mut dyn Evaluator<Crumble>,
+    seed: u64,
+) -> Vec<Decision> {
+    let mut search = Search::new(cfg.clone(), seed);
+    let turn = game.turns_played();
+    let mut played = Vec::new();
+    while !game.is_over() && game.turns_played() == turn {
+        let legal = game.legal_decisions();
+        let d = if legal.len() == 1 {
+            legal[0]
+        } else {
+            if batch == 1 {
+                search.search_with(game, sims, false, eval).unwrap();
+            } else {
+                search
+                    .search_batched(game, sims, false, batch, eval)
+                    .unwrap();
+            }
+            search.pick(0.0)
+        };
+        game.apply(d).unwrap();
+        search.advance(d);
+        played.push(d);
+    }
+    played
 }
