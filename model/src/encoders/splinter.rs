@@ -20,6 +20,7 @@
 //! it maps directions; its planes are found from the board plane (16), which gives `W` and
 //! `H`.
 
+use crate::builtin::Builtin;
 use crate::encoder::{Encoder, ownership_from_planes};
 use crumble_core::games::splinter::{Action, Dir, PieceType, Splinter, Symmetry};
 use crumble_core::{Decision, GameState, Player};
@@ -92,6 +93,11 @@ impl Encoder<Splinter> for SplinterEncoder {
     const INPUT_PLANES: usize = PLANES;
     const POLICY_PLANES: usize = POLICY_PLANES;
     const OWNERSHIP: bool = true;
+    /// 47 generations of `configs/splinter.toml` (`model/assets/README.md`).
+    const BUILTIN: Option<Builtin> = Some(Builtin {
+        name: "<built-in Splinter network gen-0047>",
+        bytes: include_bytes!("../../assets/splinter-gen0047.crnet"),
+    });
     fn grid(&self, state: &Splinter) -> usize {
         let b = state.board();
         usize::from(b.width().max(b.height()))
