@@ -116,7 +116,11 @@ async fn splinter_plays_by_clicks_and_notation() {
     }
     // Splinter has a built-in network: `bot` plays it.
     let (st, s) = post(&app, &api("new"), json!({ "agent": "bot:8" })).await;
-    assert_eq!((st, s["agent"].as_str()), (StatusCode::OK, Some("bot:8")), "{s}");
+    assert_eq!(
+        (st, s["agent"].as_str()),
+        (StatusCode::OK, Some("bot:8")),
+        "{s}"
+    );
     // A position in rule 10's JSON starts a game.
     let pos = include_str!("../../core/tests/data/splinter-examples/02-slide-corner-contact.json");
     let pos: Value = serde_json::from_str(pos).unwrap();
