@@ -28,8 +28,8 @@ pub struct Args {
     options: StartFlags,
     /// The opponent: bot[:SIMS] (the built-in network), random, mcts:uniform:SIMS,
     /// mcts:rollout:SIMS, ckpt:PATH[:SIMS], or book:FILE[@AGENT] (an opening book's moves,
-    /// then AGENT). Default: bot for a game with a built-in network (Crumble and
-    /// Splinter), mcts:rollout:200 for the others.
+    /// then AGENT). Default: bot for a game with a built-in network, mcts:rollout:200 for
+    /// the others.
     #[arg(long, value_name = "AGENT")]
     agent: Option<String>,
     /// Your colour (Black moves first). In Crumo your seat: white is the second seat, which
