@@ -126,7 +126,7 @@ pub struct SearchConfig {
 }
 
 /// The default `play_forcing_budget`: states the two-turn lookahead may visit per search.
-pub const DEFAULT_PLAY_FORCING_BUDGET: u64 = 200_000;
+pub const DEFAULT_PLAY_FORCING_BUDGET: u64 = 250_000;
 
 /// When the search runs the game's exact one-turn win check. In TOML: `false` (off),
 /// `"root"` (the root only: a win in one is always played), `N` (N ≥ 1: the root, and every

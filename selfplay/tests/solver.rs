@@ -361,6 +361,30 @@ fn two_turn_lookahead_gives_up_at_its_budget_and_never_answers_wrongly() {
     assert!(!solver.aborted());
 }
 
+/// The budget bounds all the work, the one-turn checks behind remembered refutations
+/// included: a late position of a random game on the standard board, where every move is
+/// refuted by a reply remembered from an earlier move, once took 4 s at the play budget
+/// while counting only a few hundred states.
+#[test]
+fn two_turn_lookahead_counts_every_state_against_its_budget() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let mut g = Crumble::new(6, 8).unwrap();
+    while g.turns_played() < 20 {
+        g.play_random_turn(&mut rng);
+    }
+    let mut solver = Solver::new();
+    let before = solver.nodes();
+    assert_eq!(solver.forcing_rest(&g, FORCING_TEST_BUDGET), None);
+    assert!(!solver.aborted());
+    let work = solver.nodes() - before;
+    assert!(work > 20_000, "only {work} states counted");
+    let before = solver.nodes();
+    assert_eq!(solver.forcing_rest(&g, work / 10), None);
+    assert!(solver.aborted(), "a tenth of the work did not stop it");
+    // Stopped at the budget, give or take one one-turn check.
+    assert!(solver.nodes() - before < work / 5);
+}
+
 /// The two-turn lookahead against the exhaustive depth-2 solver on positions of random games,
 /// from turn starts and from inside turns (a forcing rest of a turn is a forcing move).
 #[test]

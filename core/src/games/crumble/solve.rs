@@ -308,8 +308,19 @@ impl Solver {
             }
         };
         for i in 0..self.refutations.len() {
+            // Out of time: stop as if refuted; the caller sees `aborted`.
+            if Solver::walk_out_of_time(&mut self.wins) {
+                return true;
+            }
             let mut g = after.clone();
-            if g.play_move(&self.refutations[i]).is_ok() && reply_refutes(&mut self.check, &g) {
+            let before = self.check.nodes();
+            let refutes =
+                g.play_move(&self.refutations[i]).is_ok() && reply_refutes(&mut self.check, &g);
+            // The one-turn check's states count towards the work budget, as in the walk below:
+            // without them a position whose moves are all refuted by a remembered reply ran
+            // unbounded (4 s instead of at most about 1 at the play budget).
+            self.wins.nodes += self.check.nodes() - before;
+            if refutes {
                 let mv = self.refutations.remove(i);
                 self.refutations.insert(0, mv);
                 return true;
@@ -393,7 +404,8 @@ impl Solver {
     /// Depth 2 from any phase of a turn, bounded by a work budget: the decisions of a rest of
     /// the turn in progress that wins at once or forces a win on the mover's next turn
     /// whatever the reply, the first found (each distinct end of the turn once). `None` when
-    /// there is none, or when more than `budget` states were visited first: then
+    /// there is none, or when more than `budget` states were visited first (the one-turn
+    /// checks' states included): then
     /// [`Solver::aborted`] is true. A path found is always exact; the budget (states, not
     /// time) makes the answer the same on every machine. Lifts any deadline.
     pub fn forcing_rest(&mut self, game: &Crumble, budget: u64) -> Option<Vec<Decision>> {
