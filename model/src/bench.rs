@@ -51,6 +51,56 @@ pub struct BenchOptions {
     pub seconds: f64,
     /// The device of inference and training (with autodiff).
     pub device: Device,
+    /// A trained network to measure instead of a fresh one of `config`.
+    pub trained: Option<Trained>,
+}
+
+/// A trained Crumble network's checkpoint, read as every command reads one (subnormal weights
+/// flushed): trained weights can be slower than fresh ones (subnormals are 3x slower on some
+/// Intel CPUs), which a fresh network never shows.
+#[derive(Debug, Clone)]
+pub struct Trained {
+    /// The checkpoint's name in errors (its path, or the built-in network's name).
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Why a benchmark could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Config(#[from] crate::net::ConfigError),
+    #[error(transparent)]
+    Checkpoint(#[from] crate::checkpoint::CheckpointError),
+    /// The benchmark's positions are Crumble's: another game's network cannot read them.
+    #[error(
+        "{name}: not a Crumble network ({found} input planes, Crumble's have {PLANES}); bench net measures on Crumble positions"
+    )]
+    NotCrumble { name: String, found: usize },
+}
+
+impl Trained {
+    /// Crumble's built-in network.
+    pub fn builtin() -> Trained {
+        let b = <crate::CrumbleEncoder as crate::Encoder<Crumble>>::BUILTIN
+            .expect("Crumble has a built-in network");
+        Trained {
+            name: b.name.to_string(),
+            bytes: b.bytes.to_vec(),
+        }
+    }
+
+    /// The network and its config on `device`.
+    fn load(&self, device: &Device) -> Result<(NetConfig, crate::CrumbleNet), BenchError> {
+        let (cfg, net) = crate::checkpoint::decode(&self.bytes, &self.name, device)?;
+        if cfg.input_planes != PLANES {
+            return Err(BenchError::NotCrumble {
+                name: self.name.clone(),
+                found: cfg.input_planes,
+            });
+        }
+        Ok((cfg, net))
+    }
 }
 
 /// `count` positions from seeded random games (decision by decision, so every phase occurs),
@@ -148,9 +198,13 @@ fn forward(net: &crate::CrumbleNet, device: &Device, cells: &[f32], b: usize, n:
     );
 }
 
-/// Measures the network of `opts.config`.
-pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
-    let cfg = &opts.config;
+/// Measures the network of `opts.config`, or the trained one of `opts.trained`.
+pub fn run(opts: &BenchOptions) -> Result<NetBench, BenchError> {
+    let (config, net) = match &opts.trained {
+        Some(t) => t.load(&opts.device)?,
+        None => (opts.config.clone(), opts.config.init(&opts.device)?),
+    };
+    let cfg = &config;
     let r = cfg.resolution as u16;
     let g = usize::from(opts.board) * cfg.resolution;
     let games = sample_positions(opts.board, r, 256, 1);
@@ -158,7 +212,7 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
     let per = PLANES * g * g;
     let layout = crate::Layout::of(cfg);
     let cells = cell_inputs(cfg, opts.board, 256);
-    let net = cfg.init(&opts.device)?.valid();
+    let net = net.valid();
 
     let mut infer = [0.0; 4];
     let tower = usize::from(opts.board) * cfg.cell_pixels;
@@ -203,7 +257,10 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
         value,
         &ad,
     );
-    let mut tnet = Some(cfg.init(&ad)?);
+    let mut tnet = Some(match &opts.trained {
+        Some(t) => t.load(&ad)?.1,
+        None => cfg.init(&ad)?,
+    });
     let mut optim = train::adam();
     let steps = rate(opts.seconds, || {
         let (n, _, _) = train::step(tnet.take().expect("net"), &mut optim, &batch, 1e-4);
@@ -230,4 +287,27 @@ pub fn run(opts: &BenchOptions) -> Result<NetBench, crate::net::ConfigError> {
         train_gflops_b128: train_gflops,
         train_peak_share_b128: train_gflops / peak.gflops,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trained_network_is_read_as_checkpoints_are_and_another_games_is_refused() {
+        let device = crate::default_device();
+        let (cfg, _) = Trained::builtin().load(&device).unwrap();
+        assert_eq!(cfg.input_planes, PLANES);
+        let splinter = <crate::SplinterEncoder as crate::Encoder<
+            crumble_core::games::splinter::Splinter,
+        >>::BUILTIN
+            .unwrap();
+        let other = Trained {
+            name: splinter.name.into(),
+            bytes: splinter.bytes.to_vec(),
+        };
+        let e = other.load(&device).unwrap_err();
+        assert!(matches!(e, BenchError::NotCrumble { .. }), "{e}");
+        assert!(e.to_string().contains("not a Crumble network"), "{e}");
+    }
 }

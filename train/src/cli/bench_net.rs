@@ -6,9 +6,9 @@
 //! for the identical PyTorch network. Then the machine's measured fp32 FMA peak on all cores
 //! and the share of it inference and training reach. Only meaningful in a release build.
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 use crumble_model::NetConfig;
-use crumble_model::bench::{self, BenchOptions};
+use crumble_model::bench::{self, BenchOptions, Trained};
 use std::process::ExitCode;
 
 #[derive(Debug, clap::Args)]
@@ -25,6 +25,12 @@ pub struct Args {
     /// Board size N of the positions.
     #[arg(long, default_value_t = 6)]
     board: u16,
+    /// Measure this trained Crumble network instead of a fresh one of the default config: a
+    /// checkpoint (.crnet), or `builtin` for the built-in network. Trained weights can be
+    /// slower than fresh ones on some CPUs (subnormal numbers), which a fresh network never
+    /// shows.
+    #[arg(long, value_name = "CHECKPOINT", conflicts_with_all = ["channels", "blocks", "cell_pixels"])]
+    net: Option<String>,
     /// Override the default config's tower channels (for exploring sizes).
     #[arg(long, hide = true, value_parser = crate::cli::positive::<usize>)]
     channels: Option<usize>,
@@ -58,11 +64,23 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         config.cell_pixels = p;
     }
     config.validate()?;
+    let trained = match a.net.as_deref() {
+        None => None,
+        Some("builtin") => Some(Trained::builtin()),
+        Some(path) => Some(Trained {
+            name: path.to_string(),
+            bytes: std::fs::read(path).with_context(|| format!("cannot read {path}"))?,
+        }),
+    };
+    let source = trained
+        .as_ref()
+        .map_or_else(|| "fresh weights".to_string(), |t| t.name.clone());
     let opts = BenchOptions {
         config: config.clone(),
         board: a.board,
         seconds: a.seconds,
         device: crumble_model::default_device(),
+        trained,
     };
     let f = bench::run(&opts)?;
     if a.json {
@@ -72,7 +90,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         let backend = std::env::var("BURN_DEVICE").unwrap_or_else(|_| "flex".into());
         super::print(&format!(
             "crumble bench net: {n}x{n} board, R = {r}, inference and training on burn {backend} ({kernels} kernels on the CPU), {build}, machine with {cores} cores\n\
-             network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}\n\
+             network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}; {source}\n\
              FLOPs per position  {flops:>12.1} M\n\
              inference           {:>12.0} positions/s at batch 1\n\
              {:>32.0} positions/s at batch 16\n\
