@@ -12,12 +12,14 @@ pub struct KeyError {
     pub problem: String,
 }
 
-/// The error of key `key`.
-pub fn key_err(key: impl Into<String>, problem: impl Into<String>) -> KeyError {
+/// The error of key `key`, as a [`KeyError`] or any error made from one (a game's position
+/// error).
+pub fn key_err<E: From<KeyError>>(key: impl Into<String>, problem: impl Into<String>) -> E {
     KeyError {
         key: key.into(),
         problem: problem.into(),
     }
+    .into()
 }
 
 /// `v` as an object.

@@ -63,8 +63,9 @@ pub trait GameText: GameState {
     type Notation: Copy + Default + PartialEq + Eq + fmt::Debug + Send + Sync + 'static;
 
     /// The turn limit of a random game (`random-game`) when none is given: long enough that
-    /// random play almost always ends by the rules.
-    const RANDOM_GAME_TURNS: u32;
+    /// random play almost always ends by the rules. None (`0`) by default, for games whose
+    /// every game ends by the rules within a bounded number of turns.
+    const RANDOM_GAME_TURNS: u32 = 0;
 
     /// The names of how the game's rules end a game ([`GameText::end_reason`]), which a
     /// record's `Termination` may give besides `resignation`, `agreement` and `turn-limit`;
@@ -263,6 +264,25 @@ pub trait GameText: GameState {
     /// alone carries the result.
     fn end_as(&mut self, end: Ending, winner: Option<Color>) {
         let _ = (end, winner);
+    }
+}
+
+/// Checks the alphabet the games' move notations share: lower-case letters, digits and the
+/// game's `extra` punctuation. On the first other character, what is wrong with it (`only`
+/// names the whole alphabet), for the game's syntax error.
+pub fn check_move_alphabet(
+    text: &str,
+    extra: &[u8],
+    only: &'static str,
+) -> Result<(), &'static str> {
+    match text
+        .bytes()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || extra.contains(c)))
+    {
+        None => Ok(()),
+        Some(c) if c.is_ascii_whitespace() => Err("white space is not allowed"),
+        Some(c) if c.is_ascii_uppercase() => Err("upper case is not allowed"),
+        Some(_) => Err(only),
     }
 }
 

@@ -3,6 +3,7 @@
 //! long for any board are refused or kept saturated, never wrapped around.
 
 use super::board::{Geometry, Point};
+use crate::game::text::check_move_alphabet;
 use thiserror::Error;
 
 /// One complete turn in notation's terms.
@@ -85,18 +86,7 @@ pub fn parse_move(geo: &Geometry, text: &str) -> Result<CrumoMove, NotationError
         "" => return Err(syntax("it is empty")),
         _ => {}
     }
-    if let Some(c) = text
-        .bytes()
-        .find(|&c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-'))
-    {
-        return Err(syntax(if c.is_ascii_whitespace() {
-            "white space is not allowed"
-        } else if c.is_ascii_uppercase() {
-            "upper case is not allowed"
-        } else {
-            "only a-z, 0-9 and '-' are allowed"
-        }));
-    }
+    check_move_alphabet(text, b"-", "only a-z, 0-9 and '-' are allowed").map_err(syntax)?;
     if let Some((from, to)) = text.split_once('-') {
         if to.contains('-') {
             return Err(syntax("more than one '-'"));

@@ -5,7 +5,7 @@ use super::board::{Point, Stack, cell_of, geometry, size_ok};
 use super::game::{Crumo, Outcome, Pie, Previous, Reason};
 use super::notation::{self, NotationError};
 use crate::game::Color;
-use crate::game::strict_json::{self, KeyError, named, object, only_keys};
+use crate::game::strict_json::{self, KeyError, key_err, named, object, only_keys};
 use serde_json::{Value, json};
 use thiserror::Error;
 
@@ -46,10 +46,6 @@ pub enum PositionError {
     /// The result disagrees with the position (rule 12.3).
     #[error("result: {0}")]
     Result(String),
-}
-
-fn key_err(key: impl Into<String>, problem: impl Into<String>) -> PositionError {
-    strict_json::key_err(key, problem).into()
 }
 
 /// A result as the position JSON writes it (rule 12.2).
@@ -134,7 +130,7 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
         .as_u64()
         .filter(|&n| size_v.is_u64() && n <= u64::from(u8::MAX) && size_ok(n as u8))
         .ok_or_else(|| {
-            key_err(
+            key_err::<PositionError>(
                 "size",
                 format!(
                     "expected an integer in {}..={} (rule 1.1), found {size_v}",
@@ -153,7 +149,7 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
         "\"first\", \"choice\" or \"over\"",
     )?;
     let swapped = obj["swapped"].as_bool().ok_or_else(|| {
-        key_err(
+        key_err::<PositionError>(
             "swapped",
             format!("expected a boolean, found {}", obj["swapped"]),
         )
@@ -180,7 +176,7 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
         only_keys(so, &["point", "color", "height"], &[], &key)?;
         let point_key = format!("{key}.point");
         let name = so["point"].as_str().ok_or_else(|| {
-            key_err(
+            key_err::<PositionError>(
                 &point_key,
                 format!("expected a string, found {}", so["point"]),
             )

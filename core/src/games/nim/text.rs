@@ -20,9 +20,6 @@ impl GameText for Nim {
     const TITLE: &'static str = "Nim";
     const SOLVABLE: bool = true;
 
-    /// Every turn takes at least one object, so a game ends within the start's objects.
-    const RANDOM_GAME_TURNS: u32 = 0;
-
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {
         self.refuse_when_over()?;
         let malformed = || TextError::of_move(NimMoveError::Malformed(text.into()));

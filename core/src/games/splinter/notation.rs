@@ -4,6 +4,7 @@
 
 use super::board::{Board, Dir, Square};
 use super::moves::SplinterMove;
+use crate::game::text::check_move_alphabet;
 use thiserror::Error;
 
 /// Why a text is not a move (or a square) on this board.
@@ -71,18 +72,7 @@ pub fn parse_move(board: &Board, text: &str) -> Result<SplinterMove, NotationErr
         text: text.into(),
         why,
     };
-    if let Some(c) = text
-        .bytes()
-        .find(|&c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'/'))
-    {
-        return Err(syntax(if c.is_ascii_whitespace() {
-            "white space is not allowed"
-        } else if c.is_ascii_uppercase() {
-            "upper case is not allowed"
-        } else {
-            "only a-z, 0-9, '-' and '/' are allowed"
-        }));
-    }
+    check_move_alphabet(text, b"-/", "only a-z, 0-9, '-' and '/' are allowed").map_err(syntax)?;
     let (squares, keep) = match text.split_once('/') {
         Some((s, k)) => (s, Some(k)),
         None => (text, None),

@@ -5,7 +5,7 @@ use super::board::{Board, Dir, Piece, PieceType, SquareSet, size_ok};
 use super::game::{LastMove, Outcome, Reason, Splinter};
 use super::notation::{self, NotationError};
 use crate::game::Color;
-use crate::game::strict_json::{self, KeyError, named, object, only_keys, string};
+use crate::game::strict_json::{self, KeyError, key_err, named, object, only_keys, string};
 use serde_json::{Map, Value, json};
 use thiserror::Error;
 
@@ -39,10 +39,6 @@ pub enum PositionError {
     /// The pieces do not form exactly one group (rule 6.6).
     #[error("pieces: {0}")]
     NotOneGroup(String),
-}
-
-fn key_err(key: impl Into<String>, problem: impl Into<String>) -> PositionError {
-    strict_json::key_err(key, problem).into()
 }
 
 /// The position as the JSON value of rule 10.2 (keys in its order, lists in canonical order).
@@ -98,7 +94,7 @@ fn size(obj: &Map<String, Value>, key: &str, min: u8, max: u8) -> Result<u8, Pos
     let n = v
         .as_u64()
         .filter(|_| v.is_u64())
-        .ok_or_else(|| key_err(key, format!("expected an integer, found {v}")))?;
+        .ok_or_else(|| key_err::<PositionError>(key, format!("expected an integer, found {v}")))?;
     if n < u64::from(min) || n > u64::from(max) {
         return Err(key_err(
             key,

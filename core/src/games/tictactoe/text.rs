@@ -35,9 +35,6 @@ impl GameText for TicTacToe {
     const TITLE: &'static str = "Tic-tac-toe";
     const SOLVABLE: bool = true;
 
-    /// A game has at most nine turns.
-    const RANDOM_GAME_TURNS: u32 = 0;
-
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {
         self.refuse_when_over()?;
         let cell = parse_cell(text.trim())
