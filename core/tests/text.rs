@@ -103,3 +103,28 @@ fn a_position_json_that_is_not_a_position_is_refused() {
     assert!(Splinter::from_position_json("{}").is_err());
     assert!(Crumo::from_position_json("null").is_err());
 }
+
+/// Splinter's and Crumo's notations share one alphabet check: each kind of stray character
+/// is named, with the game's own alphabet.
+#[test]
+fn move_texts_outside_the_alphabet_are_refused_by_kind() {
+    fn refused<G: GameText<Notation = ()>>(game: &G, text: &str) -> String {
+        match game.parse_move(text, ()) {
+            Err(e) => e.to_string(),
+            Ok(d) => panic!("{}: {text:?} read as {d:?}", G::NAME),
+        }
+    }
+    let splinter = Splinter::from_start(&Default::default()).unwrap();
+    let crumo = Crumo::from_start(&Default::default()).unwrap();
+    for (text, why) in [
+        ("a1 -b2", "white space is not allowed"),
+        ("A1-b2", "upper case is not allowed"),
+    ] {
+        assert!(refused(&splinter, text).contains(why), "{text}");
+        assert!(refused(&crumo, text).contains(why), "{text}");
+    }
+    let s = refused(&splinter, "a1-b2+");
+    assert!(s.contains("only a-z, 0-9, '-' and '/' are allowed"), "{s}");
+    let c = refused(&crumo, "a1/b2");
+    assert!(c.contains("only a-z, 0-9 and '-' are allowed"), "{c}");
+}
