@@ -86,41 +86,46 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if a.json {
         super::print(&format!("{}\n", serde_json::to_string(&f)?))?;
     } else {
-        let build = super::bench::build_kind();
-        let backend = std::env::var("BURN_DEVICE").unwrap_or_else(|_| "flex".into());
-        super::print(&format!(
-            "crumble bench net: {n}x{n} board, R = {r}, inference and training on burn {backend} ({kernels} kernels on the CPU), {build}, machine with {cores} cores\n\
-             network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}; {source}\n\
-             FLOPs per position  {flops:>12.1} M\n\
-             inference           {:>12.0} positions/s at batch 1\n\
-             {:>32.0} positions/s at batch 16\n\
-             {:>32.0} positions/s at batch 64\n\
-             {:>32.0} positions/s at batch 256\n\
-             training            {:>12.1} samples/s at batch 128 (forward, losses, backward, Adam)\n\
-             machine peak        {:>12.1} GFLOP/s fp32 FMA ({isa}, {cores} threads)\n\
-             share of the peak   {:>12.1} % inference at batch 256 ({:.1} GFLOP/s), {:.1} % training ({:.1} GFLOP/s, a sample as 3 forward passes)\n",
-            f.infer_pos_per_sec_b1,
-            f.infer_pos_per_sec_b16,
-            f.infer_pos_per_sec_b64,
-            f.infer_pos_per_sec_b256,
-            f.train_samples_per_sec_b128,
-            f.peak_gflops,
-            100.0 * f.infer_peak_share_b256,
-            f.infer_gflops_b256,
-            100.0 * f.train_peak_share_b128,
-            f.train_gflops_b128,
-            isa = f.peak_isa,
-            kernels = f.kernels,
-            n = a.board,
-            r = config.resolution,
-            cores = f.cores,
-            c = config.channels,
-            b = config.blocks,
-            gp = config.gpool_every,
-            t = usize::from(a.board) * config.cell_pixels,
-            vh = config.value_hidden,
-            flops = f.flops_per_pos as f64 / 1e6,
-        ))?;
+        super::print(&report(&f, &config, a.board, &source))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The figures as the text report.
+fn report(f: &bench::NetBench, config: &NetConfig, board: u16, source: &str) -> String {
+    let build = super::bench::build_kind();
+    let backend = std::env::var("BURN_DEVICE").unwrap_or_else(|_| "flex".into());
+    format!(
+        "crumble bench net: {n}x{n} board, R = {r}, inference and training on burn {backend} ({kernels} kernels on the CPU), {build}, machine with {cores} cores\n\
+         network             {c} channels, {b} blocks (global pooling every {gp}), tower {t}x{t}, value hidden {vh}; {source}\n\
+         FLOPs per position  {flops:>12.1} M\n\
+         inference           {:>12.0} positions/s at batch 1\n\
+         {:>32.0} positions/s at batch 16\n\
+         {:>32.0} positions/s at batch 64\n\
+         {:>32.0} positions/s at batch 256\n\
+         training            {:>12.1} samples/s at batch 128 (forward, losses, backward, Adam)\n\
+         machine peak        {:>12.1} GFLOP/s fp32 FMA ({isa}, {cores} threads)\n\
+         share of the peak   {:>12.1} % inference at batch 256 ({:.1} GFLOP/s), {:.1} % training ({:.1} GFLOP/s, a sample as 3 forward passes)\n",
+        f.infer_pos_per_sec_b1,
+        f.infer_pos_per_sec_b16,
+        f.infer_pos_per_sec_b64,
+        f.infer_pos_per_sec_b256,
+        f.train_samples_per_sec_b128,
+        f.peak_gflops,
+        100.0 * f.infer_peak_share_b256,
+        f.infer_gflops_b256,
+        100.0 * f.train_peak_share_b128,
+        f.train_gflops_b128,
+        isa = f.peak_isa,
+        kernels = f.kernels,
+        n = board,
+        r = config.resolution,
+        cores = f.cores,
+        c = config.channels,
+        b = config.blocks,
+        gp = config.gpool_every,
+        t = usize::from(board) * config.cell_pixels,
+        vh = config.value_hidden,
+        flops = f.flops_per_pos as f64 / 1e6,
+    )
 }
