@@ -12,7 +12,8 @@
 //!   skipping, tree reuse, noise, forced playouts and target pruning.
 //! - [`driver`]: the one engine that plays games: a queue of game jobs (start, seats, game
 //!   number), many at once, leaves batched per evaluator, tree work on rayon.
-//! - [`agent`]: agent strings (`random`, `mcts:rollout:400`, `ckpt:PATH[:SIMS]`, `solver`).
+//! - [`agent`]: agent strings (`random`, `mcts:rollout:400`, `ckpt:PATH[:SIMS]`, `solver`);
+//!   [`turn_agent`]: one agent playing whole turns one game at a time (`play`, `serve`).
 //! - [`selfplay`]: self-play into record files; [`arena`]: agent pools, game pairs from
 //!   openings (matches, tournaments, training's evaluation) and record writing, all on the
 //!   driver.
@@ -53,6 +54,7 @@ pub mod selfplay;
 pub mod stats;
 pub mod text_record;
 pub mod tournament;
+pub mod turn_agent;
 
 pub use agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, NoCheckpoints};
 pub use config::{ConfigError, ConfigFile, Lookahead, SearchConfig, SelfPlayConfig};

@@ -403,3 +403,32 @@ fn every_game_plays_in_the_terminal_and_its_saved_game_draws_as_a_page() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `play --agent solver` answers in the test games with an exactly best move: from Nim's
+/// heaps 1 and 2, after the person empties the first heap, only taking both of the second
+/// wins.
+#[test]
+fn play_against_the_solver_in_a_test_game() {
+    let dir = std::env::temp_dir().join(format!("crumble-play-solver-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = dir.join("nim.json");
+    std::fs::write(&start, "{\"heaps\": [1, 2]}").unwrap();
+    let config = format!("{}/../configs/nim.toml", env!("CARGO_MANIFEST_DIR"));
+    let rec = dir.join("nim.rec");
+    let args = [
+        "play",
+        "--agent",
+        "solver",
+        "--config",
+        config.as_str(),
+        "--position",
+        start.to_str().unwrap(),
+        "-o",
+        rec.to_str().unwrap(),
+    ];
+    let o = crumble_with_input(&args, "1-1\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let transcript = stdout(&o);
+    assert!(transcript.contains("2-2"), "{transcript}");
+    std::fs::remove_dir_all(&dir).ok();
+}

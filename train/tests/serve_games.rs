@@ -372,3 +372,27 @@ async fn a_game_without_a_script_names_its_buttons_by_the_moves_they_make() {
     assert_eq!(buttons(&s).len(), 9, "{s}");
     assert!(s["svg"].as_str().unwrap().contains("<text"), "{s}");
 }
+
+/// `solver` plays the games small enough to solve from the page, exactly: in Nim with heaps
+/// 1 and 2 the only winning move takes one from the second heap (leaving 1 and 1).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_solver_plays_the_test_games_exactly_and_only_them() {
+    let app = app_for("nim", "random");
+    let (id, _) = session(&app).await;
+    let api = |p: &str| format!("/api/s/{id}/{p}");
+    for _ in 0..4 {
+        let body = json!({ "agent": "solver", "position": "{\"heaps\": [1, 2]}" });
+        let (st, s) = post(&app, &api("new"), body).await;
+        assert_eq!(st, StatusCode::OK, "{s}");
+        let (st, s) = post(&app, &api("agent"), json!({})).await;
+        assert_eq!(st, StatusCode::OK, "{s}");
+        assert_eq!(texts(&s), ["2-1"], "{s}");
+    }
+    refused(
+        &app,
+        &api("new"),
+        json!({ "game": "crumble", "agent": "solver" }),
+        "small enough to solve",
+    )
+    .await;
+}

@@ -186,3 +186,48 @@ fn game_evidence_counts_each_game_once_per_position_and_move() {
         "{root_page}"
     );
 }
+
+/// The one-game agent of `play` and `serve` plays as matches do: a `book:` agent's book move
+/// while it has one (then its agent), and `solver` only exactly best decisions.
+#[test]
+fn a_turn_agent_plays_book_moves_and_the_solvers_best() {
+    use crate::agent::{AgentSpec, NoCheckpoints};
+    use crate::turn_agent::TurnAgent;
+    let book = grow(ttt_book(4, 3), 3);
+    let dir = std::env::temp_dir().join(format!("crumble-turn-agent-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.crbook");
+    file::save(&book, &path).unwrap();
+    let play = SearchConfig::default();
+    let spec = AgentSpec::parse(&format!("book:{}@random", path.display())).unwrap();
+    let start = cells(&[]);
+    let want = book
+        .best_move_seen(&start)
+        .expect("the start is in the book");
+    for seed in 0..4 {
+        let mut agent = TurnAgent::new(&spec, &play, seed, &NoCheckpoints).unwrap();
+        assert_eq!(agent.choose_turn(&start).unwrap().0, want, "seed {seed}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    // x on cells 0 and 1, o on 3 and 4, x to move: only cell 2 wins at once (and so keeps
+    // the win); random play finds it in few of the seeds.
+    let threat = cells(&[0, 3, 1, 4]);
+    let mut solver = TurnAgent::new(&AgentSpec::Solver, &play, 0, &NoCheckpoints).unwrap();
+    let mut random = TurnAgent::new(&AgentSpec::Random, &play, 0, &NoCheckpoints).unwrap();
+    let mut random_wins = 0;
+    for _ in 0..8 {
+        assert_eq!(
+            solver.choose_turn(&threat).unwrap(),
+            (vec![Decision(2)], None)
+        );
+        random_wins += usize::from(random.choose_turn(&threat).unwrap().0 == [Decision(2)]);
+    }
+    assert!(
+        random_wins < 8,
+        "the position does not tell the solver from random play"
+    );
+    // A finished game has no turn to play.
+    let mut over = threat.clone();
+    over.apply(Decision(2)).unwrap();
+    assert!(solver.choose_turn(&over).is_err());
+}

@@ -8,7 +8,6 @@
 //! input is not a terminal every line read is echoed after the prompt, to keep the transcript
 //! readable.
 
-mod bot;
 mod session;
 
 use super::PositionArgs;

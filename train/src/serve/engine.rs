@@ -11,8 +11,8 @@ use crumble_core::{Color, Decision, Player};
 use crumble_model::NetLoader;
 use crumble_selfplay::book::Book;
 use crumble_selfplay::evaluator::{Evaluation, Evaluator, Leaf};
-use crumble_selfplay::{AgentKind, AgentSpec, EvaluatorSpec, Search, SearchConfig};
-use rand::SeedableRng;
+use crumble_selfplay::turn_agent::TurnAgent;
+use crumble_selfplay::{AgentSpec, EvaluatorSpec, Search, SearchConfig};
 use serde_json::{Value, json};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -156,10 +156,11 @@ impl<G: ServeGame> Engine<G> {
             ));
         }
         no_bot::<G>(&spec)?;
-        if spec == AgentSpec::Solver {
-            return Err(ServeError::BadAgent(
-                "the solver plays only the test games".into(),
-            ));
+        if spec == AgentSpec::Solver && !G::SOLVABLE {
+            return Err(ServeError::BadAgent(format!(
+                "the solver plays only the games small enough to solve, not {}",
+                G::NAME
+            )));
         }
         if spec.simulations(&self.config).unwrap_or(0) > MAX_AGENT_SIMULATIONS {
             return Err(ServeError::BadAgent(format!(
@@ -217,25 +218,11 @@ impl<G: ServeGame> Engine<G> {
         game: &G,
         seed: u64,
     ) -> Result<(Vec<Decision>, Option<f32>), ServeError> {
-        let agent =
-            crumble_selfplay::selfplay::make_agent(spec, &self.config, seed, &Self::loader(), true)
-                .map_err(|e| ServeError::BadAgent(e.to_string()))?;
-        let mut g = game.clone();
-        let mut path = Vec::new();
-        match agent.kind {
-            AgentKind::Random | AgentKind::Solver => {
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                g.play_random_turn_recorded(&mut rng, &mut path);
-                Ok((path, None))
-            }
-            AgentKind::Mcts {
-                mut evaluator,
-                simulations,
-                config,
-            } => Search::new(config, seed)
-                .search_turn(&g, simulations, evaluator.as_mut())
-                .map_err(|e| ServeError::Analysis(e.to_string())),
-        }
+        let mut agent = TurnAgent::new(spec, &self.config, seed, &Self::loader())
+            .map_err(|e| ServeError::BadAgent(e.to_string()))?;
+        agent
+            .choose_turn(game)
+            .map_err(|e| ServeError::Analysis(e.to_string()))
     }
 
     /// Runs the analysis search of the position `start` + `partial` (live) for at most

@@ -10,7 +10,6 @@
 //! seats can change colours (Crumo's swap) says so when they do; the record names the players
 //! by the colours they ended with.
 
-use super::bot::Bot;
 use super::{Args, End, ViewArg, out_path, read_line, save};
 use crate::cli::game_args::GameArgs;
 use anyhow::Context as _;
@@ -19,6 +18,7 @@ use crumble_core::render::record_page::title;
 use crumble_core::render::{PictureStyle, Pictures, capital, value_comment};
 use crumble_core::{Color, Decision, GameText, Player};
 use crumble_selfplay::AgentSpec;
+use crumble_selfplay::turn_agent::TurnAgent;
 use crumble_train::config::TrainConfig;
 use crumble_train::games::TrainGame;
 use std::io::{IsTerminal as _, Write as _};
@@ -44,9 +44,9 @@ struct Session<G: TrainGame> {
     start: G,
     game: G,
     history: Vec<Played<G>>,
-    bot: Bot<G>,
+    bot: TurnAgent<G>,
     hint_spec: AgentSpec,
-    hint: Option<Bot<G>>,
+    hint: Option<TurnAgent<G>>,
     cfg: crumble_selfplay::SearchConfig,
     seed: u64,
     name: String,
@@ -164,7 +164,7 @@ impl<G: TrainGame + Pictures> Session<G> {
     fn hint(&mut self) -> anyhow::Result<()> {
         if self.hint.is_none() {
             let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
-            self.hint = Some(Bot::with_loader(
+            self.hint = Some(TurnAgent::new(
                 &self.hint_spec,
                 &self.cfg,
                 self.seed ^ 0x4849,
@@ -399,7 +399,7 @@ pub fn run<G: TrainGame + Pictures>(a: &Args, full: &TrainConfig) -> anyhow::Res
     let (date, stamp) = crumble_train::clock::now_stamps();
     let path = out_path(a, &format!("{}-game", G::NAME), &stamp)?;
     let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
-    let mut bot = Bot::with_loader(&spec, &cfg, a.seed, &loader)?;
+    let mut bot = TurnAgent::new(&spec, &cfg, a.seed, &loader)?;
     bot.check(&start)?;
     let seat = match a.side {
         ViewArg::Black => Player::First,
