@@ -237,14 +237,16 @@ async fn crumo_places_moves_swaps_and_passes() {
             json!({ "position": "{\"size\": 5}" }),
             "bad position",
         ),
-        (
-            "agent",
-            json!({ "agent": "bot:8" }),
-            "has no built-in network",
-        ),
     ] {
         refused(&app, &api(path), body, word).await;
     }
+    // Crumo has a built-in network: `bot` plays it (size 3, a place or a move answered).
+    let (st, s) = post(&app, &api("new"), json!({ "board": 3, "agent": "bot:8" })).await;
+    assert_eq!(st, StatusCode::OK, "{s}");
+    let (st, s) = post(&app, &api("agent"), json!({})).await;
+    assert_eq!(st, StatusCode::OK, "{s}");
+    assert_eq!(s["moves"].as_array().unwrap().len(), 1, "{s}");
+    assert_eq!(s["agent"], "bot:8");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -257,7 +259,7 @@ async fn a_session_changes_game_and_records_pick_theirs() {
     assert_eq!(st, StatusCode::OK, "{s}");
     assert_eq!(
         (s["game"].as_str(), s["agent"].as_str()),
-        (Some("crumo"), Some("mcts:rollout:200"))
+        (Some("crumo"), Some("bot:64"))
     );
     // A Splinter record dropped on the Crumo page starts a Splinter game.
     let rec = "[Game \"splinter\"]\n[Board \"9x10\"]\n[Result \"*\"]\n\n1. f4-e4 *\n";
@@ -393,6 +395,14 @@ async fn the_solver_plays_the_test_games_exactly_and_only_them() {
         &api("new"),
         json!({ "game": "crumble", "agent": "solver" }),
         "small enough to solve",
+    )
+    .await;
+    // Nim has no built-in network: `bot` is refused with what to choose instead.
+    refused(
+        &app,
+        &api("new"),
+        json!({ "game": "nim", "agent": "bot:8" }),
+        "has no built-in network",
     )
     .await;
 }

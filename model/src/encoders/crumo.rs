@@ -35,6 +35,7 @@
 //! move at its source, plane 13 its `To` at its target; then two extra logits, `Pass` and
 //! `Swap`. A symmetry permutes the points of every plane alike.
 
+use crate::builtin::Builtin;
 use crate::encoder::{Encoder, ownership_from_planes};
 use crumble_core::games::crumo::{Action, Crumo, Geometry, Pie, Previous, Symmetry, geometry};
 use crumble_core::{Decision, GameState, Player};
@@ -119,6 +120,11 @@ impl Encoder<Crumo> for CrumoEncoder {
     const POLICY_PLANES: usize = POLICY_PLANES;
     const POLICY_EXTRA: usize = 2;
     const OWNERSHIP: bool = true;
+    /// 38 generations of `configs/crumo.toml` (`model/assets/README.md`).
+    const BUILTIN: Option<Builtin> = Some(Builtin {
+        name: "<built-in Crumo network gen-0038>",
+        bytes: include_bytes!("../../assets/crumo-gen0038.crnet"),
+    });
     fn board_mask_plane(&self) -> Option<usize> {
         Some(BOARD)
     }

@@ -806,11 +806,11 @@ fn subnormal_weights_are_flushed_on_load_without_changing_outputs() {
 }
 
 /// The network compiled into the program loads through the `bot` agent, fits Crumble, is
-/// refused for a game without one (Crumo), and its search plays a legal move from the
+/// refused for a game without one (Nim), and its search plays a legal move from the
 /// standard start.
 #[test]
 fn builtin_network_loads_and_plays_a_move() {
-    use crumble_model::CrumoEncoder;
+    use crumble_model::NimEncoder;
     use crumble_selfplay::agent::{AgentSpec, build_evaluator};
     use crumble_selfplay::{Search, SearchConfig};
     let spec = AgentSpec::parse("bot:16").unwrap();
@@ -825,9 +825,9 @@ fn builtin_network_loads_and_plays_a_move() {
     let d = search.pick(0.0);
     assert!(game.legal_decisions().contains(&d));
     game.apply(d).unwrap();
-    // Crumo has no built-in network: refused with the reason, not a panic.
-    let loader = NetLoader::for_encoder(CrumoEncoder);
-    let err = build_evaluator::<crumble_core::games::crumo::Crumo>(&spec, &cfg, 0, &loader)
+    // Nim has no built-in network: refused with the reason, not a panic.
+    let loader = NetLoader::for_encoder(NimEncoder);
+    let err = build_evaluator::<crumble_core::games::nim::Nim>(&spec, &cfg, 0, &loader)
         .unwrap_err()
         .to_string();
     assert!(err.contains("built-in"), "{err}");
