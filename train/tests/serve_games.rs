@@ -390,19 +390,18 @@ async fn the_solver_plays_the_test_games_exactly_and_only_them() {
         assert_eq!(st, StatusCode::OK, "{s}");
         assert_eq!(texts(&s), ["2-1"], "{s}");
     }
-    refused(
-        &app,
-        &api("new"),
-        json!({ "game": "crumble", "agent": "solver" }),
-        "small enough to solve",
-    )
-    .await;
-    // Nim has no built-in network: `bot` is refused with what to choose instead.
-    refused(
-        &app,
-        &api("new"),
-        json!({ "game": "nim", "agent": "bot:8" }),
-        "has no built-in network",
-    )
-    .await;
+    // The solver refused for Crumble; Nim's `bot` refused (no built-in network), with what
+    // to choose instead.
+    for (body, word) in [
+        (
+            json!({ "game": "crumble", "agent": "solver" }),
+            "small enough to solve",
+        ),
+        (
+            json!({ "game": "nim", "agent": "bot:8" }),
+            "has no built-in network",
+        ),
+    ] {
+        refused(&app, &api("new"), body, word).await;
+    }
 }

@@ -8,6 +8,17 @@ use crumble_core::games::nim::Nim;
 use crumble_core::games::tictactoe::{TicTacToe, TicTacToeStart};
 use crumble_core::{Decision, GameState, Player};
 
+/// A small tic-tac-toe book saved in a fresh temporary folder (`crumble-NAME-PID`): the book,
+/// the folder (for the test to remove) and the file.
+fn saved_book(name: &str) -> (Book<TicTacToe>, std::path::PathBuf, std::path::PathBuf) {
+    let book = grow(ttt_book(4, 3), 3);
+    let dir = std::env::temp_dir().join(format!("crumble-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.crbook");
+    file::save(&book, &path).unwrap();
+    (book, dir, path)
+}
+
 /// A `book:` agent plays the book's best move while it is a book move (in either seat and
 /// whatever the orientation the game reached the position in), then its agent.
 #[test]
@@ -16,11 +27,7 @@ fn a_book_agent_plays_the_books_moves_then_searches() {
     use crate::arena::{Job, Pool, run_jobs};
     use crate::driver::{Flow, Seating};
     use crate::record::StepKind;
-    let book = grow(ttt_book(4, 3), 3);
-    let dir = std::env::temp_dir().join(format!("crumble-book-agent-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("t.crbook");
-    file::save(&book, &path).unwrap();
+    let (book, dir, path) = saved_book("book-agent");
     let specs = [
         AgentSpec::parse(&format!("book:{}@mcts:uniform:4", path.display())).unwrap(),
         AgentSpec::Random,
@@ -193,11 +200,7 @@ fn game_evidence_counts_each_game_once_per_position_and_move() {
 fn a_turn_agent_plays_book_moves_and_the_solvers_best() {
     use crate::agent::{AgentSpec, NoCheckpoints};
     use crate::turn_agent::TurnAgent;
-    let book = grow(ttt_book(4, 3), 3);
-    let dir = std::env::temp_dir().join(format!("crumble-turn-agent-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("t.crbook");
-    file::save(&book, &path).unwrap();
+    let (book, dir, path) = saved_book("turn-agent");
     let play = SearchConfig::default();
     let spec = AgentSpec::parse(&format!("book:{}@random", path.display())).unwrap();
     let start = cells(&[]);
