@@ -54,6 +54,12 @@ pub struct Geometry {
     row_start: [u16; MAX_ROWS + 1],
     /// `(q, r)` of each point.
     coords: [(u8, u8); MAX_POINTS],
+    /// `row_start[r] − q_min(r)`: the index of `(q, r)` is `row_base[r] + q` (on the board).
+    row_base: [i16; MAX_ROWS],
+    /// How many points lie beyond each point along each direction before the edge: a step
+    /// of `k ≤ ray_len` stays on the board, so the walks of guarding and moving (the hot
+    /// loops of every move) need no bounds test per step.
+    ray_len: [[u8; 12]; MAX_POINTS],
 }
 
 const fn q_min(n: i32, r: i32) -> i32 {
@@ -75,11 +81,14 @@ const fn build(size: u8) -> Geometry {
         points: 0,
         row_start: [0; MAX_ROWS + 1],
         coords: [(0, 0); MAX_POINTS],
+        row_base: [0; MAX_ROWS],
+        ray_len: [[0; 12]; MAX_POINTS],
     };
     let mut r = 0;
     let mut i = 0usize;
     while r < 2 * n - 1 {
         g.row_start[r as usize] = i as u16;
+        g.row_base[r as usize] = i as i16 - q_min(n, r) as i16;
         let mut q = q_min(n, r);
         while q <= q_max(n, r) {
             g.coords[i] = (q as u8, r as u8);
@@ -90,7 +99,27 @@ const fn build(size: u8) -> Geometry {
     }
     g.row_start[(2 * n - 1) as usize] = i as u16;
     g.points = i as u16;
+    let mut p = 0;
+    while p < i {
+        let (q, r) = (g.coords[p].0 as i32, g.coords[p].1 as i32);
+        let mut d = 0;
+        while d < 12 {
+            let (dq, dr) = (DIRECTIONS[d].0 as i32, DIRECTIONS[d].1 as i32);
+            let mut k = 0;
+            while on_board(n, q + (k + 1) * dq, r + (k + 1) * dr) {
+                k += 1;
+            }
+            g.ray_len[p][d] = k as u8;
+            d += 1;
+        }
+        p += 1;
+    }
     g
+}
+
+/// Is axial `(q, r)` a point of the board of size `n` (rule 1.2)?
+const fn on_board(n: i32, q: i32, r: i32) -> bool {
+    q >= 0 && r >= 0 && q <= 2 * n - 2 && r <= 2 * n - 2 && q + r >= n - 1 && q + r <= 3 * n - 3
 }
 
 static GEOMETRIES: [Geometry; (MAX_SIZE - MIN_SIZE + 1) as usize] = [
@@ -142,27 +171,33 @@ impl Geometry {
     /// The point at axial `(q, r)`, if it is on the board (rule 1.2).
     #[inline]
     pub fn point_at(&self, q: i32, r: i32) -> Option<Point> {
-        let n = i32::from(self.size);
-        if q < 0 || r < 0 || q > 2 * n - 2 || r > 2 * n - 2 || q + r < n - 1 || q + r > 3 * n - 3 {
+        if !on_board(i32::from(self.size), q, r) {
             return None;
         }
-        Some(self.row_start[r as usize] + (q - q_min(n, r)) as u16)
+        Some((i32::from(self.row_base[r as usize]) + q) as Point)
     }
 
     /// The point `k` steps from `p` in direction `dir` (an index into [`DIRECTIONS`]).
     #[inline]
     pub fn step(&self, p: Point, dir: usize, k: u32) -> Option<Point> {
+        (k <= self.ray_len(p, dir)).then(|| self.step_on_board(p, dir, k))
+    }
+
+    /// How many steps from `p` along `dir` stay on the board.
+    #[inline]
+    pub fn ray_len(&self, p: Point, dir: usize) -> u32 {
+        u32::from(self.ray_len[usize::from(p)][dir])
+    }
+
+    /// The point `k ≤ ray_len(p, dir)` steps from `p` along `dir`.
+    #[inline]
+    pub fn step_on_board(&self, p: Point, dir: usize, k: u32) -> Point {
+        debug_assert!(k <= self.ray_len(p, dir), "{k} steps leave the board");
         let (q, r) = self.coords(p);
         let (dq, dr) = DIRECTIONS[dir];
-        // Steps beyond the longest line are off the board; the bound keeps the products small.
-        if k > self.max_height() {
-            return None;
-        }
         let k = k as i32;
-        self.point_at(
-            i32::from(q) + k * i32::from(dq),
-            i32::from(r) + k * i32::from(dr),
-        )
+        let r = i32::from(r) + k * i32::from(dr);
+        (i32::from(self.row_base[r as usize]) + i32::from(q) + k * i32::from(dq)) as Point
     }
 
     /// The direction and distance from `s` to `t` when `t` is `k ≥ 1` steps from `s` along
@@ -185,16 +220,7 @@ impl Geometry {
 
     /// The longest line from `p`: the largest `h` with a point at distance `h` (rule 5.2 a).
     pub fn longest_line(&self, p: Point) -> u32 {
-        (0..12)
-            .map(|d| {
-                let mut k = 0;
-                while self.step(p, d, k + 1).is_some() {
-                    k += 1;
-                }
-                k
-            })
-            .max()
-            .unwrap_or(0)
+        (0..12).map(|d| self.ray_len(p, d)).max().unwrap_or(0)
     }
 
     /// The name of a point (rule 1.3): `e5`.
@@ -268,59 +294,49 @@ pub(crate) trait Cells {
         if own != 0 {
             g[usize::from(own < 0)] += 1;
         }
-        let (q, r) = geo.coords(x);
-        let (q, r) = (i32::from(q), i32::from(r));
-        for &(dq, dr) in &DIRECTIONS {
-            let (dq, dr) = (i32::from(dq), i32::from(dr));
-            let mut k = 1i32;
-            while let Some(y) = geo.point_at(q + k * dq, r + k * dr) {
-                let c = self.cell(y);
-                if c.unsigned_abs() == k as u64 {
+        for d in 0..12 {
+            for k in 1..=geo.ray_len(x, d) {
+                let c = self.cell(geo.step_on_board(x, d, k));
+                if c.unsigned_abs() == u64::from(k) {
                     g[usize::from(c < 0)] += 1;
                 }
-                k += 1;
             }
         }
         g
     }
 
-    /// Is the stack on `x` dead (rule 4.2): attack greater than defence? `false` on an
-    /// empty point.
-    fn is_dead(&self, x: Point) -> bool {
-        let c = self.cell(x);
-        if c == 0 {
-            return false;
+    /// The guard counts of every point, from the stacks: a stack of height `h` guards its
+    /// own point and the ≤ 12 points `h` steps away.
+    fn guard_table(&self) -> GuardTable {
+        let geo = self.geometry();
+        let mut counts = [[0u16; 2]; MAX_POINTS];
+        for y in 0..geo.points() as Point {
+            let c = self.cell(y);
+            if c == 0 {
+                continue;
+            }
+            let (h, side) = (c.unsigned_abs(), usize::from(c < 0));
+            counts[usize::from(y)][side] += 1;
+            for d in 0..12 {
+                if h <= u64::from(geo.ray_len(y, d)) {
+                    counts[usize::from(geo.step_on_board(y, d, h as u32))][side] += 1;
+                }
+            }
         }
-        let g = self.guards(x);
-        let (own, enemy) = if c > 0 { (g[0], g[1]) } else { (g[1], g[0]) };
-        enemy > own
+        GuardTable { counts }
     }
 }
 
-/// The board as a move `s → t` of `k` pieces would leave it, before any removal.
-pub(crate) struct AfterMovement<'a> {
-    pub cells: &'a [i64],
-    pub geo: &'static Geometry,
-    pub s: Point,
-    pub s_cell: i64,
-    pub t: Point,
-    pub t_cell: i64,
+/// `[G_black(x), G_white(x)]` (rule 3.2) of every point of one board, for the many
+/// legality tests of one turn.
+pub(crate) struct GuardTable {
+    counts: [[u16; 2]; MAX_POINTS],
 }
 
-impl Cells for AfterMovement<'_> {
+impl GuardTable {
     #[inline]
-    fn geometry(&self) -> &'static Geometry {
-        self.geo
-    }
-    #[inline]
-    fn cell(&self, p: Point) -> i64 {
-        if p == self.s {
-            self.s_cell
-        } else if p == self.t {
-            self.t_cell
-        } else {
-            self.cells[usize::from(p)]
-        }
+    pub fn get(&self, x: Point) -> [u32; 2] {
+        self.counts[usize::from(x)].map(u32::from)
     }
 }
 
@@ -364,6 +380,34 @@ mod tests {
         assert_eq!(g.name(30), "e5");
         assert_eq!(g.name(60), "e9");
         assert!(geometry(1).is_none() && geometry(14).is_none());
+    }
+
+    #[test]
+    fn steps_agree_with_coordinates_on_every_size() {
+        for n in MIN_SIZE..=MAX_SIZE {
+            let g = geometry(n).unwrap();
+            for p in 0..g.points() as Point {
+                let (q, r) = g.coords(p);
+                for (d, &(dq, dr)) in DIRECTIONS.iter().enumerate() {
+                    let mut on = 0;
+                    for k in 0..=2 * u32::from(MAX_SIZE) {
+                        let ki = k as i32;
+                        let want = g.point_at(
+                            i32::from(q) + ki * i32::from(dq),
+                            i32::from(r) + ki * i32::from(dr),
+                        );
+                        assert_eq!(g.step(p, d, k), want, "size {n}, {}, {d}, {k}", g.name(p));
+                        on += u32::from(want.is_some() && k > 0);
+                    }
+                    assert_eq!(
+                        g.ray_len(p, d),
+                        on,
+                        "size {n}, {}, direction {d}",
+                        g.name(p)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

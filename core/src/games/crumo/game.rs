@@ -24,8 +24,7 @@
 //! changed, and the state has no JSON or notation form.
 
 use super::board::{
-    AfterMovement, BoardView, Cells, Geometry, MAX_POINTS, Point, Stack, geometry, is_color,
-    stack_of,
+    BoardView, Cells, Geometry, GuardTable, MAX_POINTS, Point, Stack, geometry, is_color, stack_of,
 };
 use crate::game::Color;
 use crate::game::hash::mix64;
@@ -250,28 +249,69 @@ impl Crumo {
         if self.cells[usize::from(p)] != 0 {
             return 0;
         }
-        let view = self.view();
-        let g = view.guards(p);
-        // (c): the new stack adds 1 to its own defence; its height does not matter.
-        if g[c.opposite() as usize] > 1 + g[c as usize] {
-            return 0;
-        }
-        let geo = view.geo;
-        let mut mask = 0u32;
-        for h in 1..=self.max_height() {
-            let mut exists = false;
-            let mut enemy = false;
-            for d in 0..12 {
-                if let Some(t) = geo.step(p, d, h) {
-                    exists = true;
-                    enemy |= is_color(self.cells[usize::from(t)], c.opposite());
+        // One walk of the 12 lines from `p` gathers both tests: the stacks that guard `p`
+        // (a stack `k` steps away of height `k`) and the distances with an enemy stack.
+        let geo = self.geometry();
+        let enemy_color = c.opposite();
+        let (mut g, mut lines, mut enemy) = ([0u32; 2], 0u32, 0u32);
+        for d in 0..12 {
+            let len = geo.ray_len(p, d);
+            lines |= (1 << len) - 1;
+            for k in 1..=len {
+                let cell = self.cells[usize::from(geo.step_on_board(p, d, k))];
+                if cell.unsigned_abs() == u64::from(k) {
+                    g[usize::from(cell < 0)] += 1;
+                }
+                if is_color(cell, enemy_color) {
+                    enemy |= 1 << (k - 1);
                 }
             }
-            if exists && !enemy {
-                mask |= 1 << (h - 1);
+        }
+        // (c): the new stack adds 1 to its own defence; its height does not matter.
+        if g[enemy_color as usize] > 1 + g[c as usize] {
+            return 0;
+        }
+        // (a) a point at distance h along some line, (b) no enemy stack at that distance.
+        lines & !enemy
+    }
+
+    /// [`placement_heights`](Crumo::placement_heights) of every point into `out`, and their
+    /// total number of bits. Computed from the stacks rather than from each point: a stack
+    /// of height `h` guards the ≤ 12 points `h` steps away, and an enemy stack bars, on
+    /// each point of its lines, the height equal to the distance; far cheaper than walking
+    /// the 12 lines from every empty point.
+    pub(crate) fn placement_masks(
+        &self,
+        c: Color,
+        guards: &GuardTable,
+        out: &mut [u32; MAX_POINTS],
+    ) -> u64 {
+        let geo = self.geometry();
+        let points = self.points();
+        let mut barred = [0u32; MAX_POINTS];
+        for y in 0..points as Point {
+            if !is_color(self.cells[usize::from(y)], c.opposite()) {
+                continue;
+            }
+            for d in 0..12 {
+                for k in 1..=geo.ray_len(y, d) {
+                    barred[usize::from(geo.step_on_board(y, d, k))] |= 1 << (k - 1);
+                }
             }
         }
-        mask
+        let (mine, theirs) = (c as usize, c.opposite() as usize);
+        let mut total = 0;
+        for p in 0..points {
+            let g = guards.get(p as Point);
+            // Rule 5.2 (c) as in `placement_heights`, then (a) and (b).
+            out[p] = if self.cells[p] != 0 || g[theirs] > 1 + g[mine] {
+                0
+            } else {
+                ((1 << geo.longest_line(p as Point)) - 1) & !barred[p]
+            };
+            total += u64::from(out[p].count_ones());
+        }
+        total
     }
 
     /// Could `c` place some stack on `p` (rule 9.1's test)?
@@ -281,56 +321,107 @@ impl Crumo {
     }
 
     /// Would the complete-stack move `s → t` capture (rule 6.5): does phase 1 of its
-    /// removal remove an enemy stack? Between turns no stack is dead (rule 4.3), and the
-    /// movement raises the attack only on the points the moved stack guards from `t`, so
-    /// only the enemy stacks there can die.
+    /// removal remove an enemy stack?
     pub fn complete_move_captures(&self, s: Point, t: Point) -> bool {
+        let view = self.view();
+        self.complete_move_captures_by(s, t, &|y| view.guards(y))
+    }
+
+    /// [`complete_move_captures`](Crumo::complete_move_captures) with the guard counts of
+    /// the position (rule 3.2) from `guards`. Only the enemy stacks the moved stack guards
+    /// from `t` can die: the movement adds that one attacker to them and takes away the
+    /// stack that stood on `s` if it guarded them (the stack that stood on `t` was lower
+    /// than the merged one, so it did not); their defenders do not move.
+    fn complete_move_captures_by<G: Fn(Point) -> [u32; 2]>(
+        &self,
+        s: Point,
+        t: Point,
+        guards: &G,
+    ) -> bool {
         let (sc, tc) = (self.cells[usize::from(s)], self.cells[usize::from(t)]);
-        let view = AfterMovement {
-            cells: &self.cells,
-            geo: self.geometry(),
-            s,
-            s_cell: 0,
-            t,
-            t_cell: tc + sc,
-        };
         let mover = if sc > 0 { Color::Black } else { Color::White };
-        let h = (tc + sc).unsigned_abs();
+        let (hs, h) = (sc.unsigned_abs(), (tc + sc).unsigned_abs());
         if h > u64::from(self.max_height()) {
             return false;
         }
+        let (geo, h) = (self.geometry(), h as u32);
         (0..12).any(|d| {
-            view.geo
-                .step(t, d, h as u32)
-                .is_some_and(|y| is_color(view.cell(y), mover.opposite()) && view.is_dead(y))
+            if h > geo.ray_len(t, d) {
+                return false;
+            }
+            let y = geo.step_on_board(t, d, h);
+            if !is_color(self.cells[usize::from(y)], mover.opposite()) {
+                return false;
+            }
+            let g = guards(y);
+            let s_guarded = geo
+                .line_between(s, y)
+                .is_some_and(|(_, k)| u64::from(k) == hs);
+            g[mover as usize] + 1 - u32::from(s_guarded) > g[mover.opposite() as usize]
         })
     }
 
     /// Is the move of the stack on `s` to `t` legal for the player to move (rule 6.1, 6.5)?
     /// `s` must hold a stack of theirs.
     pub(crate) fn target_ok(&self, s: Point, t: Point) -> bool {
-        let sc = self.cells[usize::from(s)];
-        let Some((_, k)) = self.geometry().line_between(s, t) else {
-            return false;
-        };
-        let h = sc.unsigned_abs();
+        let view = self.view();
+        match self.geometry().line_between(s, t) {
+            Some((_, k)) => self.target_ok_by(s, t, k, &|y| view.guards(y)),
+            None => false,
+        }
+    }
+
+    /// [`target_ok`](Crumo::target_ok) for a `t` known to lie `k` steps from `s` on a line,
+    /// with the guard counts from `guards`.
+    #[inline]
+    fn target_ok_by<G: Fn(Point) -> [u32; 2]>(
+        &self,
+        s: Point,
+        t: Point,
+        k: u32,
+        guards: &G,
+    ) -> bool {
+        let h = self.cells[usize::from(s)].unsigned_abs();
         if u64::from(k) > h || is_color(self.cells[usize::from(t)], self.to_move.opposite()) {
             return false;
         }
         let complete = u64::from(k) == h;
-        !(complete && self.previous == Previous::CompleteMove && !self.complete_move_captures(s, t))
+        !(complete
+            && self.previous == Previous::CompleteMove
+            && !self.complete_move_captures_by(s, t, guards))
     }
 
     /// Calls `f` with every legal target of the player's stack on `s` (in no fixed order)
     /// until it returns `false`.
-    fn for_each_target(&self, s: Point, mut f: impl FnMut(Point) -> bool) {
+    pub(crate) fn for_each_target(&self, s: Point, f: impl FnMut(Point) -> bool) {
+        let view = self.view();
+        self.for_each_target_by(s, &|y| view.guards(y), f);
+    }
+
+    /// [`for_each_target`](Crumo::for_each_target) with the guard counts of the position
+    /// from `table`: for a turn's many tests.
+    pub(crate) fn for_each_target_in(
+        &self,
+        s: Point,
+        table: &GuardTable,
+        f: impl FnMut(Point) -> bool,
+    ) {
+        self.for_each_target_by(s, &|y| table.get(y), f);
+    }
+
+    fn for_each_target_by<G: Fn(Point) -> [u32; 2]>(
+        &self,
+        s: Point,
+        guards: &G,
+        mut f: impl FnMut(Point) -> bool,
+    ) {
         let geo = self.geometry();
         let h = self.cells[usize::from(s)].unsigned_abs();
         let reach = h.min(u64::from(self.max_height())) as u32;
         for d in 0..12 {
-            for k in 1..=reach {
-                let Some(t) = geo.step(s, d, k) else { break };
-                if self.target_ok(s, t) && !f(t) {
+            for k in 1..=reach.min(geo.ray_len(s, d)) {
+                let t = geo.step_on_board(s, d, k);
+                if self.target_ok_by(s, t, k, guards) && !f(t) {
                     return;
                 }
             }
@@ -339,8 +430,13 @@ impl Crumo {
 
     /// Has the player's stack on `s` a legal move?
     pub fn has_target(&self, s: Point) -> bool {
+        let view = self.view();
+        self.has_target_by(s, &|y| view.guards(y))
+    }
+
+    fn has_target_by<G: Fn(Point) -> [u32; 2]>(&self, s: Point, guards: &G) -> bool {
         let mut any = false;
-        self.for_each_target(s, |_| {
+        self.for_each_target_by(s, guards, |_| {
             any = true;
             false
         });
@@ -385,10 +481,9 @@ impl Crumo {
             return;
         }
         let me = self.to_move;
+        let table = self.view().guard_table();
         let mut masks = [0u32; MAX_POINTS];
-        for (p, m) in masks[..self.points()].iter_mut().enumerate() {
-            *m = self.placement_heights(me, p as Point);
-        }
+        self.placement_masks(me, &table, &mut masks);
         for h in 1..=self.max_height() {
             for (p, &m) in masks[..self.points()].iter().enumerate() {
                 if m & (1 << (h - 1)) != 0 {
@@ -403,7 +498,8 @@ impl Crumo {
             return;
         }
         for p in 0..self.points() as Point {
-            if is_color(self.cells[usize::from(p)], me) && self.has_target(p) {
+            if is_color(self.cells[usize::from(p)], me) && self.has_target_by(p, &|y| table.get(y))
+            {
                 out.push(self.encode(Action::From { point: p }));
             }
         }

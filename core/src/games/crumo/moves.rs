@@ -229,19 +229,12 @@ impl Crumo {
     /// The legal targets of the player's stack on `s`, ascending, into `out` (at most 12
     /// directions × 24 steps); returns how many.
     fn sorted_targets(&self, s: Point, out: &mut [Point; 12 * 24]) -> usize {
-        let geo = self.geometry();
-        let h = self.cells[usize::from(s)].unsigned_abs();
-        let reach = h.min(u64::from(self.max_height())) as u32;
         let mut n = 0;
-        for d in 0..12 {
-            for k in 1..=reach {
-                let Some(t) = geo.step(s, d, k) else { break };
-                if self.target_ok(s, t) {
-                    out[n] = t;
-                    n += 1;
-                }
-            }
-        }
+        self.for_each_target(s, |t| {
+            out[n] = t;
+            n += 1;
+            true
+        });
         out[..n].sort_unstable();
         n
     }
@@ -311,19 +304,21 @@ impl Crumo {
         }
         let me = self.to_move();
         let points = self.points();
+        let table = self.view().guard_table();
         let mut masks = [0u32; MAX_POINTS];
-        let mut placements = 0u64;
-        for (p, m) in masks[..points].iter_mut().enumerate() {
-            *m = self.placement_heights(me, p as Point);
-            placements += u64::from(m.count_ones());
-        }
+        let placements = self.placement_masks(me, &table, &mut masks);
         let mut moves = [0u16; MAX_POINTS];
         let mut move_count = 0u64;
         if self.pie() != Pie::First {
             let view = self.view();
             for (s, m) in moves[..points].iter_mut().enumerate() {
                 if is_color(view.cell(s as Point), me) {
-                    *m = self.sorted_targets(s as Point, &mut targets) as u16;
+                    let mut n = 0;
+                    self.for_each_target_in(s as Point, &table, |_| {
+                        n += 1;
+                        true
+                    });
+                    *m = n;
                     move_count += u64::from(*m);
                 }
             }
