@@ -22,7 +22,7 @@ use crate::driver::{
     Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, play_games,
 };
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
-use crate::record::{GameRecord, RecordError, write_file};
+use crate::record::{GameRecord, RecordError};
 use crate::stats::{Pentanomial, Wdl};
 use crumble_core::GameText;
 use crumble_core::{GameState, Player};
@@ -501,6 +501,35 @@ pub struct PairOutcome {
     pub turns: [u32; 2],
 }
 
+impl PairOutcome {
+    /// The outcome of a pair from its two games, numbered as they were played (agent A,
+    /// agent 0, is first in the even-numbered games): for a pair just played, or read back
+    /// from a match's records to resume it.
+    pub fn of_games<G: GameState>(
+        pairing: usize,
+        pair: u64,
+        games: [GameRecord; 2],
+    ) -> Result<PairOutcome, ArenaError> {
+        let mut turns = [0u32; 2];
+        for (t, g) in turns.iter_mut().zip(&games) {
+            *t = g.replay::<G>()?.turns_played();
+        }
+        let a_first = games.each_ref().map(|g| g.index.is_multiple_of(2));
+        let side = |first: bool| if first { Player::First } else { Player::Second };
+        Ok(PairOutcome {
+            pairing,
+            pair,
+            a_points: [
+                points(games[0].winner(), side(a_first[0])),
+                points(games[1].winner(), side(a_first[1])),
+            ],
+            a_first,
+            games,
+            turns,
+        })
+    }
+}
+
 /// A's points in a game where A played `a_side`.
 pub fn points(winner: Option<Player>, a_side: Player) -> f64 {
     match winner {
@@ -559,24 +588,7 @@ pub fn play_pairings<G: GameState>(
             let [g0, g1]: [GameRecord; 2] = records.try_into().map_err(|v: Vec<GameRecord>| {
                 ArenaError::Openings(format!("a game pair returned {} games", v.len()))
             })?;
-            let mut turns = [0u32; 2];
-            for (t, g) in turns.iter_mut().zip([&g0, &g1]) {
-                *t = g.replay::<G>()?.turns_played();
-            }
-            // With alternating seats, agent A (agent 0) is first in the even-numbered games.
-            let a_first = [g0.index % 2 == 0, g1.index % 2 == 0];
-            let side = |first: bool| if first { Player::First } else { Player::Second };
-            let out = PairOutcome {
-                pairing,
-                pair,
-                a_points: [
-                    points(g0.winner(), side(a_first[0])),
-                    points(g1.winner(), side(a_first[1])),
-                ],
-                a_first,
-                games: [g0, g1],
-                turns,
-            };
+            let out = PairOutcome::of_games::<G>(pairing, pair, [g0, g1])?;
             on_pair(&out)
         },
     )
@@ -680,7 +692,82 @@ impl<G: GameText> RecordWriter<G> {
         })
     }
 
-    /// Queues a game with its agents' names; writes a file when one is full.
+    /// Continues the games in `dir` that an earlier writer with the same `prefix` left
+    /// there: returns them in order (files `PREFIX-000000.crsp`, `-000001`, ..., which must
+    /// be numbered without gaps) with a writer that adds the next games to the last file
+    /// until it holds `per_file`. Every game must carry its agents' names.
+    pub fn resume(
+        dir: &Path,
+        prefix: &str,
+        per_file: usize,
+    ) -> Result<(RecordWriter<G>, Vec<GameRecord>), ArenaError> {
+        let io = |path: &Path, error| ArenaError::Io {
+            path: path.display().to_string(),
+            error,
+        };
+        let mut numbers = Vec::new();
+        for e in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
+            let name = e.map_err(|e| io(dir, e))?.file_name();
+            let name = name.to_string_lossy();
+            if let Some(n) = name
+                .strip_prefix(&format!("{prefix}-"))
+                .and_then(|rest| rest.strip_suffix(".crsp"))
+            {
+                let bad = || ArenaError::Io {
+                    path: dir.join(&*name).display().to_string(),
+                    error: std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "not a file this writer names (PREFIX-NNNNNN.crsp)",
+                    ),
+                };
+                numbers.push(n.parse::<u64>().map_err(|_| bad())?);
+            }
+        }
+        numbers.sort_unstable();
+        if let Some(gap) = (0..numbers.len() as u64).find(|&i| numbers[i as usize] != i) {
+            return Err(io(
+                &dir.join(format!("{prefix}-{gap:06}.crsp")),
+                std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "missing: the files have a gap",
+                ),
+            ));
+        }
+        let mut games = Vec::new();
+        let mut last = Vec::new();
+        for &n in &numbers {
+            let path = dir.join(format!("{prefix}-{n:06}.crsp"));
+            let file = crate::record::read_file_checked::<G>(&path)?;
+            games.extend(file.iter().cloned());
+            last = file;
+        }
+        let mut w = RecordWriter {
+            dir: dir.to_path_buf(),
+            prefix: prefix.into(),
+            per_file: per_file.max(1),
+            next_file: numbers.len() as u64,
+            batch: Vec::new(),
+            game: PhantomData,
+        };
+        if !last.is_empty() && last.len() < w.per_file {
+            w.next_file -= 1;
+            for g in last {
+                let Some([first, second]) = g.agents.clone() else {
+                    return Err(io(
+                        &w.current_path(),
+                        std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            format!("game {} has no agent names", g.index),
+                        ),
+                    ));
+                };
+                w.batch.push((g, first, second));
+            }
+        }
+        Ok((w, games))
+    }
+
+    /// Queues a game with its agents' names; writes its file when it is full.
     pub fn push(
         &mut self,
         mut game: GameRecord,
@@ -692,18 +779,26 @@ impl<G: GameText> RecordWriter<G> {
         self.batch.push((game, first.into(), second.into()));
         if self.batch.len() >= self.per_file {
             self.flush()?;
+            self.batch.clear();
+            self.next_file += 1;
         }
         Ok(())
     }
 
-    /// Writes the queued games (if any) to the next file.
+    fn current_path(&self) -> PathBuf {
+        self.dir
+            .join(format!("{}-{:06}.crsp", self.prefix, self.next_file))
+    }
+
+    /// Writes the queued games (if any) to the current file, replacing what an earlier
+    /// flush wrote there (write and rename: a stop at any moment leaves a whole file); the
+    /// next games join the same file until it holds `per_file`. Flushing after every game
+    /// pair keeps every finished game on disk.
     pub fn flush(&mut self) -> Result<(), ArenaError> {
         if self.batch.is_empty() {
             return Ok(());
         }
-        let path = self
-            .dir
-            .join(format!("{}-{:06}.crsp", self.prefix, self.next_file));
+        let path = self.current_path();
         let mut text = String::new();
         for (g, first, second) in &self.batch {
             text.push_str(&crate::text_record::text_record::<G>(
@@ -712,15 +807,15 @@ impl<G: GameText> RecordWriter<G> {
             )?);
             text.push('\n');
         }
-        let games: Vec<GameRecord> = self.batch.drain(..).map(|(g, ..)| g).collect();
-        write_file(&path, &games)?;
-        let txt = path.with_extension("txt");
-        std::fs::write(&txt, text).map_err(|error| ArenaError::Io {
-            path: txt.display().to_string(),
-            error,
-        })?;
-        self.next_file += 1;
-        Ok(())
+        let games: Vec<GameRecord> = self.batch.iter().map(|(g, ..)| g.clone()).collect();
+        let write = |path: &Path, bytes: &[u8]| {
+            crate::files::write_atomic(path, bytes).map_err(|error| ArenaError::Io {
+                path: path.display().to_string(),
+                error,
+            })
+        };
+        write(&path, &crate::record::encode_file(&games))?;
+        write(&path.with_extension("txt"), text.as_bytes())
     }
 }
 

@@ -350,3 +350,74 @@ fn tournament_formats_and_refusals() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A match stopped after some pairs and resumed with `--resume` ends with the games and the
+/// summary of the match played without a stop; a finished match extends the same way; a
+/// resume with other settings, fewer games than saved or no saved match is refused.
+#[test]
+fn a_stopped_match_resumes_to_the_unbroken_result() {
+    let dir = temp_dir("resume");
+    let cfg = small_config(&dir);
+    let (full, part) = (dir.join("full"), dir.join("part"));
+    let (full, part) = (full.to_str().unwrap(), part.to_str().unwrap());
+    let args = |games: &'static str, seed: &'static str| {
+        let base = ["match", "mcts:uniform:16", "random", "--max-turns", "40"];
+        let mut v: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+        for x in ["--games", games, "--seed", seed, "--config", &cfg] {
+            v.push(x.to_string());
+        }
+        v
+    };
+    let run = |v: Vec<String>, extra: &[&str]| {
+        let mut all: Vec<&str> = v.iter().map(String::as_str).collect();
+        all.extend_from_slice(extra);
+        ok(&all)
+    };
+    run(args("10", "3"), &["--out", full]);
+    // Stopped after two pairs (a match of 4 games is the same match's first 4).
+    run(args("4", "3"), &["--out", part]);
+    run(args("6", "3"), &["--out", part, "--resume"]);
+    let summary_of = |dir: &str| {
+        let mut v = json(&std::fs::read_to_string(Path::new(dir).join("match.json")).unwrap());
+        v.as_object_mut().unwrap().remove("seconds");
+        v
+    };
+    assert_eq!(summary_of(part)["games"], 6);
+    // ... and finished with the full count: the files and the summary are the unbroken ones.
+    run(args("10", "3"), &["--out", part, "--resume"]);
+    for f in ["match-000000.crsp", "match-000000.txt"] {
+        let bytes = |d: &str| std::fs::read(Path::new(d).join(f)).unwrap();
+        assert!(bytes(full) == bytes(part), "{f} differs");
+    }
+    assert_eq!(summary_of(full), summary_of(part));
+
+    let with = |v: Vec<String>, extra: &[&str]| {
+        let mut all: Vec<String> = v;
+        all.extend(extra.iter().map(|s| s.to_string()));
+        all
+    };
+    let refuse = |v: Vec<String>, parts: &[&str]| {
+        let all: Vec<&str> = v.iter().map(String::as_str).collect();
+        refused(&all, parts);
+    };
+    refuse(
+        with(args("10", "4"), &["--out", part, "--resume"]),
+        &["other settings (seed)"],
+    );
+    refuse(
+        with(args("4", "3"), &["--out", part, "--resume"]),
+        &["holds 10 games", "up to 4"],
+    );
+    refuse(
+        with(args("10", "3"), &["--out", part]),
+        &["a match is saved there already; --resume continues it"],
+    );
+    let empty = dir.join("empty");
+    refuse(
+        with(
+            args("10", "3"),
+            &["--out", empty.to_str().unwrap(), "--resume"],
+        ),
+        &["match-settings.json"],
+    );
+}

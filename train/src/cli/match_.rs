@@ -1,17 +1,19 @@
-//! `crumble match A B [--games N] [--concurrency C] [--sprt elo0,elo1,alpha,beta] [--out DIR]
-//! [--opening-turns K | --openings FILE] [--max-turns T] [--config FILE] [--threads T]
-//! [--seed S] [--json]`: agent A against agent B in game pairs (one opening per pair, each
-//! agent Black once), many games at once with their network calls batched. Prints wins,
-//! draws and losses, the score and the Elo difference with 95% intervals (from the game
-//! pairs: `crumble_selfplay::stats`), and with `--sprt` the GSPRT's log-likelihood ratio and
-//! bounds, stopping as soon as one is crossed. Search agents play with match settings (no
-//! noise, temperature 0, no resignation).
+//! `crumble match A B [--games N] [--concurrency C] [--sprt elo0,elo1,alpha,beta] [--out DIR
+//! [--resume]] [--opening-turns K | --openings FILE] [--max-turns T] [--config FILE]
+//! [--threads T] [--seed S] [--json]`: agent A against agent B in game pairs (one opening per
+//! pair, each agent Black once), many games at once with their network calls batched. Prints
+//! wins, draws and losses, the score and the Elo difference with 95% intervals (from the
+//! game pairs: `crumble_selfplay::stats`), and with `--sprt` the GSPRT's log-likelihood ratio
+//! and bounds, stopping as soon as one is crossed. Search agents play with match settings (no
+//! noise, temperature 0, no resignation). With `--out`, every finished pair is on disk at
+//! once; `--resume` counts them and plays the rest, to the result an unbroken match gives.
 
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
+use anyhow::{Context, bail};
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::adjudication::{Adjudication, AdjudicationTally};
-use crumble_selfplay::arena::{self, Flow, Pairing, Pool, RecordWriter, Tally};
+use crumble_selfplay::arena::{self, Flow, PairOutcome, Pairing, Pool, RecordWriter, Tally};
 use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
 use crumble_train::config::TrainConfig;
 use crumble_train::games::TrainGame;
@@ -42,6 +44,11 @@ pub struct Args {
     /// Replace match.json in --out if it exists.
     #[arg(long, requires = "out")]
     force: bool,
+    /// Continue the match whose games are in --out (stopped, or finished and now given a
+    /// larger --games): its finished pairs count as played and only the rest are played.
+    /// Every other setting must be the one it started with (--out/match-settings.json).
+    #[arg(long, requires = "out", conflicts_with = "force")]
+    resume: bool,
     #[command(flatten)]
     game: GameArgs,
     /// Agent B searches with this config's [search] section instead (the game, the board and
@@ -57,7 +64,8 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     super::on_interrupt(match &a.out {
         Some(dir) => format!(
-            "the match is not finished; the record files written so far are in {}",
+            "the match is not finished; its finished pairs are in {}: the same command with \
+             --resume plays the rest",
             dir.display()
         ),
         None => "the match is not finished; nothing was saved (--out keeps the games)".into(),
@@ -75,7 +83,19 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         .map(|p| p.as_path())
         .collect();
     if let Some(dir) = &a.out {
-        check_output("--out", &dir.join("match.json"), &inputs, a.force)?;
+        if !a.resume && dir.join(SETTINGS).exists() {
+            bail!(
+                "--out {}: a match is saved there already; --resume continues it (or choose \
+                 another directory)",
+                dir.display()
+            );
+        }
+        check_output(
+            "--out",
+            &dir.join("match.json"),
+            &inputs,
+            a.force || a.resume,
+        )?;
     }
     let full = a.game.full_config()?;
     crumble_train::for_game!(full.game.name.as_str(), G => play::<G>(&a, &specs, sprt, &full, &inputs))
@@ -92,10 +112,6 @@ fn play<G: TrainGame>(
     let cfg = full.play_config();
     let pairs = a.games.div_ceil(2);
     let openings: Vec<G> = a.game.opening_positions_of(full, pairs)?;
-    let mut writer = match &a.out {
-        Some(dir) => Some(RecordWriter::<G>::new(dir, "match", 64)?),
-        None => None,
-    };
     eval_args::set_threads(a.game.threads);
     let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
     let pool = Pool::<G>::new(specs, &cfg.search.for_play(), &loader)?;
@@ -114,17 +130,50 @@ fn play<G: TrainGame>(
     let rules = full.adjudication;
     let mut adjudicated = AdjudicationTally::default();
     let names = [specs[0].to_string(), specs[1].to_string()];
-    let settings = a.game.pair_settings(pairs, full);
+    let mut tally = Tally::default();
+    let (mut writer, done) = match &a.out {
+        None => (None, 0),
+        Some(dir) => {
+            let settings = match_settings(a, full)?;
+            let (writer, finished) = if a.resume {
+                resume::<G>(dir, &settings, &names, pairs)?
+            } else {
+                let w = RecordWriter::<G>::new(dir, "match", 64)?;
+                write_json(&dir.join(SETTINGS), &settings)?;
+                (w, Vec::new())
+            };
+            for p in &finished {
+                tally.add(p);
+                if rules.is_on() {
+                    for g in &p.games {
+                        adjudicated.add::<G>(rules, g)?;
+                    }
+                }
+            }
+            (Some(writer), finished.len() as u64)
+        }
+    };
+    let mut llr = 0.0;
+    let mut status = SprtStatus::Continue;
+    if let Some(s) = &sprt {
+        llr = s.llr(&tally.penta);
+        status = s.status(llr);
+    }
+    if done > 0 {
+        eprintln!("match: resuming after {done} finished pairs of {pairs}");
+    }
+    let mut settings = a.game.pair_settings(pairs - done, full);
+    settings.first_game = 2 * done;
+    if status != SprtStatus::Continue {
+        settings.pairs = 0;
+    }
     let t0 = Instant::now();
     let mut last = Instant::now();
-    let mut tally = Tally::default();
-    let mut status = SprtStatus::Continue;
-    let mut llr = 0.0;
     let totals = arena::play_pairings(
         &pool,
         &[Pairing { a: 0, b: 1 }],
         &[],
-        &openings,
+        &openings[done as usize..],
         &settings,
         &mut |p| {
             tally.add(p);
@@ -142,6 +191,7 @@ fn play<G: TrainGame>(
                     };
                     w.push(g.clone(), black, white)?;
                 }
+                w.flush()?;
             }
             if let Some(s) = &sprt {
                 llr = s.llr(&tally.penta);
@@ -170,9 +220,6 @@ fn play<G: TrainGame>(
             })
         },
     )?;
-    if let Some(w) = writer.as_mut() {
-        w.flush()?;
-    }
     let secs = t0.elapsed().as_secs_f64();
     let (batches, positions) = pool.batch_stats();
     let adjudication = rules.is_on().then_some((rules, adjudicated));
@@ -184,7 +231,7 @@ fn play<G: TrainGame>(
             "--out",
             &path,
             inputs,
-            a.force,
+            a.force || a.resume,
             format!("{summary:#}\n").as_bytes(),
         )?;
     }
@@ -208,6 +255,99 @@ fn play<G: TrainGame>(
         super::print(&s)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The file in `--out` that names the match's settings, for `--resume` to compare.
+const SETTINGS: &str = "match-settings.json";
+
+/// What makes a match the same match: the agents, the game's whole config (with agent B's
+/// search settings), the openings, the seed and the turn limit. Not the number of games,
+/// which a resumed match may raise, nor how many run at once.
+fn match_settings(a: &Args, full: &TrainConfig) -> anyhow::Result<serde_json::Value> {
+    let b_config = a.b_config.as_deref().map(TrainConfig::load).transpose()?;
+    Ok(serde_json::json!({
+        "a": a.a,
+        "b": a.b,
+        "config": full,
+        "b_config": b_config,
+        "openings": a.game.describe_openings(),
+        "seed": a.game.seed,
+        "max_turns": a.game.max_turns,
+    }))
+}
+
+fn write_json(path: &std::path::Path, value: &serde_json::Value) -> anyhow::Result<()> {
+    crumble_selfplay::files::write_atomic(path, format!("{value:#}\n").as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The finished pairs of the match in `dir`, after checking that it is this match: the
+/// same settings, games numbered from 0 in whole pairs, each between the agents named in the
+/// seats the pair gave them, no more pairs than `pairs`.
+fn resume<G: TrainGame>(
+    dir: &std::path::Path,
+    settings: &serde_json::Value,
+    names: &[String; 2],
+    pairs: u64,
+) -> anyhow::Result<(RecordWriter<G>, Vec<PairOutcome>)> {
+    let path = dir.join(SETTINGS);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "--resume: cannot read {} (written when a match starts)",
+            path.display()
+        )
+    })?;
+    let saved: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("--resume: {} is not JSON", path.display()))?;
+    if let (Some(saved), Some(now)) = (saved.as_object(), settings.as_object()) {
+        let differ: Vec<&str> = now
+            .iter()
+            .filter(|(k, v)| saved.get(*k) != Some(*v))
+            .map(|(k, _)| k.as_str())
+            .collect();
+        if !differ.is_empty() {
+            bail!(
+                "--resume: the match in {} was started with other settings ({}): give the \
+                 same agents, config, openings, seed and --max-turns, or another --out",
+                dir.display(),
+                differ.join(", ")
+            );
+        }
+    }
+    let (writer, games) = RecordWriter::<G>::resume(dir, "match", 64)?;
+    if games.len() % 2 == 1 || games.len() as u64 > 2 * pairs {
+        bail!(
+            "--resume: {} holds {} games; a match of {pairs} pairs can only have an even \
+             number up to {}",
+            dir.display(),
+            games.len(),
+            2 * pairs
+        );
+    }
+    let mut finished = Vec::new();
+    for (pair, two) in games.chunks(2).enumerate() {
+        for (i, g) in two.iter().enumerate() {
+            let index = (2 * pair + i) as u64;
+            let seats = if index.is_multiple_of(2) {
+                [&names[0], &names[1]]
+            } else {
+                [&names[1], &names[0]]
+            };
+            let agents = g.agents.as_ref().map(|[x, y]| [x, y]);
+            if g.index != index || agents != Some(seats) {
+                bail!(
+                    "--resume: game {} in {} is not this match's game {index} ({} against {})",
+                    g.index,
+                    dir.display(),
+                    seats[0],
+                    seats[1]
+                );
+            }
+        }
+        let two = [two[0].clone(), two[1].clone()];
+        finished.push(PairOutcome::of_games::<G>(0, pair as u64, two)?);
+    }
+    Ok((writer, finished))
 }
 
 /// The adjudication's settings and what it did, for the summary line.
