@@ -25,8 +25,9 @@ impl std::fmt::Debug for TbLog {
 }
 
 impl TbLog {
-    /// Opens a new event file in `dir` (created if needed). Each flush closes the file and the
-    /// next scalar opens another (see [`TbLog::flush`]); TensorBoard reads them as one run.
+    /// Logs into `dir` (created if needed): the first scalar opens a new event file, each
+    /// flush closes it and the next scalar opens another (see [`TbLog::flush`]); TensorBoard
+    /// reads them as one run. A process that logs nothing leaves no file.
     ///
     /// `tensorboard-rs` panics where it cannot write; the directory is probed first, and any
     /// panic left is caught and returned as an error, so a full disk or a read-only mount is
@@ -36,9 +37,8 @@ impl TbLog {
         let probe = dir.join(format!(".write-probe-{}", std::process::id()));
         std::fs::write(&probe, b"probe")?;
         std::fs::remove_file(&probe)?;
-        let writer = caught(|| SummaryWriter::new(dir))?;
         Ok(TbLog {
-            writer: Some(writer),
+            writer: None,
             dir: dir.to_path_buf(),
             finished: 0,
         })

@@ -138,6 +138,17 @@ fn tiny_run_then_resume_grows_every_file_and_logs_measured_scalars() {
     }
     let csv_after = std::fs::read_to_string(dir.join("progress.csv")).unwrap();
     assert!(csv_after.starts_with(&csv_before), "earlier rows changed");
+    // Without --generations the target is the config's 2, fewer than the run has: it says
+    // so and how to continue, and changes nothing.
+    let o = train(&dir, &[]);
+    ok(&o);
+    let said =
+        String::from_utf8_lossy(&o.stderr).into_owned() + &String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("has 3 generations already") && said.contains("--generations N continues it"),
+        "{said}"
+    );
+    assert_eq!(files_under(&dir), after);
     assert_eq!(csv_after.lines().count(), 4);
     assert_eq!(
         csv_after.lines().next().unwrap(),

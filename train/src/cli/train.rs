@@ -360,7 +360,14 @@ impl Display {
         self.target = target;
         self.run_start = Instant::now();
         self.gen_start = Instant::now();
-        if resumed_from > 0 {
+        if resumed_from >= target && resumed_from > 0 {
+            self.say(format!(
+                "run {} has {resumed_from} generations already, as many as the target of \
+                 {target} (the config's generation.total unless --generations is given): \
+                 nothing to train; --generations N continues it to N",
+                dir.display()
+            ));
+        } else if resumed_from > 0 {
             self.say(format!(
                 "resuming run {} after generation {resumed_from} (target {target} generations)",
                 dir.display()
