@@ -115,8 +115,8 @@ fn play<G: TrainGame>(
     eval_args::set_threads(a.game.threads);
     let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
     let pool = Pool::<G>::new(specs, &cfg.search.for_play(), &loader)?;
-    if let Some(path) = &a.b_config {
-        let b = TrainConfig::load(path)?;
+    let b_config = a.b_config.as_deref().map(TrainConfig::load).transpose()?;
+    if let (Some(path), Some(b)) = (&a.b_config, &b_config) {
         if b.game.name != full.game.name {
             anyhow::bail!(
                 "--b-config {} is a {} config, the match is {}",
@@ -134,7 +134,7 @@ fn play<G: TrainGame>(
     let (mut writer, done) = match &a.out {
         None => (None, 0),
         Some(dir) => {
-            let settings = match_settings(a, full)?;
+            let settings = match_settings(a, full, b_config.as_ref());
             let (writer, finished) = if a.resume {
                 resume::<G>(dir, &settings, &names, pairs)?
             } else {
@@ -263,9 +263,12 @@ const SETTINGS: &str = "match-settings.json";
 /// What makes a match the same match: the agents, the game's whole config (with agent B's
 /// search settings), the openings, the seed and the turn limit. Not the number of games,
 /// which a resumed match may raise, nor how many run at once.
-fn match_settings(a: &Args, full: &TrainConfig) -> anyhow::Result<serde_json::Value> {
-    let b_config = a.b_config.as_deref().map(TrainConfig::load).transpose()?;
-    Ok(serde_json::json!({
+fn match_settings(
+    a: &Args,
+    full: &TrainConfig,
+    b_config: Option<&TrainConfig>,
+) -> serde_json::Value {
+    serde_json::json!({
         "a": a.a,
         "b": a.b,
         "config": full,
@@ -273,7 +276,7 @@ fn match_settings(a: &Args, full: &TrainConfig) -> anyhow::Result<serde_json::Va
         "openings": a.game.describe_openings(),
         "seed": a.game.seed,
         "max_turns": a.game.max_turns,
-    }))
+    })
 }
 
 fn write_json(path: &std::path::Path, value: &serde_json::Value) -> anyhow::Result<()> {

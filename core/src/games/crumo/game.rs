@@ -328,8 +328,9 @@ impl Crumo {
     }
 
     /// [`complete_move_captures`](Crumo::complete_move_captures) with the guard counts of
-    /// the position (rule 3.2) from `guards`. Only the enemy stacks the moved stack guards
-    /// from `t` can die: the movement adds that one attacker to them and takes away the
+    /// the position (rule 3.2) from `guards`. Between turns no stack is dead (rule 4.3),
+    /// so only the enemy stacks the moved stack guards from `t` can die: the movement adds
+    /// that one attacker to them and takes away the
     /// stack that stood on `s` if it guarded them (the stack that stood on `t` was lower
     /// than the merged one, so it did not); their defenders do not move.
     fn complete_move_captures_by<G: Fn(Point) -> [u32; 2]>(
