@@ -4,6 +4,7 @@
 //! with play, and the position JSON and the notation round-trip.
 
 mod crumo_common;
+use crumble_core::game::CompleteMoves;
 use crumo_common::*;
 use std::collections::BTreeSet;
 
@@ -125,7 +126,7 @@ fn check_between_turns(g: &Crumo, placed: [u64; 2]) {
     assert_eq!(engine, model_placements(g, g.to_move()), "{json}");
     for text in g.legal_move_texts() {
         let mv = notation::parse_move(g.geometry(), &text).unwrap();
-        assert_eq!(g.move_text(&mv), text);
+        assert_eq!(g.write_move(&mv), text);
         assert!(g.resolve(&mv).is_ok(), "{text}");
     }
 }

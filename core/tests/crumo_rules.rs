@@ -4,6 +4,7 @@
 
 mod crumo_common;
 use Color::{Black, White};
+use crumble_core::game::CompleteMoves;
 use crumo_common::*;
 
 fn names(g: &Crumo, points: impl IntoIterator<Item = u16>) -> Vec<String> {

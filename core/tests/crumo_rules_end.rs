@@ -3,6 +3,7 @@
 
 mod crumo_common;
 use Color::{Black, White};
+use crumble_core::game::CompleteMoves;
 use crumo_common::*;
 
 fn texts(g: &Crumo) -> Vec<String> {

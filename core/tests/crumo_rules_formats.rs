@@ -3,6 +3,7 @@
 
 mod crumo_common;
 use Color::{Black, White};
+use crumble_core::game::CompleteMoves;
 use crumo_common::*;
 
 #[test]
@@ -114,7 +115,7 @@ fn rule_11_7_every_legal_move_prints_once_and_parses_back() {
     assert_eq!(set.len(), list.len());
     for text in &list {
         let mv = notation::parse_move(g.geometry(), text).unwrap();
-        assert_eq!(&g.move_text(&mv), text);
+        assert_eq!(&g.write_move(&mv), text);
         let mut played = g.clone();
         played.play(&mv).unwrap();
     }
@@ -292,7 +293,7 @@ fn rule_13_1_symmetries_map_legal_moves_and_keep_scores() {
         let mut want: Vec<String> = g
             .legal_moves()
             .iter()
-            .map(|m| image.move_text(&s.map_move(g.geometry(), m)))
+            .map(|m| image.write_move(&s.map_move(g.geometry(), m)))
             .collect();
         want.sort();
         assert_eq!(image.legal_move_texts(), want, "symmetry {}", s.index());

@@ -6,6 +6,7 @@
 
 mod crumo_common;
 use crumble_core::GameState;
+use crumble_core::game::CompleteMoves;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;

@@ -5,6 +5,7 @@
 //! finds a winning choice exactly when one exists.
 
 use crumble_core::GameState;
+use crumble_core::game::CompleteMoves;
 use crumble_core::games::splinter::{Splinter, SplinterWinCheck};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

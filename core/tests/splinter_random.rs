@@ -8,6 +8,7 @@
 
 mod splinter_common;
 use crumble_core::Color;
+use crumble_core::game::CompleteMoves;
 use crumble_core::games::splinter::{
     PieceType, Splinter, SplinterMove, Symmetry, notation, position, symmetry,
 };

@@ -6,6 +6,7 @@
 
 mod splinter_common;
 
+use crumble_core::game::CompleteMoves;
 use splinter_common::*;
 
 // ------------------------------------------------------------------ 1. players and pieces

@@ -3,6 +3,7 @@
 
 mod splinter_common;
 
+use crumble_core::game::CompleteMoves;
 use splinter_common::*;
 
 // ------------------------------------------------------------------ 7. knockouts

@@ -8,6 +8,7 @@ use common::{
     TempFile, crumble, json, moves_refused, ok, refused, replay_refused, stderr, temp_file_of,
 };
 use crumble_core::GameState;
+use crumble_core::game::CompleteMoves;
 
 use crumble_core::games::crumo::{Crumo, position};
 use serde_json::{Value, json};

@@ -8,6 +8,7 @@ use common::{
 };
 
 use crumble_core::Color;
+use crumble_core::game::CompleteMoves;
 use crumble_core::game::record::Record;
 use crumble_core::games::crumo::{Crumo, CrumoMove, Outcome, Reason};
 use std::path::{Path, PathBuf};

@@ -9,6 +9,7 @@ use common::{
     temp_file_of,
 };
 use crumble_core::GameState;
+use crumble_core::game::CompleteMoves;
 
 use crumble_core::games::splinter::{Splinter, position};
 use serde_json::Value;

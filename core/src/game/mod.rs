@@ -1,13 +1,14 @@
 //! The game-independent contract: the state interface every game implements ([`GameState`]),
 //! decisions and their errors, players, colours and results, hashing, symmetries and
-//! canonical keys, the conformance test every game must pass, and an exact solver of small
-//! games for tests.
+//! canonical keys, play in complete moves for games with a notation of them, the conformance
+//! test every game must pass, and an exact solver of small games for tests.
 
 pub mod color;
 pub mod conformance;
 pub mod decision;
 pub mod error;
 pub mod hash;
+pub mod moves;
 pub mod negamax;
 pub mod perft;
 pub mod record;
@@ -20,6 +21,7 @@ pub mod text;
 pub use color::Color;
 pub use decision::Decision;
 pub use error::DecisionError;
+pub use moves::{CompleteMoves, Refusal};
 pub use negamax::Negamax;
 pub use record::Record;
 pub use state::{DecisionLog, GameResult, GameState, Player, TurnCount};

@@ -5,6 +5,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub use crumble_core::Color;
+use crumble_core::game::CompleteMoves;
 pub use crumble_core::games::crumo::{
     Action, Crumo, CrumoMove, CrumoStart, MoveError, NotationError, Outcome, Pie, PositionError,
     Previous, Reason, Refusal, Stack, Symmetry, notation, position,

@@ -4,6 +4,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub use crumble_core::Color;
+use crumble_core::game::CompleteMoves;
 pub use crumble_core::games::splinter::board::{Board, size_ok};
 pub use crumble_core::games::splinter::{
     Dir, MoveError, NotationError, Piece, PieceType, PositionError, Reason, Splinter,

@@ -5,6 +5,7 @@
 //! half point for the first passer.
 //!
 //! ```
+//! use crumble_core::game::CompleteMoves;
 //! use crumble_core::games::crumo::{Crumo, position};
 //!
 //! let mut game = Crumo::standard(5).unwrap();
@@ -37,7 +38,10 @@ pub mod text;
 
 pub use board::{DIRECTIONS, Geometry, MAX_POINTS, MAX_SIZE, MIN_SIZE, Point, Stack, geometry};
 pub use game::{Action, Crumo, Outcome, Pie, Previous, Reason};
-pub use moves::{MoveError, Refusal};
+pub use moves::MoveError;
+
+/// A move of a list refused by [`CompleteMoves::play_texts`](crate::game::CompleteMoves::play_texts) (rule 11.8).
+pub type Refusal = crate::game::Refusal<MoveError>;
 pub use notation::{CrumoMove, NotationError};
 pub use position::PositionError;
 pub use symmetry::Symmetry;

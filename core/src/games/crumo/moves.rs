@@ -1,12 +1,11 @@
-//! Complete moves (a placement, a move of pieces, a pass or a swap), checked play with
-//! errors that say which rule refuses a move, the sorted list of rule 11.6, and random play
-//! as rule 10.4 defines it.
+//! Complete moves (a placement, a move of pieces, a pass or a swap) as [`CompleteMoves`]
+//! defines them, with errors that say which rule refuses a move (checked play and the
+//! sorted list of rule 11.6 come from the trait), and random play as rule 10.4 defines it.
 
 use super::board::{Cells, MAX_POINTS, Point, is_color};
 use super::game::{Action, Crumo, Pie, Previous};
 use super::notation::{self, CrumoMove, NotationError};
-use crate::game::GameState;
-use crate::game::{Decision, DecisionLog};
+use crate::game::{CompleteMoves, Decision, DecisionLog, GameState};
 use rand::Rng;
 use thiserror::Error;
 
@@ -66,10 +65,22 @@ pub enum MoveError {
     CompleteAfterComplete,
 }
 
-impl Crumo {
-    /// The decisions of a complete move (one, or `From` and `To` for a move of pieces), or
-    /// why it is not legal here. The game is not changed.
-    pub fn resolve(&self, mv: &CrumoMove) -> Result<(Decision, Option<Decision>), MoveError> {
+impl CompleteMoves for Crumo {
+    type Move = CrumoMove;
+    type MoveError = MoveError;
+
+    /// Rule 11's notation.
+    fn read_move(&self, text: &str) -> Result<CrumoMove, MoveError> {
+        Ok(notation::parse_move(self.geometry(), text)?)
+    }
+
+    fn write_move(&self, mv: &CrumoMove) -> String {
+        notation::move_text(self.geometry(), mv)
+    }
+
+    /// One decision, or `From` and `To` for a move of pieces; a move after the end is refused
+    /// by the rules' own error (rule 11.8).
+    fn resolve(&self, mv: &CrumoMove) -> Result<(Decision, Option<Decision>), MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
@@ -164,29 +175,31 @@ impl Crumo {
         }
     }
 
-    /// Plays a complete move, or refuses it and leaves the game unchanged.
-    pub fn play(&mut self, mv: &CrumoMove) -> Result<(), MoveError> {
-        let (first, second) = self.resolve(mv)?;
-        for d in std::iter::once(first).chain(second) {
-            self.apply_unchecked(d);
+    /// One `Place`, `Pass` or `Swap`, or `From` then `To`.
+    fn move_of_turn(&self, decisions: &[Decision]) -> Option<CrumoMove> {
+        if self.is_over() || self.is_pending() {
+            return None;
         }
-        Ok(())
+        let mv = match *decisions {
+            [d] => match self.decode(d)? {
+                Action::Place { point, height } => CrumoMove::Place { point, height },
+                Action::Pass => CrumoMove::Pass,
+                Action::Swap => CrumoMove::Swap,
+                Action::From { .. } | Action::To { .. } => return None,
+            },
+            [f, t] => match (self.decode(f)?, self.decode(t)?) {
+                (Action::From { point: from }, Action::To { point: to }) => {
+                    CrumoMove::Move { from, to }
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        // The decisions must also be legal, which `resolve` checks for the whole move.
+        (self.resolve(&mv).ok()? == (decisions[0], decisions.get(1).copied())).then_some(mv)
     }
 
-    /// Parses a move in notation (rule 11) and plays it.
-    pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        let mv = notation::parse_move(self.geometry(), text)?;
-        self.play(&mv)
-    }
-
-    /// The text of a move on this board.
-    pub fn move_text(&self, mv: &CrumoMove) -> String {
-        notation::move_text(self.geometry(), mv)
-    }
-
-    /// Every legal complete move, in the order of their decisions. Empty once the game is
-    /// over or in the middle of a turn.
-    pub fn legal_moves(&self) -> Vec<CrumoMove> {
+    fn legal_moves(&self) -> Vec<CrumoMove> {
         let mut out = Vec::new();
         if self.is_over() || self.is_pending() {
             return out;
@@ -214,18 +227,9 @@ impl Crumo {
         }
         out
     }
+}
 
-    /// The list of rule 11.6: every legal move in notation, sorted byte-wise.
-    pub fn legal_move_texts(&self) -> Vec<String> {
-        let mut texts: Vec<String> = self
-            .legal_moves()
-            .iter()
-            .map(|m| self.move_text(m))
-            .collect();
-        texts.sort_unstable();
-        texts
-    }
-
+impl Crumo {
     /// The legal targets of the player's stack on `s`, ascending, into `out` (at most 12
     /// directions × 24 steps); returns how many.
     fn sorted_targets(&self, s: Point, out: &mut [Point; 12 * 24]) -> usize {
@@ -237,31 +241,6 @@ impl Crumo {
         });
         out[..n].sort_unstable();
         n
-    }
-
-    /// Plays one turn of random play (rule 10.4) at a turn start and returns it; `None`, with
-    /// the game unchanged, once the game is over or in the middle of a turn.
-    pub fn play_random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<CrumoMove> {
-        if self.is_over() || self.is_pending() {
-            return None;
-        }
-        let mut path = Vec::with_capacity(2);
-        self.random_turn(rng, Some(&mut path));
-        Some(match path[..] {
-            [d] => match self.decode(d) {
-                Some(Action::Place { point, height }) => CrumoMove::Place { point, height },
-                Some(Action::Pass) => CrumoMove::Pass,
-                Some(Action::Swap) => CrumoMove::Swap,
-                other => unreachable!("a one-decision turn, not {other:?}"),
-            },
-            [f, t] => match (self.decode(f), self.decode(t)) {
-                (Some(Action::From { point: from }), Some(Action::To { point: to })) => {
-                    CrumoMove::Move { from, to }
-                }
-                other => unreachable!("a move is From then To, not {other:?}"),
-            },
-            _ => unreachable!("a turn is one or two decisions"),
-        })
     }
 
     /// Random play (rule 10.4). At a turn start: on the choice turn, swap with probability
@@ -362,59 +341,6 @@ impl Crumo {
         }
         play(self, self.encode(Action::Swap));
         1
-    }
-}
-
-impl Crumo {
-    /// The complete move that the decisions of one turn make, played from this position (a
-    /// turn start): one `Place`, `Pass` or `Swap`, or `From` then `To`. `None` when they are
-    /// not exactly one legal turn: an agent's turn is read back as notation, so a search that
-    /// broke the turn structure is caught here rather than recorded.
-    pub fn move_of_turn(&self, decisions: &[Decision]) -> Option<CrumoMove> {
-        if self.is_over() || self.is_pending() {
-            return None;
-        }
-        let mv = match *decisions {
-            [d] => match self.decode(d)? {
-                Action::Place { point, height } => CrumoMove::Place { point, height },
-                Action::Pass => CrumoMove::Pass,
-                Action::Swap => CrumoMove::Swap,
-                Action::From { .. } | Action::To { .. } => return None,
-            },
-            [f, t] => match (self.decode(f)?, self.decode(t)?) {
-                (Action::From { point: from }, Action::To { point: to }) => {
-                    CrumoMove::Move { from, to }
-                }
-                _ => return None,
-            },
-            _ => return None,
-        };
-        // The decisions must also be legal, which `resolve` checks for the whole move.
-        (self.resolve(&mv).ok()? == (decisions[0], decisions.get(1).copied())).then_some(mv)
-    }
-}
-
-/// A move refused while playing a list (rule 11.8): its 1-based index, its text and why.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("move {index} ({text:?}) refused: {error}")]
-pub struct Refusal {
-    pub index: usize,
-    pub text: String,
-    pub error: MoveError,
-}
-
-impl Crumo {
-    /// Plays moves in notation in order (rule 11.8); the first unparsable or illegal one (a
-    /// move after the end included) is refused, and nothing after it is played.
-    pub fn play_texts<S: AsRef<str>>(&mut self, moves: &[S]) -> Result<(), Refusal> {
-        for (i, text) in moves.iter().enumerate() {
-            self.play_text(text.as_ref()).map_err(|error| Refusal {
-                index: i + 1,
-                text: text.as_ref().to_string(),
-                error,
-            })?;
-        }
-        Ok(())
     }
 }
 

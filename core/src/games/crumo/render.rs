@@ -12,7 +12,7 @@ pub mod svg;
 pub mod term;
 
 use crate::game::Color;
-use crate::game::GameState;
+use crate::game::{CompleteMoves, GameState};
 use crate::games::crumo::{Crumo, CrumoMove, Point};
 use crate::render::capital;
 use crate::render::picture::{LastMove, PictureStyle, Pictures};

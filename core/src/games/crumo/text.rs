@@ -1,9 +1,9 @@
 //! Crumo's text layer ([`GameText`]): moves in the notation of rule 11, positions as the
 //! position JSON of rule 12, results as its result value with both scores.
 
-use super::{Crumo, Outcome, Reason, notation, position};
+use super::{Crumo, Outcome, Reason, position};
 use crate::game::record::{BoardTagError, Ending, tag_value};
-use crate::game::{Color, Decision, GameText, Player, StartOption, TextError};
+use crate::game::{Color, CompleteMoves, Decision, GameText, Player, StartOption, TextError};
 
 impl GameText for Crumo {
     type Notation = ();
@@ -20,21 +20,15 @@ impl GameText for Crumo {
 
     /// A move after the end is refused by the rules' own error (rule 11.8).
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {
-        let mv = notation::parse_move(self.geometry(), text)
-            .map_err(|e| TextError::of_move(super::MoveError::from(e)))?;
-        let (first, second) = self.resolve(&mv).map_err(TextError::of_move)?;
-        Ok(std::iter::once(first).chain(second).collect())
+        self.turn_of_text(text)
     }
 
     fn move_text(&self, turn: &[Decision], (): ()) -> Result<String, TextError> {
-        let mv = self.move_of_turn(turn).ok_or_else(|| {
-            TextError::Internal(format!("{turn:?} is not a whole turn of this position"))
-        })?;
-        Ok(notation::move_text(self.geometry(), &mv))
+        self.text_of_turn(turn)
     }
 
     fn legal_move_texts(&self, (): ()) -> Result<Vec<String>, TextError> {
-        Ok(Crumo::legal_move_texts(self))
+        Ok(CompleteMoves::legal_move_texts(self))
     }
 
     fn position_json(&self) -> String {

@@ -4,6 +4,7 @@
 //! opponent a knockout, and two knockouts win.
 //!
 //! ```
+//! use crumble_core::game::CompleteMoves;
 //! use crumble_core::games::splinter::{Splinter, position};
 //!
 //! let mut game = Splinter::standard(15, 18).unwrap();

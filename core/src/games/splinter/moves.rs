@@ -1,11 +1,11 @@
 //! Complete moves (a slide and, when the splinter leaves equal largest groups, the group that
-//! stays), checked play, the list of rule 9.5 and random play as rule 8.8 defines it.
+//! stays) as [`CompleteMoves`] defines them (checked play and the list of rule 9.5 come from
+//! the trait), and random play as rule 8.8 defines it.
 
 use super::board::{Dir, MAX_PIECES, Square};
 use super::game::{Action, Splinter};
 use super::notation::{self, NotationError};
-use crate::game::GameState;
-use crate::game::{Decision, DecisionLog};
+use crate::game::{CompleteMoves, Decision, DecisionLog, GameState};
 use rand::Rng;
 use thiserror::Error;
 
@@ -47,10 +47,22 @@ pub enum MoveError {
 /// Candidate moves at a turn start: at most 15 pieces × 8 directions.
 const MAX_CANDIDATES: usize = 8 * MAX_PIECES;
 
-impl Splinter {
-    /// The decisions of a complete move (its `Move`, then its `Keep` if the move leaves equal
-    /// largest groups), or why it is not legal here. The game is not changed.
-    pub fn resolve(&self, mv: &SplinterMove) -> Result<(Decision, Option<Decision>), MoveError> {
+impl CompleteMoves for Splinter {
+    type Move = SplinterMove;
+    type MoveError = MoveError;
+
+    /// Rule 9's notation.
+    fn read_move(&self, text: &str) -> Result<SplinterMove, MoveError> {
+        Ok(notation::parse_move(self.board(), text)?)
+    }
+
+    /// The canonical text when the move is canonical (see [`Splinter::canonical`]).
+    fn write_move(&self, mv: &SplinterMove) -> String {
+        notation::move_text(self.board(), mv)
+    }
+
+    /// Its `Move`, then its `Keep` if the move leaves equal largest groups.
+    fn resolve(&self, mv: &SplinterMove) -> Result<(Decision, Option<Decision>), MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
@@ -96,37 +108,10 @@ impl Splinter {
         }
     }
 
-    /// The canonical form of a legal move: the kept group named by its anchor.
-    pub fn canonical(&self, mv: &SplinterMove) -> Result<SplinterMove, MoveError> {
-        let (_, keep) = self.resolve(mv)?;
-        Ok(SplinterMove {
-            keep: keep.map(|d| match self.decode(d) {
-                Some(Action::Keep { square }) => square,
-                _ => unreachable!("a keep decision"),
-            }),
-            ..*mv
-        })
-    }
-
-    /// Plays a complete move, or refuses it and leaves the game unchanged.
-    pub fn play(&mut self, mv: &SplinterMove) -> Result<(), MoveError> {
-        let (first, second) = self.resolve(mv)?;
-        for d in std::iter::once(first).chain(second) {
-            self.apply_unchecked(d);
-        }
-        Ok(())
-    }
-
-    /// Parses a move in notation (rule 9) and plays it.
-    pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        let mv = notation::parse_move(self.board(), text)?;
-        self.play(&mv)
-    }
-
     /// Every legal complete move in canonical form (a move that leaves equal largest groups
     /// once per group that may stay), in the order of their decisions. Empty once the game
     /// is over or in the middle of a turn.
-    pub fn legal_moves(&self) -> Vec<SplinterMove> {
+    fn legal_moves(&self) -> Vec<SplinterMove> {
         let mut out = Vec::new();
         if self.is_over() || self.is_pending() {
             return out;
@@ -162,34 +147,41 @@ impl Splinter {
         out
     }
 
-    /// The list of rule 9.5: every legal move in canonical notation, sorted byte-wise.
-    pub fn legal_move_texts(&self) -> Vec<String> {
-        let mut texts: Vec<String> = self
-            .legal_moves()
-            .iter()
-            .map(|m| notation::move_text(self.board(), m))
-            .collect();
-        texts.sort_unstable();
-        texts
-    }
-
-    /// Plays one turn of random play (rule 8.8) at a turn start and returns it as a complete
-    /// move in canonical form (the kept group named by its anchor); `None`, with the game
-    /// unchanged, once the game is over or in the middle of a turn.
-    pub fn play_random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<SplinterMove> {
-        if self.is_over() || self.is_pending() {
+    /// The slide, and the group that stays when the slide leaves equal largest groups.
+    fn move_of_turn(&self, turn: &[Decision]) -> Option<SplinterMove> {
+        let (Some(Action::Move { from, dir }), rest) = (self.decode(*turn.first()?), &turn[1..])
+        else {
             return None;
-        }
-        let mut path = Vec::with_capacity(2);
-        self.random_turn(rng, Some(&mut path));
-        let Some(Action::Move { from, dir }) = path.first().and_then(|&d| self.decode(d)) else {
-            unreachable!("a turn starts with a Move decision")
         };
-        let keep = path.get(1).map(|&d| match self.decode(d) {
-            Some(Action::Keep { square }) => square,
-            _ => unreachable!("a turn's second decision is a Keep"),
-        });
-        Some(SplinterMove { from, dir, keep })
+        let keep = match rest {
+            [] => None,
+            [k] => {
+                let mut after = self.clone();
+                after.apply(turn[0]).ok()?;
+                match after.decode(*k)? {
+                    Action::Keep { square } => Some(square),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        let mv = SplinterMove { from, dir, keep };
+        // The decisions must be exactly the move's, which `resolve` gives.
+        (self.resolve(&mv).ok()? == (turn[0], turn.get(1).copied())).then_some(mv)
+    }
+}
+
+impl Splinter {
+    /// The canonical form of a legal move: the kept group named by its anchor.
+    pub fn canonical(&self, mv: &SplinterMove) -> Result<SplinterMove, MoveError> {
+        let (_, keep) = self.resolve(mv)?;
+        Ok(SplinterMove {
+            keep: keep.map(|d| match self.decode(d) {
+                Some(Action::Keep { square }) => square,
+                _ => unreachable!("a keep decision"),
+            }),
+            ..*mv
+        })
     }
 
     /// How many complete moves the `Move` decision `(from, dir)` stands for: the number of

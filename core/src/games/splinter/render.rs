@@ -11,7 +11,7 @@ mod html;
 pub mod svg;
 pub mod term;
 
-use crate::game::GameState;
+use crate::game::{CompleteMoves, GameState};
 use crate::games::splinter::{Dir, PieceType, Splinter, SplinterMove, Square};
 use crate::render::capital;
 use crate::render::picture::{LastMove, PictureStyle, Pictures};

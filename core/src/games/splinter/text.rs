@@ -1,36 +1,9 @@
 //! Splinter's text layer ([`GameText`]): moves in the notation of rule 9, positions as the
 //! position JSON of rule 10, results as its result value.
 
-use super::{Action, MoveError, Outcome, Reason, Splinter, SplinterMove, notation, position};
-use crate::game::GameState as _;
+use super::{MoveError, Outcome, Reason, Splinter, position};
 use crate::game::record::{BoardTagError, Ending, tag_value};
-use crate::game::{Color, Decision, GameText, StartOption, TextError};
-
-impl Splinter {
-    /// The complete move a turn's decisions make from this state (a turn start): the slide,
-    /// and the group that stays when the slide leaves equal largest groups.
-    pub fn move_of_turn(&self, turn: &[Decision]) -> Option<SplinterMove> {
-        let (Some(Action::Move { from, dir }), rest) = (self.decode(*turn.first()?), &turn[1..])
-        else {
-            return None;
-        };
-        let keep = match rest {
-            [] => None,
-            [k] => {
-                let mut after = self.clone();
-                after.apply(turn[0]).ok()?;
-                match after.decode(*k)? {
-                    Action::Keep { square } => Some(square),
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        };
-        let mv = SplinterMove { from, dir, keep };
-        // The decisions must be exactly the move's, which `resolve` gives.
-        (self.resolve(&mv).ok()? == (turn[0], turn.get(1).copied())).then_some(mv)
-    }
-}
+use crate::game::{Color, CompleteMoves, Decision, GameText, StartOption, TextError};
 
 impl GameText for Splinter {
     type Notation = ();
@@ -55,20 +28,15 @@ impl GameText for Splinter {
 
     fn parse_move(&self, text: &str, (): ()) -> Result<Vec<Decision>, TextError> {
         self.refuse_when_over()?;
-        let mv = notation::parse_move(self.board(), text).map_err(TextError::of_move)?;
-        let (first, keep) = self.resolve(&mv).map_err(TextError::of_move)?;
-        Ok(std::iter::once(first).chain(keep).collect())
+        self.turn_of_text(text)
     }
 
     fn move_text(&self, turn: &[Decision], (): ()) -> Result<String, TextError> {
-        let mv = self.move_of_turn(turn).ok_or_else(|| {
-            TextError::Internal(format!("{turn:?} is not a whole turn of this position"))
-        })?;
-        Ok(notation::move_text(self.board(), &mv))
+        self.text_of_turn(turn)
     }
 
     fn legal_move_texts(&self, (): ()) -> Result<Vec<String>, TextError> {
-        Ok(Splinter::legal_move_texts(self))
+        Ok(CompleteMoves::legal_move_texts(self))
     }
 
     fn position_json(&self) -> String {
@@ -135,7 +103,7 @@ last move moved are in brackets and the square it left shows its direction.
         }
         let squares = text.split('/').next().unwrap_or(text);
         let prefix = format!("{squares}/");
-        let choices: Vec<String> = Splinter::legal_move_texts(self)
+        let choices: Vec<String> = CompleteMoves::legal_move_texts(self)
             .into_iter()
             .filter(|m| m.starts_with(&prefix))
             .collect();

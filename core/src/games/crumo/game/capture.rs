@@ -63,6 +63,7 @@ impl Crumo {
 
 #[cfg(test)]
 mod tests {
+    use crate::game::CompleteMoves;
     use crate::game::{Color, GameState};
     use crate::games::crumo::board::{Cells, Geometry, Point, is_color};
     use crate::games::crumo::game::Crumo;

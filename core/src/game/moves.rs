@@ -1,0 +1,118 @@
+//! Games whose every turn is one complete move of one or two decisions with a notation of its
+//! own (Splinter, Crumo): checked play, move lists, random moves and the move half of the
+//! text layer, written once over what each game defines ([`CompleteMoves`]).
+
+use super::decision::Decision;
+use super::state::GameState;
+use super::text::TextError;
+use rand::Rng;
+use std::error::Error;
+use std::fmt;
+
+/// A game played in complete moves of one or two decisions: the game says how a move reads,
+/// writes and resolves to its decisions; play, lists and text come from that.
+pub trait CompleteMoves: GameState {
+    /// One complete move.
+    type Move: Copy + PartialEq + fmt::Debug;
+    /// Why a move is refused: its text, or the rule it breaks here.
+    type MoveError: Error + Send + Sync + 'static;
+
+    /// Reads a move in the game's notation (its syntax and board only, not its legality).
+    fn read_move(&self, text: &str) -> Result<Self::Move, Self::MoveError>;
+
+    /// The move's text on this board.
+    fn write_move(&self, mv: &Self::Move) -> String;
+
+    /// The decisions of a complete move (the second only where the move takes two), or why it
+    /// is not legal here. The game is not changed.
+    fn resolve(&self, mv: &Self::Move) -> Result<(Decision, Option<Decision>), Self::MoveError>;
+
+    /// The complete move that one turn's decisions make from this turn start; `None` when they
+    /// are not exactly one legal turn (an agent's turn is read back as notation, so a search
+    /// that broke the turn structure is caught here rather than recorded).
+    fn move_of_turn(&self, turn: &[Decision]) -> Option<Self::Move>;
+
+    /// Every legal complete move, in the order of their decisions; empty once the game is
+    /// over or in the middle of a turn.
+    fn legal_moves(&self) -> Vec<Self::Move>;
+
+    /// Plays a complete move, or refuses it and leaves the game unchanged.
+    fn play(&mut self, mv: &Self::Move) -> Result<(), Self::MoveError> {
+        let (first, second) = self.resolve(mv)?;
+        for d in std::iter::once(first).chain(second) {
+            self.apply_unchecked(d);
+        }
+        Ok(())
+    }
+
+    /// Reads a move in notation and plays it.
+    fn play_text(&mut self, text: &str) -> Result<(), Self::MoveError> {
+        let mv = self.read_move(text)?;
+        self.play(&mv)
+    }
+
+    /// Plays moves in notation in order; the first unreadable or illegal one (a move after
+    /// the end included) is refused, and nothing after it is played.
+    fn play_texts<S: AsRef<str>>(&mut self, moves: &[S]) -> Result<(), Refusal<Self::MoveError>> {
+        for (i, text) in moves.iter().enumerate() {
+            self.play_text(text.as_ref()).map_err(|error| Refusal {
+                index: i + 1,
+                text: text.as_ref().to_string(),
+                error,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Every legal move in notation, sorted byte-wise (the games' rules books list them so).
+    fn legal_move_texts(&self) -> Vec<String> {
+        let mut texts: Vec<String> = self
+            .legal_moves()
+            .iter()
+            .map(|m| self.write_move(m))
+            .collect();
+        texts.sort_unstable();
+        texts
+    }
+
+    /// Plays one turn of the game's random play at a turn start and returns it; `None`, with
+    /// the game unchanged, once the game is over or in the middle of a turn.
+    fn play_random_move<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Self::Move> {
+        if !self.at_turn_start() {
+            return None;
+        }
+        let before = self.clone();
+        let mut turn = Vec::with_capacity(2);
+        self.play_random_turn_recorded(rng, &mut turn);
+        let mv = before.move_of_turn(&turn);
+        debug_assert!(mv.is_some(), "a random turn {turn:?} is one legal move");
+        mv
+    }
+
+    /// [`GameText::parse_move`](super::GameText::parse_move) for such a game: the decisions
+    /// of the move written `text`, or the game's own error (a move after the end included).
+    fn turn_of_text(&self, text: &str) -> Result<Vec<Decision>, TextError> {
+        let mv = self.read_move(text).map_err(TextError::of_move)?;
+        let (first, second) = self.resolve(&mv).map_err(TextError::of_move)?;
+        Ok(std::iter::once(first).chain(second).collect())
+    }
+
+    /// [`GameText::move_text`](super::GameText::move_text) for such a game: the text of the
+    /// move one turn's decisions make.
+    fn text_of_turn(&self, turn: &[Decision]) -> Result<String, TextError> {
+        let mv = self.move_of_turn(turn).ok_or_else(|| {
+            TextError::Internal(format!("{turn:?} is not a whole turn of this position"))
+        })?;
+        Ok(self.write_move(&mv))
+    }
+}
+
+/// A move refused while playing a list ([`CompleteMoves::play_texts`]): its 1-based index, its
+/// text and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("move {index} ({text:?}) refused: {error}")]
+pub struct Refusal<E: Error> {
+    pub index: usize,
+    pub text: String,
+    pub error: E,
+}
