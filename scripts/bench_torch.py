@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The network of crumble-model (model/src/net.rs), built identically in PyTorch, timed on the
-CPU with the same thread count: prints the keys of `crumble bench net` so the two compare
-side by side.
+CPU with the same thread count (or on a GPU with `--device cuda`): prints the keys of `crumble
+bench net` so the two compare side by side.
 
 Install PyTorch (CPU) into a virtualenv first, for example:
 
@@ -97,13 +97,16 @@ def flops_per_position(a, n):
     return f
 
 
-def rate(seconds, f):
+def rate(seconds, f, sync):
     f()
+    sync()
     t = time.perf_counter()
     n = 0
     while n < 2 or time.perf_counter() - t < seconds:
         f()
         n += 1
+        # A GPU queues work and returns at once: wait for it, or the rate counts launches.
+        sync()
     return n / (time.perf_counter() - t)
 
 
@@ -112,6 +115,7 @@ def main():
     p.add_argument("--json", action="store_true")
     p.add_argument("--channels-last", action="store_true", help="channels_last memory layout")
     p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--device", default="cpu", help="torch device: cpu (default) or cuda")
     p.add_argument("--board", type=int, default=6)
     p.add_argument("--resolution", type=int, default=8)
     p.add_argument("--cell-pixels", type=int, default=1)
@@ -129,19 +133,21 @@ def main():
     cores = os.cpu_count() or 1
     torch.set_num_threads(cores)
     torch.manual_seed(0)
+    dev = torch.device(a.device)
+    sync = (lambda: torch.cuda.synchronize(dev)) if dev.type == "cuda" else (lambda: None)
     fmt = torch.channels_last if a.channels_last else torch.contiguous_format
     g = a.board * a.resolution
     A = 8 * g * g + 1
     net = Net(a.resolution, a.cell_pixels, a.channels, a.blocks, a.gpool_every, a.value_hidden)
-    net = net.to(memory_format=fmt)
-    x_all = (torch.rand(256, PLANES, g, g) < 0.3).float().contiguous(memory_format=fmt)
+    net = net.to(dev, memory_format=fmt)
+    x_all = (torch.rand(256, PLANES, g, g) < 0.3).float().to(dev).contiguous(memory_format=fmt)
 
-    out = {"cores": cores, "flops_per_pos": flops_per_position(a, a.board)}
+    out = {"cores": cores, "device": a.device, "flops_per_pos": flops_per_position(a, a.board)}
     net.eval()
     with torch.inference_mode():
         for b in (1, 16, 64, 256):
             x = x_all[:b].contiguous(memory_format=fmt)
-            out[f"infer_pos_per_sec_b{b}"] = rate(a.seconds, lambda: net(x)) * b
+            out[f"infer_pos_per_sec_b{b}"] = rate(a.seconds, lambda: net(x), sync) * b
 
     net.train()
     b = 128
@@ -162,6 +168,8 @@ def main():
         legal[k, : len(idx)] = idx
         pad[k, : len(idx)] = 0.0
         target_legal[k, : len(idx)] = target[k, idx]
+    mask, target, z = mask.to(dev), target.to(dev), z.to(dev)
+    legal, pad, target_legal = legal.to(dev), pad.to(dev), target_legal.to(dev)
 
     def step():
         logits, v = net(x)
@@ -176,12 +184,12 @@ def main():
         loss.backward()
         opt.step()
 
-    out["train_samples_per_sec_b128"] = rate(a.seconds, step) * b
+    out["train_samples_per_sec_b128"] = rate(a.seconds, step, sync) * b
     if a.json:
         print(json.dumps(out))
     else:
         layout = "channels_last" if a.channels_last else "default layout"
-        print(f"PyTorch {torch.__version__}, {cores} threads, {layout}")
+        print(f"PyTorch {torch.__version__}, {a.device}, {cores} threads, {layout}")
         for k, v in out.items():
             print(f"  {k:28} {v:,.1f}" if isinstance(v, float) else f"  {k:28} {v:,}")
 

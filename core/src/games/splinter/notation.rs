@@ -66,7 +66,7 @@ pub fn parse_square(board: &Board, text: &str) -> Result<Square, NotationError> 
 }
 
 /// Reads a move (rule 9.2–9.4). The squares must be on the board and neighbours; the move's
-/// legality and its `/SQUARE` are judged when it is played ([`super::Splinter::play`]).
+/// legality and its `/SQUARE` are judged when it is played ([`CompleteMoves::play`](crate::game::CompleteMoves::play)).
 pub fn parse_move(board: &Board, text: &str) -> Result<SplinterMove, NotationError> {
     let syntax = |why| NotationError::Syntax {
         text: text.into(),
