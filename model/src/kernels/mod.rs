@@ -1,11 +1,11 @@
 //! Host kernels of the CPU fast path ([`crate::cpu_ops`]): matrix multiplies and the tower's
-//! 3×3 convolution on channels-last images, on both cores. Two implementations, picked at run
-//! time by the CPU's features ([`Kernels`]): `gemm`'s products after an im2col (fastest on
-//! AVX-512), or this crate's AVX2 kernels ([`avx2`]), which convolve without an im2col.
-//! Plain slices in, plain slices out; nothing here knows burn.
+//! 3×3 convolution on channels-last images, on both cores. Three implementations, picked at
+//! run time by the CPU's features ([`Kernels`]): this crate's x86 kernels ([`simd`]) for AVX2
+//! or AVX-512, which convolve without an im2col, or `gemm`'s products after an im2col
+//! (everywhere else). Plain slices in, plain slices out; nothing here knows burn.
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx2;
+pub mod simd;
 
 /// A row- or column-major view of a matrix in a slice: element `(i, j)` is at
 /// `i·row_stride + j·col_stride`.
@@ -41,13 +41,14 @@ impl<'a> MatRef<'a> {
     }
 }
 
-/// Which kernels run the products: this crate's AVX2 ones ([`avx2`]) on x86 CPUs with AVX2
-/// and FMA but without AVX-512, `gemm`'s elsewhere (its AVX-512 kernels are the faster there).
-/// The environment variable `CRUMBLE_KERNELS=gemm` or `=avx2` overrides the choice (`avx2`
-/// only where the CPU has it), to compare the two on one machine.
+/// Which kernels run the products: this crate's ([`simd`]) on x86 CPUs with AVX2 and FMA, in
+/// AVX-512 where the CPU has it, `gemm`'s elsewhere. The environment variable
+/// `CRUMBLE_KERNELS=gemm`, `=avx2` or `=avx512` overrides the choice (each only where the CPU
+/// has it), to compare them on one machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernels {
     Avx2,
+    Avx512,
     Gemm,
 }
 
@@ -56,7 +57,17 @@ impl Kernels {
     pub fn name(self) -> &'static str {
         match self {
             Kernels::Avx2 => "avx2",
+            Kernels::Avx512 => "avx512",
             Kernels::Gemm => "gemm",
+        }
+    }
+
+    /// Does this CPU run them?
+    fn runs_here(self) -> bool {
+        match self {
+            Kernels::Avx2 => has_avx2(),
+            Kernels::Avx512 => has_avx512(),
+            Kernels::Gemm => true,
         }
     }
 }
@@ -81,11 +92,12 @@ pub fn current() -> Kernels {
 /// use them too), so the tests hold both to the same results on a CPU that has both.
 ///
 /// # Panics
-/// If `k` is [`Kernels::Avx2`] and the CPU lacks AVX2 or FMA.
+/// If the CPU lacks the instructions of `k`.
 pub fn with_kernels<R>(k: Kernels, f: impl FnOnce() -> R) -> R {
     assert!(
-        k == Kernels::Gemm || has_avx2(),
-        "this CPU has no AVX2 and FMA"
+        k.runs_here(),
+        "this CPU cannot run the {} kernels",
+        k.name()
     );
     let before = FORCED.with(|c| c.replace(Some(k)));
     let r = f();
@@ -95,11 +107,10 @@ pub fn with_kernels<R>(k: Kernels, f: impl FnOnce() -> R) -> R {
 
 /// Every set of kernels this CPU runs.
 pub fn available() -> Vec<Kernels> {
-    let mut v = vec![Kernels::Gemm];
-    if has_avx2() {
-        v.push(Kernels::Avx2);
-    }
-    v
+    [Kernels::Gemm, Kernels::Avx2, Kernels::Avx512]
+        .into_iter()
+        .filter(|k| k.runs_here())
+        .collect()
 }
 
 /// The choice for a `CRUMBLE_KERNELS` value and the CPU's features.
@@ -107,12 +118,13 @@ fn choose(forced: Option<&str>, avx2: bool, avx512: bool) -> Kernels {
     match forced {
         Some("gemm") => Kernels::Gemm,
         Some("avx2") if avx2 => Kernels::Avx2,
+        Some("avx512") if avx512 => Kernels::Avx512,
         _ if avx2 && !avx512 => Kernels::Avx2,
         _ => Kernels::Gemm,
     }
 }
 
-/// Does the CPU run [`avx2`]'s kernels (AVX2 and FMA)?
+/// Does the CPU run [`simd`]'s AVX2 kernels (AVX2 and FMA)?
 pub fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -124,6 +136,7 @@ pub fn has_avx2() -> bool {
     }
 }
 
+/// Does the CPU run [`simd`]'s AVX-512 kernels?
 fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -185,14 +198,15 @@ fn matmul_with(
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if kind == Kernels::Avx2 && a.col_stride == 1 {
-        let epi = avx2::Epilogue {
+    if kind != Kernels::Gemm && a.col_stride == 1 {
+        let epi = simd::Epilogue {
             accumulate,
             ..Default::default()
         };
-        let packed =
-            avx2::Packed::from_fn(k, n, |p, j| b.data[p * b.row_stride + j * b.col_stride]);
-        return avx2::product(m, avx2::Lhs::Matrix(a), &packed, dst, epi, threads);
+        let packed = pack(kind, k, n, |p, j| {
+            b.data[p * b.row_stride + j * b.col_stride]
+        });
+        return simd::product(m, simd::Lhs::Matrix(a), &packed, dst, epi, threads);
     }
     let _ = kind;
     let par = if threads && m * n * k >= PARALLEL_MACS && may_split() {
@@ -269,8 +283,18 @@ pub fn matmul_at_b(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], dst: &mut
     }
 }
 
+/// The matrix `[k × n]` whose element `(p, j)` is `f(p, j)` in the panels of the x86 kernels
+/// `kind` (not [`Kernels::Gemm`]).
+#[cfg(target_arch = "x86_64")]
+fn pack(kind: Kernels, k: usize, n: usize, f: impl Fn(usize, usize) -> f32) -> simd::Packed {
+    match kind {
+        Kernels::Avx512 => simd::Packed::from_fn::<simd::Avx512>(k, n, f),
+        _ => simd::Packed::from_fn::<simd::Avx2>(k, n, f),
+    }
+}
+
 /// A right-hand matrix `[k × n]` prepared for one set of kernels: in panels for
-/// [`Kernels::Avx2`], row-major for [`Kernels::Gemm`]. Preparing reads every weight once, so a
+/// [`Kernels::Avx2`] and [`Kernels::Avx512`], row-major for [`Kernels::Gemm`]. Preparing reads every weight once, so a
 /// caller whose weights do not change keeps it ([`crate::cpu_ops`] does, per weight tensor).
 #[derive(Debug)]
 pub struct Weights {
@@ -283,7 +307,7 @@ pub struct Weights {
 enum Prepared {
     Rows(Vec<f32>),
     #[cfg(target_arch = "x86_64")]
-    Packed(avx2::Packed),
+    Packed(simd::Packed),
 }
 
 impl Weights {
@@ -315,7 +339,7 @@ impl Weights {
     fn from_fn(k: usize, n: usize, f: impl Fn(usize, usize) -> f32) -> Weights {
         let inner = match current() {
             #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2 => Prepared::Packed(avx2::Packed::from_fn(k, n, f)),
+            kind @ (Kernels::Avx2 | Kernels::Avx512) => Prepared::Packed(pack(kind, k, n, f)),
             _ => Prepared::Rows((0..k * n).map(|i| f(i / n, i % n)).collect()),
         };
         Weights { k, n, inner }
@@ -364,13 +388,13 @@ pub fn conv3x3(
             } else {
                 x
             };
-            let lhs = avx2::Lhs::Conv3x3 { x, h, w, c };
-            let epi = avx2::Epilogue {
+            let lhs = simd::Lhs::Conv3x3 { x, h, w, c };
+            let epi = simd::Epilogue {
                 accumulate: false,
                 bias,
                 relu: relu_out,
             };
-            avx2::product(m, lhs, packed, &mut y, epi, true);
+            simd::product(m, lhs, packed, &mut y, epi, true);
         }
         Prepared::Rows(wmat) => {
             let mut cols = Vec::new();
@@ -398,12 +422,12 @@ pub fn dense(x: &[f32], m: usize, w: &Weights, bias: Option<&[f32]>, relu: bool)
     match &w.inner {
         #[cfg(target_arch = "x86_64")]
         Prepared::Packed(packed) => {
-            let epi = avx2::Epilogue {
+            let epi = simd::Epilogue {
                 accumulate: false,
                 bias,
                 relu,
             };
-            avx2::product(m, avx2::Lhs::Matrix(a), packed, &mut y, epi, true);
+            simd::product(m, simd::Lhs::Matrix(a), packed, &mut y, epi, true);
         }
         Prepared::Rows(wmat) => {
             let bm = MatRef::rows(wmat, n);
@@ -703,6 +727,8 @@ mod tests {
         assert_eq!(choose(Some("gemm"), true, false), Kernels::Gemm);
         assert_eq!(choose(Some("avx2"), true, true), Kernels::Avx2);
         assert_eq!(choose(Some("avx2"), false, false), Kernels::Gemm);
+        assert_eq!(choose(Some("avx512"), true, true), Kernels::Avx512);
+        assert_eq!(choose(Some("avx512"), true, false), Kernels::Avx2);
     }
 
     #[test]
