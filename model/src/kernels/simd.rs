@@ -26,7 +26,13 @@ use std::arch::x86_64::{
 };
 
 /// One vector instruction set: its `f32` vector, its operations, and the micro-kernel's rows
-/// for one and two vectors of columns. The operations are `unsafe`: the CPU must have the set.
+/// for one and two vectors of columns.
+///
+/// # Safety
+/// Every operation needs a CPU with the set, and a pointer that addresses a whole vector
+/// (one value for [`Isa::splat`]).
+// The contract above is every method's.
+#[allow(clippy::missing_safety_doc)]
 pub trait Isa: Copy + Send + Sync + 'static {
     type V: Copy;
     /// `f32` lanes of a vector.
