@@ -47,10 +47,8 @@ pub trait Isa: Copy + Send + Sync + 'static {
     unsafe fn fmadd(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
     unsafe fn add(a: Self::V, b: Self::V) -> Self::V;
     unsafe fn max(a: Self::V, b: Self::V) -> Self::V;
-    /// [`tile`] compiled for this set.
-    ///
-    /// # Safety
-    /// As [`tile`].
+    /// The micro-kernel (`tile`) compiled for this set: `dst[MR rows × cols]` from the rows
+    /// of `src` times a packed panel of `LANES·NV` columns, then the epilogue.
     unsafe fn tile<const MR: usize, const NV: usize>(
         src: Source,
         w: *const f32,
