@@ -42,7 +42,8 @@ impl<'a> MatRef<'a> {
 }
 
 /// Which kernels run the products: this crate's ([`simd`]) on x86 CPUs with AVX2 and FMA, in
-/// AVX-512 where the CPU has it, `gemm`'s elsewhere. The environment variable
+/// AVX-512 on Intel CPUs that have it, `gemm`'s elsewhere (on AMD's AVX-512 CPUs, where
+/// `gemm`'s ran far ahead of PyTorch and this crate's are not measured). The environment variable
 /// `CRUMBLE_KERNELS=gemm`, `=avx2` or `=avx512` overrides the choice (each only where the CPU
 /// has it), to compare them on one machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +84,13 @@ pub fn current() -> Kernels {
     FORCED.with(|f| f.get()).unwrap_or_else(|| {
         *CHOICE.get_or_init(|| {
             let forced = std::env::var("CRUMBLE_KERNELS").ok();
-            choose(forced.as_deref(), has_avx2(), has_avx512())
+            let avx512 = has_avx512();
+            choose(
+                forced.as_deref(),
+                has_avx2(),
+                avx512 && is_intel(),
+                avx512 && !is_intel(),
+            )
         })
     })
 }
@@ -113,14 +120,34 @@ pub fn available() -> Vec<Kernels> {
         .collect()
 }
 
-/// The choice for a `CRUMBLE_KERNELS` value and the CPU's features.
-fn choose(forced: Option<&str>, avx2: bool, avx512: bool) -> Kernels {
+/// The choice for a `CRUMBLE_KERNELS` value and the CPU's features: `avx512` says the CPU
+/// runs [`simd`]'s AVX-512 kernels and they are the default on it (an Intel CPU), `amd512`
+/// that it runs them but `gemm`'s are (an AMD CPU with AVX-512).
+fn choose(forced: Option<&str>, avx2: bool, avx512: bool, amd512: bool) -> Kernels {
     match forced {
         Some("gemm") => Kernels::Gemm,
         Some("avx2") if avx2 => Kernels::Avx2,
-        Some("avx512") if avx512 => Kernels::Avx512,
-        _ if avx2 && !avx512 => Kernels::Avx2,
+        Some("avx512") if avx512 || amd512 => Kernels::Avx512,
+        _ if avx512 => Kernels::Avx512,
+        _ if avx2 && !amd512 => Kernels::Avx2,
         _ => Kernels::Gemm,
+    }
+}
+
+/// Is the CPU Intel's? On Intel's AVX-512 CPUs [`simd`]'s AVX-512 kernels ran 1.1–1.2× `gemm`'s
+/// (results, 2026-11-29).
+fn is_intel() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let r = std::arch::x86_64::__cpuid(0);
+        [r.ebx, r.edx, r.ecx]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .eq(*b"GenuineIntel")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -287,8 +314,11 @@ pub fn matmul_at_b(m: usize, k: usize, n: usize, a: &[f32], b: &[f32], dst: &mut
 /// `kind` (not [`Kernels::Gemm`]).
 #[cfg(target_arch = "x86_64")]
 fn pack(kind: Kernels, k: usize, n: usize, f: impl Fn(usize, usize) -> f32) -> simd::Packed {
+    // At most 8 columns (the fine policy's 8 channels) fill an AVX2 vector but half an AVX-512
+    // one: AVX2's panels (which every AVX-512 CPU runs) did that product at 44 GFLOP/s on one
+    // core against 31 for a half-empty AVX-512 panel.
     match kind {
-        Kernels::Avx512 => simd::Packed::from_fn::<simd::Avx512>(k, n, f),
+        Kernels::Avx512 if n > 8 => simd::Packed::from_fn::<simd::Avx512>(k, n, f),
         _ => simd::Packed::from_fn::<simd::Avx2>(k, n, f),
     }
 }
@@ -721,14 +751,16 @@ mod tests {
 
     #[test]
     fn the_environment_picks_the_kernels_only_where_the_cpu_has_them() {
-        assert_eq!(choose(None, true, false), Kernels::Avx2);
-        assert_eq!(choose(None, true, true), Kernels::Gemm);
-        assert_eq!(choose(None, false, false), Kernels::Gemm);
-        assert_eq!(choose(Some("gemm"), true, false), Kernels::Gemm);
-        assert_eq!(choose(Some("avx2"), true, true), Kernels::Avx2);
-        assert_eq!(choose(Some("avx2"), false, false), Kernels::Gemm);
-        assert_eq!(choose(Some("avx512"), true, true), Kernels::Avx512);
-        assert_eq!(choose(Some("avx512"), true, false), Kernels::Avx2);
+        // (forced, avx2, Intel AVX-512, AMD AVX-512)
+        assert_eq!(choose(None, true, false, false), Kernels::Avx2);
+        assert_eq!(choose(None, true, true, false), Kernels::Avx512);
+        assert_eq!(choose(None, true, false, true), Kernels::Gemm);
+        assert_eq!(choose(None, false, false, false), Kernels::Gemm);
+        assert_eq!(choose(Some("gemm"), true, true, false), Kernels::Gemm);
+        assert_eq!(choose(Some("avx2"), true, true, false), Kernels::Avx2);
+        assert_eq!(choose(Some("avx2"), false, false, false), Kernels::Gemm);
+        assert_eq!(choose(Some("avx512"), true, false, true), Kernels::Avx512);
+        assert_eq!(choose(Some("avx512"), true, false, false), Kernels::Avx2);
     }
 
     #[test]
