@@ -142,7 +142,7 @@ def main():
     net = net.to(dev, memory_format=fmt)
     x_all = (torch.rand(256, PLANES, g, g) < 0.3).float().to(dev).contiguous(memory_format=fmt)
 
-    out = {"cores": cores, "device": a.device, "flops_per_pos": flops_per_position(a, a.board)}
+    out = {"cores": cores, "flops_per_pos": flops_per_position(a, a.board)}
     net.eval()
     with torch.inference_mode():
         for b in (1, 16, 64, 256):
