@@ -20,9 +20,9 @@
 
 use super::MatRef;
 use std::arch::x86_64::{
-    __m256, __m512, _mm256_add_ps, _mm256_broadcast_ss, _mm256_fmadd_ps, _mm256_loadu_ps,
-    _mm256_max_ps, _mm256_setzero_ps, _mm256_storeu_ps, _mm512_add_ps, _mm512_fmadd_ps,
-    _mm512_loadu_ps, _mm512_max_ps, _mm512_set1_ps, _mm512_setzero_ps, _mm512_storeu_ps,
+    __m256, __m512, _mm256_add_ps, _mm256_fmadd_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_set1_ps,
+    _mm256_setzero_ps, _mm256_storeu_ps, _mm512_add_ps, _mm512_fmadd_ps, _mm512_loadu_ps,
+    _mm512_max_ps, _mm512_set1_ps, _mm512_setzero_ps, _mm512_storeu_ps,
 };
 
 /// One vector instruction set: its `f32` vector, its operations, and the micro-kernel's rows
@@ -49,14 +49,7 @@ pub trait Isa: Copy + Send + Sync + 'static {
     unsafe fn max(a: Self::V, b: Self::V) -> Self::V;
     /// The micro-kernel (`tile`) compiled for this set: `dst[MR rows × cols]` from the rows
     /// of `src` times a packed panel of `LANES·NV` columns, then the epilogue.
-    unsafe fn tile<const MR: usize, const NV: usize>(
-        src: Source,
-        w: *const f32,
-        dst: *mut f32,
-        ldo: usize,
-        cols: usize,
-        epi: Epilogue,
-    );
+    unsafe fn tile<const MR: usize, const NV: usize>(t: Tile);
 }
 
 /// AVX2 with FMA.
@@ -67,129 +60,69 @@ pub struct Avx2;
 #[derive(Clone, Copy, Debug)]
 pub struct Avx512;
 
-// SAFETY (every operation below): the caller runs on a CPU with the set (the trait's contract),
-// and the pointers address a whole vector.
-impl Isa for Avx2 {
-    type V = __m256;
-    const LANES: usize = 8;
-    const ROWS: [usize; 2] = [8, 6];
-    #[inline(always)]
-    unsafe fn zero() -> __m256 {
-        unsafe { _mm256_setzero_ps() }
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const f32) -> __m256 {
-        unsafe { _mm256_loadu_ps(p) }
-    }
-    #[inline(always)]
-    unsafe fn store(p: *mut f32, v: __m256) {
-        unsafe { _mm256_storeu_ps(p, v) }
-    }
-    #[inline(always)]
-    unsafe fn splat(p: *const f32) -> __m256 {
-        unsafe { _mm256_broadcast_ss(&*p) }
-    }
-    #[inline(always)]
-    unsafe fn fmadd(a: __m256, b: __m256, c: __m256) -> __m256 {
-        unsafe { _mm256_fmadd_ps(a, b, c) }
-    }
-    #[inline(always)]
-    unsafe fn add(a: __m256, b: __m256) -> __m256 {
-        unsafe { _mm256_add_ps(a, b) }
-    }
-    #[inline(always)]
-    unsafe fn max(a: __m256, b: __m256) -> __m256 {
-        unsafe { _mm256_max_ps(a, b) }
-    }
-    #[inline(always)]
-    unsafe fn tile<const MR: usize, const NV: usize>(
-        src: Source,
-        w: *const f32,
-        dst: *mut f32,
-        ldo: usize,
-        cols: usize,
-        epi: Epilogue,
-    ) {
-        unsafe { tile_avx2::<MR, NV>(src, w, dst, ldo, cols, epi) }
-    }
+/// The [`Isa`] impl of a set and its micro-kernel compiled with the set enabled (`$tile`),
+/// from the set's intrinsics: one template, so the two sets cannot drift apart.
+macro_rules! isa {
+    ($set:ident, $v:ty, $lanes:literal, $rows:expr, $feature:literal, $tile:ident,
+     zero: $zero:ident, load: $load:ident, store: $store:ident, splat: $splat:ident,
+     fmadd: $fmadd:ident, add: $add:ident, max: $max:ident) => {
+        // SAFETY (every operation): the caller runs on a CPU with the set (the trait's
+        // contract), and the pointers address a whole vector (one value for `splat`).
+        impl Isa for $set {
+            type V = $v;
+            const LANES: usize = $lanes;
+            const ROWS: [usize; 2] = $rows;
+            #[inline(always)]
+            unsafe fn zero() -> $v {
+                unsafe { $zero() }
+            }
+            #[inline(always)]
+            unsafe fn load(p: *const f32) -> $v {
+                unsafe { $load(p) }
+            }
+            #[inline(always)]
+            unsafe fn store(p: *mut f32, v: $v) {
+                unsafe { $store(p, v) }
+            }
+            #[inline(always)]
+            unsafe fn splat(p: *const f32) -> $v {
+                unsafe { $splat(*p) }
+            }
+            #[inline(always)]
+            unsafe fn fmadd(a: $v, b: $v, c: $v) -> $v {
+                unsafe { $fmadd(a, b, c) }
+            }
+            #[inline(always)]
+            unsafe fn add(a: $v, b: $v) -> $v {
+                unsafe { $add(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn max(a: $v, b: $v) -> $v {
+                unsafe { $max(a, b) }
+            }
+            #[inline(always)]
+            unsafe fn tile<const MR: usize, const NV: usize>(t: Tile) {
+                unsafe { $tile::<MR, NV>(t) }
+            }
+        }
+
+        /// [`tile`] with the set enabled.
+        ///
+        /// # Safety
+        /// As [`tile`] for this set.
+        #[target_feature(enable = $feature)]
+        unsafe fn $tile<const MR: usize, const NV: usize>(t: Tile) {
+            unsafe { tile::<$set, MR, NV>(t) }
+        }
+    };
 }
 
-impl Isa for Avx512 {
-    type V = __m512;
-    const LANES: usize = 16;
-    const ROWS: [usize; 2] = [16, 12];
-    #[inline(always)]
-    unsafe fn zero() -> __m512 {
-        unsafe { _mm512_setzero_ps() }
-    }
-    #[inline(always)]
-    unsafe fn load(p: *const f32) -> __m512 {
-        unsafe { _mm512_loadu_ps(p) }
-    }
-    #[inline(always)]
-    unsafe fn store(p: *mut f32, v: __m512) {
-        unsafe { _mm512_storeu_ps(p, v) }
-    }
-    #[inline(always)]
-    unsafe fn splat(p: *const f32) -> __m512 {
-        unsafe { _mm512_set1_ps(*p) }
-    }
-    #[inline(always)]
-    unsafe fn fmadd(a: __m512, b: __m512, c: __m512) -> __m512 {
-        unsafe { _mm512_fmadd_ps(a, b, c) }
-    }
-    #[inline(always)]
-    unsafe fn add(a: __m512, b: __m512) -> __m512 {
-        unsafe { _mm512_add_ps(a, b) }
-    }
-    #[inline(always)]
-    unsafe fn max(a: __m512, b: __m512) -> __m512 {
-        unsafe { _mm512_max_ps(a, b) }
-    }
-    #[inline(always)]
-    unsafe fn tile<const MR: usize, const NV: usize>(
-        src: Source,
-        w: *const f32,
-        dst: *mut f32,
-        ldo: usize,
-        cols: usize,
-        epi: Epilogue,
-    ) {
-        unsafe { tile_avx512::<MR, NV>(src, w, dst, ldo, cols, epi) }
-    }
-}
-
-/// [`tile`] with AVX2 and FMA enabled.
-///
-/// # Safety
-/// As [`tile`] for [`Avx2`].
-#[target_feature(enable = "avx2,fma")]
-unsafe fn tile_avx2<const MR: usize, const NV: usize>(
-    src: Source,
-    w: *const f32,
-    dst: *mut f32,
-    ldo: usize,
-    cols: usize,
-    epi: Epilogue,
-) {
-    unsafe { tile::<Avx2, MR, NV>(src, w, dst, ldo, cols, epi) }
-}
-
-/// [`tile`] with AVX-512 enabled.
-///
-/// # Safety
-/// As [`tile`] for [`Avx512`].
-#[target_feature(enable = "avx512f")]
-unsafe fn tile_avx512<const MR: usize, const NV: usize>(
-    src: Source,
-    w: *const f32,
-    dst: *mut f32,
-    ldo: usize,
-    cols: usize,
-    epi: Epilogue,
-) {
-    unsafe { tile::<Avx512, MR, NV>(src, w, dst, ldo, cols, epi) }
-}
+isa!(Avx2, __m256, 8, [8, 6], "avx2,fma", tile_avx2,
+    zero: _mm256_setzero_ps, load: _mm256_loadu_ps, store: _mm256_storeu_ps,
+    splat: _mm256_set1_ps, fmadd: _mm256_fmadd_ps, add: _mm256_add_ps, max: _mm256_max_ps);
+isa!(Avx512, __m512, 16, [16, 12], "avx512f", tile_avx512,
+    zero: _mm512_setzero_ps, load: _mm512_loadu_ps, store: _mm512_storeu_ps,
+    splat: _mm512_set1_ps, fmadd: _mm512_fmadd_ps, add: _mm512_add_ps, max: _mm512_max_ps);
 
 /// Reduction values per pass over a block of rows in a dense product: a panel of this many
 /// rows (16 KiB of AVX2's 16 columns, 32 KiB of AVX-512's 32) stays in L1 while every row
@@ -268,6 +201,18 @@ pub struct Source<'a> {
     seg: usize,
 }
 
+/// One call of the micro-kernel: `dst`'s block (rows `ldo` apart, `cols ≤ L·NV` columns) from
+/// the rows of `src` times the packed panel at `w`, then `epi`.
+#[derive(Clone, Copy, Debug)]
+pub struct Tile<'a> {
+    src: Source<'a>,
+    w: *const f32,
+    dst: *mut f32,
+    ldo: usize,
+    cols: usize,
+    epi: Epilogue<'a>,
+}
+
 /// `dst[MR rows × cols]` (row stride `ldo`) from the rows of `src` times a packed panel of
 /// `L·NV` columns (`w`, `taps·seg` rows; `L` lanes), then the epilogue (the bias from the
 /// panel's first column). Inlined into [`tile_avx2`] and [`tile_avx512`], which enable the
@@ -281,14 +226,15 @@ pub struct Source<'a> {
 // and stored every accumulator on every step (a third of the speed).
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
-unsafe fn tile<S: Isa, const MR: usize, const NV: usize>(
-    src: Source,
-    w: *const f32,
-    dst: *mut f32,
-    ldo: usize,
-    cols: usize,
-    epi: Epilogue,
-) {
+unsafe fn tile<S: Isa, const MR: usize, const NV: usize>(t: Tile) {
+    let Tile {
+        src,
+        w,
+        dst,
+        ldo,
+        cols,
+        epi,
+    } = t;
     let lanes = S::LANES;
     // SAFETY (every vector operation below): the caller runs with the set `S`.
     let zero = unsafe { S::zero() };
@@ -383,35 +329,27 @@ unsafe fn reduce<S: Isa, const MR: usize, const NV: usize>(
 ///
 /// # Safety
 /// As [`tile`], with `src.ptrs` holding `taps·rows` pointers.
-unsafe fn tile_rows<S: Isa, const NV: usize>(
-    rows: usize,
-    src: Source,
-    w: *const f32,
-    dst: *mut f32,
-    ldo: usize,
-    cols: usize,
-    epi: Epilogue,
-) {
+unsafe fn tile_rows<S: Isa, const NV: usize>(rows: usize, t: Tile) {
     assert!(rows <= S::ROWS[NV - 1], "{rows} rows for {NV} vectors");
     // SAFETY: forwarded; each arm's `MR` is `rows`.
     unsafe {
         match rows {
-            1 => S::tile::<1, NV>(src, w, dst, ldo, cols, epi),
-            2 => S::tile::<2, NV>(src, w, dst, ldo, cols, epi),
-            3 => S::tile::<3, NV>(src, w, dst, ldo, cols, epi),
-            4 => S::tile::<4, NV>(src, w, dst, ldo, cols, epi),
-            5 => S::tile::<5, NV>(src, w, dst, ldo, cols, epi),
-            6 => S::tile::<6, NV>(src, w, dst, ldo, cols, epi),
-            7 => S::tile::<7, NV>(src, w, dst, ldo, cols, epi),
-            8 => S::tile::<8, NV>(src, w, dst, ldo, cols, epi),
-            9 => S::tile::<9, NV>(src, w, dst, ldo, cols, epi),
-            10 => S::tile::<10, NV>(src, w, dst, ldo, cols, epi),
-            11 => S::tile::<11, NV>(src, w, dst, ldo, cols, epi),
-            12 => S::tile::<12, NV>(src, w, dst, ldo, cols, epi),
-            13 if NV == 1 => S::tile::<13, 1>(src, w, dst, ldo, cols, epi),
-            14 if NV == 1 => S::tile::<14, 1>(src, w, dst, ldo, cols, epi),
-            15 if NV == 1 => S::tile::<15, 1>(src, w, dst, ldo, cols, epi),
-            16 if NV == 1 => S::tile::<16, 1>(src, w, dst, ldo, cols, epi),
+            1 => S::tile::<1, NV>(t),
+            2 => S::tile::<2, NV>(t),
+            3 => S::tile::<3, NV>(t),
+            4 => S::tile::<4, NV>(t),
+            5 => S::tile::<5, NV>(t),
+            6 => S::tile::<6, NV>(t),
+            7 => S::tile::<7, NV>(t),
+            8 => S::tile::<8, NV>(t),
+            9 => S::tile::<9, NV>(t),
+            10 => S::tile::<10, NV>(t),
+            11 => S::tile::<11, NV>(t),
+            12 => S::tile::<12, NV>(t),
+            13 if NV == 1 => S::tile::<13, 1>(t),
+            14 if NV == 1 => S::tile::<14, 1>(t),
+            15 if NV == 1 => S::tile::<15, 1>(t),
+            16 if NV == 1 => S::tile::<16, 1>(t),
             _ => unreachable!("{rows} rows for {NV} vectors"),
         }
     }
@@ -575,14 +513,21 @@ unsafe fn panels_tile<S: Isa>(
             ..epi
         };
         let wp = w[k0 * width..].as_ptr();
-        let out = dst[j0..].as_mut_ptr();
+        let t = Tile {
+            src,
+            w: wp,
+            dst: dst[j0..].as_mut_ptr(),
+            ldo: n,
+            cols,
+            epi,
+        };
         // SAFETY: the caller's conditions, and `dst` holds `rows` rows of `n` values, of which
         // the tile writes columns `j0..j0 + cols`.
         unsafe {
             if width == 2 * S::LANES {
-                tile_rows::<S, 2>(rows, src, wp, out, n, cols, epi);
+                tile_rows::<S, 2>(rows, t);
             } else {
-                tile_rows::<S, 1>(rows, src, wp, out, n, cols, epi);
+                tile_rows::<S, 1>(rows, t);
             }
         }
     }
