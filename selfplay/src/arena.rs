@@ -19,7 +19,7 @@ use crate::adjudication::Adjudication;
 use crate::agent::{AgentError, AgentSpec, CheckpointLoader, EvaluatorSpec, build_evaluator};
 use crate::config::SearchConfig;
 use crate::driver::{
-    Agent, AgentKind, EngineOptions, GameJob, RunError, Seating, Seats, play_games,
+    Agent, AgentKind, EngineOptions, GameJob, Progress, RunError, Seating, Seats, play_games,
 };
 use crate::evaluator::{EvalError, Evaluation, Evaluator, Leaf};
 use crate::record::{GameRecord, RecordError};
@@ -315,16 +315,25 @@ pub fn run_jobs<G: GameState>(
     concurrency: usize,
     on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
 ) -> Result<RunTotals, ArenaError> {
-    run_adjudicated(pool, jobs, concurrency, Adjudication::default(), on_job)
+    run_adjudicated(
+        pool,
+        jobs,
+        concurrency,
+        Adjudication::default(),
+        on_job,
+        &mut |_| {},
+    )
 }
 
-/// [`run_jobs`] whose games end early as `adjudication` says.
+/// [`run_jobs`] whose games end early as `adjudication` says, calling `on_round` with the
+/// engine's progress after every round of moves (games finished out of order included).
 fn run_adjudicated<G: GameState>(
     pool: &Pool<G>,
     jobs: &[Job<G>],
     concurrency: usize,
     adjudication: Adjudication,
     on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
+    on_round: &mut dyn FnMut(&Progress),
 ) -> Result<RunTotals, ArenaError> {
     let (games, owner) = game_queue(pool, jobs)?;
     let mut totals = RunTotals::default();
@@ -366,7 +375,7 @@ fn run_adjudicated<G: GameState>(
             }
             Ok(Flow::Continue)
         },
-        &mut |_| {},
+        on_round,
     )
     .map_err(|error| ArenaError::Run {
         what: format!("{} jobs", jobs.len()),
@@ -541,7 +550,9 @@ pub fn points(winner: Option<Player>, a_side: Player) -> f64 {
 
 /// Plays `settings.pairs` game pairs for every pairing, pair `p` of every pairing from
 /// `openings[p]`, and hands each finished pair to `on_pair` (in order: pairing by pairing,
-/// pair by pair). Pairings listed in `skip` are not played.
+/// pair by pair). Pairings listed in `skip` are not played. `on_round` sees the engine's
+/// progress after every round of moves: games finish out of order, so a long match can show
+/// progress before its first pair in order is done.
 pub fn play_pairings<G: GameState>(
     pool: &Pool<G>,
     pairings: &[Pairing],
@@ -549,6 +560,7 @@ pub fn play_pairings<G: GameState>(
     openings: &[G],
     settings: &PairSettings,
     on_pair: &mut dyn FnMut(&PairOutcome) -> Result<Flow, ArenaError>,
+    on_round: &mut dyn FnMut(&Progress),
 ) -> Result<RunTotals, ArenaError> {
     if (openings.len() as u64) < settings.pairs {
         return Err(ArenaError::Openings(format!(
@@ -591,6 +603,7 @@ pub fn play_pairings<G: GameState>(
             let out = PairOutcome::of_games::<G>(pairing, pair, [g0, g1])?;
             on_pair(&out)
         },
+        on_round,
     )
 }
 

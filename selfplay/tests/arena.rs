@@ -58,7 +58,15 @@ fn play_a_against_b(
     s: &PairSettings,
     on_pair: &mut dyn FnMut(&PairOutcome) -> Result<Flow, arena::ArenaError>,
 ) -> Result<arena::RunTotals, arena::ArenaError> {
-    arena::play_pairings(pool, &[Pairing { a: 0, b: 1 }], &[], openings, s, on_pair)
+    arena::play_pairings(
+        pool,
+        &[Pairing { a: 0, b: 1 }],
+        &[],
+        openings,
+        s,
+        on_pair,
+        &mut |_| {},
+    )
 }
 
 /// Every pair's outcome, in delivery order.
@@ -69,16 +77,31 @@ fn play(
     s: &PairSettings,
 ) -> Vec<(usize, u64, [f64; 2], Vec<String>)> {
     let mut out = Vec::new();
-    arena::play_pairings(pool, pairings, &[], openings, s, &mut |p: &PairOutcome| {
-        let moves = p
-            .games
-            .iter()
-            .map(|g| crumble_selfplay::text_record::text_record::<Crumble>(g, None).unwrap())
-            .collect::<Vec<_>>();
-        out.push((p.pairing, p.pair, p.a_points, moves));
-        Ok(Flow::Continue)
-    })
+    // The rounds' progress: games finished so far (out of order too) and the total.
+    let mut rounds: Vec<(u64, u64)> = Vec::new();
+    arena::play_pairings(
+        pool,
+        pairings,
+        &[],
+        openings,
+        s,
+        &mut |p: &PairOutcome| {
+            let moves = p
+                .games
+                .iter()
+                .map(|g| crumble_selfplay::text_record::text_record::<Crumble>(g, None).unwrap())
+                .collect::<Vec<_>>();
+            out.push((p.pairing, p.pair, p.a_points, moves));
+            Ok(Flow::Continue)
+        },
+        &mut |r| rounds.push((r.games_done, r.games_total)),
+    )
     .unwrap();
+    let games = 2 * s.pairs * pairings.len() as u64;
+    assert!(rounds.len() > 1, "progress after every round");
+    assert!(rounds.windows(2).all(|w| w[0].0 <= w[1].0));
+    assert!(rounds.iter().all(|&(_, total)| total == games));
+    assert_eq!(rounds.last().map(|r| r.0), Some(games));
     out
 }
 
@@ -110,6 +133,7 @@ fn pairs_share_openings_and_do_not_depend_on_concurrency() {
             assert_eq!(p.games[0].index + 1, p.games[1].index);
             Ok(Flow::Continue)
         },
+        &mut |_| {},
     )
     .unwrap();
 }

@@ -144,6 +144,7 @@ fn play_match<G: crumble_train::games::TrainGame>(
             tally.add(p);
             Ok(Flow::Continue)
         },
+        &mut |_| {},
     )
     .unwrap();
     tally

@@ -253,28 +253,36 @@ impl Tournament {
         let (entries, pairings, tallies) = (&self.entries, &self.pairings, &mut self.tallies);
         let mut running: Vec<(Tally, Vec<(GameRecord, bool)>)> =
             vec![(Tally::default(), Vec::new()); pairings.len()];
-        arena::play_pairings(pool, pairings, &skip, openings, settings, &mut |p| {
-            let k = p.pairing;
-            let (tally, games) = &mut running[k];
-            tally.add(p);
-            for (g, &ab) in p.games.iter().zip(&p.a_first) {
-                games.push((g.clone(), ab));
-            }
-            if tally.penta.pairs() < settings.pairs {
-                return Ok(Flow::Continue);
-            }
-            tallies[k] = Some(*tally);
-            let (a, b) = (&entries[pairings[k].a], &entries[pairings[k].b]);
-            if let Some(l) = ledger.as_deref_mut() {
-                l.commit::<G>(a, b, tally, games.drain(..))
-                    .map_err(|e| match e {
-                        TournamentError::Games(e) => e,
-                        e => ArenaError::Sink(e.into()),
-                    })?;
-            }
-            on_finished(a, b, tally);
-            Ok(Flow::Continue)
-        })?;
+        arena::play_pairings(
+            pool,
+            pairings,
+            &skip,
+            openings,
+            settings,
+            &mut |p| {
+                let k = p.pairing;
+                let (tally, games) = &mut running[k];
+                tally.add(p);
+                for (g, &ab) in p.games.iter().zip(&p.a_first) {
+                    games.push((g.clone(), ab));
+                }
+                if tally.penta.pairs() < settings.pairs {
+                    return Ok(Flow::Continue);
+                }
+                tallies[k] = Some(*tally);
+                let (a, b) = (&entries[pairings[k].a], &entries[pairings[k].b]);
+                if let Some(l) = ledger.as_deref_mut() {
+                    l.commit::<G>(a, b, tally, games.drain(..))
+                        .map_err(|e| match e {
+                            TournamentError::Games(e) => e,
+                            e => ArenaError::Sink(e.into()),
+                        })?;
+                }
+                on_finished(a, b, tally);
+                Ok(Flow::Continue)
+            },
+            &mut |_| {},
+        )?;
         Ok(())
     }
 

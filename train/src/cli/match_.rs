@@ -17,6 +17,7 @@ use crumble_selfplay::arena::{self, Flow, PairOutcome, Pairing, Pool, RecordWrit
 use crumble_selfplay::stats::{self, Sprt, SprtStatus, fmt_elo, json_elo};
 use crumble_train::config::TrainConfig;
 use crumble_train::games::TrainGame;
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -168,7 +169,11 @@ fn play<G: TrainGame>(
         settings.pairs = 0;
     }
     let t0 = Instant::now();
+    // A progress line at most every 10 seconds: the games finished (out of order too, so a
+    // long match shows progress before its first pair in order is done) and the score of
+    // the pairs finished in order.
     let mut last = Instant::now();
+    let score = RefCell::new(String::new());
     let totals = arena::play_pairings(
         &pool,
         &[Pairing { a: 0, b: 1 }],
@@ -197,27 +202,36 @@ fn play<G: TrainGame>(
                 llr = s.llr(&tally.penta);
                 status = s.status(llr);
             }
-            if last.elapsed() >= Duration::from_secs(10) {
-                last = Instant::now();
-                let e = tally.penta.elo_estimate();
-                eprintln!(
-                    "match: {}/{} pairs, A {}-{}-{} (W-D-L), score {:.3}, Elo {}{}, {:.0} s",
-                    tally.penta.pairs(),
-                    pairs,
-                    tally.wdl.wins,
-                    tally.wdl.draws,
-                    tally.wdl.losses,
-                    tally.wdl.score(),
-                    fmt_elo(e.elo),
-                    sprt.map(|_| format!(", LLR {llr:.2}")).unwrap_or_default(),
-                    t0.elapsed().as_secs_f64()
-                );
-            }
+            let e = tally.penta.elo_estimate();
+            score.replace(format!(
+                "; {}/{} pairs in order, A {}-{}-{} (W-D-L), score {:.3}, Elo {}{}",
+                tally.penta.pairs(),
+                pairs,
+                tally.wdl.wins,
+                tally.wdl.draws,
+                tally.wdl.losses,
+                tally.wdl.score(),
+                fmt_elo(e.elo),
+                sprt.map(|_| format!(", LLR {llr:.2}")).unwrap_or_default(),
+            ));
             Ok(if status == SprtStatus::Continue {
                 Flow::Continue
             } else {
                 Flow::Stop
             })
+        },
+        &mut |r| {
+            if last.elapsed() >= Duration::from_secs(10) {
+                last = Instant::now();
+                eprintln!(
+                    "match: {}/{} games finished ({} playing){}, {:.0} s",
+                    2 * done + r.games_done,
+                    2 * pairs,
+                    r.games_running,
+                    score.borrow(),
+                    t0.elapsed().as_secs_f64()
+                );
+            }
         },
     )?;
     let secs = t0.elapsed().as_secs_f64();

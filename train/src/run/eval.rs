@@ -354,6 +354,7 @@ impl<G: TrainGame> EvalJob<G> {
                     tally.add(pair);
                     Ok(progress(name, &tally, 2 * pairs))
                 },
+                &mut |_| {},
             )
         })?;
         Ok(tally)
