@@ -420,4 +420,5 @@ fn a_stopped_match_resumes_to_the_unbroken_result() {
         ),
         &["match-settings.json"],
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
