@@ -3,7 +3,7 @@
 
 mod crumo_common;
 use Color::{Black, White};
-use crumble_core::game::CompleteMoves;
+use crumble_core::game::{CompleteMoves, TurnError};
 use crumo_common::*;
 
 fn texts(g: &Crumo) -> Vec<String> {
@@ -47,7 +47,10 @@ fn rule_7_3_nothing_is_legal_after_the_end() {
     g.legal_decisions_into(&mut legal);
     assert!(legal.is_empty());
     for m in ["pass", "swap", "1a9", "e5-e7"] {
-        assert!(matches!(g.play_text(m), Err(MoveError::GameOver)), "{m}");
+        assert!(
+            matches!(g.play_text(m), Err(MoveError::Turn(TurnError::GameOver))),
+            "{m}"
+        );
     }
     assert_eq!(
         GameState::apply(&mut g, Decision(0)),
@@ -189,7 +192,10 @@ fn rule_10_1_the_turn_limit_scores_without_the_half_point() {
         (Reason::TurnLimit, None, Some([2, 2]))
     );
     assert_eq!(g.game_result(), Some(crumble_core::GameResult::Draw));
-    assert!(matches!(g.play_text("pass"), Err(MoveError::GameOver)));
+    assert!(matches!(
+        g.play_text("pass"),
+        Err(MoveError::Turn(TurnError::GameOver))
+    ));
     // A swap is a turn; a two-pass end on the limit turn is a two-pass end.
     let mut g = Crumo::standard(5).unwrap();
     g.set_turn_limit(2);

@@ -3,7 +3,7 @@
 
 mod crumo_common;
 use Color::{Black, White};
-use crumble_core::game::CompleteMoves;
+use crumble_core::game::{CompleteMoves, TurnError};
 use crumo_common::*;
 
 #[test]
@@ -134,7 +134,10 @@ fn rule_11_8_a_list_stops_at_its_first_refused_move() {
     );
     let mut over = after(5, &["3e5", "pass", "pass"]);
     let r = over.play_texts(&["pass"]).unwrap_err();
-    assert_eq!((r.index, r.error), (1, MoveError::GameOver));
+    assert_eq!(
+        (r.index, r.error),
+        (1, MoveError::Turn(TurnError::GameOver))
+    );
 }
 
 #[test]

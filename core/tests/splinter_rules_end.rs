@@ -3,7 +3,7 @@
 
 mod splinter_common;
 
-use crumble_core::game::CompleteMoves;
+use crumble_core::game::{CompleteMoves, TurnError};
 use splinter_common::*;
 
 // ------------------------------------------------------------------ 7. knockouts
@@ -126,11 +126,11 @@ fn rule_8_6_to_move_names_the_next_player_also_after_the_end() {
 fn rule_8_7_no_move_is_legal_after_the_end() {
     assert_eq!(
         refused("26-move-after-the-end-refused.json"),
-        MoveError::GameOver
+        MoveError::Turn(TurnError::GameOver)
     );
     assert_eq!(
         refused("27-move-after-turn-limit-refused.json"),
-        MoveError::GameOver
+        MoveError::Turn(TurnError::GameOver)
     );
     let mut v = position::to_value(&Splinter::standard(9, 10).unwrap());
     v["result"] = json!({"winner": "white", "reason": "knockouts"});

@@ -1,4 +1,5 @@
-//! The error every game's checked apply returns.
+//! The errors every game shares: a refused decision, and a complete move asked for when no
+//! turn is starting.
 
 use thiserror::Error;
 
@@ -11,4 +12,13 @@ pub enum DecisionError {
     OutOfRange { index: u32, size: u32 },
     #[error("decision {0} is not legal here")]
     Illegal(String),
+}
+
+/// Why no complete move can be played now, whatever the move: every game's move errors wrap it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum TurnError {
+    #[error("the game is over; no move is legal")]
+    GameOver,
+    #[error("the game is in the middle of a turn; complete moves start at a turn's beginning")]
+    MidTurn,
 }

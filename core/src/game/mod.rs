@@ -9,6 +9,7 @@ pub mod decision;
 pub mod error;
 pub mod hash;
 pub mod moves;
+pub(crate) mod named;
 pub mod negamax;
 pub mod perft;
 pub mod record;
@@ -20,7 +21,7 @@ pub mod text;
 
 pub use color::Color;
 pub use decision::Decision;
-pub use error::DecisionError;
+pub use error::{DecisionError, TurnError};
 pub use moves::{CompleteMoves, Refusal};
 pub use negamax::Negamax;
 pub use record::Record;

@@ -3,6 +3,7 @@
 //! text layer, written once over what each game defines ([`CompleteMoves`]).
 
 use super::decision::Decision;
+use super::error::TurnError;
 use super::state::GameState;
 use super::text::TextError;
 use rand::Rng;
@@ -15,7 +16,7 @@ pub trait CompleteMoves: GameState {
     /// One complete move.
     type Move: Copy + PartialEq + fmt::Debug;
     /// Why a move is refused: its text, or the rule it breaks here.
-    type MoveError: Error + Send + Sync + 'static;
+    type MoveError: Error + From<TurnError> + Send + Sync + 'static;
 
     /// Reads a move in the game's notation (its syntax and board only, not its legality).
     fn read_move(&self, text: &str) -> Result<Self::Move, Self::MoveError>;
@@ -23,9 +24,24 @@ pub trait CompleteMoves: GameState {
     /// The move's text on this board.
     fn write_move(&self, mv: &Self::Move) -> String;
 
-    /// The decisions of a complete move (the second only where the move takes two), or why it
-    /// is not legal here. The game is not changed.
-    fn resolve(&self, mv: &Self::Move) -> Result<(Decision, Option<Decision>), Self::MoveError>;
+    /// The decisions of a complete move at a turn start (the second only where the move takes
+    /// two), or why it is not legal here. The game is not changed.
+    fn resolve_at_turn_start(
+        &self,
+        mv: &Self::Move,
+    ) -> Result<(Decision, Option<Decision>), Self::MoveError>;
+
+    /// The decisions of a complete move, or why it is not legal here (a move after the end or
+    /// in the middle of a turn included). The game is not changed.
+    fn resolve(&self, mv: &Self::Move) -> Result<(Decision, Option<Decision>), Self::MoveError> {
+        if self.is_over() {
+            return Err(TurnError::GameOver.into());
+        }
+        if !self.at_turn_start() {
+            return Err(TurnError::MidTurn.into());
+        }
+        self.resolve_at_turn_start(mv)
+    }
 
     /// The complete move that one turn's decisions make from this turn start; `None` when they
     /// are not exactly one legal turn (an agent's turn is read back as notation, so a search

@@ -85,8 +85,8 @@ impl Ending {
         })
     }
 
-    /// The `Termination` of an end the moves do not reach.
-    fn name(self) -> Option<&'static str> {
+    /// The `Termination` of an end the moves do not reach (every game's reason of that name).
+    pub fn name(self) -> Option<&'static str> {
         match self {
             Ending::Rules => None,
             Ending::Resignation { .. } => Some("resignation"),

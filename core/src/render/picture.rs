@@ -2,6 +2,7 @@
 //! last move highlighted, with the status line under it. `play` and `show` are written once
 //! against it; a game without pictures of its own draws its [`GameText::diagram`].
 
+use super::capital;
 use crate::game::{Color, Decision, GameText};
 
 /// How to draw a position. `H` is the game's own mark of the last move, which its picture
@@ -81,12 +82,29 @@ pub trait Pictures: GameText {
         self.status_line()
     }
 
-    /// One line: whose turn it is, or how the game ended. By default the player to move and
-    /// the turn, or the result.
+    /// One line: whose turn it is, or how the game ended, e.g. `Black to move (turn 3)`,
+    /// `White wins (knockouts)` or `Draw (turn-limit)` (the reason is the game's
+    /// [`end_reason`](GameText::end_reason); a game that names none leaves it out).
     fn status_line(&self) -> String {
-        match self.decider() {
-            Some(p) => format!("{p} player to move (turn {})", self.turns_played() + 1),
-            None => format!("game over, result {}", self.result_text()),
+        let Some(result) = self.game_result() else {
+            let who = self
+                .decider()
+                .map_or("Nobody", |p| capital(self.colour_of(p)));
+            let turn = self.turns_played() + 1;
+            return format!("{who} to move (turn {turn}{})", self.status_note());
+        };
+        let how = self
+            .end_reason()
+            .map_or(String::new(), |r| format!(" ({r})"));
+        match result.winner() {
+            Some(p) => format!("{} wins{how}", capital(self.colour_of(p))),
+            None => format!("Draw{how}"),
         }
+    }
+
+    /// What the status line adds to the turn while the game goes on (Crumo's pie rule:
+    /// `, White may swap`); nothing by default.
+    fn status_note(&self) -> &'static str {
+        ""
     }
 }

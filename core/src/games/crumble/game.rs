@@ -4,13 +4,16 @@
 use crate::game::Color;
 use crate::game::Decision;
 use crate::game::hash::mix64;
+use crate::game::named::named_enum;
 use crate::games::crumble::board::{Board, NO_SLOT};
 use crate::games::crumble::decision::{DecisionKind, action_count};
 use crate::games::crumble::error::SizeError;
 use crate::games::crumble::geom::{Cut, Dir, Piece, Rect, rect_key};
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 /// Why a game ended (RULES.md section 5).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Reason {
     FourSides,
     DrawRule,
@@ -20,29 +23,9 @@ pub enum Reason {
     Agreement,
 }
 
+named_enum!(Reason);
+
 impl Reason {
-    pub const ALL: [Reason; 6] = [
-        Reason::FourSides,
-        Reason::DrawRule,
-        Reason::NoSplitOrJoin,
-        Reason::TurnLimit,
-        Reason::Resignation,
-        Reason::Agreement,
-    ];
-    /// The name used in JSON and game records.
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::FourSides => "four-sides",
-            Reason::DrawRule => "draw-rule",
-            Reason::NoSplitOrJoin => "no-split-or-join",
-            Reason::TurnLimit => "turn-limit",
-            Reason::Resignation => "resignation",
-            Reason::Agreement => "agreement",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Reason> {
-        Reason::ALL.into_iter().find(|r| r.name() == s)
-    }
     /// Does this reason need a winner (`true`) or forbid one (`false`)?
     pub fn has_winner(self) -> bool {
         matches!(self, Reason::FourSides | Reason::Resignation)

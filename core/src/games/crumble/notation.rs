@@ -6,14 +6,19 @@
 //! view and then rotated back into the absolute frame in which the engine stores moves.
 
 use crate::game::Color;
+use crate::game::named::named_enum;
 use crate::games::crumble::board::Board;
 use crate::games::crumble::game::Crumble;
 use crate::games::crumble::geom::{Cut, Dir, Piece, Rect};
 use crate::games::crumble::moves::{Base, Move, Swap};
 use std::fmt;
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 /// The frame a move is written in (RULES.md section 6).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Debug, Default, Hash, IntoStaticStr, EnumString, VariantArray,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Frame {
     /// Each player in their own frame: Black absolute, White rotated by 180° (the default).
     #[default]
@@ -22,20 +27,9 @@ pub enum Frame {
     Absolute,
 }
 
+named_enum!(Frame);
+
 impl Frame {
-    pub fn name(self) -> &'static str {
-        match self {
-            Frame::PerPlayer => "per-player",
-            Frame::Absolute => "absolute",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Frame> {
-        match s {
-            "per-player" => Some(Frame::PerPlayer),
-            "absolute" => Some(Frame::Absolute),
-            _ => None,
-        }
-    }
     /// Does `writer` see the board rotated in this frame?
     pub fn rotates_for(self, writer: Color) -> bool {
         self == Frame::PerPlayer && writer == Color::White

@@ -189,12 +189,8 @@ northern half north. Examples: 1HN, 0,2J2,1, 3,2H2-1N-N.
     }
 
     fn end_as(&mut self, end: Ending, winner: Option<Color>) {
-        let reason = match end {
-            Ending::Rules => return,
-            Ending::Resignation { .. } => Reason::Resignation,
-            Ending::Agreement => Reason::Agreement,
-            Ending::TurnLimit => Reason::TurnLimit,
-        };
-        self.finish(Outcome { winner, reason });
+        if let Some(reason) = end.name().and_then(Reason::from_name) {
+            self.finish(Outcome { winner, reason });
+        }
     }
 }

@@ -5,7 +5,7 @@
 use super::board::{Cells, MAX_POINTS, Point, is_color};
 use super::game::{Action, Crumo, Pie, Previous};
 use super::notation::{self, CrumoMove, NotationError};
-use crate::game::{CompleteMoves, Decision, DecisionLog, GameState};
+use crate::game::{CompleteMoves, Decision, DecisionLog, GameState, TurnError};
 use rand::Rng;
 use thiserror::Error;
 
@@ -14,10 +14,8 @@ use thiserror::Error;
 pub enum MoveError {
     #[error(transparent)]
     Notation(#[from] NotationError),
-    #[error("the game is over; no move is legal (rule 7.3)")]
-    GameOver,
-    #[error("the game is in the middle of a turn; complete moves start at a turn's beginning")]
-    MidTurn,
+    #[error(transparent)]
+    Turn(#[from] TurnError),
     #[error("on the first turn Black must place a stack; {what} is illegal (rule 8.1)")]
     FirstTurnPlaces { what: &'static str },
     #[error("swap is legal only on the second turn (rule 8.2)")]
@@ -80,13 +78,10 @@ impl CompleteMoves for Crumo {
 
     /// One decision, or `From` and `To` for a move of pieces; a move after the end is refused
     /// by the rules' own error (rule 11.8).
-    fn resolve(&self, mv: &CrumoMove) -> Result<(Decision, Option<Decision>), MoveError> {
-        if self.is_over() {
-            return Err(MoveError::GameOver);
-        }
-        if self.is_pending() {
-            return Err(MoveError::MidTurn);
-        }
+    fn resolve_at_turn_start(
+        &self,
+        mv: &CrumoMove,
+    ) -> Result<(Decision, Option<Decision>), MoveError> {
         let geo = self.geometry();
         let me = self.to_move();
         match *mv {

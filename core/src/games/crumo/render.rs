@@ -12,9 +12,8 @@ pub mod svg;
 pub mod term;
 
 use crate::game::Color;
-use crate::game::{CompleteMoves, GameState};
+use crate::game::CompleteMoves;
 use crate::games::crumo::{Crumo, CrumoMove, Point};
-use crate::render::capital;
 use crate::render::picture::{LastMove, PictureStyle, Pictures};
 
 /// The points the last move touched: the placed stack, or a move's source and target.
@@ -39,29 +38,6 @@ impl CrumoHighlight {
 
     fn has(&self, p: Point) -> bool {
         self.points.contains(&p)
-    }
-}
-
-/// One line saying whose turn it is or how the game ended, e.g. `Black to move (turn 3)`,
-/// `White wins (two-passes)` or `Draw (turn-limit)`; the pie state when it matters.
-pub fn status_line(game: &Crumo) -> String {
-    match game.outcome() {
-        Some(o) => match o.winner {
-            Some(w) => format!("{} wins ({})", capital(w), o.reason.name()),
-            None => format!("Draw ({})", o.reason.name()),
-        },
-        None => {
-            let pie = match game.pie() {
-                crate::games::crumo::Pie::First => ", first turn: Black places",
-                crate::games::crumo::Pie::Choice => ", White may swap",
-                crate::games::crumo::Pie::Over => "",
-            };
-            format!(
-                "{} to move (turn {}{pie})",
-                capital(game.to_move()),
-                game.turns_played() + 1
-            )
-        }
     }
 }
 
@@ -104,8 +80,13 @@ impl Pictures for Crumo {
         Some(svg::render(self, &style.with_highlight(highlight(last))))
     }
 
-    fn status_line(&self) -> String {
-        status_line(self)
+    /// The pie state while it matters (rules 8.1, 8.2).
+    fn status_note(&self) -> &'static str {
+        match self.pie() {
+            crate::games::crumo::Pie::First => ", first turn: Black places",
+            crate::games::crumo::Pie::Choice => ", White may swap",
+            crate::games::crumo::Pie::Over => "",
+        }
     }
 
     fn picture_legend() -> &'static str {
@@ -114,7 +95,7 @@ impl Pictures for Crumo {
 
     /// The status line and the score.
     fn page_status(&self) -> String {
-        format!("{}; {}", status_line(self), score_line(self))
+        format!("{}; {}", self.status_line(), score_line(self))
     }
 }
 

@@ -2,9 +2,12 @@
 //! the previous turn, and a finished game's result with its reason and scores.
 
 use crate::game::Color;
+use crate::game::named::named_enum;
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 /// The pie state of rule 12.1.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Pie {
     /// Turn 1: Black must place.
     First,
@@ -13,23 +16,11 @@ pub enum Pie {
     Over,
 }
 
-impl Pie {
-    pub fn name(self) -> &'static str {
-        match self {
-            Pie::First => "first",
-            Pie::Choice => "choice",
-            Pie::Over => "over",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Pie> {
-        [Pie::First, Pie::Choice, Pie::Over]
-            .into_iter()
-            .find(|p| p.name() == s)
-    }
-}
+named_enum!(Pie);
 
 /// What the previous turn was, for rules 6.5 and 7.2 (a swap leaves it unchanged).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Previous {
     CompleteMove,
     Pass,
@@ -37,23 +28,11 @@ pub enum Previous {
     Other,
 }
 
-impl Previous {
-    pub fn name(self) -> &'static str {
-        match self {
-            Previous::CompleteMove => "complete-move",
-            Previous::Pass => "pass",
-            Previous::Other => "other",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Previous> {
-        [Previous::CompleteMove, Previous::Pass, Previous::Other]
-            .into_iter()
-            .find(|p| p.name() == s)
-    }
-}
+named_enum!(Previous);
 
 /// Why a game ended (rule 12.2).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Reason {
     TwoPasses,
     TurnLimit,
@@ -61,24 +40,9 @@ pub enum Reason {
     Agreement,
 }
 
+named_enum!(Reason);
+
 impl Reason {
-    pub const ALL: [Reason; 4] = [
-        Reason::TwoPasses,
-        Reason::TurnLimit,
-        Reason::Resignation,
-        Reason::Agreement,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::TwoPasses => "two-passes",
-            Reason::TurnLimit => "turn-limit",
-            Reason::Resignation => "resignation",
-            Reason::Agreement => "agreement",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Reason> {
-        Reason::ALL.into_iter().find(|r| r.name() == s)
-    }
     /// Does this reason come with scores (rule 12.2)?
     pub fn is_scored(self) -> bool {
         matches!(self, Reason::TwoPasses | Reason::TurnLimit)

@@ -3,7 +3,9 @@
 //! allocated.
 
 use crate::game::Color;
+use crate::game::named::named_enum;
 use std::fmt;
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 /// Largest file and rank counts (rule 2.1).
 pub const MAX_WIDTH: u8 = 26;
@@ -20,8 +22,22 @@ pub const MAX_PIECES: usize = 2 * PIECES_PER_SIDE;
 /// A square as its index `y · W + x`: index order is the canonical order of rule 2.4.
 pub type Square = u16;
 
-/// The four piece types (rule 1.2), with their counts at the start.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+/// The four piece types (rule 1.2), with their counts at the start; named in lower case
+/// in the position JSON (rule 10.1).
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Debug,
+    PartialOrd,
+    Ord,
+    IntoStaticStr,
+    EnumString,
+    VariantArray,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum PieceType {
     King,
     Rook,
@@ -29,14 +45,9 @@ pub enum PieceType {
     Pawn,
 }
 
-impl PieceType {
-    pub const ALL: [PieceType; 4] = [
-        PieceType::King,
-        PieceType::Rook,
-        PieceType::Bishop,
-        PieceType::Pawn,
-    ];
+named_enum!(PieceType);
 
+impl PieceType {
     /// How many of this type each player has at the start (rule 1.2).
     pub fn start_count(self) -> u8 {
         match self {
@@ -45,20 +56,6 @@ impl PieceType {
             PieceType::Bishop => 3,
             PieceType::Pawn => 9,
         }
-    }
-
-    /// Lower-case name of the position JSON (rule 10.1).
-    pub fn name(self) -> &'static str {
-        match self {
-            PieceType::King => "king",
-            PieceType::Rook => "rook",
-            PieceType::Bishop => "bishop",
-            PieceType::Pawn => "pawn",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<PieceType> {
-        PieceType::ALL.into_iter().find(|t| t.name() == s)
     }
 }
 
@@ -92,7 +89,20 @@ impl Piece {
 }
 
 /// The eight directions of rule 2.3, in its order.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Debug,
+    PartialOrd,
+    Ord,
+    IntoStaticStr,
+    EnumString,
+    VariantArray,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Dir {
     N,
     Ne,
@@ -104,18 +114,9 @@ pub enum Dir {
     Nw,
 }
 
-impl Dir {
-    pub const ALL: [Dir; 8] = [
-        Dir::N,
-        Dir::Ne,
-        Dir::E,
-        Dir::Se,
-        Dir::S,
-        Dir::Sw,
-        Dir::W,
-        Dir::Nw,
-    ];
+named_enum!(Dir);
 
+impl Dir {
     /// `(Δx, Δy)` of rule 2.3.
     #[inline]
     pub fn delta(self) -> (i32, i32) {
@@ -140,23 +141,6 @@ impl Dir {
     #[inline]
     pub fn opposite(self) -> Dir {
         Dir::ALL[(self as usize + 4) % 8]
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Dir::N => "n",
-            Dir::Ne => "ne",
-            Dir::E => "e",
-            Dir::Se => "se",
-            Dir::S => "s",
-            Dir::Sw => "sw",
-            Dir::W => "w",
-            Dir::Nw => "nw",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|d| d.name() == s)
     }
 }
 

@@ -17,12 +17,15 @@
 use super::board::{Board, Dir, MAX_SQUARES, PieceType, Push, Square, SquareSet, size_ok};
 use crate::game::Color;
 use crate::game::hash::mix64;
+use crate::game::named::named_enum;
 use crate::game::{Decision, TurnCount};
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 mod interface;
 
 /// Why a game ended (rule 10.1's reasons).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Reason {
     Knockouts,
     MoreKnockouts,
@@ -33,33 +36,9 @@ pub enum Reason {
     Agreement,
 }
 
+named_enum!(Reason);
+
 impl Reason {
-    pub const ALL: [Reason; 7] = [
-        Reason::Knockouts,
-        Reason::MoreKnockouts,
-        Reason::MorePieces,
-        Reason::Resignation,
-        Reason::Tie,
-        Reason::TurnLimit,
-        Reason::Agreement,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Reason::Knockouts => "knockouts",
-            Reason::MoreKnockouts => "more-knockouts",
-            Reason::MorePieces => "more-pieces",
-            Reason::Resignation => "resignation",
-            Reason::Tie => "tie",
-            Reason::TurnLimit => "turn-limit",
-            Reason::Agreement => "agreement",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Reason> {
-        Reason::ALL.into_iter().find(|r| r.name() == s)
-    }
-
     /// Does this reason name a winner (rule 10.1)? The others are draws.
     pub fn has_winner(self) -> bool {
         matches!(

@@ -5,7 +5,7 @@
 use super::board::{Dir, MAX_PIECES, Square};
 use super::game::{Action, Splinter};
 use super::notation::{self, NotationError};
-use crate::game::{CompleteMoves, Decision, DecisionLog, GameState};
+use crate::game::{CompleteMoves, Decision, DecisionLog, GameState, TurnError};
 use rand::Rng;
 use thiserror::Error;
 
@@ -24,10 +24,8 @@ pub struct SplinterMove {
 pub enum MoveError {
     #[error(transparent)]
     Notation(#[from] NotationError),
-    #[error("the game is over; no move is legal")]
-    GameOver,
-    #[error("the game is in the middle of a turn; complete moves start at a turn's beginning")]
-    MidTurn,
+    #[error(transparent)]
+    Turn(#[from] TurnError),
     #[error("{square} holds no piece of the player to move")]
     NotOwnPiece { square: String },
     #[error("the destination is off the board")]
@@ -62,13 +60,10 @@ impl CompleteMoves for Splinter {
     }
 
     /// Its `Move`, then its `Keep` if the move leaves equal largest groups.
-    fn resolve(&self, mv: &SplinterMove) -> Result<(Decision, Option<Decision>), MoveError> {
-        if self.is_over() {
-            return Err(MoveError::GameOver);
-        }
-        if self.is_pending() {
-            return Err(MoveError::MidTurn);
-        }
+    fn resolve_at_turn_start(
+        &self,
+        mv: &SplinterMove,
+    ) -> Result<(Decision, Option<Decision>), MoveError> {
         let b = self.board();
         if usize::from(mv.from) >= b.square_count()
             || b.get(mv.from).is_none_or(|p| p.color != self.to_move())

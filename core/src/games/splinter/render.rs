@@ -11,9 +11,8 @@ mod html;
 pub mod svg;
 pub mod term;
 
-use crate::game::{CompleteMoves, GameState};
+use crate::game::CompleteMoves;
 use crate::games::splinter::{Dir, PieceType, Splinter, SplinterMove, Square};
-use crate::render::capital;
 use crate::render::picture::{LastMove, PictureStyle, Pictures};
 
 /// What the last move did, for highlighting.
@@ -68,23 +67,6 @@ pub fn type_letter(t: PieceType) -> char {
     }
 }
 
-/// One line saying whose turn it is or how the game ended, e.g. `Black to move (turn 3)`,
-/// `White wins (knockouts)` or `Draw (turn-limit)`. Turns count from the start or the loaded
-/// position (rule 8.4).
-pub fn status_line(game: &Splinter) -> String {
-    match game.outcome() {
-        Some(o) => match o.winner {
-            Some(w) => format!("{} wins ({})", capital(w), o.reason.name()),
-            None => format!("Draw ({})", o.reason.name()),
-        },
-        None => format!(
-            "{} to move (turn {})",
-            capital(game.to_move()),
-            game.turns_played() + 1
-        ),
-    }
-}
-
 /// The knockouts (rule 7) and pieces of both players, e.g.
 /// `knockouts: Black 0, White 1; pieces: Black 15, White 12`.
 pub fn score_line(game: &Splinter) -> String {
@@ -112,17 +94,13 @@ impl Pictures for Splinter {
         ))
     }
 
-    fn status_line(&self) -> String {
-        status_line(self)
-    }
-
     fn picture_legend() -> &'static str {
         "Orange: the pieces the last move moved; dashed red: the square it left, with an arrow in its direction."
     }
 
     /// The status line and the score.
     fn page_status(&self) -> String {
-        format!("{}; {}", status_line(self), score_line(self))
+        format!("{}; {}", self.status_line(), score_line(self))
     }
 }
 
@@ -169,8 +147,8 @@ pub(crate) mod tests {
         // Not legal after the move: the no-return rule (rule 5).
         let back = crate::games::splinter::notation::parse_move(b, "h11-h10").unwrap();
         assert!(SplinterHighlight::of(&after, &back).is_none());
-        assert_eq!(status_line(&start), "Black to move (turn 1)");
-        assert_eq!(status_line(&after), "White to move (turn 2)");
+        assert_eq!(start.status_line(), "Black to move (turn 1)");
+        assert_eq!(after.status_line(), "White to move (turn 2)");
         assert_eq!(
             score_line(&after),
             "knockouts: Black 0, White 0; pieces: Black 15, White 15"

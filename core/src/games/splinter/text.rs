@@ -114,12 +114,8 @@ last move moved are in brackets and the square it left shows its direction.
     }
 
     fn end_as(&mut self, end: Ending, winner: Option<Color>) {
-        let reason = match end {
-            Ending::Rules => return,
-            Ending::Resignation { .. } => Reason::Resignation,
-            Ending::Agreement => Reason::Agreement,
-            Ending::TurnLimit => Reason::TurnLimit,
-        };
-        self.finish(Outcome { winner, reason });
+        if let Some(reason) = end.name().and_then(Reason::from_name) {
+            self.finish(Outcome { winner, reason });
+        }
     }
 }

@@ -17,7 +17,6 @@ use crate::game::Color;
 use crate::games::crumble::game::Crumble;
 use crate::games::crumble::geom::{Cut, Dir, Piece, Rect};
 use crate::games::crumble::moves::{Base, Move};
-use crate::render::capital;
 use crate::render::picture::{LastMove, PictureStyle, Pictures};
 
 /// What the last move did, in the absolute frame, for highlighting.
@@ -189,25 +188,9 @@ pub fn status_line(game: &Crumble) -> String {
         Some(o) => format!(
             "{}: {}",
             crate::game::record::result_token(o.winner),
-            status_words(game)
+            Pictures::status_line(game)
         ),
-        None => status_words(game),
-    }
-}
-
-/// [`status_line`] without the result token: the line the generic pictures' status is (their
-/// callers put the token in front themselves).
-fn status_words(game: &Crumble) -> String {
-    match game.outcome() {
-        Some(o) => match o.winner {
-            Some(w) => format!("{} wins ({})", capital(w), o.reason.name()),
-            None => format!("draw ({})", o.reason.name()),
-        },
-        None => format!(
-            "{} to move (turn {})",
-            capital(game.to_move()),
-            game.turns_played() + 1
-        ),
+        None => Pictures::status_line(game),
     }
 }
 
@@ -218,10 +201,6 @@ impl Pictures for Crumble {
 
     fn svg_picture(&self, last: LastMove<'_, Crumble>, style: &PictureStyle) -> Option<String> {
         Some(svg::render(self, &style.with_highlight(highlight(last))))
-    }
-
-    fn status_line(&self) -> String {
-        status_words(self)
     }
 }
 

@@ -7,13 +7,13 @@
 //! Units: neighbouring points are 60 user units apart; `y` grows downwards as SVG wants,
 //! so rank 1 is the bottom row.
 
-use super::{CrumoHighlight, score_line, status_line};
+use super::{CrumoHighlight, score_line};
 use crate::game::Color;
 use crate::games::crumo::{Crumo, DIRECTIONS, Point};
-use crate::render::PictureStyle;
 use crate::render::svg::{
     BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc, text_width,
 };
+use crate::render::{PictureStyle, Pictures};
 use std::fmt::Write as _;
 
 const STEP: f64 = 60.0;
@@ -174,7 +174,7 @@ fn point(s: &mut String, game: &Crumo, opts: &PictureStyle<CrumoHighlight>, p: P
 
 /// The first status line: the status, with the last move.
 fn status_text(game: &Crumo, opts: &PictureStyle<CrumoHighlight>) -> String {
-    let mut status = status_line(game);
+    let mut status = game.status_line();
     if let Some(m) = &opts.last_move {
         status += &format!("; last move {m}");
     }

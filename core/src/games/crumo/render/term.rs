@@ -7,11 +7,11 @@
 //! - **Colour** (`color: true`, ANSI 256-colour codes): a stack's height on a dark (Black)
 //!   or light (White) patch, empty points `·`, the last move's points on orange.
 
-use super::{CrumoHighlight, label, score_line, status_line};
+use super::{CrumoHighlight, label, score_line};
 use crate::game::Color;
 use crate::games::crumo::{Crumo, Point};
-use crate::render::PictureStyle;
 use crate::render::term::{BG_BLACK, BG_HOT, BG_WHITE, FG_HOT, sgr};
+use crate::render::{PictureStyle, Pictures};
 use std::fmt::Write as _;
 
 const FG_ON_BLACK: u8 = 252;
@@ -69,7 +69,7 @@ pub fn render(game: &Crumo, opts: &PictureStyle<CrumoHighlight>) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out.push_str(&status_line(game));
+    out.push_str(&game.status_line());
     if let Some(m) = &opts.last_move {
         let _ = write!(out, "; last move {m}");
     }

@@ -9,12 +9,12 @@
 //! Units: one square is 60 user units; `y` grows downwards as SVG wants, so rank 1 is the
 //! bottom row.
 
-use super::{SplinterHighlight, score_line, status_line};
+use super::{SplinterHighlight, score_line};
 use crate::games::splinter::{Board, PieceType, Splinter, Square};
-use crate::render::PictureStyle;
 use crate::render::svg::{
     self, ARROW_MARKER, BACKGROUND, BLACK_FILL, WHITE_FILL, escape, num, status_disc, text_width,
 };
+use crate::render::{PictureStyle, Pictures};
 use std::fmt::Write as _;
 
 const CELL: f64 = 60.0;
@@ -190,7 +190,7 @@ pub fn render(game: &Splinter, opts: &PictureStyle<SplinterHighlight>) -> String
 fn head(s: &mut String, game: &Splinter, width: f64, height: f64) {
     let b = game.board();
     let (w, h) = (b.width(), b.height());
-    let title = format!("Splinter {w}x{h}: {}", status_line(game));
+    let title = format!("Splinter {w}x{h}: {}", game.status_line());
     svg::open(s, (width, height), &title);
     let _ = writeln!(s, "<defs>\n{ARROW_MARKER}\n</defs>");
     let _ = writeln!(
@@ -277,7 +277,7 @@ fn status_lines(game: &Splinter, opts: &PictureStyle<SplinterHighlight>) -> Vec<
         (None, Some(h)) => Some(format!("last move direction {}", h.dir.name())),
         (None, None) => None,
     };
-    [Some(status_line(game)), last, Some(score_line(game))]
+    [Some(game.status_line()), last, Some(score_line(game))]
         .into_iter()
         .flatten()
         .collect()

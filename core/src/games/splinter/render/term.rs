@@ -13,11 +13,11 @@
 //! The caller decides between the two (the CLI looks at `NO_COLOR` and whether stdout is a
 //! terminal).
 
-use super::{SplinterHighlight, score_line, status_line, type_letter};
+use super::{SplinterHighlight, score_line, type_letter};
 use crate::game::Color;
 use crate::games::splinter::{Dir, Piece, Splinter, Square};
-use crate::render::PictureStyle;
 use crate::render::term::{BG_BLACK, BG_HOT, BG_WHITE, FG_HOT, sgr};
+use crate::render::{PictureStyle, Pictures};
 use std::fmt::Write as _;
 
 // Colours of the coloured drawing (ANSI 256-colour codes) besides the shared ones.
@@ -134,7 +134,7 @@ pub fn render(game: &Splinter, opts: &PictureStyle<SplinterHighlight>) -> String
     }
     let indent = if opts.coords { "   " } else { "" };
     out += indent;
-    out += &status_line(game);
+    out += &game.status_line();
     if let Some(m) = &opts.last_move {
         let _ = write!(out, "; last move {m}");
     } else if let Some(h) = hl {
