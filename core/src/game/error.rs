@@ -14,6 +14,26 @@ pub enum DecisionError {
     Illegal(String),
 }
 
+/// A start whose position is on another board than the one it names, each in the game's
+/// words for its boards (`6x6 at resolution 8`, `15x18`, `size 7`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("start position is {found}, but the start names {named}")]
+pub struct StartMismatch {
+    pub named: String,
+    pub found: String,
+}
+
+impl StartMismatch {
+    /// `Ok` when the board a start names (`named`) is its position's (`found`).
+    pub fn check(named: String, found: String) -> Result<(), StartMismatch> {
+        if named == found {
+            Ok(())
+        } else {
+            Err(StartMismatch { named, found })
+        }
+    }
+}
+
 /// Why no complete move can be played now, whatever the move: every game's move errors wrap it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum TurnError {

@@ -21,7 +21,7 @@ pub mod text;
 
 pub use color::Color;
 pub use decision::Decision;
-pub use error::{DecisionError, TurnError};
+pub use error::{DecisionError, StartMismatch, TurnError};
 pub use moves::{CompleteMoves, Refusal};
 pub use negamax::Negamax;
 pub use record::Record;

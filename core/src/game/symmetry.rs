@@ -22,6 +22,22 @@
 use crate::game::Decision;
 use crate::game::state::GameState;
 
+/// The list `[T(0), T(1), …, T(N − 1)]` of a game's symmetries numbered by a `u8` newtype
+/// `T`, as a constant: `pub const ALL: [Sym; 8] = numbered!(Sym; 8);`.
+macro_rules! numbered {
+    ($t:ident; $n:literal) => {{
+        let mut all = [$t(0); $n];
+        let mut i = 0;
+        while i < $n {
+            all[i] = $t(i as u8);
+            i += 1;
+        }
+        all
+    }};
+}
+
+pub(crate) use numbered;
+
 /// A position's canonical key: the least [`position_hash`](GameState::position_hash) over
 /// its images, and the symmetry that gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

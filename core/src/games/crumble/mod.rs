@@ -36,8 +36,8 @@ pub use moves::{Base, Move, Swap};
 pub use notation::Frame;
 pub use symmetry::Sym;
 
-use crate::game::Decision;
 use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
+use crate::game::{Decision, StartMismatch};
 use lookahead::WinCheck;
 use position::PositionError;
 use rand::Rng;
@@ -97,16 +97,8 @@ pub enum CrumbleStartError {
     Size(#[from] SizeError),
     #[error("start position: {0}")]
     Position(#[from] PositionError),
-    #[error(
-        "start position is {found_board}x{found_board} at resolution {found_resolution}, \
-         but the start names {board}x{board} at resolution {resolution}"
-    )]
-    SizeMismatch {
-        board: u16,
-        resolution: u16,
-        found_board: u16,
-        found_resolution: u16,
-    },
+    #[error(transparent)]
+    Mismatch(#[from] StartMismatch),
 }
 
 // Methods of `Crumble` with the trait's names are called as `Crumble::name(self)`: inherent methods
@@ -122,14 +114,11 @@ impl GameState for Crumble {
         };
         let game = position::from_json(&json.to_string())?;
         let b = game.board();
-        if (b.board_size(), b.resolution()) != (start.board, start.resolution) {
-            return Err(CrumbleStartError::SizeMismatch {
-                board: start.board,
-                resolution: start.resolution,
-                found_board: b.board_size(),
-                found_resolution: b.resolution(),
-            });
-        }
+        let words = |n, r| format!("{n}x{n} at resolution {r}");
+        StartMismatch::check(
+            words(start.board, start.resolution),
+            words(b.board_size(), b.resolution()),
+        )?;
         Ok(game)
     }
 
@@ -296,11 +285,8 @@ mod tests {
         mismatch.board = 5;
         assert!(matches!(
             Crumble::from_start(&mismatch),
-            Err(CrumbleStartError::SizeMismatch {
-                board: 5,
-                found_board: 4,
-                ..
-            })
+            Err(CrumbleStartError::Mismatch(m))
+                if (m.named.as_str(), m.found.as_str()) == ("5x5 at resolution 2", "4x4 at resolution 2")
         ));
         let broken = CrumbleStart {
             position: Some(serde_json::json!({"board": 4})),

@@ -29,6 +29,7 @@
 
 use crate::Decision;
 use crate::game::GameState as _;
+use crate::game::symmetry::numbered;
 use crate::games::crumble::{ChoiceKind, Crumble, Cut, DecisionKind, Dir, Phase, Rect};
 
 /// One of the 8 symmetries: transpose first (bit 2), then mirror x (bit 0), mirror y (bit 1).
@@ -50,16 +51,7 @@ impl Sym {
     /// `(x, y) -> (G - y, G - x)`.
     pub const ANTI_TRANSPOSE: Sym = Sym(7);
 
-    pub const ALL: [Sym; 8] = [
-        Sym(0),
-        Sym(1),
-        Sym(2),
-        Sym(3),
-        Sym(4),
-        Sym(5),
-        Sym(6),
-        Sym(7),
-    ];
+    pub const ALL: [Sym; 8] = numbered!(Sym; 8);
 
     /// The symmetry with index `i` (`0..8`, the order of [`Sym::ALL`]).
     pub fn from_index(i: usize) -> Option<Sym> {

@@ -46,8 +46,8 @@ pub use notation::{CrumoMove, NotationError};
 pub use position::PositionError;
 pub use symmetry::Symmetry;
 
-use crate::game::Color;
 use crate::game::state::Player;
+use crate::game::{Color, StartMismatch};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -88,8 +88,8 @@ pub enum CrumoStartError {
     Size(u8),
     #[error("start position: {0}")]
     Position(#[from] PositionError),
-    #[error("start position has size {found}, but the start names size {size}")]
-    SizeMismatch { size: u8, found: u8 },
+    #[error(transparent)]
+    Mismatch(#[from] StartMismatch),
 }
 
 impl Crumo {
@@ -99,12 +99,10 @@ impl Crumo {
             return Crumo::standard(start.size).ok_or(CrumoStartError::Size(start.size));
         };
         let game = position::from_value(json)?;
-        if game.size() != start.size {
-            return Err(CrumoStartError::SizeMismatch {
-                size: start.size,
-                found: game.size(),
-            });
-        }
+        StartMismatch::check(
+            format!("size {}", start.size),
+            format!("size {}", game.size()),
+        )?;
         Ok(game)
     }
 

@@ -8,6 +8,7 @@ use super::board::{Geometry, Point};
 use super::game::{Action, Crumo};
 use super::notation::CrumoMove;
 use crate::game::Decision;
+use crate::game::symmetry::numbered;
 
 /// One of the 12 symmetries, by its number in rule 13.2.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -15,20 +16,7 @@ pub struct Symmetry(u8);
 
 impl Symmetry {
     pub const IDENTITY: Symmetry = Symmetry(0);
-    pub const ALL: [Symmetry; 12] = [
-        Symmetry(0),
-        Symmetry(1),
-        Symmetry(2),
-        Symmetry(3),
-        Symmetry(4),
-        Symmetry(5),
-        Symmetry(6),
-        Symmetry(7),
-        Symmetry(8),
-        Symmetry(9),
-        Symmetry(10),
-        Symmetry(11),
-    ];
+    pub const ALL: [Symmetry; 12] = numbered!(Symmetry; 12);
 
     /// Symmetry number `i` (`0..12`).
     pub fn new(i: u8) -> Option<Symmetry> {

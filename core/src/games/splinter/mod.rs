@@ -41,6 +41,7 @@ pub use notation::NotationError;
 pub use position::PositionError;
 pub use symmetry::Symmetry;
 
+use crate::game::StartMismatch;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -82,13 +83,8 @@ pub enum SplinterStartError {
     Size { width: u8, height: u8 },
     #[error("start position: {0}")]
     Position(#[from] PositionError),
-    #[error("start position is {found_width}x{found_height}, but the start names {width}x{height}")]
-    SizeMismatch {
-        width: u8,
-        height: u8,
-        found_width: u8,
-        found_height: u8,
-    },
+    #[error(transparent)]
+    Mismatch(#[from] StartMismatch),
 }
 
 impl Splinter {
@@ -102,14 +98,10 @@ impl Splinter {
         };
         let game = position::from_value(json)?;
         let b = game.board();
-        if (b.width(), b.height()) != (start.width, start.height) {
-            return Err(SplinterStartError::SizeMismatch {
-                width: start.width,
-                height: start.height,
-                found_width: b.width(),
-                found_height: b.height(),
-            });
-        }
+        StartMismatch::check(
+            format!("{}x{}", start.width, start.height),
+            format!("{}x{}", b.width(), b.height()),
+        )?;
         Ok(game)
     }
 
