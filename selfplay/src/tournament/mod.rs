@@ -13,6 +13,7 @@
 use crate::agent::{AgentError, AgentSpec, EvaluatorSpec};
 use crate::arena::{self, ArenaError, Flow, PairSettings, Pairing, Pool, RecordWriter, Tally};
 use crate::config::ConfigFile;
+use crate::driver::Progress;
 use crate::plot::{Chart, Point, Reference};
 use crate::ratings::{self, FitOptions, PairResult, RatingError, Ratings};
 use crate::record::GameRecord;
@@ -235,7 +236,9 @@ impl Tournament {
     }
 
     /// Plays the unfinished pairings, all at once; each finished one is committed to the
-    /// ledger (if any), then reported to `on_finished`.
+    /// ledger (if any), then reported to `on_finished`. `on_round` sees the engine's progress
+    /// over all their games after every round of moves (for a progress line between
+    /// pairings, which can be far apart).
     pub fn play<G: GameText>(
         &mut self,
         pool: &Pool<G>,
@@ -243,6 +246,7 @@ impl Tournament {
         settings: &PairSettings,
         mut ledger: Option<&mut Ledger>,
         on_finished: &mut dyn FnMut(&Entry, &Entry, &Tally),
+        on_round: &mut dyn FnMut(&Progress),
     ) -> Result<(), ArenaError> {
         let skip: Vec<usize> = (0..self.pairings.len())
             .filter(|&k| self.tallies[k].is_some())
@@ -281,7 +285,7 @@ impl Tournament {
                 on_finished(a, b, tally);
                 Ok(Flow::Continue)
             },
-            &mut |_| {},
+            on_round,
         )?;
         Ok(())
     }

@@ -31,7 +31,7 @@ use crumble_train::games::TrainGame;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PlotX {
@@ -322,6 +322,7 @@ fn play_all<G: TrainGame>(
     let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
     let pool = Pool::<G>::new(&t.specs(), &cfg.search.for_play(), &loader)?;
     let mut finished = 0usize;
+    let mut last = Instant::now();
     t.play(
         &pool,
         &openings,
@@ -340,6 +341,19 @@ fn play_all<G: TrainGame>(
                 100.0 * w.score(),
                 t0.elapsed().as_secs_f64()
             );
+        },
+        // Between pairings (a pairing of slow agents takes hours), a line every 10 s.
+        &mut |r| {
+            if last.elapsed() >= Duration::from_secs(10) {
+                last = Instant::now();
+                eprintln!(
+                    "tournament: {}/{} games finished ({} playing), {:.0} s",
+                    r.games_done,
+                    r.games_total,
+                    r.games_running,
+                    t0.elapsed().as_secs_f64()
+                );
+            }
         },
     )?;
     Ok(())
