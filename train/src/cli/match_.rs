@@ -10,6 +10,7 @@
 
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
+use crate::cli::ticker::Ticker;
 use anyhow::{Context, bail};
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::adjudication::{Adjudication, AdjudicationTally};
@@ -20,7 +21,6 @@ use crumble_train::games::TrainGame;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -168,11 +168,10 @@ fn play<G: TrainGame>(
     if status != SprtStatus::Continue {
         settings.pairs = 0;
     }
-    let t0 = Instant::now();
+    let mut clock = Ticker::every(10);
     // A progress line at most every 10 seconds: the games finished (out of order too, so a
     // long match shows progress before its first pair in order is done) and the score of
     // the pairs finished in order.
-    let mut last = Instant::now();
     let score = RefCell::new(String::new());
     let totals = arena::play_pairings(
         &pool,
@@ -221,20 +220,19 @@ fn play<G: TrainGame>(
             })
         },
         &mut |r| {
-            if last.elapsed() >= Duration::from_secs(10) {
-                last = Instant::now();
+            if clock.due() {
                 eprintln!(
                     "match: {}/{} games finished ({} playing){}, {:.0} s",
                     2 * done + r.games_done,
                     2 * pairs,
                     r.games_running,
                     score.borrow(),
-                    t0.elapsed().as_secs_f64()
+                    clock.secs()
                 );
             }
         },
     )?;
-    let secs = t0.elapsed().as_secs_f64();
+    let secs = clock.secs();
     let (batches, positions) = pool.batch_stats();
     let adjudication = rules.is_on().then_some((rules, adjudicated));
     let mut summary = summary_json(&names, a, &tally, sprt.as_ref(), llr, status, secs);

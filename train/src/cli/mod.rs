@@ -23,6 +23,7 @@ mod solve;
 mod store_check;
 mod tactics;
 pub mod text;
+mod ticker;
 mod tournament;
 mod train;
 mod view;

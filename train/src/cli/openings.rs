@@ -13,6 +13,7 @@
 //! `openings.csv` and `openings.svg` (the most played first moves drawn on the board).
 
 use super::output::{check_output, write_output};
+use crate::cli::ticker::Ticker;
 use anyhow::{Context as _, bail};
 use crumble_core::games::crumble::Crumble;
 use crumble_core::{Decision, GameState};
@@ -24,7 +25,6 @@ use crumble_selfplay::{AgentSpec, ConfigFile, record, selfplay};
 use crumble_train::games::TrainGame;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -216,8 +216,7 @@ fn play(
         stop_after_turns: 0,
     };
     let mut lines = Vec::new();
-    let t0 = Instant::now();
-    let mut last = Instant::now();
+    let mut clock = Ticker::every(10);
     let mut players = [player];
     with_threads(a.threads, || {
         run_games(
@@ -233,13 +232,12 @@ fn play(
                 Ok(())
             },
             &mut |p| {
-                if last.elapsed() >= Duration::from_secs(10) {
-                    last = Instant::now();
+                if clock.due() {
                     eprintln!(
                         "openings: {}/{} games, {:.0} s",
                         p.games_done,
                         p.games_total,
-                        t0.elapsed().as_secs_f64()
+                        clock.secs()
                     );
                 }
             },

@@ -19,6 +19,7 @@
 
 use super::eval_args::{self, GameArgs};
 use super::output::{check_output, write_output};
+use crate::cli::ticker::Ticker;
 use anyhow::{Context as _, bail};
 use crumble_core::GameState;
 use crumble_selfplay::arena::{PairSettings, Pool};
@@ -31,7 +32,7 @@ use crumble_train::games::TrainGame;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PlotX {
@@ -312,6 +313,7 @@ fn play_all<G: TrainGame>(
     let openings: Vec<G> = a.game.opening_positions_of(full, pairs)?;
     eval_args::set_threads(a.game.threads);
     let t0 = Instant::now();
+    let mut clock = Ticker::every(10);
     eprintln!(
         "tournament: {n} agents, {} pairings ({} to play, {} stored), {} games each; loading agents",
         t.pairings.len(),
@@ -322,7 +324,6 @@ fn play_all<G: TrainGame>(
     let loader = crumble_model::NetLoader::for_encoder(G::Encoder::default());
     let pool = Pool::<G>::new(&t.specs(), &cfg.search.for_play(), &loader)?;
     let mut finished = 0usize;
-    let mut last = Instant::now();
     t.play(
         &pool,
         &openings,
@@ -344,8 +345,7 @@ fn play_all<G: TrainGame>(
         },
         // Between pairings (a pairing of slow agents takes hours), a line every 10 s.
         &mut |r| {
-            if last.elapsed() >= Duration::from_secs(10) {
-                last = Instant::now();
+            if clock.due() {
                 eprintln!(
                     "tournament: {}/{} games finished ({} playing), {:.0} s",
                     r.games_done,

@@ -2,6 +2,7 @@
 //! its goal or Ctrl-C.
 
 use super::book_game;
+use crate::cli::ticker::Ticker;
 use anyhow::{Context as _, bail};
 use crumble_selfplay::agent::build_evaluator;
 use crumble_selfplay::book::{Book, BookHeader, Builder, file};
@@ -146,7 +147,7 @@ fn grow_game<G: TrainGame>(a: &GrowArgs, cfg: Option<&TrainConfig>) -> anyhow::R
     let t0 = Instant::now();
     let deadline = a.hours.map(|h| Duration::from_secs_f64(h * 3600.0));
     let start_positions = builder.book.nodes().len();
-    let (mut last_print, mut last_save) = (Instant::now(), Instant::now());
+    let (mut printer, mut last_save) = (Ticker::every(5), Instant::now());
     let (mut simulations, mut searches) = (0u64, 0usize);
     let mut search_time = Duration::ZERO;
     eprintln!(
@@ -184,8 +185,7 @@ fn grow_game<G: TrainGame>(a: &GrowArgs, cfg: Option<&TrainConfig>) -> anyhow::R
                 file::save(&builder.book, &a.book)?;
                 last_save = Instant::now();
             }
-            if last_print.elapsed() >= Duration::from_secs(5) {
-                last_print = Instant::now();
+            if printer.due() {
                 eprintln!(
                     "book: {}",
                     progress(&builder.book, a, t0, start_positions, simulations)

@@ -3,6 +3,7 @@
 
 use super::{Args, kinds};
 use crate::cli::output::{check_output, write_output};
+use crate::cli::ticker::Ticker;
 use anyhow::{Context as _, bail};
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::driver::{RunOptions, Seating, run_games, with_threads};
@@ -10,7 +11,6 @@ use crumble_selfplay::games::crumble::tactics::{self, ClassifyOptions, Generator
 use crumble_selfplay::selfplay;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 pub(super) fn generate(a: &Args) -> anyhow::Result<ExitCode> {
     let out = a.out.as_ref().expect("clap requires --out");
@@ -55,10 +55,7 @@ pub(super) fn generate(a: &Args) -> anyhow::Result<ExitCode> {
         .into_iter()
         .filter(|k| !wanted.contains(k))
         .collect();
-    let mut clock = Clock {
-        t0: Instant::now(),
-        last: Instant::now(),
-    };
+    let mut clock = Ticker::every(10);
     play_sources(a, &specs, &mut generator, &mut clock)?;
     let first = specs.len() as u64 * a.games;
     let games_read = read_records(&record_files, first, &mut generator, &mut clock)?;
@@ -80,7 +77,7 @@ pub(super) fn generate(a: &Args) -> anyhow::Result<ExitCode> {
         generator.positions,
         generator.out_of_time,
         a.max_solve_ms,
-        clock.t0.elapsed().as_secs_f64()
+        clock.secs()
     );
     for &k in &wanted {
         let line = write_kind(a, out, &inputs, k, &suite, &generator)?;
@@ -135,31 +132,13 @@ fn write_kind(
     ))
 }
 
-/// When the generation started, and when progress was last reported (every 10 s).
-struct Clock {
-    t0: Instant,
-    last: Instant,
-}
-
-impl Clock {
-    /// Whether a progress line is due (and if so, the next one in 10 s).
-    fn report_due(&mut self) -> bool {
-        if self.last.elapsed() >= Duration::from_secs(10) {
-            self.last = Instant::now();
-            true
-        } else {
-            false
-        }
-    }
-}
-
 /// Plays `--games` self-play games of each source agent (each its own seed) and hands them
 /// to `generator`.
 fn play_sources(
     a: &Args,
     specs: &[AgentSpec],
     generator: &mut Generator,
-    clock: &mut Clock,
+    clock: &mut Ticker,
 ) -> anyhow::Result<()> {
     let (cfg, start) = a.game.crumble_config("tactics")?;
     for (k, spec) in specs.iter().enumerate() {
@@ -195,7 +174,7 @@ fn play_sources(
                     if let Err(e) = generator.add_game(&g, first + g.index, &name) {
                         return Err(Box::new(e));
                     }
-                    if clock.report_due() {
+                    if clock.due() {
                         let count =
                             |k: Kind| generator.found.iter().filter(|f| f.2.kind == k).count();
                         eprintln!(
@@ -208,7 +187,7 @@ fn play_sources(
                             count(Kind::Win1),
                             count(Kind::Win2),
                             count(Kind::Defend),
-                            clock.t0.elapsed().as_secs_f64()
+                            clock.secs()
                         );
                     }
                     Ok(())
@@ -231,7 +210,7 @@ fn read_records(
     record_files: &[PathBuf],
     first: u64,
     generator: &mut Generator,
-    clock: &mut Clock,
+    clock: &mut Ticker,
 ) -> anyhow::Result<u64> {
     let mut games_read = 0u64;
     for (k, f) in record_files.iter().enumerate() {
@@ -247,7 +226,7 @@ fn read_records(
                 .with_context(|| format!("--records: {}", f.display()))?;
             games_read += 1;
         }
-        if clock.report_due() {
+        if clock.due() {
             let (w1, w2, d) = generator.counts();
             eprintln!(
                 "tactics: record file {}/{}, {games_read} games, {} positions classified ({} scanned for win2, {} over the time limit), found win1 {w1}, win2 {w2}, defend {d}, {:.0} s",
@@ -256,7 +235,7 @@ fn read_records(
                 generator.positions,
                 generator.scanned,
                 generator.out_of_time,
-                clock.t0.elapsed().as_secs_f64()
+                clock.secs()
             );
         }
     }
