@@ -70,7 +70,7 @@ pub fn record_page<G: Pictures>(
         white,
         source,
         result_text,
-        facts: facts(rec, start, n),
+        facts: facts(rec, start, n, &[]),
         moves: move_list(rec, &texts, rec.result_token(end)),
         values,
         result,
@@ -140,15 +140,23 @@ fn frames<G: Pictures>(rec: &Record<G>, positions: &[G]) -> Result<Frames, TextE
     })
 }
 
-/// The facts list: board, start (when custom), the `n` moves and the tags other than the
-/// players.
-fn facts<G: Pictures>(rec: &Record<G>, start: &G, n: usize) -> String {
+/// The facts list: board, start (when custom), the game's `extra` rows, the `n` moves and
+/// the tags other than the players.
+pub(crate) fn facts<G: GameText>(
+    rec: &Record<G>,
+    start: &G,
+    n: usize,
+    extra: &[(&str, &str)],
+) -> String {
     let mut facts = format!(
         "<div><dt>Board</dt><dd>{}</dd></div>",
         esc(&start.board_text())
     );
     if !rec.is_standard_start() {
         facts.push_str("<div><dt>Start</dt><dd>a custom position</dd></div>");
+    }
+    for (name, value) in extra {
+        let _ = write!(facts, "<div><dt>{name}</dt><dd>{}</dd></div>", esc(value));
     }
     let _ = write!(facts, "<div><dt>Moves</dt><dd>{n}</dd></div>");
     for (name, value) in &rec.tags {

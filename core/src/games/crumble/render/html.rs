@@ -27,6 +27,7 @@ use crate::games::crumble::game::{Crumble, Outcome, Reason};
 use crate::games::crumble::geom::Rect;
 use crate::games::crumble::notation::Frame;
 use crate::render::page::{self, Page, esc, num};
+use crate::render::record_page::facts;
 use crate::render::{capital, values_from_moves_comments};
 use std::fmt::Write as _;
 use thiserror::Error;
@@ -371,7 +372,7 @@ pub fn render_game(rec: &Record<Crumble>, opts: &HtmlOptions) -> Result<String, 
         .outcome()
         .is_some_and(|o| o.reason == Reason::FourSides);
     let coords = coords_legend(rec.notation, opts.view, won);
-    let facts = facts(rec, n);
+    let facts = facts(rec, &rec.start, n, &[("Frame", rec.notation.name())]);
     let mut moves = String::new();
     move_list(&mut moves, rec, &frames);
     let result = final_game.outcome().map(|o| match o.winner {
@@ -464,39 +465,6 @@ fn coords_legend(notation: Frame, view: Color, won: bool) -> String {
     } else {
         coords
     }
-}
-
-/// The facts list: board, start (when custom), frame, the `n` moves and the tags other
-/// than the players.
-fn facts(rec: &Record<Crumble>, n: usize) -> String {
-    let b = rec.start.board();
-    let (size, res) = (b.board_size(), b.resolution());
-    let mut facts = String::new();
-    let _ = write!(
-        facts,
-        "<div><dt>Board</dt><dd>{size}\u{d7}{size}, resolution {res}</dd></div>"
-    );
-    let standard = Crumble::new(size, res).is_ok_and(|g| g == rec.start);
-    if !standard {
-        facts.push_str("<div><dt>Start</dt><dd>a custom position</dd></div>");
-    }
-    let _ = write!(
-        facts,
-        "<div><dt>Frame</dt><dd>{}</dd></div><div><dt>Moves</dt><dd>{n}</dd></div>",
-        rec.notation.name()
-    );
-    for (name, value) in &rec.tags {
-        if name == "Black" || name == "White" {
-            continue;
-        }
-        let _ = write!(
-            facts,
-            "<div><dt>{}</dt><dd>{}</dd></div>",
-            esc(name),
-            esc(value)
-        );
-    }
-    facts
 }
 
 #[cfg(test)]
