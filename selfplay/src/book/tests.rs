@@ -127,6 +127,18 @@ fn two_move_orders_reach_one_node() {
     assert_eq!(seen, vec![vec![Decision(6)]]);
 }
 
+/// `book` grown by rollouts without the solver until every move is in it (at most 1,000
+/// steps).
+fn grown_to_the_end<G: crumble_core::GameText>(book: Book<G>) -> Book<G> {
+    let mut b = Builder::new(book, rollout()).unwrap().without_solver();
+    let mut steps = 0;
+    while !b.step().unwrap().finished {
+        steps += 1;
+        assert!(steps < 1000, "the book keeps growing");
+    }
+    b.book
+}
+
 /// Every node's values are the minimax of its options, its bounds hold its value, and a
 /// proof is never contradicted by the solver.
 fn check_minimax<G: crumble_core::GameText>(book: &Book<G>) {
@@ -241,15 +253,7 @@ fn proofs_carry_up_through_the_book_and_the_other_moves() {
 fn a_whole_tictactoe_book_is_the_solved_game() {
     // Without the solver, grown until every move is in the book: the proofs of the
     // finished games carry up to the root.
-    let mut b = Builder::new(ttt_book(32, 3), rollout())
-        .unwrap()
-        .without_solver();
-    let mut steps = 0;
-    while !b.step().unwrap().finished {
-        steps += 1;
-        assert!(steps < 1000, "the book keeps growing");
-    }
-    let book = b.book;
+    let book = grown_to_the_end(ttt_book(32, 3));
     check_minimax(&book);
     assert_eq!(book.node(0).values.proven, Some(0), "tic-tac-toe is a draw");
     assert!(book.nodes().iter().all(|n| n.values.proven.is_some()));
@@ -324,19 +328,12 @@ fn nim_book(seed: u64) -> Book<Nim> {
 /// moves outside the book bars whole turns, and a book grown to the end is the solved game.
 #[test]
 fn a_whole_nim_book_is_the_solved_game() {
-    let mut b = Builder::new(nim_book(2), rollout())
-        .unwrap()
-        .without_solver();
-    let mut steps = 0;
-    while !b.step().unwrap().finished {
-        steps += 1;
-        assert!(steps < 1000, "the book keeps growing");
-    }
-    check_minimax(&b.book);
+    let book = grown_to_the_end(nim_book(2));
+    check_minimax(&book);
     let mut solver = crumble_core::game::Negamax::<Nim>::new();
-    let exact = solver.value_for(&b.book.start, Player::First);
-    assert_eq!(b.book.node(0).values.proven, Some(exact));
-    assert!(b.book.nodes().iter().all(|n| n.other.is_none()));
+    let exact = solver.value_for(&book.start, Player::First);
+    assert_eq!(book.node(0).values.proven, Some(exact));
+    assert!(book.nodes().iter().all(|n| n.other.is_none()));
 }
 
 #[test]
