@@ -135,6 +135,7 @@ impl TurnEnds {
         } else {
             self.games[0].clone_from(game);
         }
+        self.games[0].label_chains();
         self.path.clear();
         self.seen.set.clear();
         let turn = game.turns_played();

@@ -6,6 +6,7 @@ use crate::game::Decision;
 use crate::game::hash::mix64;
 use crate::game::named::named_enum;
 use crate::games::crumble::board::{Board, NO_SLOT};
+use crate::games::crumble::chains::SwapChains;
 use crate::games::crumble::decision::{DecisionKind, action_count};
 use crate::games::crumble::error::SizeError;
 use crate::games::crumble::geom::{Cut, Dir, Piece, Rect, rect_key};
@@ -217,6 +218,9 @@ pub struct Crumble {
     turns_played: u32,
     max_turns: u32,
     outcome: Option<Outcome>,
+    /// The chains at the swap's start, to skip the win test of most steps (a cache: not part
+    /// of the state's identity).
+    chains: SwapChains,
     s: Scratch,
 }
 
@@ -236,6 +240,7 @@ impl Clone for Crumble {
             turns_played: self.turns_played,
             max_turns: self.max_turns,
             outcome: self.outcome,
+            chains: SwapChains::default(),
             s: Scratch::default(),
         };
         g.clone_from(self);
@@ -262,6 +267,7 @@ impl Clone for Crumble {
         self.turns_played = src.turns_played;
         self.max_turns = src.max_turns;
         self.outcome = src.outcome;
+        self.chains.clone_from(&src.chains);
     }
 }
 
@@ -307,6 +313,7 @@ impl Crumble {
             turns_played: 0,
             max_turns: 0,
             outcome: result,
+            chains: SwapChains::default(),
             s: Scratch::default(),
         };
         game.resolve_all();
@@ -697,6 +704,30 @@ impl Crumble {
             });
         }
         mask
+    }
+
+    /// Labels the chains for the turn's swaps ([`SwapChains`]), for a search about to try many
+    /// splits and joins from here: each child copies the labels instead of making its own.
+    /// Only before the turn's first step; nothing otherwise.
+    pub(crate) fn label_chains(&mut self) {
+        if self.swapper == NO_SLOT && !self.is_over() {
+            self.chains.label(&self.board, &mut self.s.stack);
+        }
+    }
+
+    /// Could the chain of colour `color` through `pieces` touch all four sides after this
+    /// step ([`SwapChains::may_win`])? Debug builds check every "no" against the walk.
+    fn may_win(&mut self, pieces: &[u32], color: Color) -> bool {
+        let may = self.chains.may_win(&self.board, pieces, color);
+        #[cfg(debug_assertions)]
+        if !may {
+            let id = self.s.stamp(self.board.slot_limit());
+            debug_assert!(
+                self.chain_sides(pieces[0], id) != 15,
+                "the swap's chains ruled out a four-side chain that is there"
+            );
+        }
+        may
     }
 
     /// Rule 3.1 over the whole board: a winning chain must contain a piece on the west side.
@@ -1334,7 +1365,9 @@ impl Crumble {
                 let outline = Rect::new(r.x, r.y, x + 1 - r.x, y + 1 - r.y);
                 self.turn.region.clear();
                 self.turn.region.push(outline);
+                let chain = self.chains.chain_of(start);
                 let slot = self.board.join(outline, self.to_move);
+                self.chains.inherit(slot, chain);
                 self.fresh.clear();
                 self.fresh.push(slot);
                 self.begin_swap();
@@ -1373,7 +1406,10 @@ impl Crumble {
         self.fresh.clear();
         for &p in &run {
             self.turn.region.push(self.board.rect(p));
+            let chain = self.chains.chain_of(p);
             let (lo, hi) = self.board.split(p, cut);
+            self.chains.inherit(lo, chain);
+            self.chains.inherit(hi, chain);
             self.fresh.push(lo);
             self.fresh.push(hi);
         }
@@ -1416,16 +1452,21 @@ impl Crumble {
             .expect("target of a legal step");
         if self.swapper == NO_SLOT {
             self.guard_push(s);
+            self.chains.begin(&self.board, s, &mut self.s.stack);
         }
         self.s.flips.clear();
         let captured = self.flip_step(s, t);
         self.turn.targets.push(self.board.rect(t));
         let winner = if captured {
+            self.chains.captured();
             self.winner_full()
         } else {
             let id = self.s.stamp(self.board.slot_limit());
-            let wt = self.chain_sides(t, id) == 15;
-            let ws = self.board.color(s) != self.board.color(t) && self.chain_sides(s, id) == 15;
+            let (ct, cs) = (self.board.color(t), self.board.color(s));
+            let wt = self.may_win(&[t], ct) && self.chain_sides(t, id) == 15;
+            let ws = cs != ct
+                && self.may_win(&[s, self.chains.origin()], cs)
+                && self.chain_sides(s, id) == 15;
             debug_assert!(!(wt && ws), "both players have a four-side chain");
             if wt {
                 Some(self.board.color(t))
@@ -1455,6 +1496,7 @@ impl Crumble {
     }
 
     fn end_turn(&mut self) {
+        self.chains.reset();
         self.window.push(&self.turn);
         self.turn.clear();
         self.turns_played += 1;

@@ -154,6 +154,7 @@ impl WinCheck {
         } else {
             self.games[0].clone_from(game);
         }
+        self.games[0].label_chains();
         self.path.clear();
         self.seen.clear();
         self.node(0, turn, mover).then_some(&self.path[..])

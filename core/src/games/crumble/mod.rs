@@ -11,6 +11,7 @@
 //! (the square's 8 maps), [`render`] (pictures).
 
 pub mod board;
+mod chains;
 pub mod decision;
 pub mod ends;
 pub mod error;
