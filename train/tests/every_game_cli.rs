@@ -204,7 +204,7 @@ fn every_game_shows_its_positions() {
     let out = crumble(&["show", "--game", "tictactoe", "b2", "a3"]);
     assert_eq!(
         stdout(&out),
-        "3 o . .\n2 . x .\n1 . . .\n  a b c\nlast move: a3 (white)\nfirst player to move (turn 3)\n"
+        "3 o . .\n2 . x .\n1 . . .\n  a b c\nlast move: a3 (white)\nBlack to move (turn 3)\n"
     );
     refused(
         &["show", "--game", "nim", "--svg", "x.svg"],

@@ -11,9 +11,10 @@
 //! Splits and joins change no colour, so the start's chains are those of the turn's start
 //! with the fresh pieces in them: a search that tries many splits and joins from one turn
 //! start labels the chains once there ([`Crumble::label_chains`]) and every child inherits
-//! them (a split's halves and a join's piece take the chain of the pieces they replace);
-//! otherwise the first step labels them. After a capture the bound no longer holds, and the
-//! engine walks the chains as before until the turn ends.
+//! them (a split's halves and a join's piece take the chain of the pieces they replace).
+//! Plain play labels nothing (one swap a turn would not repay the labelling: random play
+//! ran a fifth slower). After a capture the bound no longer holds, and the engine walks the
+//! chains as before until the turn ends.
 
 use crate::game::Color;
 use crate::games::crumble::board::{Board, NO_SLOT};
@@ -65,11 +66,9 @@ impl SwapChains {
         self.origin = NO_SLOT;
     }
 
-    /// At a swap's first step, before its colours change: remembers the first swapper, and
-    /// labels the chains unless the turn has them.
-    pub(crate) fn begin(&mut self, board: &Board, origin: u32, stack: &mut Vec<u32>) {
+    /// At a swap's first step: remembers the first swapper.
+    pub(crate) fn begin(&mut self, origin: u32) {
         self.origin = origin;
-        self.label(board, stack);
     }
 
     /// The chain of the piece in `slot`, before a split or join replaces it (`None` when

@@ -160,6 +160,10 @@ pub(crate) struct Scratch {
     stack: Vec<u32>,
     group: Vec<u32>,
     seeds: Vec<u32>,
+    /// By slot, a piece that last proved the slot's group safe: of its colour, touching it
+    /// and a side. Checked before it is trusted (slots are reused and colours change), so it
+    /// can be stale but never wrong; kept across steps, turns and copies of the game.
+    anchor: Vec<u32>,
     to_flip: Vec<u32>,
     /// Slots whose colour changed in the current step, in order (for undo).
     pub(crate) flips: Vec<u32>,
@@ -553,6 +557,17 @@ impl Crumble {
         let g = b.grid_size();
         let id = s.stamp(b.slot_limit());
         let color = b.color(seed);
+        // The seed's last anchor, if it still touches the seed with its colour and a side.
+        if let Some(&a) = s.anchor.get(seed as usize)
+            && (a as usize) < b.slot_capacity()
+            && b.is_live(a)
+            && b.color(a) == color
+            && b.rect(a).touches_side(g)
+            && b.rect(a).touches(b.rect(seed))
+        {
+            s.safe[seed as usize] = safe_id;
+            return true;
+        }
         s.group.clear();
         s.stack.clear();
         s.stack.push(seed);
@@ -568,7 +583,15 @@ impl Crumble {
             let mut hit_safe = false;
             b.for_each_touching(p, |q| {
                 if b.color(q) == color {
-                    if s.safe[q as usize] == safe_id || b.rect(q).touches_side(g) {
+                    if b.rect(q).touches_side(g) {
+                        if p == seed {
+                            if s.anchor.len() <= p as usize {
+                                s.anchor.resize(p as usize + 1, NO_SLOT);
+                            }
+                            s.anchor[p as usize] = q;
+                        }
+                        hit_safe = true;
+                    } else if s.safe[q as usize] == safe_id {
                         hit_safe = true;
                     } else if s.mark[q as usize] != id {
                         s.mark[q as usize] = id;
@@ -1452,7 +1475,7 @@ impl Crumble {
             .expect("target of a legal step");
         if self.swapper == NO_SLOT {
             self.guard_push(s);
-            self.chains.begin(&self.board, s, &mut self.s.stack);
+            self.chains.begin(s);
         }
         self.s.flips.clear();
         let captured = self.flip_step(s, t);

@@ -105,6 +105,12 @@ impl Rect {
     pub fn touches_side(self, g: u16) -> bool {
         self.x == 0 || self.y == 0 || self.right() == g || self.top() == g
     }
+    /// Do the two rectangles share a point (an edge or a corner; rule 2.2's touching, for
+    /// pieces of one tiling, which never overlap)?
+    #[inline]
+    pub fn touches(self, o: Rect) -> bool {
+        self.x <= o.right() && o.x <= self.right() && self.y <= o.top() && o.y <= self.top()
+    }
     /// Bit mask of the board sides this piece lies on: 1 west, 2 east, 4 south, 8 north.
     #[inline]
     pub fn side_mask(self, g: u16) -> u8 {
