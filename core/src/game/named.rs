@@ -1,13 +1,24 @@
 //! Enums whose variants are words of the games' formats (end reasons, pie states, frames,
 //! directions, piece types). Each word is its variant's name in kebab case (`FourSides` is
-//! `four-sides`), derived by `strum`; [`named_enum!`] adds the list of variants and the
-//! conversions as inherent items, so callers need no trait in scope.
+//! `four-sides`), derived by `strum` inside [`named_enum!`], which also adds the list of
+//! variants and the conversions as inherent items, so callers need no trait in scope.
 
-/// Gives an enum that derives `strum::IntoStaticStr`, `strum::EnumString` and
-/// `strum::VariantArray` (with `#[strum(serialize_all = "kebab-case")]`) its `ALL`, `name`
-/// and `from_name`.
+/// Declares an enum of unit variants whose words are their names in kebab case (strum's
+/// derives) and gives it `ALL` (the variants in declaration order), `name` and `from_name`.
 macro_rules! named_enum {
-    ($name:ident) => {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$vmeta:meta])* $variant:ident,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(strum::IntoStaticStr, strum::EnumString, strum::VariantArray)]
+        #[strum(serialize_all = "kebab-case")]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant,)+
+        }
+
         impl $name {
             /// Every variant, in declaration order.
             pub const ALL: [$name; <$name as strum::VariantArray>::VARIANTS.len()] = {

@@ -10,21 +10,19 @@ use crate::games::crumble::chains::SwapChains;
 use crate::games::crumble::decision::{DecisionKind, action_count};
 use crate::games::crumble::error::SizeError;
 use crate::games::crumble::geom::{Cut, Dir, Piece, Rect, rect_key};
-use strum::{EnumString, IntoStaticStr, VariantArray};
 
-/// Why a game ended (RULES.md section 5).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Reason {
-    FourSides,
-    DrawRule,
-    NoSplitOrJoin,
-    TurnLimit,
-    Resignation,
-    Agreement,
+named_enum! {
+    /// Why a game ended (RULES.md section 5).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub enum Reason {
+        FourSides,
+        DrawRule,
+        NoSplitOrJoin,
+        TurnLimit,
+        Resignation,
+        Agreement,
+    }
 }
-
-named_enum!(Reason);
 
 impl Reason {
     /// Does this reason need a winner (`true`) or forbid one (`false`)?

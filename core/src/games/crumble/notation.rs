@@ -12,22 +12,18 @@ use crate::games::crumble::game::Crumble;
 use crate::games::crumble::geom::{Cut, Dir, Piece, Rect};
 use crate::games::crumble::moves::{Base, Move, Swap};
 use std::fmt;
-use strum::{EnumString, IntoStaticStr, VariantArray};
 
-/// The frame a move is written in (RULES.md section 6).
-#[derive(
-    Clone, Copy, PartialEq, Eq, Debug, Default, Hash, IntoStaticStr, EnumString, VariantArray,
-)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Frame {
-    /// Each player in their own frame: Black absolute, White rotated by 180° (the default).
-    #[default]
-    PerPlayer,
-    /// Both players in Black's frame.
-    Absolute,
+named_enum! {
+    /// The frame a move is written in (RULES.md section 6).
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+    pub enum Frame {
+        /// Each player in their own frame: Black absolute, White rotated by 180° (the default).
+        #[default]
+        PerPlayer,
+        /// Both players in Black's frame.
+        Absolute,
+    }
 }
-
-named_enum!(Frame);
 
 impl Frame {
     /// Does `writer` see the board rotated in this frame?

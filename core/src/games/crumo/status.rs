@@ -3,44 +3,40 @@
 
 use crate::game::Color;
 use crate::game::named::named_enum;
-use strum::{EnumString, IntoStaticStr, VariantArray};
 
-/// The pie state of rule 12.1.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Pie {
-    /// Turn 1: Black must place.
-    First,
-    /// Turn 2: the second seat may swap.
-    Choice,
-    Over,
+named_enum! {
+    /// The pie state of rule 12.1.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub enum Pie {
+        /// Turn 1: Black must place.
+        First,
+        /// Turn 2: the second seat may swap.
+        Choice,
+        Over,
+    }
 }
 
-named_enum!(Pie);
-
-/// What the previous turn was, for rules 6.5 and 7.2 (a swap leaves it unchanged).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Previous {
-    CompleteMove,
-    Pass,
-    /// A placement, a partial move, or no turn yet.
-    Other,
+named_enum! {
+    /// What the previous turn was, for rules 6.5 and 7.2 (a swap leaves it unchanged).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub enum Previous {
+        CompleteMove,
+        Pass,
+        /// A placement, a partial move, or no turn yet.
+        Other,
+    }
 }
 
-named_enum!(Previous);
-
-/// Why a game ended (rule 12.2).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Reason {
-    TwoPasses,
-    TurnLimit,
-    Resignation,
-    Agreement,
+named_enum! {
+    /// Why a game ended (rule 12.2).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub enum Reason {
+        TwoPasses,
+        TurnLimit,
+        Resignation,
+        Agreement,
+    }
 }
-
-named_enum!(Reason);
 
 impl Reason {
     /// Does this reason come with scores (rule 12.2)?

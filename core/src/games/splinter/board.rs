@@ -5,7 +5,6 @@
 use crate::game::Color;
 use crate::game::named::named_enum;
 use std::fmt;
-use strum::{EnumString, IntoStaticStr, VariantArray};
 
 /// Largest file and rank counts (rule 2.1).
 pub const MAX_WIDTH: u8 = 26;
@@ -22,30 +21,17 @@ pub const MAX_PIECES: usize = 2 * PIECES_PER_SIDE;
 /// A square as its index `y · W + x`: index order is the canonical order of rule 2.4.
 pub type Square = u16;
 
-/// The four piece types (rule 1.2), with their counts at the start; named in lower case
-/// in the position JSON (rule 10.1).
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Debug,
-    PartialOrd,
-    Ord,
-    IntoStaticStr,
-    EnumString,
-    VariantArray,
-)]
-#[strum(serialize_all = "kebab-case")]
-pub enum PieceType {
-    King,
-    Rook,
-    Bishop,
-    Pawn,
+named_enum! {
+    /// The four piece types (rule 1.2), with their counts at the start; named in lower case
+    /// in the position JSON (rule 10.1).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+    pub enum PieceType {
+        King,
+        Rook,
+        Bishop,
+        Pawn,
+    }
 }
-
-named_enum!(PieceType);
 
 impl PieceType {
     /// How many of this type each player has at the start (rule 1.2).
@@ -88,33 +74,20 @@ impl Piece {
     }
 }
 
-/// The eight directions of rule 2.3, in its order.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Debug,
-    PartialOrd,
-    Ord,
-    IntoStaticStr,
-    EnumString,
-    VariantArray,
-)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Dir {
-    N,
-    Ne,
-    E,
-    Se,
-    S,
-    Sw,
-    W,
-    Nw,
+named_enum! {
+    /// The eight directions of rule 2.3, in its order.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+    pub enum Dir {
+        N,
+        Ne,
+        E,
+        Se,
+        S,
+        Sw,
+        W,
+        Nw,
+    }
 }
-
-named_enum!(Dir);
 
 impl Dir {
     /// `(Δx, Δy)` of rule 2.3.

@@ -19,24 +19,22 @@ use crate::game::Color;
 use crate::game::hash::mix64;
 use crate::game::named::named_enum;
 use crate::game::{Decision, TurnCount};
-use strum::{EnumString, IntoStaticStr, VariantArray};
 
 mod interface;
 
-/// Why a game ended (rule 10.1's reasons).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, IntoStaticStr, EnumString, VariantArray)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Reason {
-    Knockouts,
-    MoreKnockouts,
-    MorePieces,
-    Resignation,
-    Tie,
-    TurnLimit,
-    Agreement,
+named_enum! {
+    /// Why a game ended (rule 10.1's reasons).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub enum Reason {
+        Knockouts,
+        MoreKnockouts,
+        MorePieces,
+        Resignation,
+        Tie,
+        TurnLimit,
+        Agreement,
+    }
 }
-
-named_enum!(Reason);
 
 impl Reason {
     /// Does this reason name a winner (rule 10.1)? The others are draws.
