@@ -40,7 +40,9 @@ pub enum TournamentError {
     Duplicate(AgentSpec),
     #[error("a tournament needs at least two agents, got {0}")]
     TooFew(usize),
-    #[error("unknown schedule `{0}` (expected round-robin, gauntlet or ladder:K with K ≥ 1)")]
+    #[error(
+        "unknown schedule `{0}` (expected round-robin, gauntlet, ladder:K or anchored:K with K ≥ 1)"
+    )]
     Schedule(String),
     /// The directory's stored settings differ from this run's.
     #[error(
@@ -153,23 +155,30 @@ pub enum Schedule {
     Gauntlet,
     /// Each agent against the next K in the list.
     Ladder(usize),
+    /// The first K agents (the anchors) against every agent, and each later agent against
+    /// the next: a learning curve's checkpoints each tied to the fixed anchors and to their
+    /// neighbours, in a number of pairings that grows linearly with the checkpoints.
+    Anchored(usize),
 }
 
 impl FromStr for Schedule {
     type Err = TournamentError;
 
-    /// `round-robin`, `gauntlet` or `ladder:K` (K ≥ 1).
+    /// `round-robin`, `gauntlet`, `ladder:K` or `anchored:K` (K ≥ 1).
     fn from_str(text: &str) -> Result<Schedule, TournamentError> {
-        match text {
-            "round-robin" => Ok(Schedule::RoundRobin),
-            "gauntlet" => Ok(Schedule::Gauntlet),
-            _ => text
-                .strip_prefix("ladder:")
+        let k = |prefix: &str| {
+            text.strip_prefix(prefix)
                 .and_then(|k| k.parse::<usize>().ok())
                 .filter(|&k| k >= 1)
+        };
+        match text {
+            "round-robin" => Some(Schedule::RoundRobin),
+            "gauntlet" => Some(Schedule::Gauntlet),
+            _ => k("ladder:")
                 .map(Schedule::Ladder)
-                .ok_or_else(|| TournamentError::Schedule(text.into())),
+                .or_else(|| k("anchored:").map(Schedule::Anchored)),
         }
+        .ok_or_else(|| TournamentError::Schedule(text.into()))
     }
 }
 
@@ -182,6 +191,14 @@ impl Schedule {
                 return (1..n).map(|b| Pairing { a: 0, b }).collect();
             }
             Schedule::Ladder(k) => k,
+            Schedule::Anchored(k) => {
+                return (0..n)
+                    .flat_map(|a| {
+                        let last = if a < k { n } else { (a + 2).min(n) };
+                        (a + 1..last).map(move |b| Pairing { a, b })
+                    })
+                    .collect();
+            }
         };
         (0..n)
             .flat_map(|a| (a + 1..(a + 1 + k).min(n)).map(move |b| Pairing { a, b }))

@@ -44,11 +44,30 @@ fn schedules_parse_and_pair() {
     assert_eq!(pairs("ladder:2", 5).len(), 7);
     assert_eq!(pairs("ladder:9", 4), pairs("round-robin", 4));
     assert!(pairs("gauntlet", 1).is_empty());
+    // Two anchors against everyone, then a ladder among the rest.
+    assert_eq!(
+        pairs("anchored:2", 5),
+        [
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (0, 4),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (2, 3),
+            (3, 4)
+        ]
+    );
+    assert_eq!(pairs("anchored:4", 4), pairs("round-robin", 4));
+    assert_eq!(pairs("anchored:1", 3), [(0, 1), (0, 2), (1, 2)]);
     for bad in [
         "swiss",
         "ladder:0",
         "ladder:",
         "ladder:x",
+        "anchored:0",
+        "anchored:",
         "Round-Robin",
         "",
     ] {
@@ -56,7 +75,7 @@ fn schedules_parse_and_pair() {
         assert_eq!(
             e.to_string(),
             format!(
-                "unknown schedule `{bad}` (expected round-robin, gauntlet or ladder:K with K ≥ 1)"
+                "unknown schedule `{bad}` (expected round-robin, gauntlet, ladder:K or anchored:K with K ≥ 1)"
             )
         );
     }

@@ -1,5 +1,6 @@
-//! `crumble tournament (--agents A B C ... | --run-dir DIR [--every K] [--sims N]
-//! [--rollout-sims N]) [--games-per-pair N] [--schedule round-robin|gauntlet|ladder:K]
+//! `crumble tournament (--agents A B C ... | --run-dir DIR [--agents ANCHORS...] [--every K]
+//! [--sims N] [--rollout-sims N]) [--games-per-pair N]
+//! [--schedule round-robin|gauntlet|ladder:K|anchored:K]
 //! [--anchor AGENT] [--prior-draws X] [--out DIR] [--plot FILE] [--format F] [game flags]`:
 //! every scheduled pairing plays game pairs (as `crumble match` does, all pairings' games
 //! at once), then ratings are fitted by maximum likelihood (Davidson's Bradley–Terry model
@@ -51,13 +52,15 @@ pub enum Format {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agents to rate (at least two): random, mcts:uniform:SIMS, mcts:rollout:SIMS,
-    /// ckpt:PATH[:SIMS], book:FILE[@AGENT] (an opening book's moves, then AGENT).
+    /// ckpt:PATH[:SIMS], book:FILE[@AGENT] (an opening book's moves, then AGENT), bot[:SIMS].
+    /// With --run-dir: more fixed agents, listed after the baselines and before the
+    /// checkpoints (anchors of a learning curve, e.g. `bot mcts:rollout:800`).
     #[arg(long, value_name = "AGENT", num_args = 1.., required_unless_present = "run_dir")]
     agents: Vec<String>,
     /// Rate a training run's checkpoints (DIR/checkpoints/gen-NNNN/net.crnet) with the
     /// baselines random and mcts:rollout:SIMS, in the run's game with its search settings
     /// (DIR/config.toml, unless --config names another).
-    #[arg(long, value_name = "DIR", conflicts_with = "agents")]
+    #[arg(long, value_name = "DIR")]
     run_dir: Option<PathBuf>,
     /// With --run-dir: every K-th checkpoint (from the first), and always the last.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = crate::cli::positive::<usize>)]
@@ -73,8 +76,10 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = crate::cli::positive::<u64>)]
     games_per_pair: u64,
     /// Which pairings play: round-robin (all), gauntlet (the first agent against each
-    /// other), ladder:K (each agent against the next K in the list; with --run-dir the list
-    /// is random, rollout, then the checkpoints by generation).
+    /// other), ladder:K (each agent against the next K in the list), anchored:K (the first K
+    /// against every agent, each later one against the next: a learning curve's schedule).
+    /// With --run-dir the list is random, rollout, the --agents, then the checkpoints by
+    /// generation.
     #[arg(long, value_name = "SCHEDULE", default_value = "round-robin")]
     schedule: String,
     /// The agent rated 0 (default: random if it plays, else the first agent).
@@ -115,6 +120,9 @@ fn entries(a: &Args) -> anyhow::Result<Vec<Entry>> {
             .collect();
     };
     let mut v = tournament::baselines(a.rollout_sims)?;
+    for s in &a.agents {
+        v.push(Entry::agent(AgentSpec::parse(s)?));
+    }
     for c in eval_args::run_checkpoints(dir, a.every)? {
         v.push(Entry::checkpoint(
             eval_args::checkpoint_spec(&c, a.sims)?,
