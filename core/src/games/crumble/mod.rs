@@ -23,6 +23,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 mod random;
+mod reach;
 pub mod render;
 pub mod solve;
 pub mod symmetry;
