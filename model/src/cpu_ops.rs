@@ -29,7 +29,7 @@ use burn::tensor::module::{conv2d, linear};
 use burn::tensor::ops::ConvOptions;
 use burn::tensor::{DType, Device, Shape, Tensor};
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -273,11 +273,23 @@ struct PreparedEntry {
     weights: Rc<Weights>,
 }
 
-/// Weight tensors prepared lately on this thread.
-const PREPARED_KEPT: usize = 32;
+/// Weight tensors prepared lately on this thread. Enough for the networks of a tournament
+/// (about 25 tensors each): when the cache held 32, the two networks of a match evicted each
+/// other's tensors on every call (a cyclic pattern defeats first-in-first-out), which cost a
+/// quarter of a match's time. The bound is for training, where every step makes new
+/// tensors.
+const PREPARED_KEPT: usize = 1024;
+
+/// The prepared tensors by storage address (held alive by the entries, so an address is not
+/// reused while it is a key), and the order they came in, for eviction.
+#[derive(Default)]
+struct PreparedCache {
+    by_data: HashMap<usize, Vec<PreparedEntry>>,
+    order: VecDeque<usize>,
+}
 
 std::thread_local! {
-    static PREPARED: RefCell<VecDeque<PreparedEntry>> = const { RefCell::new(VecDeque::new()) };
+    static PREPARED: RefCell<PreparedCache> = RefCell::new(PreparedCache::default());
 }
 
 /// `w` prepared for this thread's kernels, from the cache when the same tensor was prepared
@@ -286,6 +298,7 @@ std::thread_local! {
 fn prepared(w: &FlexTensor, read_as: As) -> Rc<Weights> {
     let kernels = kernels::current();
     let data = w.data_arc();
+    let key = Arc::as_ptr(&data) as usize;
     let hit = |e: &PreparedEntry| {
         Arc::ptr_eq(&e.data, &data)
             && e.layout == *w.layout()
@@ -294,8 +307,9 @@ fn prepared(w: &FlexTensor, read_as: As) -> Rc<Weights> {
     };
     if let Some(found) = PREPARED.with(|c| {
         c.borrow()
-            .iter()
-            .find(|e| hit(e))
+            .by_data
+            .get(&key)
+            .and_then(|v| v.iter().find(|e| hit(e)))
             .map(|e| e.weights.clone())
     }) {
         return found;
@@ -309,11 +323,18 @@ fn prepared(w: &FlexTensor, read_as: As) -> Rc<Weights> {
         _ => panic!("weights must be [K, N] or [N, I, k, k], got {ws:?}"),
     });
     PREPARED.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() == PREPARED_KEPT {
-            c.pop_front();
+        let c = &mut *c.borrow_mut();
+        if c.order.len() == PREPARED_KEPT
+            && let Some(old) = c.order.pop_front()
+            && let Some(v) = c.by_data.get_mut(&old)
+        {
+            v.remove(0);
+            if v.is_empty() {
+                c.by_data.remove(&old);
+            }
         }
-        c.push_back(PreparedEntry {
+        c.order.push_back(key);
+        c.by_data.entry(key).or_default().push(PreparedEntry {
             data,
             layout: w.layout().clone(),
             read_as,
