@@ -123,6 +123,48 @@ pub trait CompleteMoves: GameState {
     }
 }
 
+/// The [`GameState`] methods that games of complete moves keeping their rules as inherent
+/// methods (Crumo, Splinter) answer alike: the legal decisions, a refusal in words (the
+/// decision decoded), the hash, the turn start, the turn clock and random play. The state
+/// keeps `result` (an `Option`, `Some` once over), `pending` (`Some` between a move's two
+/// decisions) and `turns` (a [`TurnCount`](super::TurnCount)), and answers `decisions_into`,
+/// `is_legal`, `decode` (a `Debug` action), `hash`, `check_turn_limit` and `play_at_random`.
+macro_rules! complete_moves_state_methods {
+    () => {
+        #[inline]
+        fn legal_decisions_into(&mut self, out: &mut Vec<$crate::game::Decision>) {
+            self.decisions_into(out);
+        }
+
+        fn refusal(&mut self, decision: $crate::game::Decision) -> Option<String> {
+            (!self.is_legal(decision)).then(|| format!("{:?}", self.decode(decision)))
+        }
+
+        #[inline]
+        fn state_hash(&self) -> u64 {
+            self.hash()
+        }
+
+        #[inline]
+        fn at_turn_start(&self) -> bool {
+            self.result.is_none() && self.pending.is_none()
+        }
+
+        $crate::game::state::turn_clock_methods!();
+
+        #[inline]
+        fn random_turn<R: rand::Rng + ?Sized>(
+            &mut self,
+            rng: &mut R,
+            log: $crate::game::DecisionLog,
+        ) -> u32 {
+            self.play_at_random(rng, log)
+        }
+    };
+}
+
+pub(crate) use complete_moves_state_methods;
+
 /// A move refused while playing a list ([`CompleteMoves::play_texts`]): its 1-based index, its
 /// text and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -136,6 +136,13 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result of a game that `winner` won, or a draw (`None`): how a game's own outcome,
+    /// which names its winner, becomes the interface's result.
+    #[inline]
+    pub fn of_winner(winner: Option<Player>) -> GameResult {
+        winner.map_or(GameResult::Draw, GameResult::Win)
+    }
+
     #[inline]
     pub fn winner(self) -> Option<Player> {
         match self {
@@ -171,6 +178,28 @@ impl TurnCount {
         self.limit > 0 && self.played >= self.limit
     }
 }
+
+/// The turn clock's two [`GameState`] methods, `turn_count` and `set_turn_limit` (rule 7 of
+/// the contract), for a game whose state keeps its [`TurnCount`] in a field `turns` and ends
+/// itself by the limit in its own `check_turn_limit` (which leaves a game within a turn or
+/// already over alone): written once here for the games that keep their clock so.
+macro_rules! turn_clock_methods {
+    () => {
+        #[inline]
+        fn turn_count(&self) -> $crate::game::TurnCount {
+            self.turns
+        }
+
+        /// Set at a turn start with the limit already reached, the limit ends the game at
+        /// once; within a turn, at the turn's end.
+        fn set_turn_limit(&mut self, limit: u32) {
+            self.turns.limit = limit;
+            self.check_turn_limit();
+        }
+    };
+}
+
+pub(crate) use turn_clock_methods;
 
 /// Where [`GameState::random_turn`] writes the decisions it makes, when asked to.
 pub type DecisionLog<'a> = Option<&'a mut Vec<Decision>>;
@@ -426,5 +455,12 @@ mod tests {
             Some(Player::Second)
         );
         assert_eq!(GameResult::Draw.winner(), None);
+        for r in [
+            GameResult::Win(Player::First),
+            GameResult::Win(Player::Second),
+            GameResult::Draw,
+        ] {
+            assert_eq!(GameResult::of_winner(r.winner()), r);
+        }
     }
 }

@@ -13,7 +13,9 @@ pub mod text;
 
 use crate::game::Decision;
 use crate::game::hash::mix64;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
+use crate::game::state::{
+    DecisionLog, GameResult, GameState, Player, TurnCount, turn_clock_methods,
+};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -256,15 +258,7 @@ impl GameState for Nim {
         self.result.is_none() && self.chosen.is_none()
     }
 
-    #[inline]
-    fn turn_count(&self) -> TurnCount {
-        self.turns
-    }
-
-    fn set_turn_limit(&mut self, limit: u32) {
-        self.turns.limit = limit;
-        self.check_turn_limit();
-    }
+    turn_clock_methods!();
 
     /// Uniformly among the non-empty heaps, then uniformly among the amounts to take.
     fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, mut log: DecisionLog) -> u32 {

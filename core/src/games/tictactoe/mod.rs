@@ -9,7 +9,9 @@ pub mod text;
 
 use crate::game::Decision;
 use crate::game::hash::mix64;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
+use crate::game::state::{
+    DecisionLog, GameResult, GameState, Player, TurnCount, turn_clock_methods,
+};
 // The square's maps are written once, with Crumble's geometry.
 use crate::games::crumble::Sym;
 use rand::Rng;
@@ -267,15 +269,7 @@ impl GameState for TicTacToe {
         self.result.is_none() // every turn is one decision
     }
 
-    #[inline]
-    fn turn_count(&self) -> TurnCount {
-        self.turns
-    }
-
-    fn set_turn_limit(&mut self, limit: u32) {
-        self.turns.limit = limit;
-        self.check_turn_limit();
-    }
+    turn_clock_methods!();
 
     /// The square's 8 maps, numbered as Crumble's [`Sym`] (so the encoder maps its planes
     /// with the same numbers).
