@@ -43,7 +43,7 @@ pub use moves::MoveError;
 /// A move of a list refused by [`CompleteMoves::play_texts`](crate::game::CompleteMoves::play_texts) (rule 11.8).
 pub type Refusal = crate::game::Refusal<MoveError>;
 pub use notation::{CrumoMove, NotationError};
-pub use position::PositionError;
+pub use position::{PositionError, PositionRuleError};
 pub use symmetry::Symmetry;
 
 use crate::game::state::Player;

@@ -38,7 +38,7 @@ pub use game::{Action, LastMove, Outcome, Reason, Splinter};
 pub use lookahead::SplinterWinCheck;
 pub use moves::{MoveError, SplinterMove};
 pub use notation::NotationError;
-pub use position::PositionError;
+pub use position::{PositionError, PositionRuleError};
 pub use symmetry::Symmetry;
 
 use crate::game::StartMismatch;
