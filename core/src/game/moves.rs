@@ -128,7 +128,8 @@ pub trait CompleteMoves: GameState {
 /// decision decoded), the hash, the turn start, the turn clock and random play. The state
 /// keeps `result` (an `Option`, `Some` once over), `pending` (`Some` between a move's two
 /// decisions) and `turns` (a [`TurnCount`](super::TurnCount)), and answers `decisions_into`,
-/// `is_legal`, `decode` (a `Debug` action), `hash`, `check_turn_limit` and `play_at_random`.
+/// `is_legal`, `decode` (a `Debug` action), `hash`, `check_turn_limit` and `play_at_random` (of
+/// a live game).
 macro_rules! complete_moves_state_methods {
     () => {
         #[inline]
@@ -158,12 +159,54 @@ macro_rules! complete_moves_state_methods {
             rng: &mut R,
             log: $crate::game::DecisionLog,
         ) -> u32 {
+            // Random play makes no decision once the game is over (rule 1 of the contract).
+            if self.result.is_some() {
+                return 0;
+            }
             self.play_at_random(rng, log)
         }
     };
 }
 
 pub(crate) use complete_moves_state_methods;
+
+/// The [`GameText`](super::GameText) methods that the same games answer alike from their
+/// complete moves and their position module `$position` (its `to_json`, `from_json` and
+/// `outcome_value` of the game's `outcome()`, whose `reason` has a `name`): move texts, the
+/// legal moves as text, the position and result JSON, and the end's reason.
+macro_rules! complete_moves_text_methods {
+    ($position:ident) => {
+        fn move_text(
+            &self,
+            turn: &[$crate::game::Decision],
+            (): (),
+        ) -> Result<String, $crate::game::TextError> {
+            $crate::game::CompleteMoves::text_of_turn(self, turn)
+        }
+
+        fn legal_move_texts(&self, (): ()) -> Result<Vec<String>, $crate::game::TextError> {
+            Ok($crate::game::CompleteMoves::legal_move_texts(self))
+        }
+
+        fn position_json(&self) -> String {
+            $position::to_json(self)
+        }
+
+        fn from_position_json(text: &str) -> Result<Self, $crate::game::TextError> {
+            $position::from_json(text).map_err($crate::game::TextError::of_position)
+        }
+
+        fn result_json(&self) -> serde_json::Value {
+            $position::outcome_value(self.outcome())
+        }
+
+        fn end_reason(&self) -> Option<&'static str> {
+            self.outcome().map(|o| o.reason.name())
+        }
+    };
+}
+
+pub(crate) use complete_moves_text_methods;
 
 /// A move refused while playing a list ([`CompleteMoves::play_texts`]): its 1-based index, its
 /// text and why.
