@@ -151,7 +151,17 @@ macro_rules! complete_moves_state_methods {
             self.result.is_none() && self.pending.is_none()
         }
 
-        $crate::game::state::turn_clock_methods!();
+        #[inline]
+        fn turn_count(&self) -> $crate::game::TurnCount {
+            self.turns
+        }
+
+        /// Set at a turn start with the limit already reached, the limit ends the game at
+        /// once; within a turn, at the turn's end (`check_turn_limit` waits for it).
+        fn set_turn_limit(&mut self, limit: u32) {
+            self.turns.limit = limit;
+            self.check_turn_limit();
+        }
 
         #[inline]
         fn random_turn<R: rand::Rng + ?Sized>(

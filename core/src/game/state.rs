@@ -179,28 +179,6 @@ impl TurnCount {
     }
 }
 
-/// The turn clock's two [`GameState`] methods, `turn_count` and `set_turn_limit` (rule 7 of
-/// the contract), for a game whose state keeps its [`TurnCount`] in a field `turns` and ends
-/// itself by the limit in its own `check_turn_limit` (which leaves a game within a turn or
-/// already over alone): written once here for the games that keep their clock so.
-macro_rules! turn_clock_methods {
-    () => {
-        #[inline]
-        fn turn_count(&self) -> $crate::game::TurnCount {
-            self.turns
-        }
-
-        /// Set at a turn start with the limit already reached, the limit ends the game at
-        /// once; within a turn, at the turn's end.
-        fn set_turn_limit(&mut self, limit: u32) {
-            self.turns.limit = limit;
-            self.check_turn_limit();
-        }
-    };
-}
-
-pub(crate) use turn_clock_methods;
-
 /// Where [`GameState::random_turn`] writes the decisions it makes, when asked to.
 pub type DecisionLog<'a> = Option<&'a mut Vec<Decision>>;
 
