@@ -176,11 +176,11 @@ fn rule_4_1_a_lone_stack_needs_two_attackers_to_die() {
                    {"point": "f5", "color": "black", "height": 1}], "result": null});
     assert!(matches!(
         position::from_value(&two),
-        Err(PositionError::Dead {
+        Err(PositionError::Rules(PositionRuleError::Dead {
             attack: 2,
             defence: 1,
             ..
-        })
+        }))
     ));
 }
 

@@ -221,7 +221,7 @@ fn rule_12_3_loading_is_strict() {
     assert!(matches!(refused(&cases[0]), PositionError::Json(_)));
     assert!(matches!(
         refused(cases.last().unwrap()),
-        PositionError::Dead { .. }
+        PositionError::Rules(PositionRuleError::Dead { .. })
     ));
 }
 

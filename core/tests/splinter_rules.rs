@@ -56,7 +56,13 @@ fn rule_1_3_eliminated_pieces_stay_gone_and_counts_are_capped() {
         .unwrap()
         .push(json!({"square": "b3", "color": "black", "type": "pawn"}));
     let e = position::from_value(&v).unwrap_err();
-    assert!(matches!(e, PositionError::TooMany { count: 10, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            PositionError::Rules(PositionRuleError::TooMany { count: 10, .. })
+        ),
+        "{e}"
+    );
 }
 
 // ------------------------------------------------------------------ 2. board and start
@@ -514,6 +520,9 @@ fn rule_6_6_a_loaded_position_must_be_one_group() {
         .unwrap()
         .push(json!({"square": "a10", "color": "black", "type": "pawn"}));
     let e = position::from_value(&v).unwrap_err();
-    assert!(matches!(e, PositionError::NotOneGroup(_)), "{e}");
+    assert!(
+        matches!(e, PositionError::Rules(PositionRuleError::NotOneGroup(_))),
+        "{e}"
+    );
     assert!(e.to_string().contains("a10"), "{e}");
 }

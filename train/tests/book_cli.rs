@@ -4,26 +4,22 @@
 //! (exit status 2, nothing on stdout, a message naming what and where).
 
 mod common;
-use common::{config, crumble, crumble_with_input, ok, refused, s, stderr, stdout, temp_dir_of};
+use common::{
+    config, crumble, crumble_with_input, ok, refused, s, stderr, stdout, temp_dir, write_in,
+};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-fn temp_dir(name: &str) -> PathBuf {
-    temp_dir_of("book", name)
-}
-
 /// A config of a small Crumble board whose searches take milliseconds.
 fn small_crumble(dir: &Path) -> PathBuf {
-    let p = dir.join("small.toml");
-    std::fs::write(
-        &p,
+    write_in(
+        dir,
+        "small.toml",
         "[selfplay]\nboard = 3\nresolution = 2\nmax_turns = 30\nseed = 4\n\n[net]\ncell_pixels = 1\n\n\
          [book]\nbatch = 4\n",
     )
-    .unwrap();
-    p
 }
 
 fn grow(book: &Path, cfg: &str, agent: &str, positions: &str) -> String {
@@ -340,8 +336,7 @@ fn bad_options_and_malformed_books_are_refused() {
         &["does not search"],
     );
     // Malformed files: not a book, damaged, truncated, missing.
-    let junk = dir.join("junk.crbook");
-    std::fs::write(&junk, "not a book at all").unwrap();
+    let junk = write_in(&dir, "junk.crbook", "not a book at all");
     refused(
         &["book", "json", "--book", s(&junk)],
         &["junk.crbook", "not a book file"],

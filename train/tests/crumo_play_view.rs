@@ -3,19 +3,15 @@
 
 mod common;
 use common::{
-    check_page_frames, config, crumble, match_of_random, play_as_tester, refused, s, saved_game,
-    selfplay_into, temp_dir_of, text, view_page,
+    check_page_frames, config, crumble, final_position, match_of_random, play_as_tester, refused,
+    s, saved_game, selfplay_into, temp_dir, text, view_page,
 };
 
 use crumble_core::Color;
 use crumble_core::game::CompleteMoves;
 use crumble_core::game::record::Record;
 use crumble_core::games::crumo::{Crumo, CrumoMove, Outcome, Reason};
-use std::path::{Path, PathBuf};
-
-fn temp_dir(name: &str) -> PathBuf {
-    temp_dir_of("crumo-play", name)
-}
+use std::path::Path;
 
 /// `crumble play` of Crumo on the tiny config's size-3 board against `random`.
 fn play(out: &Path, extra: &[&str], script: &str) -> String {
@@ -46,7 +42,7 @@ fn check_page(page: &str, moves: &[CrumoMove]) {
 
 /// How the recorded game ended, as its final position says.
 fn outcome(rec: &Record<Crumo>) -> Option<Outcome> {
-    rec.ended_positions().unwrap().pop().unwrap().outcome()
+    final_position(rec).outcome()
 }
 
 /// The record's moves as Crumo moves.
@@ -154,10 +150,7 @@ fn passing_plays_a_game_to_its_scored_end() {
     assert!(result.score_halves.is_some(), "a scored end: {saved}");
     assert!(stdout.contains("score: Black "), "{stdout}");
     assert_eq!(rec.tag("TurnLimit"), Some("12"));
-    assert_eq!(
-        rec.ended_positions().unwrap().pop().unwrap().outcome(),
-        Some(result)
-    );
+    assert_eq!(final_position(&rec).outcome(), Some(result));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -3,19 +3,14 @@
 //! and their refusals of bad input. Small boards, tiny agents, few games.
 
 mod common;
-use common::{crumble, json, ok, refused, stderr, temp_dir_of};
+use common::{crumble, json, ok, refused, stderr, temp_dir, write_in};
 
 use crumble_model::{NetConfig, checkpoint, default_device};
-use std::path::{Path, PathBuf};
-
-fn temp_dir(name: &str) -> PathBuf {
-    temp_dir_of("eval", name)
-}
+use std::path::Path;
 
 /// A config for a 4×4 board at R = 8 (quick games; tiny networks accept any board size).
 fn small_config(dir: &Path) -> String {
-    let p = dir.join("small.toml");
-    std::fs::write(&p, "[selfplay]\nboard = 4\nresolution = 8\n").unwrap();
+    let p = write_in(dir, "small.toml", "[selfplay]\nboard = 4\nresolution = 8\n");
     p.display().to_string()
 }
 
@@ -107,12 +102,11 @@ fn match_reports_pairs_elo_and_sprt() {
 #[test]
 fn match_gives_agent_b_its_own_search_settings() {
     let dir = temp_dir("match-b-config");
-    let lcb = dir.join("lcb.toml");
-    std::fs::write(
-        &lcb,
+    let lcb = write_in(
+        &dir,
+        "lcb.toml",
         "[game]\nname = \"tictactoe\"\n\n[search.lcb]\nenabled = true\n",
-    )
-    .unwrap();
+    );
     let ttt = common::config("tictactoe.toml");
     let out = ok(&[
         "match",

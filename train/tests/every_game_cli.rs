@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{crumble, crumble_with_input, refused, stderr, stdout};
+use common::{crumble, crumble_with_input, refused, stderr, stdout, temp_dir, write_in};
 use crumble_train::games::GAMES;
 
 /// The moves of a random game of `game`, and its result line.
@@ -82,10 +82,8 @@ fn every_game_refuses_a_bad_move_and_a_move_after_the_end() {
 
 #[test]
 fn the_test_games_play_from_position_files_and_refuse_board_flags() {
-    let dir = std::env::temp_dir().join(format!("crumble-every-game-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let ttt = dir.join("ttt.json");
-    std::fs::write(&ttt, r#"{"cells":"xo.x.o..."}"#).unwrap();
+    let dir = temp_dir("from-positions");
+    let ttt = write_in(&dir, "ttt.json", r#"{"cells":"xo.x.o..."}"#);
     let out = crumble(&[
         "moves",
         "--game",
@@ -108,8 +106,7 @@ fn the_test_games_play_from_position_files_and_refuse_board_flags() {
         "{}",
         stderr(&out)
     );
-    let nim = dir.join("nim.json");
-    std::fs::write(&nim, r#"{"heaps":[2,0,1]}"#).unwrap();
+    let nim = write_in(&dir, "nim.json", r#"{"heaps":[2,0,1]}"#);
     let out = crumble(&[
         "moves",
         "--game",
@@ -303,7 +300,7 @@ fn every_game_solves_short_wins() {
 /// the position file `start`, the standard input `script`, the game saved in `out`; returns
 /// the transcript.
 fn play(game: &str, start: &std::path::Path, out: &std::path::Path, script: &str) -> String {
-    let config = format!("{}/../configs/{game}.toml", env!("CARGO_MANIFEST_DIR"));
+    let config = common::config(&format!("{game}.toml"));
     let mut args = vec!["play", "--agent", "random", "-o", out.to_str().unwrap()];
     args.extend(["--position", start.to_str().unwrap()]);
     if game != GAMES[0] {
@@ -316,9 +313,7 @@ fn play(game: &str, start: &std::path::Path, out: &std::path::Path, script: &str
 
 #[test]
 fn every_game_plays_in_the_terminal_and_its_saved_game_draws_as_a_page() {
-    let dir = std::env::temp_dir().join(format!("crumble-every-game-play-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("play");
     for &game in GAMES {
         let out = crumble(&["moves", "--game", game]);
         let first = stdout(&out).lines().next().unwrap().trim().to_string();
@@ -409,11 +404,9 @@ fn every_game_plays_in_the_terminal_and_its_saved_game_draws_as_a_page() {
 /// wins.
 #[test]
 fn play_against_the_solver_in_a_test_game() {
-    let dir = std::env::temp_dir().join(format!("crumble-play-solver-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let start = dir.join("nim.json");
-    std::fs::write(&start, "{\"heaps\": [1, 2]}").unwrap();
-    let config = format!("{}/../configs/nim.toml", env!("CARGO_MANIFEST_DIR"));
+    let dir = temp_dir("play-solver");
+    let start = write_in(&dir, "nim.json", "{\"heaps\": [1, 2]}");
+    let config = common::config("nim.toml");
     let rec = dir.join("nim.rec");
     let args = [
         "play",

@@ -2,7 +2,7 @@
 //! a clear error. (`crumble bench net` is a benchmark: it is not run here.)
 
 mod common;
-use common::crumble;
+use common::{crumble, write_in};
 
 use crumble_model::{NetConfig, checkpoint, default_device};
 use std::process::Command;
@@ -35,8 +35,7 @@ fn a_checkpoint_agent_plays_a_match() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let bad = dir.join("bad.crnet");
-    std::fs::write(&bad, b"CRMBNET\n\x01\x00").unwrap();
+    let bad = write_in(&dir, "bad.crnet", b"CRMBNET\n\x01\x00");
     let spec = format!("ckpt:{}:4", bad.display());
     let out = crumble(&["match", &spec, "random", "--games", "2"]);
     assert!(!out.status.success());

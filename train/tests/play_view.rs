@@ -3,19 +3,14 @@
 
 mod common;
 use common::{
-    check_page_frames, crumble, crumble_with_input, play_as_tester, refused, s, saved_game,
-    selfplay_into, temp_dir_of, text, view_page,
+    check_page_frames, crumble, crumble_with_input, final_position, play_as_tester, refused, s,
+    saved_game, selfplay_into, temp_dir, text, view_page, write_in,
 };
 
 use crumble_core::game::record::{Ending, Record};
 use crumble_core::games::crumble::notation;
 use crumble_core::games::crumble::{Crumble, Frame};
 use crumble_core::{Color, GameResult, Player};
-use std::path::PathBuf;
-
-fn temp_dir(name: &str) -> PathBuf {
-    temp_dir_of("play-view", name)
-}
 
 /// What every page must be: one self-contained document with one board frame per position,
 /// one move-list entry per move and a slider over the positions.
@@ -97,7 +92,7 @@ fn a_scripted_game_against_random_with_a_bad_move_undo_hint_and_resign() {
         })
     );
     assert!(saved.contains("[Termination \"resignation\"]"));
-    let end = rec.ended_positions().unwrap().pop().unwrap();
+    let end = final_position(&rec);
     assert!(end.is_over());
 
     // The saved game opens in the viewer.
@@ -180,8 +175,7 @@ fn play_refuses_a_bad_agent_and_an_existing_record_file() {
     let o = crumble_with_input(&["play", "--agent", "mcts:nonsense:5"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("unknown evaluator `nonsense`"));
-    let existing = dir.join("taken.rec");
-    std::fs::write(&existing, "keep me").unwrap();
+    let existing = write_in(&dir, "taken.rec", "keep me");
     let o = crumble_with_input(&["play", "--agent", "random", "-o", s(&existing)], "1HN\n");
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -212,12 +206,11 @@ fn play_refuses_a_bad_agent_and_an_existing_record_file() {
 #[test]
 fn view_shows_a_game_of_a_selfplay_file_with_its_values() {
     let dir = temp_dir("crsp");
-    let cfg = dir.join("sp.toml");
-    std::fs::write(
-        &cfg,
+    let cfg = write_in(
+        &dir,
+        "sp.toml",
         "[selfplay]\nmax_turns = 14\nparallel_games = 2\ngames_per_file = 4\n",
-    )
-    .unwrap();
+    );
     let games = dir.join("games");
     selfplay_into(&games, s(&cfg), "mcts:uniform:8", "2", &[]);
     let file = games.join("selfplay-000000.crsp");
@@ -339,8 +332,7 @@ fn outputs_never_overwrite_inputs_or_existing_files() {
         assert!(err.contains("input of this command"), "{args:?}: {err}");
         assert_eq!(std::fs::read_to_string(&rec).unwrap(), original);
     }
-    let other = dir.join("other.svg");
-    std::fs::write(&other, "mine").unwrap();
+    let other = write_in(&dir, "other.svg", "mine");
     refused(
         &["show", "--record", s(&rec), "--svg", s(&other)],
         &["--force"],
@@ -396,8 +388,7 @@ fn view_refuses_bad_files_with_the_reason_and_where() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("cannot read record"));
 
-    let binary = dir.join("junk.bin");
-    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x01]).unwrap();
+    let binary = write_in(&dir, "junk.bin", [0xff, 0xfe, 0x00, 0x01]);
     let o = crumble(&["view", "--record", s(&binary), "-o", s(&html)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("neither a self-play record file"));
@@ -412,12 +403,11 @@ fn view_refuses_bad_files_with_the_reason_and_where() {
     );
 
     // The second record of the file is bad on its line 3, the file's line 8.
-    let two = dir.join("two.rec");
-    std::fs::write(
-        &two,
+    let two = write_in(
+        &dir,
+        "two.rec",
         "[Result \"*\"]\n\n1. 1HN *\n\n[Result \"*\"]\n\n1. 1HN\n9H *\n",
-    )
-    .unwrap();
+    );
     let o = crumble(&["view", "--record", s(&two), "--game", "1", "-o", s(&html)]);
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);

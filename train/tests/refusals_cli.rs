@@ -2,16 +2,11 @@
 //! quote user input safely, and outputs that would replace files.
 
 mod common;
-use common::{crumble, refused, stderr, temp_dir_of};
+use common::{crumble, refused, stderr, temp_dir};
 
 use crumble_model::{NetConfig, checkpoint, default_device};
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
-
-fn temp_dir(name: &str) -> PathBuf {
-    temp_dir_of("refusals", name)
-}
 
 /// Zero counts and non-finite numbers are refused by the argument parser, before any game
 /// is played or any benchmark runs. Each of these used to run first (or forever).

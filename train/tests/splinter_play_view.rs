@@ -3,8 +3,8 @@
 
 mod common;
 use common::{
-    check_page_frames, config, crumble, match_of_random, play_as_tester, s, saved_game,
-    temp_dir_of, text, view_page,
+    check_page_frames, config, crumble, final_position, match_of_random, play_as_tester, s,
+    saved_game, temp_dir, text, view_page, write_in,
 };
 
 use crumble_core::Color;
@@ -12,19 +12,13 @@ use crumble_core::game::record::Record;
 use crumble_core::games::splinter::{Outcome, Reason, Splinter};
 use std::path::{Path, PathBuf};
 
-fn temp_dir(name: &str) -> PathBuf {
-    temp_dir_of("splinter-play", name)
-}
-
 /// Worked example 15's start (`e4-d3` leaves two groups of 7) as a position file.
 fn tie_position(dir: &Path) -> PathBuf {
     let example: serde_json::Value = serde_json::from_str(include_str!(
         "../../core/tests/data/splinter-examples/15-tie-mover-keeps-first.json"
     ))
     .unwrap();
-    let path = dir.join("tie.json");
-    std::fs::write(&path, example["start"].to_string()).unwrap();
-    path
+    write_in(dir, "tie.json", example["start"].to_string())
 }
 
 /// A self-contained page with one Splinter picture and one frame per position, one entry
@@ -38,7 +32,7 @@ fn check_page(page: &str, moves: usize) {
 
 /// How the recorded game ended, as its final position says.
 fn outcome(rec: &Record<Splinter>) -> Option<Outcome> {
-    rec.ended_positions().unwrap().pop().unwrap().outcome()
+    final_position(rec).outcome()
 }
 
 #[test]

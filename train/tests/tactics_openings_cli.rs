@@ -2,13 +2,9 @@
 //! input (exit status 2, nothing on stdout, a message naming what and where, no panic).
 
 mod common;
-use common::{ok, refused, selfplay_into, temp_dir_of};
+use common::{ok, refused, selfplay_into, temp_dir, write_in};
 
 use std::path::PathBuf;
-
-fn temp_dir(name: &str) -> PathBuf {
-    temp_dir_of("to", name)
-}
 
 /// The hand-counted corpus of the openings tests (six 4×4 game records).
 fn corpus() -> String {
@@ -169,12 +165,11 @@ fn tactics_refuses_bad_input() {
 #[test]
 fn tactics_generate_reads_recorded_games() {
     let dir = temp_dir("records");
-    let config = dir.join("small.toml");
-    std::fs::write(
-        &config,
+    let config = write_in(
+        &dir,
+        "small.toml",
         "[selfplay]\nboard = 4\nresolution = 4\nmax_turns = 40\ngames_per_file = 4\n",
-    )
-    .unwrap();
+    );
     let nested = dir.join("replay").join("gen-0001");
     selfplay_into(
         &nested,

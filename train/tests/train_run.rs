@@ -2,7 +2,7 @@
 //! and logs, runs killed with SIGKILL and resumed, and bad input.
 
 mod common;
-use common::crumble;
+use common::{crumble, write_in};
 
 use crumble_train::ledger::{self, COLUMNS};
 use crumble_train::tb::{event_files, read_event_file};
@@ -231,8 +231,7 @@ fn auxiliary_heads_train_and_their_losses_enter_the_total() {
         1,
     );
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("aux.toml");
-    std::fs::write(&path, config).unwrap();
+    let path = write_in(&dir, "aux.toml", config);
     ok(&train(
         &dir.join("run"),
         &["--config", path.to_str().unwrap()],

@@ -123,6 +123,101 @@ pub trait CompleteMoves: GameState {
     }
 }
 
+/// The [`GameState`] methods that games of complete moves keeping their rules as inherent
+/// methods (Crumo, Splinter) answer alike: the legal decisions, a refusal in words (the
+/// decision decoded), the hash, the turn start, the turn clock and random play. The state
+/// keeps `result` (an `Option`, `Some` once over), `pending` (`Some` between a move's two
+/// decisions) and `turns` (a [`TurnCount`](super::TurnCount)), and answers `decisions_into`,
+/// `is_legal`, `decode` (a `Debug` action), `hash`, `check_turn_limit` and `play_at_random` (of
+/// a live game).
+macro_rules! complete_moves_state_methods {
+    () => {
+        #[inline]
+        fn legal_decisions_into(&mut self, out: &mut Vec<$crate::game::Decision>) {
+            self.decisions_into(out);
+        }
+
+        fn refusal(&mut self, decision: $crate::game::Decision) -> Option<String> {
+            (!self.is_legal(decision)).then(|| format!("{:?}", self.decode(decision)))
+        }
+
+        #[inline]
+        fn state_hash(&self) -> u64 {
+            self.hash()
+        }
+
+        #[inline]
+        fn at_turn_start(&self) -> bool {
+            self.result.is_none() && self.pending.is_none()
+        }
+
+        #[inline]
+        fn turn_count(&self) -> $crate::game::TurnCount {
+            self.turns
+        }
+
+        /// Set at a turn start with the limit already reached, the limit ends the game at
+        /// once; within a turn, at the turn's end (`check_turn_limit` waits for it).
+        fn set_turn_limit(&mut self, limit: u32) {
+            self.turns.limit = limit;
+            self.check_turn_limit();
+        }
+
+        #[inline]
+        fn random_turn<R: rand::Rng + ?Sized>(
+            &mut self,
+            rng: &mut R,
+            log: $crate::game::DecisionLog,
+        ) -> u32 {
+            // Random play makes no decision once the game is over (rule 1 of the contract).
+            if self.result.is_some() {
+                return 0;
+            }
+            self.play_at_random(rng, log)
+        }
+    };
+}
+
+pub(crate) use complete_moves_state_methods;
+
+/// The [`GameText`](super::GameText) methods that the same games answer alike from their
+/// complete moves and their position module `$position` (its `to_json`, `from_json` and
+/// `outcome_value` of the game's `outcome()`, whose `reason` has a `name`): move texts, the
+/// legal moves as text, the position and result JSON, and the end's reason.
+macro_rules! complete_moves_text_methods {
+    ($position:ident) => {
+        fn move_text(
+            &self,
+            turn: &[$crate::game::Decision],
+            (): (),
+        ) -> Result<String, $crate::game::TextError> {
+            $crate::game::CompleteMoves::text_of_turn(self, turn)
+        }
+
+        fn legal_move_texts(&self, (): ()) -> Result<Vec<String>, $crate::game::TextError> {
+            Ok($crate::game::CompleteMoves::legal_move_texts(self))
+        }
+
+        fn position_json(&self) -> String {
+            $position::to_json(self)
+        }
+
+        fn from_position_json(text: &str) -> Result<Self, $crate::game::TextError> {
+            $position::from_json(text).map_err($crate::game::TextError::of_position)
+        }
+
+        fn result_json(&self) -> serde_json::Value {
+            $position::outcome_value(self.outcome())
+        }
+
+        fn end_reason(&self) -> Option<&'static str> {
+            self.outcome().map(|o| o.reason.name())
+        }
+    };
+}
+
+pub(crate) use complete_moves_text_methods;
+
 /// A move refused while playing a list ([`CompleteMoves::play_texts`]): its 1-based index, its
 /// text and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

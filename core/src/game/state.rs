@@ -136,6 +136,13 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result of a game that `winner` won, or a draw (`None`): how a game's own outcome,
+    /// which names its winner, becomes the interface's result.
+    #[inline]
+    pub fn of_winner(winner: Option<Player>) -> GameResult {
+        winner.map_or(GameResult::Draw, GameResult::Win)
+    }
+
     #[inline]
     pub fn winner(self) -> Option<Player> {
         match self {
@@ -426,5 +433,12 @@ mod tests {
             Some(Player::Second)
         );
         assert_eq!(GameResult::Draw.winner(), None);
+        for r in [
+            GameResult::Win(Player::First),
+            GameResult::Win(Player::Second),
+            GameResult::Draw,
+        ] {
+            assert_eq!(GameResult::of_winner(r.winner()), r);
+        }
     }
 }

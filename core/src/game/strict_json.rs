@@ -1,7 +1,9 @@
 //! Strict readers of JSON objects for the games' position formats: an unknown or missing key,
 //! or a value of the wrong type, is a [`KeyError`] that names the key by its path
-//! (`captures.black`). [`parse`] reads the text itself, refusing a repeated key.
+//! (`captures.black`). [`parse`] reads the text itself, refusing a repeated key; a position
+//! refused is a [`PositionError`].
 
+use crate::game::Color;
 use serde_json::{Map, Value};
 
 /// A key is missing, unknown, or holds a value of the wrong type or range.
@@ -10,6 +12,46 @@ use serde_json::{Map, Value};
 pub struct KeyError {
     pub key: String,
     pub problem: String,
+}
+
+/// Why a position's JSON was refused: by what the games' position formats share (the
+/// JSON, its keys, the names of places, one entry a place), or by the game's own rules
+/// (`R`). Each game names its instance `PositionError` (`N`: its error for a malformed name
+/// of a place on its board).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError<N, R>
+where
+    N: std::error::Error + 'static,
+    R: std::error::Error + 'static,
+{
+    /// Not JSON, or an object with a repeated key.
+    #[error("malformed JSON: {0}")]
+    Json(String),
+    /// A key is missing, unknown, or holds a value of the wrong type or range.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// A place's name (a point, a square) that is not one, or is off the board.
+    #[error("{key}: {source}")]
+    Place {
+        key: String,
+        #[source]
+        source: N,
+    },
+    /// Two entries of the list `list` (`stacks`, `pieces`) on one place.
+    #[error("{list}: two {list} on {place}")]
+    Occupied { list: &'static str, place: String },
+    /// The position breaks the game's rules.
+    #[error(transparent)]
+    Rules(R),
+}
+
+/// The JSON value of a position's text ([`parse`]), or why it is no JSON.
+pub fn parse_position<N, R>(text: &str) -> Result<Value, PositionError<N, R>>
+where
+    N: std::error::Error + 'static,
+    R: std::error::Error + 'static,
+{
+    parse(text).map_err(|e| PositionError::Json(e.to_string()))
 }
 
 /// The error of key `key`, as a [`KeyError`] or any error made from one (a game's position
@@ -70,6 +112,19 @@ pub fn named<T>(
 ) -> Result<T, KeyError> {
     let s = string(v, key)?;
     parse(s).ok_or_else(|| key_err(key, format!("{s:?} is not {what}")))
+}
+
+/// `v` as a colour, `"black"` or `"white"`.
+pub fn color(v: &Value, key: &str) -> Result<Color, KeyError> {
+    named(v, key, Color::from_name, "\"black\" or \"white\"")
+}
+
+/// `v` as a result's winner: a colour, or `null` for none.
+pub fn winner(v: &Value, key: &str) -> Result<Option<Color>, KeyError> {
+    match v {
+        Value::Null => Ok(None),
+        w => named(w, key, Color::from_name, "\"black\", \"white\" or null").map(Some),
+    }
 }
 
 /// The JSON value of `text`, read like [`Value`] except that an object with a repeated key is

@@ -120,3 +120,29 @@ pub fn map_turn_by_decisions<G: GameState>(
     }
     (s.at_turn_start() || s.is_over()).then_some(out)
 }
+
+/// [`GameState::symmetries`] of a game whose `count` maps (numbered `0..count`) are all exact
+/// between turns and in a finished game, and only the identity is within a turn.
+pub fn between_turns<G: GameState>(state: &G, count: usize) -> Vec<usize> {
+    if state.at_turn_start() || state.is_over() {
+        (0..count).collect()
+    } else {
+        vec![0]
+    }
+}
+
+/// [`GameState::symmetry_image`] of such a game: the identity is a clone at any time; map
+/// `sym` (`None` when the game has no such number) applies to a position between turns or a
+/// finished game, never within a turn.
+pub fn image_between_turns<G: GameState, T>(
+    state: &G,
+    sym: usize,
+    map: impl FnOnce(usize) -> Option<T>,
+    apply: impl FnOnce(T, &G) -> G,
+) -> Option<G> {
+    if sym == 0 {
+        return Some(state.clone());
+    }
+    let t = map(sym)?;
+    (state.at_turn_start() || state.is_over()).then(|| apply(t, state))
+}

@@ -8,7 +8,7 @@ pub use crumble_core::Color;
 use crumble_core::game::CompleteMoves;
 pub use crumble_core::games::crumo::{
     Action, Crumo, CrumoMove, CrumoStart, MoveError, NotationError, Outcome, Pie, PositionError,
-    Previous, Reason, Refusal, Stack, Symmetry, notation, position,
+    PositionRuleError, Previous, Reason, Refusal, Stack, Symmetry, notation, position,
 };
 pub use crumble_core::{Decision, DecisionError, GameState, Player};
 pub use rand::SeedableRng;

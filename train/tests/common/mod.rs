@@ -90,6 +90,21 @@ pub fn temp_dir_of(suite: &str, name: &str) -> std::path::PathBuf {
     d
 }
 
+/// A fresh directory for the test `name` of this test binary (`crumble-BINARY-PID-NAME`).
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    // This module is compiled into each test binary, whose crate name leads the path.
+    let binary = module_path!().split("::").next().unwrap_or("test");
+    temp_dir_of(binary, name)
+}
+
+/// Writes `text` to the file `name` in `dir` (a config, a record, a suite for one test) and
+/// returns its path.
+pub fn write_in(dir: &std::path::Path, name: &str, text: impl AsRef<[u8]>) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 /// A path as a command-line argument.
 pub fn s(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
@@ -212,6 +227,12 @@ pub fn saved_game<G: crumble_core::GameText>(
     assert_eq!(rec.tag("White"), Some(white), "{saved}");
     assert!(rec.tag("Date").is_some_and(|d| d.len() == 10), "{saved}");
     (saved, rec)
+}
+
+/// The last position of a record, with its end (a resignation or agreement the record states
+/// included).
+pub fn final_position<G: crumble_core::GameText>(rec: &crumble_core::game::record::Record<G>) -> G {
+    rec.ended_positions().unwrap().pop().unwrap()
 }
 
 /// `crumble selfplay` of `games` games by `agent` under the config file `config`, into

@@ -26,7 +26,7 @@ use crate::game::hash::mix64;
 use crate::games::crumble::board::Board;
 use crate::games::crumble::game::{Crumble, Phase};
 use crate::games::crumble::geom::Rect;
-use crate::games::crumble::lookahead::{StateSet, grow_to_depth};
+use crate::games::crumble::lookahead::{StateSet, grow_to_depth, seat_root};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
@@ -130,12 +130,7 @@ impl TurnEnds {
                 },
             );
         }
-        if self.games.is_empty() {
-            self.games.push(game.clone());
-        } else {
-            self.games[0].clone_from(game);
-        }
-        self.games[0].label_chains();
+        seat_root(&mut self.games, game);
         self.path.clear();
         self.seen.set.clear();
         let turn = game.turns_played();

@@ -107,6 +107,18 @@ impl StateSet {
     }
 }
 
+/// Seats `game` at the root (`games[0]`, reusing its buffers once there) of a depth-first
+/// walk of the turn that keeps one game per depth ([`grow_to_depth`]), its chains labelled
+/// for the swap steps' win tests.
+pub(crate) fn seat_root(games: &mut Vec<Crumble>, game: &Crumble) {
+    if games.is_empty() {
+        games.push(game.clone());
+    } else {
+        games[0].clone_from(game);
+    }
+    games[0].label_chains();
+}
+
 /// Makes room for a depth-first walk at `depth` that keeps one game per depth (`games[d]` the
 /// state at depth `d`, the child written into `games[d + 1]`) and one decision list per depth:
 /// buffers are added the first time a depth is reached and reused after.
@@ -160,12 +172,7 @@ impl WinCheck {
             return None;
         }
         let turn = game.turns_played();
-        if self.games.is_empty() {
-            self.games.push(game.clone());
-        } else {
-            self.games[0].clone_from(game);
-        }
-        self.games[0].label_chains();
+        seat_root(&mut self.games, game);
         self.path.clear();
         self.seen.clear();
         self.node(0, turn, mover).then_some(&self.path[..])

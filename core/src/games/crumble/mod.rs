@@ -171,10 +171,8 @@ impl GameState for Crumble {
 
     #[inline]
     fn game_result(&self) -> Option<GameResult> {
-        self.outcome().map(|o| match o.winner {
-            Some(c) => GameResult::Win(c.into()),
-            None => GameResult::Draw,
-        })
+        self.outcome()
+            .map(|o| GameResult::of_winner(o.winner.map(Player::from)))
     }
 
     #[inline]
@@ -224,11 +222,7 @@ impl GameState for Crumble {
 
     /// The square's 8 maps ([`symmetry`]) between turns: Crumble's rules know no direction.
     fn symmetries(&self) -> Vec<usize> {
-        if Crumble::at_turn_start(self) || Crumble::is_over(self) {
-            (0..Sym::ALL.len()).collect()
-        } else {
-            vec![0]
-        }
+        crate::game::symmetry::between_turns(self, Sym::ALL.len())
     }
 
     fn symmetry_image(&self, sym: usize) -> Option<Crumble> {

@@ -528,8 +528,9 @@ impl Crumo {
         self.check_turn_limit();
     }
 
+    /// Ends a live game between turns by the turn limit once it is reached (rule 10.1).
     fn check_turn_limit(&mut self) {
-        if self.result.is_none() && self.turns.limit_reached() {
+        if self.result.is_none() && self.pending.is_none() && self.turns.limit_reached() {
             self.result = Some(Outcome::scored(Reason::TurnLimit, self.score_halves(None)));
         }
     }

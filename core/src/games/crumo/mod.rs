@@ -43,7 +43,7 @@ pub use moves::MoveError;
 /// A move of a list refused by [`CompleteMoves::play_texts`](crate::game::CompleteMoves::play_texts) (rule 11.8).
 pub type Refusal = crate::game::Refusal<MoveError>;
 pub use notation::{CrumoMove, NotationError};
-pub use position::PositionError;
+pub use position::{PositionError, PositionRuleError};
 pub use symmetry::Symmetry;
 
 use crate::game::state::Player;
@@ -93,19 +93,6 @@ pub enum CrumoStartError {
 }
 
 impl Crumo {
-    /// The game at a start specification.
-    pub fn from_spec(start: &CrumoStart) -> Result<Crumo, CrumoStartError> {
-        let Some(json) = &start.position else {
-            return Crumo::standard(start.size).ok_or(CrumoStartError::Size(start.size));
-        };
-        let game = position::from_value(json)?;
-        StartMismatch::check(
-            format!("size {}", start.size),
-            format!("size {}", game.size()),
-        )?;
-        Ok(game)
-    }
-
     /// The seat that plays colour `c` (rule 8.3): the first seat plays Black unless the
     /// second seat swapped.
     #[inline]

@@ -5,32 +5,20 @@ use super::board::{Point, Stack, cell_of, geometry, size_ok};
 use super::game::{Crumo, Outcome, Pie, Previous, Reason};
 use super::notation::{self, NotationError};
 use crate::game::Color;
-use crate::game::strict_json::{self, KeyError, key_err, named, object, only_keys};
+use crate::game::strict_json::{self, key_err, named, object, only_keys};
 use serde_json::{Value, json};
 use thiserror::Error;
 
 /// The largest height or capture count a position may state (rule 12.3).
 pub const MAX_COUNT: u64 = (1 << 31) - 1;
 
-/// Why a position was refused.
+/// Why a position was refused: its JSON, a key, a point name, two stacks on one point, or
+/// one of the rules below.
+pub type PositionError = strict_json::PositionError<NotationError, PositionRuleError>;
+
+/// A position that breaks the rules of rule 12.3.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum PositionError {
-    /// Not JSON, or an object with a repeated key.
-    #[error("malformed JSON: {0}")]
-    Json(String),
-    /// A key is missing, unknown, or holds a value of the wrong type or range.
-    #[error(transparent)]
-    Key(#[from] KeyError),
-    /// A point name that is not one, or is off the board.
-    #[error("{key}: {source}")]
-    Point {
-        key: String,
-        #[source]
-        source: NotationError,
-    },
-    /// Two stacks on one point.
-    #[error("stacks: two stacks on {point}")]
-    Occupied { point: String },
+pub enum PositionRuleError {
     /// The pie state disagrees with the rest (rule 12.3).
     #[error("pie {pie:?}: {problem} (rule 12.3)")]
     Pie { pie: &'static str, problem: String },
@@ -110,7 +98,7 @@ fn count(v: &Value, key: &str, min: u64) -> Result<u64, PositionError> {
 
 /// Reads and validates a position (rule 12.3).
 pub fn from_json(text: &str) -> Result<Crumo, PositionError> {
-    from_value(&strict_json::parse(text).map_err(|e| PositionError::Json(e.to_string()))?)
+    from_value(&strict_json::parse_position(text)?)
 }
 
 /// [`from_json`] of a value already parsed. (A repeated key can only be caught in the text.)
@@ -140,8 +128,7 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
             )
         })? as u8;
     let geo = geometry(size).expect("size checked");
-    let word = "\"black\" or \"white\"";
-    let to_move = named(&obj["to_move"], "to_move", Color::from_name, word)?;
+    let to_move = strict_json::color(&obj["to_move"], "to_move")?;
     let pie = named(
         &obj["pie"],
         "pie",
@@ -181,25 +168,26 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
                 format!("expected a string, found {}", so["point"]),
             )
         })?;
-        let p: Point = notation::parse_point(geo, name).map_err(|source| PositionError::Point {
+        let p: Point = notation::parse_point(geo, name).map_err(|source| PositionError::Place {
             key: point_key.clone(),
             source,
         })?;
-        let color = named(
-            &so["color"],
-            &format!("{key}.color"),
-            Color::from_name,
-            word,
-        )?;
+        let color = strict_json::color(&so["color"], &format!("{key}.color"))?;
         let height = count(&so["height"], &format!("{key}.height"), 1)?;
         if game.cells[usize::from(p)] != 0 {
-            return Err(PositionError::Occupied { point: geo.name(p) });
+            let place = geo.name(p);
+            return Err(PositionError::Occupied {
+                list: "stacks",
+                place,
+            });
         }
         game.cells[usize::from(p)] = cell_of(Some(Stack { color, height }));
     }
-    let pie_err = |problem: &str| PositionError::Pie {
-        pie: pie.name(),
-        problem: problem.into(),
+    let pie_err = |problem: &str| {
+        PositionError::Rules(PositionRuleError::Pie {
+            pie: pie.name(),
+            problem: problem.into(),
+        })
     };
     match pie {
         Pie::First if game.stacks().next().is_some() => {
@@ -223,11 +211,11 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
         let g = game.guards(p);
         let (defence, attack) = (g[s.color as usize], g[s.color.opposite() as usize]);
         if attack > defence {
-            return Err(PositionError::Dead {
+            return Err(PositionError::Rules(PositionRuleError::Dead {
                 point: geo.name(p),
                 attack,
                 defence,
-            });
+            }));
         }
     }
     game.result = match obj.get("result") {
@@ -240,9 +228,9 @@ pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
 /// A score value: a finite number `≥ 0`, whole or whole plus ½, in half points.
 fn score_halves(v: &Value, key: &str) -> Result<u64, PositionError> {
     let bad = || {
-        PositionError::Result(format!(
+        PositionError::Rules(PositionRuleError::Result(format!(
             "{key}: expected a number >= 0, whole or whole plus 1/2, found {v}"
-        ))
+        )))
     };
     let x = v.as_f64().filter(|_| v.is_number()).ok_or_else(bad)?;
     let halves = x * 2.0;
@@ -262,16 +250,8 @@ fn read_result(game: &Crumo, v: &Value) -> Result<Outcome, PositionError> {
         Reason::from_name,
         "a reason of rule 12.2",
     )?;
-    let winner = match &o["winner"] {
-        Value::Null => None,
-        w => Some(named(
-            w,
-            "result.winner",
-            Color::from_name,
-            "\"black\", \"white\" or null",
-        )?),
-    };
-    let err = |s: String| Err(PositionError::Result(s));
+    let winner = strict_json::winner(&o["winner"], "result.winner")?;
+    let err = |s: String| Err(PositionError::Rules(PositionRuleError::Result(s)));
     if !reason.is_scored() {
         if !o["score"].is_null() {
             return err(format!("a {} result has score null", reason.name()));

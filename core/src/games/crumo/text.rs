@@ -2,6 +2,7 @@
 //! position JSON of rule 12, results as its result value with both scores.
 
 use super::{Crumo, Outcome, Reason, position};
+use crate::game::moves::complete_moves_text_methods;
 use crate::game::record::{BoardTagError, Ending, tag_value};
 use crate::game::{Color, CompleteMoves, Decision, GameText, Player, StartOption, TextError};
 
@@ -23,28 +24,11 @@ impl GameText for Crumo {
         self.turn_of_text(text)
     }
 
-    fn move_text(&self, turn: &[Decision], (): ()) -> Result<String, TextError> {
-        self.text_of_turn(turn)
-    }
-
-    fn legal_move_texts(&self, (): ()) -> Result<Vec<String>, TextError> {
-        Ok(CompleteMoves::legal_move_texts(self))
-    }
-
-    fn position_json(&self) -> String {
-        position::to_json(self)
-    }
-
-    fn from_position_json(text: &str) -> Result<Crumo, TextError> {
-        position::from_json(text).map_err(TextError::of_position)
-    }
+    // Move texts, legal moves, position and result JSON, the end's reason.
+    complete_moves_text_methods!(position);
 
     fn board_text(&self) -> String {
         format!("size {} ({} points)", self.geometry().size(), self.points())
-    }
-
-    fn result_json(&self) -> serde_json::Value {
-        position::outcome_value(self.outcome())
     }
 
     fn board_tags(&self) -> Vec<(&'static str, String)> {
@@ -71,10 +55,6 @@ impl GameText for Crumo {
         } else {
             Color::White
         }
-    }
-
-    fn end_reason(&self) -> Option<&'static str> {
-        self.outcome().map(|o| o.reason.name())
     }
 
     fn notation_help(&self) -> String {

@@ -13,7 +13,8 @@ pub mod text;
 
 use crate::game::Decision;
 use crate::game::hash::mix64;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
+use crate::game::progress::{Progress, progress_methods};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -32,9 +33,7 @@ pub struct Nim {
     max_take: u8,
     /// The heap chosen this turn, before the count is.
     chosen: Option<u8>,
-    to_move: Player,
-    result: Option<GameResult>,
-    turns: TurnCount,
+    progress: Progress,
 }
 
 /// Where a Nim game starts: the heap sizes, the first player to move.
@@ -97,7 +96,7 @@ impl Nim {
     }
 
     fn is_legal(&self, d: Decision) -> bool {
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             return false;
         }
         match self.chosen {
@@ -106,12 +105,6 @@ impl Nim {
                 d.0.checked_sub(self.take_offset())
                     .is_some_and(|k| k < u32::from(self.heaps[usize::from(h)]))
             }
-        }
-    }
-
-    fn check_turn_limit(&mut self) {
-        if self.result.is_none() && self.chosen.is_none() && self.turns.limit_reached() {
-            self.result = Some(GameResult::Draw);
         }
     }
 }
@@ -155,17 +148,18 @@ impl GameState for Nim {
                 start.max_take.min(MAX_HEAP)
             },
             chosen: None,
-            to_move,
             // Nothing to take: the player to move has lost.
-            result: empty.then_some(GameResult::Win(to_move.opponent())),
-            turns: TurnCount::default(),
+            progress: Progress::new(
+                to_move,
+                empty.then_some(GameResult::Win(to_move.opponent())),
+            ),
         })
     }
 
     fn to_start(&self) -> NimStart {
         NimStart {
             heaps: self.heaps().to_vec(),
-            second_to_move: self.to_move == Player::Second,
+            second_to_move: self.progress.to_move == Player::Second,
             max_take: self.max_take,
         }
     }
@@ -178,19 +172,12 @@ impl GameState for Nim {
         self.take_offset() + u32::from(self.max_take)
     }
 
-    #[inline]
-    fn decider(&self) -> Option<Player> {
-        self.result.is_none().then_some(self.to_move)
-    }
-
-    #[inline]
-    fn game_result(&self) -> Option<GameResult> {
-        self.result
-    }
+    // Who moves, the result, the turn clock.
+    progress_methods!();
 
     fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
         out.clear();
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             return;
         }
         match self.chosen {
@@ -224,51 +211,40 @@ impl GameState for Nim {
         let take = decision.0 - self.take_offset() + 1;
         self.heaps[usize::from(h)] -= take as u8;
         self.chosen = None;
-        self.turns.played += 1;
-        let mover = self.to_move;
-        self.to_move = mover.opponent();
-        if self.heaps.iter().all(|&x| x == 0) {
-            self.result = Some(GameResult::Win(mover));
-        }
-        self.check_turn_limit();
+        // Taking the last object wins.
+        let won = self.heaps.iter().all(|&x| x == 0);
+        let mover = self.progress.to_move;
+        self.progress
+            .end_turn(won.then_some(GameResult::Win(mover)));
     }
 
     fn state_hash(&self) -> u64 {
         // Heaps are 4 bits each (at most 15) in the low 32 bits.
         let heaps = self.heaps.iter().fold(0u64, |h, &x| h << 4 | u64::from(x));
         let chosen = self.chosen.map_or(0, |h| u64::from(h) + 1);
-        let result = match self.result {
+        let result = match self.progress.result {
             None => 0u64,
             Some(GameResult::Draw) => 1,
             Some(GameResult::Win(p)) => 2 + p.index() as u64,
         };
         let key = heaps
             | chosen << 32
-            | (self.to_move.index() as u64) << 36
+            | (self.progress.to_move.index() as u64) << 36
             | result << 37
             | u64::from(self.heap_count) << 40
             | u64::from(self.max_take) << 48;
-        mix64(key) ^ mix64(u64::from(self.turns.played) << 32 | u64::from(self.turns.limit))
+        let turns = self.progress.turns;
+        mix64(key) ^ mix64(u64::from(turns.played) << 32 | u64::from(turns.limit))
     }
 
     #[inline]
     fn at_turn_start(&self) -> bool {
-        self.result.is_none() && self.chosen.is_none()
-    }
-
-    #[inline]
-    fn turn_count(&self) -> TurnCount {
-        self.turns
-    }
-
-    fn set_turn_limit(&mut self, limit: u32) {
-        self.turns.limit = limit;
-        self.check_turn_limit();
+        self.progress.result.is_none() && self.chosen.is_none()
     }
 
     /// Uniformly among the non-empty heaps, then uniformly among the amounts to take.
     fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, mut log: DecisionLog) -> u32 {
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             return 0;
         }
         let mut decisions = 0;

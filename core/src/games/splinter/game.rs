@@ -323,8 +323,9 @@ impl Splinter {
         true
     }
 
+    /// Ends a live game between turns by the turn limit once it is reached (rule 8.4).
     fn check_turn_limit(&mut self) {
-        if self.result.is_none() && self.turns.limit_reached() {
+        if self.result.is_none() && self.pending.is_none() && self.turns.limit_reached() {
             self.result = Some(Outcome {
                 winner: None,
                 reason: Reason::TurnLimit,

@@ -38,7 +38,7 @@ pub use game::{Action, LastMove, Outcome, Reason, Splinter};
 pub use lookahead::SplinterWinCheck;
 pub use moves::{MoveError, SplinterMove};
 pub use notation::NotationError;
-pub use position::PositionError;
+pub use position::{PositionError, PositionRuleError};
 pub use symmetry::Symmetry;
 
 use crate::game::StartMismatch;
@@ -85,45 +85,4 @@ pub enum SplinterStartError {
     Position(#[from] PositionError),
     #[error(transparent)]
     Mismatch(#[from] StartMismatch),
-}
-
-impl Splinter {
-    /// The game at a start specification.
-    pub fn from_spec(start: &SplinterStart) -> Result<Splinter, SplinterStartError> {
-        let Some(json) = &start.position else {
-            return Splinter::standard(start.width, start.height).ok_or(SplinterStartError::Size {
-                width: start.width,
-                height: start.height,
-            });
-        };
-        let game = position::from_value(json)?;
-        let b = game.board();
-        StartMismatch::check(
-            format!("{}x{}", start.width, start.height),
-            format!("{}x{}", b.width(), b.height()),
-        )?;
-        Ok(game)
-    }
-
-    /// This game as a start specification: the standard start's own when it is one.
-    pub fn to_spec(&self) -> SplinterStart {
-        let b = self.board();
-        let (w, h) = (b.width(), b.height());
-        // The turn count and limit belong to the match, not to the position (rule 10.1).
-        let standard = Splinter::standard(w, h).is_some_and(|s| {
-            s.board() == b
-                && s.to_move() == self.to_move()
-                && self.last_move().is_none()
-                && self.outcome().is_none()
-        });
-        if standard {
-            SplinterStart::standard(w, h)
-        } else {
-            SplinterStart {
-                width: w,
-                height: h,
-                position: Some(position::to_value(self)),
-            }
-        }
-    }
 }

@@ -5,29 +5,17 @@ use super::board::{Board, Dir, Piece, PieceType, SquareSet, size_ok};
 use super::game::{LastMove, Outcome, Reason, Splinter};
 use super::notation::{self, NotationError};
 use crate::game::Color;
-use crate::game::strict_json::{self, KeyError, key_err, named, object, only_keys, string};
+use crate::game::strict_json::{self, key_err, named, object, only_keys, string};
 use serde_json::{Map, Value, json};
 use thiserror::Error;
 
-/// Why a position was refused.
+/// Why a position was refused: its JSON, a key, a square name, two pieces on one square, or
+/// one of the rules below.
+pub type PositionError = strict_json::PositionError<NotationError, PositionRuleError>;
+
+/// A position that breaks the rules of rule 10.3.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum PositionError {
-    /// Not JSON, or an object with a repeated key.
-    #[error("malformed JSON: {0}")]
-    Json(String),
-    /// A key is missing, unknown, or holds a value of the wrong type or range.
-    #[error(transparent)]
-    Key(#[from] KeyError),
-    /// A square name that is not one, or is off the board.
-    #[error("{key}: {source}")]
-    Square {
-        key: String,
-        #[source]
-        source: NotationError,
-    },
-    /// Two pieces on one square.
-    #[error("pieces: two pieces on {square}")]
-    Occupied { square: String },
+pub enum PositionRuleError {
     /// More pieces of a type than a player starts with (rule 1.3).
     #[error("pieces: {color} has {count} {kind}s, more than the {max} of the start")]
     TooMany {
@@ -107,7 +95,7 @@ fn size(obj: &Map<String, Value>, key: &str, min: u8, max: u8) -> Result<u8, Pos
 /// Reads and validates a position (rule 10.3). A `null` result is recomputed by rule 8.1; a
 /// given one is kept.
 pub fn from_json(text: &str) -> Result<Splinter, PositionError> {
-    from_value(&strict_json::parse(text).map_err(|e| PositionError::Json(e.to_string()))?)
+    from_value(&strict_json::parse_position(text)?)
 }
 
 /// [`from_json`] of a value already parsed. (A repeated key can only be caught in the text.)
@@ -132,12 +120,7 @@ pub fn from_value(root: &Value) -> Result<Splinter, PositionError> {
         super::board::MAX_HEIGHT,
     )?;
     debug_assert!(size_ok(width, height));
-    let to_move = named(
-        &obj["to_move"],
-        "to_move",
-        Color::from_name,
-        "\"black\" or \"white\"",
-    )?;
+    let to_move = strict_json::color(&obj["to_move"], "to_move")?;
     let mut board = Board::empty(width, height);
     let Value::Array(pieces) = &obj["pieces"] else {
         return Err(key_err("pieces", "expected an array"));
@@ -149,17 +132,12 @@ pub fn from_value(root: &Value) -> Result<Splinter, PositionError> {
         let sq_key = format!("{key}.square");
         let s =
             notation::parse_square(&board, string(&po["square"], &sq_key)?).map_err(|source| {
-                PositionError::Square {
+                PositionError::Place {
                     key: sq_key.clone(),
                     source,
                 }
             })?;
-        let color = named(
-            &po["color"],
-            &format!("{key}.color"),
-            Color::from_name,
-            "\"black\" or \"white\"",
-        )?;
+        let color = strict_json::color(&po["color"], &format!("{key}.color"))?;
         let kind = named(
             &po["type"],
             &format!("{key}.type"),
@@ -168,24 +146,25 @@ pub fn from_value(root: &Value) -> Result<Splinter, PositionError> {
         )?;
         if board.is_occupied(s) {
             return Err(PositionError::Occupied {
-                square: notation::square_name(&board, s),
+                list: "pieces",
+                place: notation::square_name(&board, s),
             });
         }
         board.put(s, Some(Piece { color, kind }));
         // Checked as pieces arrive, so a long list is refused before it is all read.
         let count = board.type_counts()[color as usize][kind as usize];
         if count > kind.start_count() {
-            return Err(PositionError::TooMany {
+            return Err(PositionError::Rules(PositionRuleError::TooMany {
                 color: color.name(),
                 kind: kind.name(),
                 count,
                 max: kind.start_count(),
-            });
+            }));
         }
     }
     let groups = board.groups();
     if groups.count != 1 {
-        return Err(PositionError::NotOneGroup(if groups.count == 0 {
+        let why = if groups.count == 0 {
             "there must be at least one piece".into()
         } else {
             format!(
@@ -196,7 +175,8 @@ pub fn from_value(root: &Value) -> Result<Splinter, PositionError> {
                     .collect::<Vec<_>>()
                     .join(", ")
             )
-        }));
+        };
+        return Err(PositionError::Rules(PositionRuleError::NotOneGroup(why)));
     }
     let last_move = match obj.get("last_move") {
         None | Some(Value::Null) => None,
@@ -231,7 +211,7 @@ fn read_last_move(board: &Board, v: &Value) -> Result<LastMove, PositionError> {
     for (i, s) in list.iter().enumerate() {
         let key = format!("last_move.moved[{i}]");
         let sq = notation::parse_square(board, string(s, &key)?).map_err(|source| {
-            PositionError::Square {
+            PositionError::Place {
                 key: key.clone(),
                 source,
             }
@@ -257,15 +237,7 @@ fn read_result(v: &Value) -> Result<Outcome, PositionError> {
         Reason::from_name,
         "a reason of rule 10.1",
     )?;
-    let winner = match &o["winner"] {
-        Value::Null => None,
-        w => Some(named(
-            w,
-            "result.winner",
-            Color::from_name,
-            "\"black\", \"white\" or null",
-        )?),
-    };
+    let winner = strict_json::winner(&o["winner"], "result.winner")?;
     if winner.is_some() != reason.has_winner() {
         return Err(key_err(
             "result.winner",

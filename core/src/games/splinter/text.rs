@@ -2,6 +2,7 @@
 //! position JSON of rule 10, results as its result value.
 
 use super::{MoveError, Outcome, Reason, Splinter, position};
+use crate::game::moves::complete_moves_text_methods;
 use crate::game::record::{BoardTagError, Ending, tag_value};
 use crate::game::{Color, CompleteMoves, Decision, GameText, StartOption, TextError};
 
@@ -31,29 +32,12 @@ impl GameText for Splinter {
         self.turn_of_text(text)
     }
 
-    fn move_text(&self, turn: &[Decision], (): ()) -> Result<String, TextError> {
-        self.text_of_turn(turn)
-    }
-
-    fn legal_move_texts(&self, (): ()) -> Result<Vec<String>, TextError> {
-        Ok(CompleteMoves::legal_move_texts(self))
-    }
-
-    fn position_json(&self) -> String {
-        position::to_json(self)
-    }
-
-    fn from_position_json(text: &str) -> Result<Splinter, TextError> {
-        position::from_json(text).map_err(TextError::of_position)
-    }
+    // Move texts, legal moves, position and result JSON, the end's reason.
+    complete_moves_text_methods!(position);
 
     fn board_text(&self) -> String {
         let b = self.board();
         format!("{}x{} board", b.width(), b.height())
-    }
-
-    fn result_json(&self) -> serde_json::Value {
-        position::outcome_value(self.outcome())
     }
 
     fn board_tags(&self) -> Vec<(&'static str, String)> {
@@ -71,10 +55,6 @@ impl GameText for Splinter {
             .ok_or_else(|| bad(format!("{size:?} is not WxH")))?;
         Splinter::standard(w, h)
             .ok_or_else(|| bad(format!("{size} is outside 5..=26 x 6..=26 (rule 2.1)")))
-    }
-
-    fn end_reason(&self) -> Option<&'static str> {
-        self.outcome().map(|o| o.reason.name())
     }
 
     fn notation_help(&self) -> String {

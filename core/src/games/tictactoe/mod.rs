@@ -9,7 +9,8 @@ pub mod text;
 
 use crate::game::Decision;
 use crate::game::hash::mix64;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
+use crate::game::progress::{Progress, progress_methods};
+use crate::game::state::{DecisionLog, GameResult, GameState, Player};
 // The square's maps are written once, with Crumble's geometry.
 use crate::games::crumble::Sym;
 use rand::Rng;
@@ -33,9 +34,7 @@ const LINES: [[usize; 3]; 8] = [
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct TicTacToe {
     cells: [Option<Player>; CELLS],
-    to_move: Player,
-    result: Option<GameResult>,
-    turns: TurnCount,
+    progress: Progress,
 }
 
 /// Where a tic-tac-toe game starts: nine characters, row by row from the top, of `x`, `o`
@@ -102,13 +101,6 @@ impl TicTacToe {
         (d.0 as usize) < CELLS && self.cells[d.0 as usize].is_none()
     }
 
-    /// Ends the game as a draw if the turn limit is reached (rule 7 of the contract).
-    fn check_turn_limit(&mut self) {
-        if self.result.is_none() && self.turns.limit_reached() {
-            self.result = Some(GameResult::Draw);
-        }
-    }
-
     fn random_cell<R: Rng + ?Sized>(&self, rng: &mut R) -> Decision {
         let empty = self.cells.iter().filter(|c| c.is_none()).count();
         let k = rng.random_range(0..empty);
@@ -173,23 +165,14 @@ impl GameState for TicTacToe {
         };
         Ok(TicTacToe {
             cells,
-            to_move,
-            result,
-            turns: TurnCount::default(),
+            progress: Progress::new(to_move, result),
         })
     }
 
     fn to_start(&self) -> TicTacToeStart {
-        let cells = self
-            .cells
-            .iter()
-            .map(|c| match c {
-                Some(Player::First) => 'x',
-                Some(Player::Second) => 'o',
-                None => '.',
-            })
-            .collect();
-        TicTacToeStart { cells }
+        TicTacToeStart {
+            cells: self.cells_text(),
+        }
     }
 
     type WinCheck = ();
@@ -200,19 +183,12 @@ impl GameState for TicTacToe {
         CELLS as u32
     }
 
-    #[inline]
-    fn decider(&self) -> Option<Player> {
-        self.result.is_none().then_some(self.to_move)
-    }
-
-    #[inline]
-    fn game_result(&self) -> Option<GameResult> {
-        self.result
-    }
+    // Who moves, the result, the turn clock.
+    progress_methods!();
 
     fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
         out.clear();
-        if self.result.is_none() {
+        if self.progress.result.is_none() {
             out.extend(
                 (0..CELLS as u32)
                     .map(Decision)
@@ -227,19 +203,19 @@ impl GameState for TicTacToe {
 
     fn apply_unchecked(&mut self, decision: Decision) {
         debug_assert!(
-            self.result.is_none() && self.is_empty_cell(decision),
+            self.progress.result.is_none() && self.is_empty_cell(decision),
             "illegal {decision:?}"
         );
-        let mover = self.to_move;
+        let mover = self.progress.to_move;
         self.cells[decision.0 as usize] = Some(mover);
-        self.turns.played += 1;
-        self.to_move = mover.opponent();
-        if has_line(&self.cells, mover) {
-            self.result = Some(GameResult::Win(mover));
+        let result = if has_line(&self.cells, mover) {
+            Some(GameResult::Win(mover))
         } else if self.cells.iter().all(Option::is_some) {
-            self.result = Some(GameResult::Draw);
-        }
-        self.check_turn_limit();
+            Some(GameResult::Draw)
+        } else {
+            None
+        };
+        self.progress.end_turn(result);
     }
 
     fn state_hash(&self) -> u64 {
@@ -252,29 +228,20 @@ impl GameState for TicTacToe {
                     Some(Player::Second) => 2,
                 }
         });
-        let result = match self.result {
+        let result = match self.progress.result {
             None => 0u64,
             Some(GameResult::Draw) => 1,
             Some(GameResult::Win(p)) => 2 + p.index() as u64,
         };
-        let key = board | (self.to_move.index() as u64) << 15 | result << 16;
-        mix64(key ^ u64::from(self.turns.played) << 20)
-            ^ mix64(u64::from(self.turns.limit) ^ 0x7e7e_0000_0000_0000)
+        let key = board | (self.progress.to_move.index() as u64) << 15 | result << 16;
+        let turns = self.progress.turns;
+        mix64(key ^ u64::from(turns.played) << 20)
+            ^ mix64(u64::from(turns.limit) ^ 0x7e7e_0000_0000_0000)
     }
 
     #[inline]
     fn at_turn_start(&self) -> bool {
-        self.result.is_none() // every turn is one decision
-    }
-
-    #[inline]
-    fn turn_count(&self) -> TurnCount {
-        self.turns
-    }
-
-    fn set_turn_limit(&mut self, limit: u32) {
-        self.turns.limit = limit;
-        self.check_turn_limit();
+        self.progress.result.is_none() // every turn is one decision
     }
 
     /// The square's 8 maps, numbered as Crumble's [`Sym`] (so the encoder maps its planes
@@ -301,7 +268,7 @@ impl GameState for TicTacToe {
 
     /// Uniformly among the empty cells.
     fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
-        if self.result.is_some() {
+        if self.progress.result.is_some() {
             return 0;
         }
         let d = self.random_cell(rng);

@@ -2,11 +2,11 @@
 //! interface reads the state's fields directly instead of through a second set of methods.
 
 use super::{Action, Crumo, Pie, Previous};
-use crate::game::Decision;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
+use crate::game::moves::complete_moves_state_methods;
+use crate::game::state::{GameResult, GameState, Player};
+use crate::game::{Decision, StartMismatch, symmetry};
 use crate::games::crumo::board::{Stack, cell_of};
 use crate::games::crumo::{CrumoStart, CrumoStartError, Outcome, Reason, Symmetry, position};
-use rand::Rng;
 
 impl GameState for Crumo {
     const NAME: &'static str = "crumo";
@@ -14,7 +14,15 @@ impl GameState for Crumo {
     type StartError = CrumoStartError;
 
     fn from_start(start: &CrumoStart) -> Result<Crumo, CrumoStartError> {
-        Crumo::from_spec(start)
+        let Some(json) = &start.position else {
+            return Crumo::standard(start.size).ok_or(CrumoStartError::Size(start.size));
+        };
+        let game = position::from_value(json)?;
+        StartMismatch::check(
+            format!("size {}", start.size),
+            format!("size {}", game.size()),
+        )?;
+        Ok(game)
     }
 
     fn to_start(&self) -> CrumoStart {
@@ -42,37 +50,19 @@ impl GameState for Crumo {
 
     #[inline]
     fn decider(&self) -> Option<Player> {
-        (!self.is_over()).then(|| self.seat_of(self.to_move()))
-    }
-
-    #[inline]
-    fn is_over(&self) -> bool {
-        self.result.is_some()
+        self.result.is_none().then(|| self.seat_of(self.to_move()))
     }
 
     #[inline]
     fn game_result(&self) -> Option<GameResult> {
-        self.outcome().map(|o| match o.winner {
-            Some(c) => GameResult::Win(self.seat_of(c)),
-            None => GameResult::Draw,
-        })
+        self.outcome()
+            .map(|o| GameResult::of_winner(o.winner.map(|c| self.seat_of(c))))
     }
 
     /// Crumo scores the position at the turn limit (rule 10.1), without the half point.
     fn turn_limit_result(&self) -> GameResult {
-        match Outcome::scored(Reason::TurnLimit, self.score_halves(None)).winner {
-            Some(c) => GameResult::Win(self.seat_of(c)),
-            None => GameResult::Draw,
-        }
-    }
-
-    #[inline]
-    fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
-        self.decisions_into(out);
-    }
-
-    fn refusal(&mut self, decision: Decision) -> Option<String> {
-        (!self.is_legal(decision)).then(|| format!("{:?}", self.decode(decision)))
+        let outcome = Outcome::scored(Reason::TurnLimit, self.score_halves(None));
+        GameResult::of_winner(outcome.winner.map(|c| self.seat_of(c)))
     }
 
     /// Search's hot path: legality is only debug-asserted.
@@ -123,53 +113,21 @@ impl GameState for Crumo {
         }
     }
 
-    #[inline]
-    fn state_hash(&self) -> u64 {
-        self.hash()
-    }
-
-    #[inline]
-    fn at_turn_start(&self) -> bool {
-        !self.is_over() && !self.is_pending()
-    }
-
-    #[inline]
-    fn turn_count(&self) -> TurnCount {
-        self.turns
-    }
-
-    /// Rule 10.1's limit (`0`: none). Set at a turn start with the limit already reached,
-    /// it ends the game at once.
-    fn set_turn_limit(&mut self, limit: u32) {
-        self.turns.limit = limit;
-        if self.pending.is_none() {
-            self.check_turn_limit();
-        }
-    }
+    // Decisions, hash, turn start, the turn clock (rule 10.1's limit) and random play.
+    complete_moves_state_methods!();
 
     /// The hexagon's 12 maps (rule 13), numbered as rule 13.2 fixes, between turns.
     fn symmetries(&self) -> Vec<usize> {
-        if self.is_pending() {
-            return vec![0];
-        }
-        (0..Symmetry::ALL.len()).collect()
+        symmetry::between_turns(self, Symmetry::ALL.len())
     }
 
     fn symmetry_image(&self, sym: usize) -> Option<Crumo> {
-        if sym == 0 {
-            return Some(self.clone());
-        }
-        let t = Symmetry::new(u8::try_from(sym).ok()?)?;
-        (!self.is_pending()).then(|| t.apply(self))
+        let of_index = |sym| Symmetry::new(u8::try_from(sym).ok()?);
+        symmetry::image_between_turns(self, sym, of_index, Symmetry::apply)
     }
 
     fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
         let t = Symmetry::new(u8::try_from(sym).ok()?)?;
-        crate::game::symmetry::map_turn_by_decisions(self, turn, |s, d| Some(t.map_decision(s, d)))
-    }
-
-    #[inline]
-    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
-        self.play_at_random(rng, log)
+        symmetry::map_turn_by_decisions(self, turn, |s, d| Some(t.map_decision(s, d)))
     }
 }

@@ -2,10 +2,20 @@
 //! interface reads the state's fields directly instead of through a second set of methods.
 
 use super::{Action, Pending, Splinter};
-use crate::game::Decision;
-use crate::game::state::{DecisionLog, GameResult, GameState, Player, TurnCount};
-use crate::games::splinter::{SplinterStart, SplinterStartError, SplinterWinCheck, Symmetry};
-use rand::Rng;
+use crate::game::moves::complete_moves_state_methods;
+use crate::game::state::{GameResult, GameState, Player};
+use crate::game::{Decision, StartMismatch, symmetry};
+use crate::games::splinter::{
+    SplinterStart, SplinterStartError, SplinterWinCheck, Symmetry, position,
+};
+
+impl Splinter {
+    /// Rule 11.1's maps of this board, by their numbers.
+    fn board_symmetries(&self) -> &'static [Symmetry] {
+        let b = self.board();
+        Symmetry::of_board(b.width(), b.height())
+    }
+}
 
 /// The rules as the game interface. The start specification is `SplinterStart` (`mod.rs`),
 /// the symmetries are rule 11's (`symmetry.rs`), random play is `moves.rs`'s.
@@ -15,11 +25,41 @@ impl GameState for Splinter {
     type StartError = SplinterStartError;
 
     fn from_start(start: &SplinterStart) -> Result<Splinter, SplinterStartError> {
-        Splinter::from_spec(start)
+        let Some(json) = &start.position else {
+            return Splinter::standard(start.width, start.height).ok_or(SplinterStartError::Size {
+                width: start.width,
+                height: start.height,
+            });
+        };
+        let game = position::from_value(json)?;
+        let b = game.board();
+        StartMismatch::check(
+            format!("{}x{}", start.width, start.height),
+            format!("{}x{}", b.width(), b.height()),
+        )?;
+        Ok(game)
     }
 
+    /// The standard start's own specification when the game is one.
     fn to_start(&self) -> SplinterStart {
-        self.to_spec()
+        let b = self.board();
+        let (w, h) = (b.width(), b.height());
+        // The turn count and limit belong to the match, not to the position (rule 10.1).
+        let standard = Splinter::standard(w, h).is_some_and(|s| {
+            s.board() == b
+                && s.to_move() == self.to_move()
+                && self.last_move().is_none()
+                && self.outcome().is_none()
+        });
+        if standard {
+            SplinterStart::standard(w, h)
+        } else {
+            SplinterStart {
+                width: w,
+                height: h,
+                position: Some(position::to_value(self)),
+            }
+        }
     }
 
     type WinCheck = SplinterWinCheck;
@@ -41,25 +81,9 @@ impl GameState for Splinter {
     }
 
     #[inline]
-    fn is_over(&self) -> bool {
-        self.result.is_some()
-    }
-
-    #[inline]
     fn game_result(&self) -> Option<GameResult> {
-        self.result.map(|o| match o.winner {
-            Some(c) => GameResult::Win(c.into()),
-            None => GameResult::Draw,
-        })
-    }
-
-    #[inline]
-    fn legal_decisions_into(&mut self, out: &mut Vec<Decision>) {
-        self.decisions_into(out);
-    }
-
-    fn refusal(&mut self, decision: Decision) -> Option<String> {
-        (!self.is_legal(decision)).then(|| format!("{:?}", self.decode(decision)))
+        self.result
+            .map(|o| GameResult::of_winner(o.winner.map(Player::from)))
     }
 
     /// Search's hot path: legality is only debug-asserted.
@@ -95,57 +119,22 @@ impl GameState for Splinter {
         }
     }
 
-    #[inline]
-    fn state_hash(&self) -> u64 {
-        self.hash()
-    }
-
-    #[inline]
-    fn at_turn_start(&self) -> bool {
-        self.result.is_none() && self.pending.is_none()
-    }
-
-    #[inline]
-    fn turn_count(&self) -> TurnCount {
-        self.turns
-    }
-
-    /// Rule 8.4's limit (`0`: none). Set at a turn start with the limit already reached, it
-    /// ends the game at once.
-    fn set_turn_limit(&mut self, limit: u32) {
-        self.turns.limit = limit;
-        if self.pending.is_none() {
-            self.check_turn_limit();
-        }
-    }
+    // Decisions, hash, turn start, the turn clock (rule 8.4's limit) and random play.
+    complete_moves_state_methods!();
 
     /// The board's maps of rule 11.1 (4, or 8 on a square board), numbered as
     /// [`Symmetry::ALL`] lists them, between turns.
     fn symmetries(&self) -> Vec<usize> {
-        if self.is_pending() {
-            return vec![0];
-        }
-        let b = self.board();
-        (0..Symmetry::of_board(b.width(), b.height()).len()).collect()
+        symmetry::between_turns(self, self.board_symmetries().len())
     }
 
     fn symmetry_image(&self, sym: usize) -> Option<Splinter> {
-        if sym == 0 {
-            return Some(self.clone());
-        }
-        let b = self.board();
-        let t = *Symmetry::of_board(b.width(), b.height()).get(sym)?;
-        (!self.is_pending()).then(|| t.position(self))
+        let of_index = |sym| self.board_symmetries().get(sym).copied();
+        symmetry::image_between_turns(self, sym, of_index, Symmetry::position)
     }
 
     fn symmetry_turn(&self, sym: usize, turn: &[Decision]) -> Option<Vec<Decision>> {
-        let b = self.board();
-        let t = *Symmetry::of_board(b.width(), b.height()).get(sym)?;
-        crate::game::symmetry::map_turn_by_decisions(self, turn, |s, d| Some(t.decision(s, d)))
-    }
-
-    #[inline]
-    fn random_turn<R: Rng + ?Sized>(&mut self, rng: &mut R, log: DecisionLog) -> u32 {
-        self.play_at_random(rng, log)
+        let t = *self.board_symmetries().get(sym)?;
+        symmetry::map_turn_by_decisions(self, turn, |s, d| Some(t.decision(s, d)))
     }
 }
