@@ -21,12 +21,9 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 html="${1:--}"
-out="${2:-$root/target/book-explorer-test}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-
 # shellcheck source=scripts/browser-lib.sh
 source "$root/scripts/browser-lib.sh"
+out="$(absolute_dir "${2:-$root/target/book-explorer-test}")"
 ensure_chromium || { echo "no chromium (apt-get install chromium)" >&2; exit 1; }
 node_dir="${NODE_DIR:-$out/node}"
 ensure_playwright "$node_dir"

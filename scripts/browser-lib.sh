@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # scripts/browser-lib.sh: what the browser scripts share (browser-test.sh,
-# book-explorer-test.sh, view_screenshots.sh), sourced by them: Chromium found or installed,
-# playwright-core from npm, the release binary, a server on a free port.
+# book-explorer-test.sh, view_screenshots.sh), sourced by them: their output directory,
+# Chromium found or installed, playwright-core from npm, the release binary, a server on a
+# free port.
+
+# The directory $1 (relative or absolute), created if missing, as an absolute path.
+absolute_dir() {
+    mkdir -p "$1"
+    (cd "$1" && pwd)
+}
 
 # The path of an installed Chromium or Chrome.
 find_chromium() {

@@ -18,12 +18,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-$root/target/browser-test}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-
 # shellcheck source=scripts/browser-lib.sh
 source "$root/scripts/browser-lib.sh"
+out="$(absolute_dir "${1:-$root/target/browser-test}")"
 ensure_chromium || { echo "no chromium (apt-get install chromium)" >&2; exit 1; }
 node_dir="$out/node"
 ensure_playwright "$node_dir"

@@ -14,12 +14,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-$root/target/view-screenshots}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-
 # shellcheck source=scripts/browser-lib.sh
 source "$root/scripts/browser-lib.sh"
+out="$(absolute_dir "${1:-$root/target/view-screenshots}")"
 if ! ensure_chromium; then
     echo "SKIPPED: no chromium (install Debian's package: apt-get install chromium)" >&2
     exit 0
