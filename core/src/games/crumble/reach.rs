@@ -85,22 +85,7 @@ impl Reach {
         for p in 0..n as u32 {
             self.in_reach[p as usize] = board.is_live(p) && board.color(p) != opp;
         }
-        // The opponent's touching graph, as lists.
-        self.start.clear();
-        self.start.resize(n + 1, 0);
-        self.adj.clear();
-        for p in 0..n as u32 {
-            self.start[p as usize] = self.adj.len() as u32;
-            if board.is_live(p) && board.color(p) == opp {
-                let adj = &mut self.adj;
-                board.for_each_touching(p, |q| {
-                    if q != p && board.color(q) == opp {
-                        adj.push(q);
-                    }
-                });
-            }
-        }
-        self.start[n] = self.adj.len() as u32;
+        self.touching_graph(board, opp);
         // Depth-first from a virtual root joined to every piece on a side (time 0). A child
         // `c` of a piece `t` whose subtree reaches nothing earlier than `t` is cut off from
         // the sides by `t` alone: its subtree is a pocket.
@@ -166,6 +151,26 @@ impl Reach {
                 self.in_reach[p as usize] = true;
             }
         }
+    }
+
+    /// The touching graph of `opp`'s pieces, as lists (`adj[start[p]..start[p + 1]]`).
+    fn touching_graph(&mut self, board: &Board, opp: Color) {
+        let n = board.slot_capacity();
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        self.adj.clear();
+        for p in 0..n as u32 {
+            self.start[p as usize] = self.adj.len() as u32;
+            if board.is_live(p) && board.color(p) == opp {
+                let adj = &mut self.adj;
+                board.for_each_touching(p, |q| {
+                    if q != p && board.color(q) == opp {
+                        adj.push(q);
+                    }
+                });
+            }
+        }
+        self.start[n] = self.adj.len() as u32;
     }
 
     fn enter(&mut self, p: u32, time: &mut u32, g: u16, board: &Board) {
