@@ -377,7 +377,9 @@ fn two_turn_lookahead_counts_every_state_against_its_budget() {
     assert_eq!(solver.forcing_rest(&g, FORCING_TEST_BUDGET), None);
     assert!(!solver.aborted());
     let work = solver.nodes() - before;
-    assert!(work > 20_000, "only {work} states counted");
+    // About 1,100 since the reach bound settles most one-turn checks without visiting a
+    // state (over 20,000 before); every reply and end tried still counts one.
+    assert!(work > 1_000, "only {work} states counted");
     let before = solver.nodes();
     assert_eq!(solver.forcing_rest(&g, work / 10), None);
     assert!(solver.aborted(), "a tenth of the work did not stop it");
