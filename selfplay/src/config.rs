@@ -113,9 +113,13 @@ pub struct SearchConfig {
     /// game's [`GameState::forcing_turn`] looks for a rest of the turn that wins at once or
     /// forces a win on the decider's next turn whatever the reply, visiting at most this many
     /// states (a budget in work, not time, so runs stay reproducible); a path found proves
-    /// the root won and is played. `0` is off. Needs no `lookahead`.
+    /// the root won and is played. With the same budget, at every root (any phase of the
+    /// turn) the game's [`GameState::losing_decisions`] finds the decisions after which the
+    /// opponent wins at once whatever the rest of the turn; they become proven losses, so a
+    /// defence is found however few decisions hold. `0` is off. Needs no `lookahead`.
     ///
     /// [`GameState::forcing_turn`]: crumble_core::GameState::forcing_turn
+    /// [`GameState::losing_decisions`]: crumble_core::GameState::losing_decisions
     pub forcing_budget: u64,
     /// The same in matches, evaluation, tactics and play.
     pub play_forcing_budget: u64,

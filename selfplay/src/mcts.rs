@@ -389,6 +389,9 @@ impl<G: GameState> Search<G> {
             if self.plants_root_wins() && self.plant_root_win() {
                 return Sim::BackedUp; // the root is proven; the simulation game was used
             }
+            if self.mark_root_losses() {
+                self.sim_at_root();
+            }
         }
         let mut node = root;
         loop {

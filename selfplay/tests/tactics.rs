@@ -129,6 +129,40 @@ fn playing_a_stored_answer_scores_everything_and_random_far_less() {
     assert!(solved * 2 < total, "random solved {solved}/{total}");
 }
 
+/// The two-turn lookahead's losses make every defence exact: a search that knows nothing
+/// (uniform priors, 8 simulations a decision) holds every threat of the suite, since each
+/// decision of its turn that leaves the opponent a win is proven lost before it is tried.
+/// Without the lookahead the same search misses most of them.
+#[test]
+fn the_lookahead_defends_every_threat_with_a_uniform_search() {
+    let defend = builtin().filter(&[Kind::Defend]);
+    let solved = |forcing_budget: u64| {
+        let config = crumble_selfplay::SearchConfig {
+            play_forcing_budget: forcing_budget,
+            ..crumble_selfplay::SearchConfig::default()
+        };
+        let pool = crumble_selfplay::arena::Pool::new(
+            &[crumble_selfplay::AgentSpec::Mcts {
+                evaluator: crumble_selfplay::EvaluatorSpec::Uniform,
+                simulations: Some(8),
+            }],
+            &config.for_play(),
+            &crumble_selfplay::NoCheckpoints,
+        )
+        .unwrap();
+        let attempts =
+            crumble_selfplay::games::crumble::tactics::run(&pool, 0, &defend, 200, 4, 3).unwrap();
+        Score::of(&attempts).total()
+    };
+    let (with, total) = solved(crumble_selfplay::SearchConfig::default().play_forcing_budget);
+    assert_eq!(with, total, "defended {with} of {total}");
+    let (without, _) = solved(0);
+    assert!(
+        without * 2 < total,
+        "without the lookahead: {without} of {total}"
+    );
+}
+
 #[test]
 fn bad_lines_are_refused_with_file_and_line() {
     let err = |text: &str| Suite::parse("x.jsonl", text).unwrap_err().to_string();

@@ -244,6 +244,23 @@ pub trait GameState: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The two-turn lookahead's other half, bounded by `budget` as [`forcing_turn`] is: for
+    /// each of `legal` (legal decisions of this live state), does it lose at once, every end
+    /// of the turn it can lead to being the opponent's win or leaving the opponent a win
+    /// within their next turn? `None` when unknown (the budget, or no such check: the
+    /// default). Search makes the losing ones proven losses, so an answer must be exact.
+    ///
+    /// [`forcing_turn`]: GameState::forcing_turn
+    fn losing_decisions(
+        &self,
+        check: &mut Self::ForcingCheck,
+        budget: u64,
+        legal: &[Decision],
+    ) -> Option<Vec<bool>> {
+        let _ = (check, budget, legal);
+        None
+    }
+
     /// Size of the action space: every decision is below it. The same for every state reached
     /// from one start.
     fn action_count(&self) -> u32;

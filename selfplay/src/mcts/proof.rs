@@ -137,6 +137,55 @@ impl<G: GameState> Search<G> {
         true
     }
 
+    /// With a `forcing_budget`, once per search: the root's decisions that lose at once (the
+    /// game's [`GameState::losing_decisions`]) become proven losses, creating their children
+    /// where needed, so no simulation is spent on them and none is played while another is
+    /// left: a defence is found however few decisions hold. Nothing is marked when every
+    /// decision loses (the root is lost whatever is played). The simulation game must hold
+    /// the root's state; returns whether it marked any (the simulation game is then changed).
+    pub(super) fn mark_root_losses(&mut self) -> bool {
+        let root = self.root;
+        let nd = self.nodes[root as usize];
+        if self.cfg.forcing_budget == 0 || nd.n_edges < 2 || nd.proof != UNPROVEN {
+            return false;
+        }
+        let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;
+        self.legal.clear();
+        self.legal
+            .extend(self.edges[range.clone()].iter().map(|e| e.decision));
+        let sim = self.sim.as_mut().expect("a simulation is running");
+        let Some(lost) =
+            sim.losing_decisions(&mut self.forcing, self.cfg.forcing_budget, &self.legal)
+        else {
+            return false;
+        };
+        if lost.iter().all(|&l| l) || !lost.iter().any(|&l| l) {
+            return false;
+        }
+        for (i, &l) in range.zip(&lost) {
+            if !l {
+                continue;
+            }
+            let mut c = self.edges[i].child;
+            if c == NONE {
+                self.sim_at_root();
+                let sim = self.sim.as_mut().expect("set above");
+                sim.apply_unchecked(self.edges[i].decision);
+                c = self.new_node();
+                self.edges[i].child = c;
+            }
+            let cn = &mut self.nodes[c as usize];
+            if cn.proof == UNPROVEN {
+                cn.proof = -nd.sign;
+            }
+            debug_assert_eq!(
+                cn.proof, -nd.sign,
+                "a losing decision is not proven otherwise"
+            );
+        }
+        true
+    }
+
     /// Does the search plant proven wins at its root (the one-turn or the two-turn lookahead)?
     pub(super) fn plants_root_wins(&self) -> bool {
         self.cfg.lookahead.is_on() || self.cfg.forcing_budget > 0

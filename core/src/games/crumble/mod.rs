@@ -7,7 +7,7 @@
 //! The engine's modules: [`board`] (the tiling), [`geom`] (integer geometry), [`game`] (the
 //! turn's state machine), [`decision`] (the action space), [`moves`] and [`notation`]
 //! (complete moves and their text), [`position`] (position JSON),
-//! `random` (random play), [`lookahead`], [`ends`], [`perft`] and [`solve`] (exact play), [`symmetry`]
+//! `random` (random play), [`lookahead`], [`losses`], [`ends`], [`perft`] and [`solve`] (exact play), [`symmetry`]
 //! (the square's 8 maps), [`render`] (pictures).
 
 pub mod board;
@@ -18,6 +18,7 @@ pub mod error;
 pub mod game;
 pub mod geom;
 pub mod lookahead;
+pub mod losses;
 pub mod moves;
 pub mod notation;
 pub mod perft;
@@ -152,6 +153,15 @@ impl GameState for Crumble {
 
     fn forcing_turn(&self, check: &mut Solver, budget: u64) -> Option<Vec<Decision>> {
         check.forcing_rest(self, budget)
+    }
+
+    fn losing_decisions(
+        &self,
+        check: &mut Solver,
+        budget: u64,
+        legal: &[Decision],
+    ) -> Option<Vec<bool>> {
+        check.losses.losing(self, legal, budget)
     }
 
     #[inline]

@@ -36,6 +36,7 @@ use crate::games::crumble::decision::DecisionKind;
 use crate::games::crumble::ends::{EndMemo, TurnEnds};
 use crate::games::crumble::game::{Crumble, Phase};
 use crate::games::crumble::lookahead::WinCheck;
+use crate::games::crumble::losses::LossCheck;
 use crate::games::crumble::moves::Move;
 use crate::games::crumble::perft::TurnWalker;
 use std::ops::ControlFlow;
@@ -208,6 +209,10 @@ pub struct Solver {
     /// The mover's own ends in [`Solver::forcing_rest`].
     moves: TurnEnds,
     refutations: Vec<Move>,
+    /// The decisions that lose at once, for [`GameState::losing_decisions`].
+    ///
+    /// [`GameState::losing_decisions`]: crate::game::GameState::losing_decisions
+    pub(crate) losses: LossCheck,
 }
 
 impl Solver {
