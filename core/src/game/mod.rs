@@ -11,6 +11,7 @@ pub mod hash;
 pub mod moves;
 pub(crate) mod named;
 pub mod negamax;
+pub mod outcome;
 pub mod perft;
 pub mod progress;
 pub mod record;

@@ -4,7 +4,6 @@
 use super::board::{Board, Dir, Piece, PieceType, SquareSet, size_ok};
 use super::game::{LastMove, Outcome, Reason, Splinter};
 use super::notation::{self, NotationError};
-use crate::game::Color;
 use crate::game::strict_json::{self, key_err, named, object, only_keys, string};
 use serde_json::{Map, Value, json};
 use thiserror::Error;
@@ -63,12 +62,7 @@ pub fn to_value(game: &Splinter) -> Value {
 /// A result as the position JSON writes it (rule 10.1's `result`): `null` while the game goes
 /// on, else `{"winner": ..., "reason": ...}`.
 pub fn outcome_value(outcome: Option<Outcome>) -> Value {
-    outcome.map_or(Value::Null, |o| {
-        json!({
-            "winner": o.winner.map(Color::name),
-            "reason": o.reason.name(),
-        })
-    })
+    Outcome::value(outcome)
 }
 
 /// The position as one line of JSON.
