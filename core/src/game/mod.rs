@@ -24,7 +24,7 @@ pub mod text;
 pub use color::Color;
 pub use decision::Decision;
 pub use error::{DecisionError, StartMismatch, TurnError};
-pub use moves::{CompleteMoves, Refusal};
+pub use moves::{CompleteMoves, MoveDecisions, Refusal};
 pub use negamax::Negamax;
 pub use progress::Progress;
 pub use record::Record;

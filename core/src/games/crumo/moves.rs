@@ -5,6 +5,7 @@
 use super::board::{Cells, MAX_POINTS, Point, is_color};
 use super::game::{Action, Crumo, Pie, Previous};
 use super::notation::{self, CrumoMove, NotationError};
+use crate::game::moves::{MoveDecisions, complete_moves_notation};
 use crate::game::{CompleteMoves, Decision, DecisionLog, GameState, TurnError};
 use rand::Rng;
 use thiserror::Error;
@@ -64,24 +65,12 @@ pub enum MoveError {
 }
 
 impl CompleteMoves for Crumo {
-    type Move = CrumoMove;
-    type MoveError = MoveError;
-
-    /// Rule 11's notation.
-    fn read_move(&self, text: &str) -> Result<CrumoMove, MoveError> {
-        Ok(notation::parse_move(self.geometry(), text)?)
-    }
-
-    fn write_move(&self, mv: &CrumoMove) -> String {
-        notation::move_text(self.geometry(), mv)
-    }
+    // Moves read and written in rule 11's notation.
+    complete_moves_notation!(CrumoMove, MoveError, notation, geometry);
 
     /// One decision, or `From` and `To` for a move of pieces; a move after the end is refused
     /// by the rules' own error (rule 11.8).
-    fn resolve_at_turn_start(
-        &self,
-        mv: &CrumoMove,
-    ) -> Result<(Decision, Option<Decision>), MoveError> {
+    fn resolve_at_turn_start(&self, mv: &CrumoMove) -> Result<MoveDecisions, MoveError> {
         let geo = self.geometry();
         let me = self.to_move();
         match *mv {
@@ -171,11 +160,8 @@ impl CompleteMoves for Crumo {
     }
 
     /// One `Place`, `Pass` or `Swap`, or `From` then `To`.
-    fn move_of_turn(&self, decisions: &[Decision]) -> Option<CrumoMove> {
-        if self.is_over() || self.is_pending() {
-            return None;
-        }
-        let mv = match *decisions {
+    fn move_named_by(&self, decisions: &[Decision]) -> Option<CrumoMove> {
+        Some(match *decisions {
             [d] => match self.decode(d)? {
                 Action::Place { point, height } => CrumoMove::Place { point, height },
                 Action::Pass => CrumoMove::Pass,
@@ -189,38 +175,25 @@ impl CompleteMoves for Crumo {
                 _ => return None,
             },
             _ => return None,
-        };
-        // The decisions must also be legal, which `resolve` checks for the whole move.
-        (self.resolve(&mv).ok()? == (decisions[0], decisions.get(1).copied())).then_some(mv)
+        })
     }
 
-    fn legal_moves(&self) -> Vec<CrumoMove> {
-        let mut out = Vec::new();
-        if self.is_over() || self.is_pending() {
-            return out;
-        }
-        let mut decisions = Vec::new();
-        self.decisions_into(&mut decisions);
-        for &d in &decisions {
-            match self.decode(d) {
-                Some(Action::Place { point, height }) => {
-                    out.push(CrumoMove::Place { point, height })
-                }
-                Some(Action::From { point }) => {
-                    let mut targets = [0 as Point; 12 * 24];
-                    let n = self.sorted_targets(point, &mut targets);
-                    out.extend(
-                        targets[..n]
-                            .iter()
-                            .map(|&to| CrumoMove::Move { from: point, to }),
-                    );
-                }
-                Some(Action::Pass) => out.push(CrumoMove::Pass),
-                Some(Action::Swap) => out.push(CrumoMove::Swap),
-                Some(Action::To { .. }) | None => unreachable!("a turn-start decision"),
+    fn moves_beginning(&self, first: Decision, out: &mut Vec<CrumoMove>) {
+        match self.decode(first) {
+            Some(Action::Place { point, height }) => out.push(CrumoMove::Place { point, height }),
+            Some(Action::From { point }) => {
+                let mut targets = [0 as Point; 12 * 24];
+                let n = self.sorted_targets(point, &mut targets);
+                out.extend(
+                    targets[..n]
+                        .iter()
+                        .map(|&to| CrumoMove::Move { from: point, to }),
+                );
             }
+            Some(Action::Pass) => out.push(CrumoMove::Pass),
+            Some(Action::Swap) => out.push(CrumoMove::Swap),
+            Some(Action::To { .. }) | None => unreachable!("a turn-start decision"),
         }
-        out
     }
 }
 
@@ -251,7 +224,6 @@ impl Crumo {
         rng: &mut R,
         mut path: DecisionLog,
     ) -> u32 {
-        debug_assert!(!self.is_over(), "random play is only asked of a live game");
         let mut play = |game: &mut Crumo, d: Decision| {
             game.apply_unchecked(d);
             if let Some(p) = path.as_deref_mut() {

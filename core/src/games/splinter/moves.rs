@@ -5,6 +5,7 @@
 use super::board::{Dir, MAX_PIECES, Square};
 use super::game::{Action, Splinter};
 use super::notation::{self, NotationError};
+use crate::game::moves::{MoveDecisions, complete_moves_notation};
 use crate::game::{CompleteMoves, Decision, DecisionLog, GameState, TurnError};
 use rand::Rng;
 use thiserror::Error;
@@ -46,24 +47,12 @@ pub enum MoveError {
 const MAX_CANDIDATES: usize = 8 * MAX_PIECES;
 
 impl CompleteMoves for Splinter {
-    type Move = SplinterMove;
-    type MoveError = MoveError;
-
-    /// Rule 9's notation.
-    fn read_move(&self, text: &str) -> Result<SplinterMove, MoveError> {
-        Ok(notation::parse_move(self.board(), text)?)
-    }
-
-    /// The canonical text when the move is canonical (see [`Splinter::canonical`]).
-    fn write_move(&self, mv: &SplinterMove) -> String {
-        notation::move_text(self.board(), mv)
-    }
+    // Moves read and written in rule 9's notation: a canonical move as its canonical text
+    // (see [`Splinter::canonical`]).
+    complete_moves_notation!(SplinterMove, MoveError, notation, board);
 
     /// Its `Move`, then its `Keep` if the move leaves equal largest groups.
-    fn resolve_at_turn_start(
-        &self,
-        mv: &SplinterMove,
-    ) -> Result<(Decision, Option<Decision>), MoveError> {
+    fn resolve_at_turn_start(&self, mv: &SplinterMove) -> Result<MoveDecisions, MoveError> {
         let b = self.board();
         if usize::from(mv.from) >= b.square_count()
             || b.get(mv.from).is_none_or(|p| p.color != self.to_move())
@@ -103,47 +92,37 @@ impl CompleteMoves for Splinter {
         }
     }
 
-    /// Every legal complete move in canonical form (a move that leaves equal largest groups
-    /// once per group that may stay), in the order of their decisions. Empty once the game
-    /// is over or in the middle of a turn.
-    fn legal_moves(&self) -> Vec<SplinterMove> {
-        let mut out = Vec::new();
-        if self.is_over() || self.is_pending() {
-            return out;
+    /// Every legal complete move that begins with the slide `first`, in canonical form (a
+    /// move that leaves equal largest groups once per group that may stay).
+    fn moves_beginning(&self, first: Decision, out: &mut Vec<SplinterMove>) {
+        let Some(Action::Move { from, dir }) = self.decode(first) else {
+            return;
+        };
+        let mut after = self.clone();
+        after.apply_unchecked(first);
+        if !after.is_pending() {
+            out.push(SplinterMove {
+                from,
+                dir,
+                keep: None,
+            });
+            return;
         }
-        let mut decisions = Vec::new();
         let mut keeps = Vec::new();
-        self.decisions_into(&mut decisions);
-        for &d in &decisions {
-            let Some(Action::Move { from, dir }) = self.decode(d) else {
-                continue;
-            };
-            let mut after = self.clone();
-            after.apply_unchecked(d);
-            if after.is_pending() {
-                after.legal_decisions_into(&mut keeps);
-                for &k in &keeps {
-                    if let Some(Action::Keep { square }) = after.decode(k) {
-                        out.push(SplinterMove {
-                            from,
-                            dir,
-                            keep: Some(square),
-                        });
-                    }
-                }
-            } else {
+        after.legal_decisions_into(&mut keeps);
+        for &k in &keeps {
+            if let Some(Action::Keep { square }) = after.decode(k) {
                 out.push(SplinterMove {
                     from,
                     dir,
-                    keep: None,
+                    keep: Some(square),
                 });
             }
         }
-        out
     }
 
     /// The slide, and the group that stays when the slide leaves equal largest groups.
-    fn move_of_turn(&self, turn: &[Decision]) -> Option<SplinterMove> {
+    fn move_named_by(&self, turn: &[Decision]) -> Option<SplinterMove> {
         let (Some(Action::Move { from, dir }), rest) = (self.decode(*turn.first()?), &turn[1..])
         else {
             return None;
@@ -160,9 +139,7 @@ impl CompleteMoves for Splinter {
             }
             _ => return None,
         };
-        let mv = SplinterMove { from, dir, keep };
-        // The decisions must be exactly the move's, which `resolve` gives.
-        (self.resolve(&mv).ok()? == (turn[0], turn.get(1).copied())).then_some(mv)
+        Some(SplinterMove { from, dir, keep })
     }
 }
 
@@ -206,7 +183,6 @@ impl Splinter {
         rng: &mut R,
         mut path: DecisionLog,
     ) -> u32 {
-        debug_assert!(!self.is_over(), "random play is only asked of a live game");
         let mut made = 0;
         if !self.is_pending() {
             // Weighted by the choices each slide stands for, so each complete move is as
