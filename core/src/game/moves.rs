@@ -10,6 +10,26 @@ use rand::Rng;
 use std::error::Error;
 use std::fmt;
 
+/// Why a complete move was refused: its text (`N`, the game's error for a malformed move),
+/// the turn (the game is over, or in the middle of a turn), or the game's own rules (`R`).
+/// Each game names its instance `MoveError`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError<N, R>
+where
+    N: Error + 'static,
+    R: Error + 'static,
+{
+    /// Not a move of the game's notation, or one off this board.
+    #[error(transparent)]
+    Notation(N),
+    /// No move at all can be played now.
+    #[error(transparent)]
+    Turn(#[from] TurnError),
+    /// The move breaks one of the game's rules here.
+    #[error(transparent)]
+    Rules(R),
+}
+
 /// The decisions of a complete move: its first, and its second where it takes two.
 pub type MoveDecisions = (Decision, Option<Decision>);
 
@@ -155,8 +175,8 @@ pub trait CompleteMoves: GameState {
 }
 
 /// The [`CompleteMoves`] items that games keeping their notation in a module `$notation` (its
-/// `parse_move` and `move_text` over the board that `self.$board()` gives, its error turned
-/// into the game's move error by `From`) write alike: the move and error types, and reading
+/// `parse_move` and `move_text` over the board that `self.$board()` gives, its error the
+/// `Notation` of the game's [`MoveError`]) write alike: the move and error types, and reading
 /// and writing a move.
 macro_rules! complete_moves_notation {
     ($move:ty, $error:ty, $notation:ident, $board:ident) => {
@@ -164,7 +184,8 @@ macro_rules! complete_moves_notation {
         type MoveError = $error;
 
         fn read_move(&self, text: &str) -> Result<$move, $error> {
-            Ok($notation::parse_move(self.$board(), text)?)
+            $notation::parse_move(self.$board(), text)
+                .map_err($crate::game::moves::MoveError::Notation)
         }
 
         fn write_move(&self, mv: &$move) -> String {

@@ -6,17 +6,16 @@ use super::board::{Cells, MAX_POINTS, Point, is_color};
 use super::game::{Action, Crumo, Pie, Previous};
 use super::notation::{self, CrumoMove, NotationError};
 use crate::game::moves::{MoveDecisions, complete_moves_notation};
-use crate::game::{CompleteMoves, Decision, DecisionLog, GameState, TurnError};
+use crate::game::{CompleteMoves, Decision, DecisionLog, GameState};
 use rand::Rng;
 use thiserror::Error;
 
-/// Why a move cannot be played here.
+/// Why a move cannot be played here: its text, the turn, or one of the rules below.
+pub type MoveError = crate::game::moves::MoveError<NotationError, MoveRuleError>;
+
+/// A move that breaks a rule here.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum MoveError {
-    #[error(transparent)]
-    Notation(#[from] NotationError),
-    #[error(transparent)]
-    Turn(#[from] TurnError),
+pub enum MoveRuleError {
     #[error("on the first turn Black must place a stack; {what} is illegal (rule 8.1)")]
     FirstTurnPlaces { what: &'static str },
     #[error("swap is legal only on the second turn (rule 8.2)")]
@@ -75,45 +74,51 @@ impl CompleteMoves for Crumo {
         let me = self.to_move();
         match *mv {
             CrumoMove::Pass if self.pie() == Pie::First => {
-                Err(MoveError::FirstTurnPlaces { what: "pass" })
+                Err(MoveError::Rules(MoveRuleError::FirstTurnPlaces {
+                    what: "pass",
+                }))
             }
             CrumoMove::Pass => Ok((self.encode(Action::Pass), None)),
             CrumoMove::Swap if self.pie() == Pie::First => {
-                Err(MoveError::FirstTurnPlaces { what: "swap" })
+                Err(MoveError::Rules(MoveRuleError::FirstTurnPlaces {
+                    what: "swap",
+                }))
             }
-            CrumoMove::Swap if self.pie() != Pie::Choice => Err(MoveError::SwapNotNow),
+            CrumoMove::Swap if self.pie() != Pie::Choice => {
+                Err(MoveError::Rules(MoveRuleError::SwapNotNow))
+            }
             CrumoMove::Swap => Ok((self.encode(Action::Swap), None)),
             CrumoMove::Place { point, height } => {
                 let name = || geo.name(point);
                 if self.stack(point).is_some() {
-                    return Err(MoveError::Occupied { point: name() });
+                    return Err(MoveError::Rules(MoveRuleError::Occupied { point: name() }));
                 }
                 let longest = geo.longest_line(point);
                 if height == 0 || height > longest {
-                    return Err(MoveError::NoPointAtDistance {
+                    return Err(MoveError::Rules(MoveRuleError::NoPointAtDistance {
                         point: name(),
                         height,
                         longest,
-                    });
+                    }));
                 }
                 if let Some(enemy) = (0..12)
                     .filter_map(|d| geo.step(point, d, height))
                     .find(|&t| is_color(self.cells[usize::from(t)], me.opposite()))
                 {
-                    return Err(MoveError::GuardsEnemy {
+                    return Err(MoveError::Rules(MoveRuleError::GuardsEnemy {
                         point: name(),
                         height,
                         enemy: geo.name(enemy),
-                    });
+                    }));
                 }
                 let g = self.guards(point);
                 let (attack, defence) = (g[me.opposite() as usize], 1 + g[me as usize]);
                 if attack > defence {
-                    return Err(MoveError::DeadOnArrival {
+                    return Err(MoveError::Rules(MoveRuleError::DeadOnArrival {
                         point: name(),
                         attack,
                         defence,
-                    });
+                    }));
                 }
                 let d = self.encode(Action::Place { point, height });
                 debug_assert!(self.is_legal(d));
@@ -121,12 +126,14 @@ impl CompleteMoves for Crumo {
             }
             CrumoMove::Move { from, to } => {
                 if self.pie() == Pie::First {
-                    return Err(MoveError::FirstTurnPlaces { what: "a move" });
+                    return Err(MoveError::Rules(MoveRuleError::FirstTurnPlaces {
+                        what: "a move",
+                    }));
                 }
                 let Some(stack) = self.stack(from).filter(|s| s.color == me) else {
-                    return Err(MoveError::NotOwnStack {
+                    return Err(MoveError::Rules(MoveRuleError::NotOwnStack {
                         point: geo.name(from),
-                    });
+                    }));
                 };
                 let Some((_, k)) = geo.line_between(from, to) else {
                     return Err(MoveError::Notation(NotationError::NotALine {
@@ -135,21 +142,23 @@ impl CompleteMoves for Crumo {
                     }));
                 };
                 if u64::from(k) > stack.height {
-                    return Err(MoveError::TooFewPieces {
+                    return Err(MoveError::Rules(MoveRuleError::TooFewPieces {
                         from: geo.name(from),
                         to: geo.name(to),
                         pieces: k,
                         height: stack.height,
-                    });
+                    }));
                 }
                 if self.stack(to).is_some_and(|s| s.color != me) {
-                    return Err(MoveError::LandsOnEnemy { to: geo.name(to) });
+                    return Err(MoveError::Rules(MoveRuleError::LandsOnEnemy {
+                        to: geo.name(to),
+                    }));
                 }
                 if u64::from(k) == stack.height
                     && self.previous() == Previous::CompleteMove
                     && !self.complete_move_captures(from, to)
                 {
-                    return Err(MoveError::CompleteAfterComplete);
+                    return Err(MoveError::Rules(MoveRuleError::CompleteAfterComplete));
                 }
                 let first = self.encode(Action::From { point: from });
                 let second = self.encode(Action::To { point: to });

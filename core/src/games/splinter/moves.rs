@@ -6,7 +6,7 @@ use super::board::{Dir, MAX_PIECES, Square};
 use super::game::{Action, Splinter};
 use super::notation::{self, NotationError};
 use crate::game::moves::{MoveDecisions, complete_moves_notation};
-use crate::game::{CompleteMoves, Decision, DecisionLog, GameState, TurnError};
+use crate::game::{CompleteMoves, Decision, DecisionLog, GameState};
 use rand::Rng;
 use thiserror::Error;
 
@@ -20,13 +20,12 @@ pub struct SplinterMove {
     pub keep: Option<Square>,
 }
 
-/// Why a move cannot be played here.
+/// Why a move cannot be played here: its text, the turn, or one of the rules below.
+pub type MoveError = crate::game::moves::MoveError<NotationError, MoveRuleError>;
+
+/// A move that breaks a rule here.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum MoveError {
-    #[error(transparent)]
-    Notation(#[from] NotationError),
-    #[error(transparent)]
-    Turn(#[from] TurnError),
+pub enum MoveRuleError {
     #[error("{square} holds no piece of the player to move")]
     NotOwnPiece { square: String },
     #[error("the destination is off the board")]
@@ -57,15 +56,15 @@ impl CompleteMoves for Splinter {
         if usize::from(mv.from) >= b.square_count()
             || b.get(mv.from).is_none_or(|p| p.color != self.to_move())
         {
-            return Err(MoveError::NotOwnPiece {
+            return Err(MoveError::Rules(MoveRuleError::NotOwnPiece {
                 square: notation::square_name(b, mv.from),
-            });
+            }));
         }
         if b.step(mv.from, mv.dir).is_none() {
-            return Err(MoveError::OffBoard);
+            return Err(MoveError::Rules(MoveRuleError::OffBoard));
         }
         if self.no_return_forbids(mv.from, mv.dir) {
-            return Err(MoveError::NoReturn);
+            return Err(MoveError::Rules(MoveRuleError::NoReturn));
         }
         let first = self.encode(Action::Move {
             from: mv.from,
@@ -75,16 +74,16 @@ impl CompleteMoves for Splinter {
         after.apply_unchecked(first);
         match (after.is_pending(), mv.keep) {
             (false, None) => Ok((first, None)),
-            (false, Some(_)) => Err(MoveError::ChoiceNotAllowed),
-            (true, None) => Err(MoveError::ChoiceMissing),
+            (false, Some(_)) => Err(MoveError::Rules(MoveRuleError::ChoiceNotAllowed)),
+            (true, None) => Err(MoveError::Rules(MoveRuleError::ChoiceMissing)),
             (true, Some(square)) => {
                 let groups = after.board().groups();
                 let in_largest = usize::from(square) < after.board().square_count()
                     && groups.is_largest(groups.label[usize::from(square)]);
                 if !in_largest {
-                    return Err(MoveError::ChoiceNotLargest {
+                    return Err(MoveError::Rules(MoveRuleError::ChoiceNotLargest {
                         square: notation::square_name(b, square),
-                    });
+                    }));
                 }
                 let anchor = groups.anchor[usize::from(groups.label[usize::from(square)])];
                 Ok((first, Some(self.encode(Action::Keep { square: anchor }))))
