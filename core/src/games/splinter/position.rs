@@ -94,12 +94,10 @@ pub fn from_json(text: &str) -> Result<Splinter, PositionError> {
 
 /// [`from_json`] of a value already parsed. (A repeated key can only be caught in the text.)
 pub fn from_value(root: &Value) -> Result<Splinter, PositionError> {
-    let obj = object(root, "position")?;
-    only_keys(
-        obj,
+    let obj = strict_json::position_object(
+        root,
         &["width", "height", "to_move", "pieces"],
         &["last_move", "result"],
-        "",
     )?;
     let width = size(
         obj,
