@@ -20,14 +20,7 @@ fn rect(r: Rect) -> Value {
 
 /// The piece of `game` beside `from` in direction `dir` (the target of a swap step).
 fn neighbour(game: &Crumble, from: Rect, dir: Dir) -> Option<Rect> {
-    let g = game.grid_size();
-    let (x, y) = match dir {
-        Dir::N if from.top() < g => (from.x, from.top()),
-        Dir::S if from.y > 0 => (from.x, from.y - 1),
-        Dir::E if from.right() < g => (from.right(), from.y),
-        Dir::W if from.x > 0 => (from.x - 1, from.y),
-        _ => return None,
-    };
+    let (x, y) = from.beside(dir, game.grid_size())?;
     Some(game.board().piece_at(x, y).rect)
 }
 
