@@ -8,7 +8,6 @@ use super::game::{BoardView, ServeGame, size_in};
 use crumble_core::Decision;
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::notation;
-use crumble_core::games::crumble::position;
 use crumble_core::games::crumble::render::{BaseMark, Highlight};
 use crumble_core::games::crumble::{Crumble, DecisionKind, Dir, Phase, Rect};
 use serde_json::{Value, json};
@@ -138,11 +137,8 @@ impl ServeGame for Crumble {
     const PAGE_SCRIPT: &'static str = include_str!("assets/crumble.js");
 
     /// The standard start of a board of 2 to 16 cells a side at resolution 8 (the built-in
-    /// network's), or Crumble's position JSON.
-    fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Crumble, ServeError> {
-        if let Some(text) = position_json {
-            return position::from_json(text).map_err(|e| ServeError::BadPosition(e.to_string()));
-        }
+    /// network's).
+    fn sized_start(board: Option<&str>) -> Result<Crumble, ServeError> {
         let n = match board {
             Some(b) => size_in(b, 2..=16, "boards of cells a side")?,
             None => 6,
