@@ -123,7 +123,7 @@ fn rule_2_2_stacks_have_one_colour_and_no_height_limit() {
     let mut g = after(5, &["2e5", "1g5"]);
     assert!(matches!(
         g.play_text("e5-g5"),
-        Err(MoveError::LandsOnEnemy { .. })
+        Err(MoveError::Rules(MoveRuleError::LandsOnEnemy { .. }))
     ));
 }
 
@@ -212,7 +212,7 @@ fn rule_5_1_placing_puts_a_new_stack_of_the_chosen_height() {
     let mut g = after(5, &["3e5"]);
     assert!(matches!(
         g.play_text("1e5"),
-        Err(MoveError::Occupied { .. })
+        Err(MoveError::Rules(MoveRuleError::Occupied { .. }))
     ));
 }
 
@@ -221,11 +221,17 @@ fn rule_5_2_a_some_point_at_distance_h_exists() {
     let mut g = Crumo::standard(5).unwrap();
     assert!(matches!(
         g.play_text("5e5"),
-        Err(MoveError::NoPointAtDistance { longest: 4, .. })
+        Err(MoveError::Rules(MoveRuleError::NoPointAtDistance {
+            longest: 4,
+            ..
+        }))
     ));
     assert!(matches!(
         g.play_text("9e1"),
-        Err(MoveError::NoPointAtDistance { longest: 8, .. })
+        Err(MoveError::Rules(MoveRuleError::NoPointAtDistance {
+            longest: 8,
+            ..
+        }))
     ));
     g.play_text("8e1").unwrap();
     let mut g = Crumo::standard(5).unwrap();
@@ -237,7 +243,7 @@ fn rule_5_2_b_no_enemy_stack_at_distance_h() {
     let mut g = after(5, &["3e5"]);
     assert!(matches!(
         g.play_text("3e2"),
-        Err(MoveError::GuardsEnemy { enemy, .. }) if enemy == "e5"
+        Err(MoveError::Rules(MoveRuleError::GuardsEnemy { enemy, .. })) if enemy == "e5"
     ));
     // Only the distance counts: e5 is 3 steps from e2, not 2 or 4.
     g.play_text("4e2").unwrap();
@@ -250,11 +256,11 @@ fn rule_5_2_c_the_new_stack_is_not_dead() {
     let mut g = after(5, &["1a5", "1f5", "1i1", "1e6"]);
     assert!(matches!(
         g.play_text("3e5"),
-        Err(MoveError::DeadOnArrival {
+        Err(MoveError::Rules(MoveRuleError::DeadOnArrival {
             attack: 2,
             defence: 1,
             ..
-        })
+        }))
     ));
     // Every height is refused there, not just 3.
     assert_eq!(g.placement_heights(Black, pt(&g, "e5")), 0);
@@ -290,16 +296,16 @@ fn rule_6_1_moves_take_k_pieces_k_steps_and_jump() {
     let mut g = after(5, &["2e5", "1a9"]);
     assert!(matches!(
         g.play_text("e5-e8"),
-        Err(MoveError::TooFewPieces {
+        Err(MoveError::Rules(MoveRuleError::TooFewPieces {
             pieces: 3,
             height: 2,
             ..
-        })
+        }))
     ));
     assert!(matches!(g.play_text("e5-f7"), Err(MoveError::Notation(_))));
     assert!(matches!(
         g.play_text("a9-a8"),
-        Err(MoveError::NotOwnStack { .. })
+        Err(MoveError::Rules(MoveRuleError::NotOwnStack { .. }))
     ));
 }
 
@@ -345,7 +351,7 @@ fn rule_6_5_a_complete_move_after_one_must_capture() {
     assert_eq!(g.previous(), Previous::CompleteMove);
     assert!(matches!(
         g.play_text("a9-a8"),
-        Err(MoveError::CompleteAfterComplete)
+        Err(MoveError::Rules(MoveRuleError::CompleteAfterComplete))
     ));
     assert!(!g.legal_move_texts().contains(&"a9-a8".to_string()));
     // Placements and passes stay legal.
@@ -360,6 +366,6 @@ fn rule_6_5_a_complete_move_after_one_must_capture() {
     let mut g = example_start("06-5-own-loss-is-not-capturing.json");
     assert!(matches!(
         g.play_text("f3-f5"),
-        Err(MoveError::CompleteAfterComplete)
+        Err(MoveError::Rules(MoveRuleError::CompleteAfterComplete))
     ));
 }

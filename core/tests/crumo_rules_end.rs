@@ -16,7 +16,7 @@ fn rule_7_1_pass_is_legal_except_on_the_first_turn() {
     assert!(!texts(&g).contains(&"pass".to_string()));
     assert!(matches!(
         g.play_text("pass"),
-        Err(MoveError::FirstTurnPlaces { .. })
+        Err(MoveError::Rules(MoveRuleError::FirstTurnPlaces { .. }))
     ));
     g.play_text("3e5").unwrap();
     assert!(texts(&g).contains(&"pass".to_string()));
@@ -75,7 +75,7 @@ fn rule_8_1_the_first_turn_is_a_black_placement() {
     assert_eq!(points.len(), 61);
     assert!(matches!(
         g.play_text("swap"),
-        Err(MoveError::FirstTurnPlaces { .. })
+        Err(MoveError::Rules(MoveRuleError::FirstTurnPlaces { .. }))
     ));
     g.play_text("1e5").unwrap();
     assert_eq!((g.to_move(), g.pie()), (White, Pie::Choice));
@@ -95,11 +95,14 @@ fn rule_8_2_swap_only_on_the_second_turn_keeps_the_board_and_white_to_move() {
         assert_eq!(after_swap[key], before[key], "{key}");
     }
     let mut late = after(5, &["3e5", "1e3"]);
-    assert!(matches!(late.play_text("swap"), Err(MoveError::SwapNotNow)));
+    assert!(matches!(
+        late.play_text("swap"),
+        Err(MoveError::Rules(MoveRuleError::SwapNotNow))
+    ));
     let mut twice = after(5, &["3e5", "swap"]);
     assert!(matches!(
         twice.play_text("swap"),
-        Err(MoveError::SwapNotNow)
+        Err(MoveError::Rules(MoveRuleError::SwapNotNow))
     ));
 }
 

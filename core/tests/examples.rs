@@ -10,7 +10,7 @@ use crumble_core::game::CompleteMoves;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::crumble::notation::{self, Frame};
 use crumble_core::games::crumble::position;
-use crumble_core::games::crumo::MoveError;
+use crumble_core::games::crumo::{MoveError, MoveRuleError};
 use crumble_core::games::splinter::{self, Splinter};
 use crumo_common::{NotationError, example, example_moves, json, same_position};
 use serde_json::Value;
@@ -253,34 +253,43 @@ fn expected_refusal(file: &str, e: &MoveError) -> bool {
     match file {
         "05-2-dead-on-arrival-refused.json" => matches!(
             e,
-            MoveError::DeadOnArrival {
+            MoveError::Rules(MoveRuleError::DeadOnArrival {
                 attack: 2,
                 defence: 1,
                 ..
-            }
+            })
         ),
         "05-2-enemy-at-distance-refused.json" => {
-            matches!(e, MoveError::GuardsEnemy { enemy, .. } if enemy == "e5")
+            matches!(e, MoveError::Rules(MoveRuleError::GuardsEnemy { enemy, .. }) if enemy == "e5")
         }
         "05-2-no-point-at-distance-refused.json" => {
-            matches!(e, MoveError::NoPointAtDistance { longest: 4, .. })
+            matches!(
+                e,
+                MoveError::Rules(MoveRuleError::NoPointAtDistance { longest: 4, .. })
+            )
         }
-        "06-1-enemy-landing-refused.json" => matches!(e, MoveError::LandsOnEnemy { .. }),
+        "06-1-enemy-landing-refused.json" => {
+            matches!(e, MoveError::Rules(MoveRuleError::LandsOnEnemy { .. }))
+        }
         "06-1-too-few-pieces-refused.json" => {
             matches!(
                 e,
-                MoveError::TooFewPieces {
+                MoveError::Rules(MoveRuleError::TooFewPieces {
                     pieces: 3,
                     height: 2,
                     ..
-                }
+                })
             )
         }
         "06-5-complete-after-complete-refused.json" | "06-5-own-loss-is-not-capturing.json" => {
-            matches!(e, MoveError::CompleteAfterComplete)
+            matches!(e, MoveError::Rules(MoveRuleError::CompleteAfterComplete))
         }
-        "08-1-first-turn-pass-refused.json" => matches!(e, MoveError::FirstTurnPlaces { .. }),
-        "08-2-swap-too-late-refused.json" => matches!(e, MoveError::SwapNotNow),
+        "08-1-first-turn-pass-refused.json" => {
+            matches!(e, MoveError::Rules(MoveRuleError::FirstTurnPlaces { .. }))
+        }
+        "08-2-swap-too-late-refused.json" => {
+            matches!(e, MoveError::Rules(MoveRuleError::SwapNotNow))
+        }
         "11-5-notation-refused.json" => {
             matches!(e, MoveError::Notation(NotationError::Syntax { .. }))
         }
@@ -327,6 +336,6 @@ fn the_crumo_harness_fails_on_a_wrong_expectation() {
     assert!(check_crumo("06-3-enemy-cascade.json", &case).is_err());
     assert!(!expected_refusal(
         "08-2-swap-too-late-refused.json",
-        &MoveError::CompleteAfterComplete
+        &MoveError::Rules(MoveRuleError::CompleteAfterComplete)
     ));
 }

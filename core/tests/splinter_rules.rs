@@ -231,7 +231,10 @@ fn rule_3_2_equal_largest_groups_ask_the_mover_a_second_decision() {
         let with = notation::parse_move(g.board(), "e4-d3/d3").unwrap();
         g.resolve(&with).unwrap()
     };
-    assert_eq!(g.play(&mv), Err(MoveError::ChoiceMissing));
+    assert_eq!(
+        g.play(&mv),
+        Err(MoveError::Rules(MoveRuleError::ChoiceMissing))
+    );
     g.apply(first).unwrap();
     assert!(g.is_pending() && !g.at_turn_start());
     assert_eq!(g.to_move(), Color::Black);
@@ -368,11 +371,11 @@ fn rule_4_4_moved_pieces_are_the_mover_and_its_run_still_on_the_board() {
 fn rule_5_1_no_piece_goes_back_where_it_stood_before_the_opponents_move() {
     assert_eq!(
         refused("08-no-return-pushed-piece-refused.json"),
-        MoveError::NoReturn
+        MoveError::Rules(MoveRuleError::NoReturn)
     );
     assert_eq!(
         refused("09-no-return-undo-chain-refused.json"),
-        MoveError::NoReturn
+        MoveError::Rules(MoveRuleError::NoReturn)
     );
 }
 
@@ -380,11 +383,11 @@ fn rule_5_1_no_piece_goes_back_where_it_stood_before_the_opponents_move() {
 fn rule_5_2_the_test_is_the_opposite_direction_and_a_square_of_m_on_the_path() {
     assert_eq!(
         refused("12-no-return-from-position-refused.json"),
-        MoveError::NoReturn
+        MoveError::Rules(MoveRuleError::NoReturn)
     );
     assert_eq!(
         refused("29-no-return-loaded-state-refused.json"),
-        MoveError::NoReturn
+        MoveError::Rules(MoveRuleError::NoReturn)
     );
     // The same move in another direction, or with no last move, is free.
     let mut g = Splinter::standard(15, 18).unwrap();
@@ -411,7 +414,10 @@ fn rule_5_4_it_is_judged_on_the_push_even_if_the_splinter_would_remove_the_piece
     let mut v = position::to_value(&g);
     v["last_move"] = json!({"direction": "ne", "moved": ["f7"]});
     g = position::from_value(&v).unwrap();
-    assert_eq!(g.play_text("f7-e6"), Err(MoveError::NoReturn));
+    assert_eq!(
+        g.play_text("f7-e6"),
+        Err(MoveError::Rules(MoveRuleError::NoReturn))
+    );
 }
 
 #[test]

@@ -182,17 +182,20 @@ fn rule_9_2_a_move_is_from_dash_to_between_neighbours() {
 #[test]
 fn rule_9_3_the_suffix_is_required_exactly_when_groups_are_equal() {
     let g = example_start("15-tie-mover-keeps-first.json");
-    assert_eq!(g.clone().play_text("e4-d3"), Err(MoveError::ChoiceMissing));
+    assert_eq!(
+        g.clone().play_text("e4-d3"),
+        Err(MoveError::Rules(MoveRuleError::ChoiceMissing))
+    );
     assert_eq!(
         g.clone().play_text("e4-d3/e9"),
-        Err(MoveError::ChoiceNotLargest {
+        Err(MoveError::Rules(MoveRuleError::ChoiceNotLargest {
             square: "e9".into()
-        })
+        }))
     );
     let plain = Splinter::standard(15, 18).unwrap();
     assert_eq!(
         plain.clone().play_text("h9-h10/h10"),
-        Err(MoveError::ChoiceNotAllowed)
+        Err(MoveError::Rules(MoveRuleError::ChoiceNotAllowed))
     );
     // Example 18: a smaller group's square is refused.
     let g = example_start("18-three-groups-two-tied.json");

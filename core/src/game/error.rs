@@ -32,6 +32,24 @@ impl StartMismatch {
             Err(StartMismatch { named, found })
         }
     }
+
+    /// The game a start gives when it names a board (`named`, in the game's words) and may
+    /// hold a position: without one, the board's `standard` start; with one, the position as
+    /// `read` reads it, refused when `words` puts it on another board.
+    pub fn start_on_board<G, E: From<StartMismatch>>(
+        position: Option<&serde_json::Value>,
+        named: String,
+        standard: impl FnOnce() -> Result<G, E>,
+        read: impl FnOnce(&serde_json::Value) -> Result<G, E>,
+        words: impl FnOnce(&G) -> String,
+    ) -> Result<G, E> {
+        let Some(json) = position else {
+            return standard();
+        };
+        let game = read(json)?;
+        StartMismatch::check(named, words(&game))?;
+        Ok(game)
+    }
 }
 
 /// Why no complete move can be played now, whatever the move: every game's move errors wrap it.

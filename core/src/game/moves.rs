@@ -10,6 +10,29 @@ use rand::Rng;
 use std::error::Error;
 use std::fmt;
 
+/// Why a complete move was refused: its text (`N`, the game's error for a malformed move),
+/// the turn (the game is over, or in the middle of a turn), or the game's own rules (`R`).
+/// Each game names its instance `MoveError`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError<N, R>
+where
+    N: Error + 'static,
+    R: Error + 'static,
+{
+    /// Not a move of the game's notation, or one off this board.
+    #[error(transparent)]
+    Notation(N),
+    /// No move at all can be played now.
+    #[error(transparent)]
+    Turn(#[from] TurnError),
+    /// The move breaks one of the game's rules here.
+    #[error(transparent)]
+    Rules(R),
+}
+
+/// The decisions of a complete move: its first, and its second where it takes two.
+pub type MoveDecisions = (Decision, Option<Decision>);
+
 /// A game played in complete moves of one or two decisions: the game says how a move reads,
 /// writes and resolves to its decisions; play, lists and text come from that.
 pub trait CompleteMoves: GameState {
@@ -26,14 +49,11 @@ pub trait CompleteMoves: GameState {
 
     /// The decisions of a complete move at a turn start (the second only where the move takes
     /// two), or why it is not legal here. The game is not changed.
-    fn resolve_at_turn_start(
-        &self,
-        mv: &Self::Move,
-    ) -> Result<(Decision, Option<Decision>), Self::MoveError>;
+    fn resolve_at_turn_start(&self, mv: &Self::Move) -> Result<MoveDecisions, Self::MoveError>;
 
     /// The decisions of a complete move, or why it is not legal here (a move after the end or
     /// in the middle of a turn included). The game is not changed.
-    fn resolve(&self, mv: &Self::Move) -> Result<(Decision, Option<Decision>), Self::MoveError> {
+    fn resolve(&self, mv: &Self::Move) -> Result<MoveDecisions, Self::MoveError> {
         if self.is_over() {
             return Err(TurnError::GameOver.into());
         }
@@ -43,14 +63,45 @@ pub trait CompleteMoves: GameState {
         self.resolve_at_turn_start(mv)
     }
 
+    /// The move that one turn's decisions name from this turn start, read from the decisions
+    /// alone; `None` when they name none. [`CompleteMoves::move_of_turn`] checks it is legal.
+    fn move_named_by(&self, turn: &[Decision]) -> Option<Self::Move>;
+
     /// The complete move that one turn's decisions make from this turn start; `None` when they
     /// are not exactly one legal turn (an agent's turn is read back as notation, so a search
     /// that broke the turn structure is caught here rather than recorded).
-    fn move_of_turn(&self, turn: &[Decision]) -> Option<Self::Move>;
+    fn move_of_turn(&self, turn: &[Decision]) -> Option<Self::Move> {
+        if !self.at_turn_start() {
+            return None;
+        }
+        let mv = self.move_named_by(turn)?;
+        // The decisions must be exactly the move's, which `resolve` gives.
+        let (first, second) = self.resolve(&mv).ok()?;
+        std::iter::once(first)
+            .chain(second)
+            .eq(turn.iter().copied())
+            .then_some(mv)
+    }
+
+    /// Pushes onto `out`, in the order of their decisions, the legal complete moves that begin
+    /// with `first`, a legal decision at this turn start.
+    fn moves_beginning(&self, first: Decision, out: &mut Vec<Self::Move>);
 
     /// Every legal complete move, in the order of their decisions; empty once the game is
     /// over or in the middle of a turn.
-    fn legal_moves(&self) -> Vec<Self::Move>;
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut out = Vec::new();
+        if !self.at_turn_start() {
+            return out;
+        }
+        let mut decisions = Vec::new();
+        // The list asks for `&mut` (some games keep scratch in the state); these do not.
+        self.clone().legal_decisions_into(&mut decisions);
+        for d in decisions {
+            self.moves_beginning(d, &mut out);
+        }
+        out
+    }
 
     /// Plays a complete move, or refuses it and leaves the game unchanged.
     fn play(&mut self, mv: &Self::Move) -> Result<(), Self::MoveError> {
@@ -123,6 +174,28 @@ pub trait CompleteMoves: GameState {
     }
 }
 
+/// The [`CompleteMoves`] items that games keeping their notation in a module `$notation` (its
+/// `parse_move` and `move_text` over the board that `self.$board()` gives, its error the
+/// `Notation` of the game's [`MoveError`]) write alike: the move and error types, and reading
+/// and writing a move.
+macro_rules! complete_moves_notation {
+    ($move:ty, $error:ty, $notation:ident, $board:ident) => {
+        type Move = $move;
+        type MoveError = $error;
+
+        fn read_move(&self, text: &str) -> Result<$move, $error> {
+            $notation::parse_move(self.$board(), text)
+                .map_err($crate::game::moves::MoveError::Notation)
+        }
+
+        fn write_move(&self, mv: &$move) -> String {
+            $notation::move_text(self.$board(), mv)
+        }
+    };
+}
+
+pub(crate) use complete_moves_notation;
+
 /// The [`GameState`] methods that games of complete moves keeping their rules as inherent
 /// methods (Crumo, Splinter) answer alike: the legal decisions, a refusal in words (the
 /// decision decoded), the hash, the turn start, the turn clock and random play. The state
@@ -169,7 +242,8 @@ macro_rules! complete_moves_state_methods {
             rng: &mut R,
             log: $crate::game::DecisionLog,
         ) -> u32 {
-            // Random play makes no decision once the game is over (rule 1 of the contract).
+            // Random play makes no decision once the game is over (rule 1 of the contract);
+            // `play_at_random` is only asked of a live game.
             if self.result.is_some() {
                 return 0;
             }

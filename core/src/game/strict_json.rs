@@ -97,6 +97,17 @@ pub fn only_keys(
     Ok(())
 }
 
+/// The root object of a position, with exactly the keys `required` (plus any of `optional`).
+pub fn position_object<'a>(
+    root: &'a Value,
+    required: &[&str],
+    optional: &[&str],
+) -> Result<&'a Map<String, Value>, KeyError> {
+    let obj = object(root, "position")?;
+    only_keys(obj, required, optional, "")?;
+    Ok(obj)
+}
+
 /// `v` as a string.
 pub fn string<'a>(v: &'a Value, key: &str) -> Result<&'a str, KeyError> {
     v.as_str()

@@ -7,8 +7,9 @@
 pub use crumble_core::Color;
 use crumble_core::game::CompleteMoves;
 pub use crumble_core::games::crumo::{
-    Action, Crumo, CrumoMove, CrumoStart, MoveError, NotationError, Outcome, Pie, PositionError,
-    PositionRuleError, Previous, Reason, Refusal, Stack, Symmetry, notation, position,
+    Action, Crumo, CrumoMove, CrumoStart, MoveError, MoveRuleError, NotationError, Outcome, Pie,
+    PositionError, PositionRuleError, Previous, Reason, Refusal, Stack, Symmetry, notation,
+    position,
 };
 pub use crumble_core::{Decision, DecisionError, GameState, Player};
 pub use rand::SeedableRng;

@@ -7,8 +7,8 @@ pub use crumble_core::Color;
 use crumble_core::game::CompleteMoves;
 pub use crumble_core::games::splinter::board::{Board, size_ok};
 pub use crumble_core::games::splinter::{
-    Dir, MoveError, NotationError, Piece, PieceType, PositionError, PositionRuleError, Reason,
-    Splinter, SplinterStart, Symmetry, notation, position,
+    Dir, MoveError, MoveRuleError, NotationError, Piece, PieceType, PositionError,
+    PositionRuleError, Reason, Splinter, SplinterStart, Symmetry, notation, position,
 };
 pub use crumble_core::{Decision, DecisionError, GameState, Player};
 pub use rand::SeedableRng;

@@ -8,7 +8,6 @@ use super::game::{BoardView, ServeGame, size_in};
 use crumble_core::Decision;
 use crumble_core::GameState as _;
 use crumble_core::games::crumble::notation;
-use crumble_core::games::crumble::position;
 use crumble_core::games::crumble::render::{BaseMark, Highlight};
 use crumble_core::games::crumble::{Crumble, DecisionKind, Dir, Phase, Rect};
 use serde_json::{Value, json};
@@ -20,14 +19,7 @@ fn rect(r: Rect) -> Value {
 
 /// The piece of `game` beside `from` in direction `dir` (the target of a swap step).
 fn neighbour(game: &Crumble, from: Rect, dir: Dir) -> Option<Rect> {
-    let g = game.grid_size();
-    let (x, y) = match dir {
-        Dir::N if from.top() < g => (from.x, from.top()),
-        Dir::S if from.y > 0 => (from.x, from.y - 1),
-        Dir::E if from.right() < g => (from.right(), from.y),
-        Dir::W if from.x > 0 => (from.x - 1, from.y),
-        _ => return None,
-    };
+    let (x, y) = from.beside(dir, game.grid_size())?;
     Some(game.board().piece_at(x, y).rect)
 }
 
@@ -145,11 +137,8 @@ impl ServeGame for Crumble {
     const PAGE_SCRIPT: &'static str = include_str!("assets/crumble.js");
 
     /// The standard start of a board of 2 to 16 cells a side at resolution 8 (the built-in
-    /// network's), or Crumble's position JSON.
-    fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Crumble, ServeError> {
-        if let Some(text) = position_json {
-            return position::from_json(text).map_err(|e| ServeError::BadPosition(e.to_string()));
-        }
+    /// network's).
+    fn sized_start(board: Option<&str>) -> Result<Crumble, ServeError> {
         let n = match board {
             Some(b) => size_in(b, 2..=16, "boards of cells a side")?,
             None => 6,

@@ -4,10 +4,10 @@
 //! the stack it moves, a `To` at the point the move ends on; `Pass` and `Swap` are buttons.
 
 use super::ServeError;
-use super::game::{BoardView, ServeGame, complete_move_text, size_in};
+use super::game::{BoardView, ServeGame, size_in};
 use crumble_core::Decision;
 use crumble_core::games::crumo::render::svg::{POINT_STEP, point_at};
-use crumble_core::games::crumo::{Action, Crumo, MAX_SIZE, MIN_SIZE, Point, position};
+use crumble_core::games::crumo::{Action, Crumo, MAX_SIZE, MIN_SIZE, Point};
 use serde_json::{Value, json};
 
 /// Point `p` in the picture, as `[x, y]`.
@@ -19,11 +19,8 @@ fn at(game: &Crumo, p: Point) -> Value {
 impl ServeGame for Crumo {
     const PAGE_SCRIPT: &'static str = include_str!("assets/crumo.js");
 
-    /// The standard start of a size (points per side, default 5), or rule 12's position JSON.
-    fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Crumo, ServeError> {
-        if let Some(text) = position_json {
-            return position::from_json(text).map_err(|e| ServeError::BadPosition(e.to_string()));
-        }
+    /// The standard start of a size (points per side, default 5).
+    fn sized_start(board: Option<&str>) -> Result<Crumo, ServeError> {
         let n = match board {
             Some(b) => size_in(
                 b,
@@ -37,13 +34,7 @@ impl ServeGame for Crumo {
     }
 
     /// A move whose source is chosen is written `e5-…`.
-    fn building_text(start: &Crumo, path: &[Decision]) -> String {
-        if path.is_empty() {
-            return String::new();
-        }
-        if let Some(t) = complete_move_text(start, path) {
-            return t;
-        }
+    fn unfinished_text(start: &Crumo, path: &[Decision]) -> String {
         match start.decode(path[0]) {
             Some(Action::From { point }) => format!("{}-…", start.geometry().name(point)),
             _ => "?".into(),

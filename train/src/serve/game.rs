@@ -21,15 +21,21 @@ pub trait ServeGame: TrainGame + Pictures {
     /// decision as a button.
     const PAGE_SCRIPT: &'static str = "";
 
-    /// The start the page asked for: the standard start of `board` (the game's size text:
-    /// `6`, `15x18`, `5`; `None` its default), or a position in the game's position JSON. By
-    /// default the game's default start (a game without sizes refuses a `board`) or its
-    /// position JSON.
+    /// The start the page asked for: a position in the game's position JSON, else the
+    /// standard start of `board` ([`ServeGame::sized_start`]).
     fn start(board: Option<&str>, position: Option<&str>) -> Result<Self, ServeError> {
-        if let Some(text) = position {
-            return Self::from_position_json(text)
-                .map_err(|e| ServeError::BadPosition(e.to_string()));
+        match position {
+            Some(text) => {
+                Self::from_position_json(text).map_err(|e| ServeError::BadPosition(e.to_string()))
+            }
+            None => Self::sized_start(board),
         }
+    }
+
+    /// The standard start of `board` (the game's size text: `6`, `15x18`, `5`; `None` its
+    /// default). By default the game's default start (a game without sizes refuses a
+    /// `board`).
+    fn sized_start(board: Option<&str>) -> Result<Self, ServeError> {
         if let Some(b) = board.map(str::trim).filter(|b| !b.is_empty()) {
             return Err(ServeError::BadPosition(format!(
                 "board `{b}`: {} has one board (leave the size empty, or give a position)",
@@ -46,11 +52,20 @@ pub trait ServeGame: TrainGame + Pictures {
         self.decider().map(|p| self.colour_of(p))
     }
 
-    /// The notation of a turn begun with `path` from `start`, as far as it goes (`e4-d3/…`);
-    /// the whole move once it is complete; empty for an empty path. By default the part
-    /// that every move the path can still become shares, then `…`.
+    /// The notation of a turn begun with `path` from `start`, as far as it goes (`e4-d3/…`):
+    /// the whole move once it is complete, else [`ServeGame::unfinished_text`]; empty for an
+    /// empty path.
     fn building_text(start: &Self, path: &[Decision]) -> String {
-        partial_move_text(start, path)
+        if path.is_empty() {
+            return String::new();
+        }
+        complete_move_text(start, path).unwrap_or_else(|| Self::unfinished_text(start, path))
+    }
+
+    /// The notation of a turn begun with `path` from `start` that is not yet a whole move. By
+    /// default the part that every move the path can still become shares, then `…`.
+    fn unfinished_text(start: &Self, path: &[Decision]) -> String {
+        shared_move_text(start, path)
     }
 
     /// What the page draws of `view`: the game's picture and the legal decisions of the
@@ -254,16 +269,10 @@ pub fn file_game(bytes: &[u8]) -> String {
 /// Moves listed at most when a partial turn's label is worked out.
 const MAX_COMPLETIONS: usize = 256;
 
-/// A turn begun with `path` from `start` (a turn start) in notation: the whole move once it
-/// is complete, else the text that the moves it can still become share, then `…` (Nim's
-/// `2-…` once heap 2 is chosen); `…` alone when they share nothing; empty for an empty path.
-pub fn partial_move_text<G: GameText>(start: &G, path: &[Decision]) -> String {
-    if path.is_empty() {
-        return String::new();
-    }
-    if let Some(t) = complete_move_text(start, path) {
-        return t;
-    }
+/// A turn begun with `path` from `start` (a turn start), not yet a whole move, in notation:
+/// the text that the moves it can still become share, then `…` (Nim's `2-…` once heap 2 is
+/// chosen); `…` alone when they share nothing.
+pub fn shared_move_text<G: GameText>(start: &G, path: &[Decision]) -> String {
     let mut after = start.clone();
     if path.iter().any(|&d| after.apply(d).is_err()) {
         return "?".into();

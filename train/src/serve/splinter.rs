@@ -4,12 +4,10 @@
 //! square it steps to, a `Keep` as the squares of the group that would stay.
 
 use super::ServeError;
-use super::game::{BoardView, ServeGame, complete_move_text};
+use super::game::{BoardView, ServeGame};
 use crumble_core::Decision;
 use crumble_core::games::splinter::render::svg::{SQUARE, square_corner};
-use crumble_core::games::splinter::{
-    Action, Board, Splinter, SplinterMove, Square, notation, position,
-};
+use crumble_core::games::splinter::{Action, Board, Splinter, SplinterMove, Square, notation};
 use serde_json::{Value, json};
 
 /// Board sizes the page offers (rule 2.1's range).
@@ -25,11 +23,8 @@ fn centre(b: &Board, s: Square) -> Value {
 impl ServeGame for Splinter {
     const PAGE_SCRIPT: &'static str = include_str!("assets/splinter.js");
 
-    /// `WxH` (files × ranks, default 15x18), or rule 10's position JSON.
-    fn start(board: Option<&str>, position_json: Option<&str>) -> Result<Splinter, ServeError> {
-        if let Some(text) = position_json {
-            return position::from_json(text).map_err(|e| ServeError::BadPosition(e.to_string()));
-        }
+    /// `WxH` (files × ranks, default 15x18).
+    fn sized_start(board: Option<&str>) -> Result<Splinter, ServeError> {
         let text = board.unwrap_or("15x18").trim();
         let bad = || {
             ServeError::BadPosition(format!(
@@ -52,13 +47,7 @@ impl ServeGame for Splinter {
     }
 
     /// A `Move` that waits for its `Keep` is written `e4-d3/…`.
-    fn building_text(start: &Splinter, path: &[Decision]) -> String {
-        if path.is_empty() {
-            return String::new();
-        }
-        if let Some(t) = complete_move_text(start, path) {
-            return t;
-        }
+    fn unfinished_text(start: &Splinter, path: &[Decision]) -> String {
         match start.decode(path[0]) {
             Some(Action::Move { from, dir }) => {
                 let mv = SplinterMove {

@@ -407,13 +407,7 @@ impl Board {
     #[inline]
     pub(crate) fn two_point_neighbour(&self, slot: u32, dir: Dir) -> Option<u32> {
         let r = self.rect(slot);
-        let (cx, cy) = match dir {
-            Dir::N if r.top() < self.g => (r.x, r.top()),
-            Dir::S if r.y > 0 => (r.x, r.y - 1),
-            Dir::E if r.right() < self.g => (r.right(), r.y),
-            Dir::W if r.x > 0 => (r.x - 1, r.y),
-            _ => return None,
-        };
+        let (cx, cy) = r.beside(dir, self.g)?;
         let q = self.slot_at(cx, cy);
         let o = self.rect(q);
         let ok = match dir {

@@ -32,20 +32,7 @@ impl Reason {
 }
 
 /// The result of a finished game.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Outcome {
-    pub winner: Option<Color>,
-    pub reason: Reason,
-}
-
-impl Outcome {
-    pub fn draw(reason: Reason) -> Outcome {
-        Outcome {
-            winner: None,
-            reason,
-        }
-    }
-}
+pub type Outcome = crate::game::outcome::Outcome<Reason>;
 
 /// Where the turn in progress stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -25,6 +25,19 @@ impl Rect {
     pub fn top(self) -> u16 {
         self.y + self.h
     }
+    /// The grid point just beyond this rectangle's side `dir`, at that side's left or bottom
+    /// end, on a grid of side `g` (a point of the piece beside it there), or `None` at the
+    /// board's edge.
+    #[inline]
+    pub fn beside(self, dir: Dir, g: u16) -> Option<(u16, u16)> {
+        match dir {
+            Dir::N if self.top() < g => Some((self.x, self.top())),
+            Dir::S if self.y > 0 => Some((self.x, self.y - 1)),
+            Dir::E if self.right() < g => Some((self.right(), self.y)),
+            Dir::W if self.x > 0 => Some((self.x - 1, self.y)),
+            _ => None,
+        }
+    }
     #[inline]
     pub fn area(self) -> u64 {
         u64::from(self.w) * u64::from(self.h)

@@ -112,17 +112,14 @@ impl GameState for Crumble {
     type StartError = CrumbleStartError;
 
     fn from_start(start: &CrumbleStart) -> Result<Crumble, CrumbleStartError> {
-        let Some(json) = &start.position else {
-            return Ok(Crumble::new(start.board, start.resolution)?);
-        };
-        let game = position::from_json(&json.to_string())?;
-        let b = game.board();
         let words = |n, r| format!("{n}x{n} at resolution {r}");
-        StartMismatch::check(
+        StartMismatch::start_on_board(
+            start.position.as_ref(),
             words(start.board, start.resolution),
-            words(b.board_size(), b.resolution()),
-        )?;
-        Ok(game)
+            || Ok(Crumble::new(start.board, start.resolution)?),
+            |json| Ok(position::from_json(&json.to_string())?),
+            |game| words(game.board().board_size(), game.board().resolution()),
+        )
     }
 
     fn to_start(&self) -> CrumbleStart {

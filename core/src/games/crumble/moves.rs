@@ -224,12 +224,8 @@ impl Crumble {
     fn explain_step(&self, at: Rect, dir: Dir, i: usize, mover: crate::Color) -> String {
         let b = self.board();
         let n = i + 1;
-        let (cx, cy) = match dir {
-            Dir::N if at.top() < b.grid_size() => (at.x, at.top()),
-            Dir::S if at.y > 0 => (at.x, at.y - 1),
-            Dir::E if at.right() < b.grid_size() => (at.right(), at.y),
-            Dir::W if at.x > 0 => (at.x - 1, at.y),
-            _ => return format!("step {n} ({}) would leave the board", dir.letter()),
+        let Some((cx, cy)) = at.beside(dir, b.grid_size()) else {
+            return format!("step {n} ({}) would leave the board", dir.letter());
         };
         let t = b.piece_at(cx, cy);
         let two_point = match dir {

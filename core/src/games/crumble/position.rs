@@ -104,19 +104,7 @@ fn piece_text(r: Rect, color: Color) -> String {
 
 /// The result object of the schema (`null` while the game goes on), keys `winner`, `reason`.
 pub fn outcome_json(outcome: Option<Outcome>) -> Value {
-    match outcome {
-        None => Value::Null,
-        Some(o) => {
-            let mut m = Map::new();
-            m.insert(
-                "winner".into(),
-                o.winner
-                    .map_or(Value::Null, |c| Value::String(c.name().into())),
-            );
-            m.insert("reason".into(), Value::String(o.reason.name().into()));
-            Value::Object(m)
-        }
-    }
+    Outcome::value(outcome)
 }
 
 /// The result object as one line, spaced like the position files:

@@ -38,7 +38,7 @@ pub mod text;
 
 pub use board::{DIRECTIONS, Geometry, MAX_POINTS, MAX_SIZE, MIN_SIZE, Point, Stack, geometry};
 pub use game::{Action, Crumo, Outcome, Pie, Previous, Reason};
-pub use moves::MoveError;
+pub use moves::{MoveError, MoveRuleError};
 
 /// A move of a list refused by [`CompleteMoves::play_texts`](crate::game::CompleteMoves::play_texts) (rule 11.8).
 pub type Refusal = crate::game::Refusal<MoveError>;

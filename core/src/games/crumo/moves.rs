@@ -5,17 +5,17 @@
 use super::board::{Cells, MAX_POINTS, Point, is_color};
 use super::game::{Action, Crumo, Pie, Previous};
 use super::notation::{self, CrumoMove, NotationError};
-use crate::game::{CompleteMoves, Decision, DecisionLog, GameState, TurnError};
+use crate::game::moves::{MoveDecisions, complete_moves_notation};
+use crate::game::{CompleteMoves, Decision, DecisionLog, GameState};
 use rand::Rng;
 use thiserror::Error;
 
-/// Why a move cannot be played here.
+/// Why a move cannot be played here: its text, the turn, or one of the rules below.
+pub type MoveError = crate::game::moves::MoveError<NotationError, MoveRuleError>;
+
+/// A move that breaks a rule here.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum MoveError {
-    #[error(transparent)]
-    Notation(#[from] NotationError),
-    #[error(transparent)]
-    Turn(#[from] TurnError),
+pub enum MoveRuleError {
     #[error("on the first turn Black must place a stack; {what} is illegal (rule 8.1)")]
     FirstTurnPlaces { what: &'static str },
     #[error("swap is legal only on the second turn (rule 8.2)")]
@@ -64,67 +64,61 @@ pub enum MoveError {
 }
 
 impl CompleteMoves for Crumo {
-    type Move = CrumoMove;
-    type MoveError = MoveError;
-
-    /// Rule 11's notation.
-    fn read_move(&self, text: &str) -> Result<CrumoMove, MoveError> {
-        Ok(notation::parse_move(self.geometry(), text)?)
-    }
-
-    fn write_move(&self, mv: &CrumoMove) -> String {
-        notation::move_text(self.geometry(), mv)
-    }
+    // Moves read and written in rule 11's notation.
+    complete_moves_notation!(CrumoMove, MoveError, notation, geometry);
 
     /// One decision, or `From` and `To` for a move of pieces; a move after the end is refused
     /// by the rules' own error (rule 11.8).
-    fn resolve_at_turn_start(
-        &self,
-        mv: &CrumoMove,
-    ) -> Result<(Decision, Option<Decision>), MoveError> {
+    fn resolve_at_turn_start(&self, mv: &CrumoMove) -> Result<MoveDecisions, MoveError> {
         let geo = self.geometry();
         let me = self.to_move();
         match *mv {
             CrumoMove::Pass if self.pie() == Pie::First => {
-                Err(MoveError::FirstTurnPlaces { what: "pass" })
+                Err(MoveError::Rules(MoveRuleError::FirstTurnPlaces {
+                    what: "pass",
+                }))
             }
             CrumoMove::Pass => Ok((self.encode(Action::Pass), None)),
             CrumoMove::Swap if self.pie() == Pie::First => {
-                Err(MoveError::FirstTurnPlaces { what: "swap" })
+                Err(MoveError::Rules(MoveRuleError::FirstTurnPlaces {
+                    what: "swap",
+                }))
             }
-            CrumoMove::Swap if self.pie() != Pie::Choice => Err(MoveError::SwapNotNow),
+            CrumoMove::Swap if self.pie() != Pie::Choice => {
+                Err(MoveError::Rules(MoveRuleError::SwapNotNow))
+            }
             CrumoMove::Swap => Ok((self.encode(Action::Swap), None)),
             CrumoMove::Place { point, height } => {
                 let name = || geo.name(point);
                 if self.stack(point).is_some() {
-                    return Err(MoveError::Occupied { point: name() });
+                    return Err(MoveError::Rules(MoveRuleError::Occupied { point: name() }));
                 }
                 let longest = geo.longest_line(point);
                 if height == 0 || height > longest {
-                    return Err(MoveError::NoPointAtDistance {
+                    return Err(MoveError::Rules(MoveRuleError::NoPointAtDistance {
                         point: name(),
                         height,
                         longest,
-                    });
+                    }));
                 }
                 if let Some(enemy) = (0..12)
                     .filter_map(|d| geo.step(point, d, height))
                     .find(|&t| is_color(self.cells[usize::from(t)], me.opposite()))
                 {
-                    return Err(MoveError::GuardsEnemy {
+                    return Err(MoveError::Rules(MoveRuleError::GuardsEnemy {
                         point: name(),
                         height,
                         enemy: geo.name(enemy),
-                    });
+                    }));
                 }
                 let g = self.guards(point);
                 let (attack, defence) = (g[me.opposite() as usize], 1 + g[me as usize]);
                 if attack > defence {
-                    return Err(MoveError::DeadOnArrival {
+                    return Err(MoveError::Rules(MoveRuleError::DeadOnArrival {
                         point: name(),
                         attack,
                         defence,
-                    });
+                    }));
                 }
                 let d = self.encode(Action::Place { point, height });
                 debug_assert!(self.is_legal(d));
@@ -132,12 +126,14 @@ impl CompleteMoves for Crumo {
             }
             CrumoMove::Move { from, to } => {
                 if self.pie() == Pie::First {
-                    return Err(MoveError::FirstTurnPlaces { what: "a move" });
+                    return Err(MoveError::Rules(MoveRuleError::FirstTurnPlaces {
+                        what: "a move",
+                    }));
                 }
                 let Some(stack) = self.stack(from).filter(|s| s.color == me) else {
-                    return Err(MoveError::NotOwnStack {
+                    return Err(MoveError::Rules(MoveRuleError::NotOwnStack {
                         point: geo.name(from),
-                    });
+                    }));
                 };
                 let Some((_, k)) = geo.line_between(from, to) else {
                     return Err(MoveError::Notation(NotationError::NotALine {
@@ -146,21 +142,23 @@ impl CompleteMoves for Crumo {
                     }));
                 };
                 if u64::from(k) > stack.height {
-                    return Err(MoveError::TooFewPieces {
+                    return Err(MoveError::Rules(MoveRuleError::TooFewPieces {
                         from: geo.name(from),
                         to: geo.name(to),
                         pieces: k,
                         height: stack.height,
-                    });
+                    }));
                 }
                 if self.stack(to).is_some_and(|s| s.color != me) {
-                    return Err(MoveError::LandsOnEnemy { to: geo.name(to) });
+                    return Err(MoveError::Rules(MoveRuleError::LandsOnEnemy {
+                        to: geo.name(to),
+                    }));
                 }
                 if u64::from(k) == stack.height
                     && self.previous() == Previous::CompleteMove
                     && !self.complete_move_captures(from, to)
                 {
-                    return Err(MoveError::CompleteAfterComplete);
+                    return Err(MoveError::Rules(MoveRuleError::CompleteAfterComplete));
                 }
                 let first = self.encode(Action::From { point: from });
                 let second = self.encode(Action::To { point: to });
@@ -171,11 +169,8 @@ impl CompleteMoves for Crumo {
     }
 
     /// One `Place`, `Pass` or `Swap`, or `From` then `To`.
-    fn move_of_turn(&self, decisions: &[Decision]) -> Option<CrumoMove> {
-        if self.is_over() || self.is_pending() {
-            return None;
-        }
-        let mv = match *decisions {
+    fn move_named_by(&self, decisions: &[Decision]) -> Option<CrumoMove> {
+        Some(match *decisions {
             [d] => match self.decode(d)? {
                 Action::Place { point, height } => CrumoMove::Place { point, height },
                 Action::Pass => CrumoMove::Pass,
@@ -189,38 +184,25 @@ impl CompleteMoves for Crumo {
                 _ => return None,
             },
             _ => return None,
-        };
-        // The decisions must also be legal, which `resolve` checks for the whole move.
-        (self.resolve(&mv).ok()? == (decisions[0], decisions.get(1).copied())).then_some(mv)
+        })
     }
 
-    fn legal_moves(&self) -> Vec<CrumoMove> {
-        let mut out = Vec::new();
-        if self.is_over() || self.is_pending() {
-            return out;
-        }
-        let mut decisions = Vec::new();
-        self.decisions_into(&mut decisions);
-        for &d in &decisions {
-            match self.decode(d) {
-                Some(Action::Place { point, height }) => {
-                    out.push(CrumoMove::Place { point, height })
-                }
-                Some(Action::From { point }) => {
-                    let mut targets = [0 as Point; 12 * 24];
-                    let n = self.sorted_targets(point, &mut targets);
-                    out.extend(
-                        targets[..n]
-                            .iter()
-                            .map(|&to| CrumoMove::Move { from: point, to }),
-                    );
-                }
-                Some(Action::Pass) => out.push(CrumoMove::Pass),
-                Some(Action::Swap) => out.push(CrumoMove::Swap),
-                Some(Action::To { .. }) | None => unreachable!("a turn-start decision"),
+    fn moves_beginning(&self, first: Decision, out: &mut Vec<CrumoMove>) {
+        match self.decode(first) {
+            Some(Action::Place { point, height }) => out.push(CrumoMove::Place { point, height }),
+            Some(Action::From { point }) => {
+                let mut targets = [0 as Point; 12 * 24];
+                let n = self.sorted_targets(point, &mut targets);
+                out.extend(
+                    targets[..n]
+                        .iter()
+                        .map(|&to| CrumoMove::Move { from: point, to }),
+                );
             }
+            Some(Action::Pass) => out.push(CrumoMove::Pass),
+            Some(Action::Swap) => out.push(CrumoMove::Swap),
+            Some(Action::To { .. }) | None => unreachable!("a turn-start decision"),
         }
-        out
     }
 }
 
@@ -251,7 +233,6 @@ impl Crumo {
         rng: &mut R,
         mut path: DecisionLog,
     ) -> u32 {
-        debug_assert!(!self.is_over(), "random play is only asked of a live game");
         let mut play = |game: &mut Crumo, d: Decision| {
             game.apply_unchecked(d);
             if let Some(p) = path.as_deref_mut() {

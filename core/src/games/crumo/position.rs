@@ -103,14 +103,12 @@ pub fn from_json(text: &str) -> Result<Crumo, PositionError> {
 
 /// [`from_json`] of a value already parsed. (A repeated key can only be caught in the text.)
 pub fn from_value(root: &Value) -> Result<Crumo, PositionError> {
-    let obj = object(root, "position")?;
-    only_keys(
-        obj,
+    let obj = strict_json::position_object(
+        root,
         &[
             "size", "to_move", "pie", "swapped", "previous", "captures", "stacks",
         ],
         &["result"],
-        "",
     )?;
     // The size first: nothing is built for a size the engine does not support.
     let size_v = &obj["size"];

@@ -47,11 +47,7 @@ impl Reason {
 }
 
 /// A finished game's result.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Outcome {
-    pub winner: Option<Color>,
-    pub reason: Reason,
-}
+pub type Outcome = crate::game::outcome::Outcome<Reason>;
 
 /// The no-return state (rule 5.2): the last move's direction `D` and the squares `M` on which
 /// the pieces it moved stand now (never empty).

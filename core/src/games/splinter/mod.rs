@@ -36,7 +36,7 @@ pub mod text;
 pub use board::{Board, Dir, Piece, PieceType, Square, SquareSet};
 pub use game::{Action, LastMove, Outcome, Reason, Splinter};
 pub use lookahead::SplinterWinCheck;
-pub use moves::{MoveError, SplinterMove};
+pub use moves::{MoveError, MoveRuleError, SplinterMove};
 pub use notation::NotationError;
 pub use position::{PositionError, PositionRuleError};
 pub use symmetry::Symmetry;

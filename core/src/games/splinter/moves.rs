@@ -5,7 +5,8 @@
 use super::board::{Dir, MAX_PIECES, Square};
 use super::game::{Action, Splinter};
 use super::notation::{self, NotationError};
-use crate::game::{CompleteMoves, Decision, DecisionLog, GameState, TurnError};
+use crate::game::moves::{MoveDecisions, complete_moves_notation};
+use crate::game::{CompleteMoves, Decision, DecisionLog, GameState};
 use rand::Rng;
 use thiserror::Error;
 
@@ -19,13 +20,12 @@ pub struct SplinterMove {
     pub keep: Option<Square>,
 }
 
-/// Why a move cannot be played here.
+/// Why a move cannot be played here: its text, the turn, or one of the rules below.
+pub type MoveError = crate::game::moves::MoveError<NotationError, MoveRuleError>;
+
+/// A move that breaks a rule here.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum MoveError {
-    #[error(transparent)]
-    Notation(#[from] NotationError),
-    #[error(transparent)]
-    Turn(#[from] TurnError),
+pub enum MoveRuleError {
     #[error("{square} holds no piece of the player to move")]
     NotOwnPiece { square: String },
     #[error("the destination is off the board")]
@@ -46,37 +46,25 @@ pub enum MoveError {
 const MAX_CANDIDATES: usize = 8 * MAX_PIECES;
 
 impl CompleteMoves for Splinter {
-    type Move = SplinterMove;
-    type MoveError = MoveError;
-
-    /// Rule 9's notation.
-    fn read_move(&self, text: &str) -> Result<SplinterMove, MoveError> {
-        Ok(notation::parse_move(self.board(), text)?)
-    }
-
-    /// The canonical text when the move is canonical (see [`Splinter::canonical`]).
-    fn write_move(&self, mv: &SplinterMove) -> String {
-        notation::move_text(self.board(), mv)
-    }
+    // Moves read and written in rule 9's notation: a canonical move as its canonical text
+    // (see [`Splinter::canonical`]).
+    complete_moves_notation!(SplinterMove, MoveError, notation, board);
 
     /// Its `Move`, then its `Keep` if the move leaves equal largest groups.
-    fn resolve_at_turn_start(
-        &self,
-        mv: &SplinterMove,
-    ) -> Result<(Decision, Option<Decision>), MoveError> {
+    fn resolve_at_turn_start(&self, mv: &SplinterMove) -> Result<MoveDecisions, MoveError> {
         let b = self.board();
         if usize::from(mv.from) >= b.square_count()
             || b.get(mv.from).is_none_or(|p| p.color != self.to_move())
         {
-            return Err(MoveError::NotOwnPiece {
+            return Err(MoveError::Rules(MoveRuleError::NotOwnPiece {
                 square: notation::square_name(b, mv.from),
-            });
+            }));
         }
         if b.step(mv.from, mv.dir).is_none() {
-            return Err(MoveError::OffBoard);
+            return Err(MoveError::Rules(MoveRuleError::OffBoard));
         }
         if self.no_return_forbids(mv.from, mv.dir) {
-            return Err(MoveError::NoReturn);
+            return Err(MoveError::Rules(MoveRuleError::NoReturn));
         }
         let first = self.encode(Action::Move {
             from: mv.from,
@@ -86,16 +74,16 @@ impl CompleteMoves for Splinter {
         after.apply_unchecked(first);
         match (after.is_pending(), mv.keep) {
             (false, None) => Ok((first, None)),
-            (false, Some(_)) => Err(MoveError::ChoiceNotAllowed),
-            (true, None) => Err(MoveError::ChoiceMissing),
+            (false, Some(_)) => Err(MoveError::Rules(MoveRuleError::ChoiceNotAllowed)),
+            (true, None) => Err(MoveError::Rules(MoveRuleError::ChoiceMissing)),
             (true, Some(square)) => {
                 let groups = after.board().groups();
                 let in_largest = usize::from(square) < after.board().square_count()
                     && groups.is_largest(groups.label[usize::from(square)]);
                 if !in_largest {
-                    return Err(MoveError::ChoiceNotLargest {
+                    return Err(MoveError::Rules(MoveRuleError::ChoiceNotLargest {
                         square: notation::square_name(b, square),
-                    });
+                    }));
                 }
                 let anchor = groups.anchor[usize::from(groups.label[usize::from(square)])];
                 Ok((first, Some(self.encode(Action::Keep { square: anchor }))))
@@ -103,47 +91,37 @@ impl CompleteMoves for Splinter {
         }
     }
 
-    /// Every legal complete move in canonical form (a move that leaves equal largest groups
-    /// once per group that may stay), in the order of their decisions. Empty once the game
-    /// is over or in the middle of a turn.
-    fn legal_moves(&self) -> Vec<SplinterMove> {
-        let mut out = Vec::new();
-        if self.is_over() || self.is_pending() {
-            return out;
+    /// Every legal complete move that begins with the slide `first`, in canonical form (a
+    /// move that leaves equal largest groups once per group that may stay).
+    fn moves_beginning(&self, first: Decision, out: &mut Vec<SplinterMove>) {
+        let Some(Action::Move { from, dir }) = self.decode(first) else {
+            return;
+        };
+        let mut after = self.clone();
+        after.apply_unchecked(first);
+        if !after.is_pending() {
+            out.push(SplinterMove {
+                from,
+                dir,
+                keep: None,
+            });
+            return;
         }
-        let mut decisions = Vec::new();
         let mut keeps = Vec::new();
-        self.decisions_into(&mut decisions);
-        for &d in &decisions {
-            let Some(Action::Move { from, dir }) = self.decode(d) else {
-                continue;
-            };
-            let mut after = self.clone();
-            after.apply_unchecked(d);
-            if after.is_pending() {
-                after.legal_decisions_into(&mut keeps);
-                for &k in &keeps {
-                    if let Some(Action::Keep { square }) = after.decode(k) {
-                        out.push(SplinterMove {
-                            from,
-                            dir,
-                            keep: Some(square),
-                        });
-                    }
-                }
-            } else {
+        after.legal_decisions_into(&mut keeps);
+        for &k in &keeps {
+            if let Some(Action::Keep { square }) = after.decode(k) {
                 out.push(SplinterMove {
                     from,
                     dir,
-                    keep: None,
+                    keep: Some(square),
                 });
             }
         }
-        out
     }
 
     /// The slide, and the group that stays when the slide leaves equal largest groups.
-    fn move_of_turn(&self, turn: &[Decision]) -> Option<SplinterMove> {
+    fn move_named_by(&self, turn: &[Decision]) -> Option<SplinterMove> {
         let (Some(Action::Move { from, dir }), rest) = (self.decode(*turn.first()?), &turn[1..])
         else {
             return None;
@@ -160,9 +138,7 @@ impl CompleteMoves for Splinter {
             }
             _ => return None,
         };
-        let mv = SplinterMove { from, dir, keep };
-        // The decisions must be exactly the move's, which `resolve` gives.
-        (self.resolve(&mv).ok()? == (turn[0], turn.get(1).copied())).then_some(mv)
+        Some(SplinterMove { from, dir, keep })
     }
 }
 
@@ -206,7 +182,6 @@ impl Splinter {
         rng: &mut R,
         mut path: DecisionLog,
     ) -> u32 {
-        debug_assert!(!self.is_over(), "random play is only asked of a live game");
         let mut made = 0;
         if !self.is_pending() {
             // Weighted by the choices each slide stands for, so each complete move is as

@@ -4,7 +4,6 @@
 use super::board::{Board, Dir, Piece, PieceType, SquareSet, size_ok};
 use super::game::{LastMove, Outcome, Reason, Splinter};
 use super::notation::{self, NotationError};
-use crate::game::Color;
 use crate::game::strict_json::{self, key_err, named, object, only_keys, string};
 use serde_json::{Map, Value, json};
 use thiserror::Error;
@@ -63,12 +62,7 @@ pub fn to_value(game: &Splinter) -> Value {
 /// A result as the position JSON writes it (rule 10.1's `result`): `null` while the game goes
 /// on, else `{"winner": ..., "reason": ...}`.
 pub fn outcome_value(outcome: Option<Outcome>) -> Value {
-    outcome.map_or(Value::Null, |o| {
-        json!({
-            "winner": o.winner.map(Color::name),
-            "reason": o.reason.name(),
-        })
-    })
+    Outcome::value(outcome)
 }
 
 /// The position as one line of JSON.
@@ -100,12 +94,10 @@ pub fn from_json(text: &str) -> Result<Splinter, PositionError> {
 
 /// [`from_json`] of a value already parsed. (A repeated key can only be caught in the text.)
 pub fn from_value(root: &Value) -> Result<Splinter, PositionError> {
-    let obj = object(root, "position")?;
-    only_keys(
-        obj,
+    let obj = strict_json::position_object(
+        root,
         &["width", "height", "to_move", "pieces"],
         &["last_move", "result"],
-        "",
     )?;
     let width = size(
         obj,

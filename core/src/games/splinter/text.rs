@@ -1,7 +1,7 @@
 //! Splinter's text layer ([`GameText`]): moves in the notation of rule 9, positions as the
 //! position JSON of rule 10, results as its result value.
 
-use super::{MoveError, Outcome, Reason, Splinter, position};
+use super::{MoveError, MoveRuleError, Outcome, Reason, Splinter, position};
 use crate::game::moves::complete_moves_text_methods;
 use crate::game::record::{BoardTagError, Ending, tag_value};
 use crate::game::{Color, CompleteMoves, Decision, GameText, StartOption, TextError};
@@ -76,7 +76,9 @@ last move moved are in brackets and the square it left shows its direction.
         };
         let missing = matches!(
             inner.downcast_ref::<MoveError>(),
-            Some(MoveError::ChoiceMissing | MoveError::ChoiceNotLargest { .. })
+            Some(MoveError::Rules(
+                MoveRuleError::ChoiceMissing | MoveRuleError::ChoiceNotLargest { .. }
+            ))
         );
         if !missing {
             return None;

@@ -1,9 +1,13 @@
 // The board page, independent of the game: session, controls, analysis, value graph,
 // records. A game plugs in through CrumbleBoard.registerGame(name, hooks) with
-//   draw(svg, state, ui)  draws the position and its clickable decisions into the SVG;
+//   draw(svg, state, ui)  draws the position and its clickable decisions into the SVG (over
+//                         the server's picture, drawn first where the state has one);
 //                         ui.decide(d) plays a decision, ui.hover(text) previews one,
-//                         ui.heat tells whether to draw the prior heatmap, ui.redraw()
-//                         draws again (after a choice the page keeps, such as a selection);
+//                         ui.heat tells whether to draw the prior heatmap, ui.priors are
+//                         the decisions' priors (null without an evaluation), ui.decisions
+//                         each decision `d` with its prior `p` (0 without), ui.selected is
+//                         the choice the page keeps while the position is shown (a selected
+//                         point or square, else null), ui.select(v) makes it and redraws;
 //   key(state, key)       the decision a key press means (or null);
 //   sizes: { board, placeholder, move }  the new-game form's default size and hints.
 // Decisions with a `button` label (Crumble's stop, Crumo's pass and swap) are buttons below
@@ -19,13 +23,16 @@ const CrumbleBoard = (() => {
   let search = null; // the running EventSource
   let busy = false;
   let renders = 0; // state updates drawn, for scripts that drive the page
+  // A game's selection, and the position it was made in (ply, turn in progress, moves).
+  let selected = null;
+  let selectedAt = null;
   const $ = (sel) => document.querySelector(sel);
 
   function registerGame(name, hooks) { games[name] = hooks; }
 
   // A game with no script of its own: the picture the server drew, every decision a button.
   const plain = {
-    draw: (svg, s) => picture(svg, s.svg),
+    draw: () => {},
     key: () => null,
     sizes: { board: "", placeholder: "its one board", move: "" },
   };
@@ -120,11 +127,17 @@ const CrumbleBoard = (() => {
   }
 
   function ui() {
+    const at = `${state.ply}/${state.building}/${state.moves.length}`;
+    if (selectedAt !== at) { selected = null; selectedAt = at; }
+    const priors = (state.eval && state.eval.priors) || null;
     return {
       decide: (d) => decide(d),
       hover: (text) => { $("#hover-text").textContent = text || ""; },
       heat: $("#heat-toggle").checked,
-      redraw: () => render(),
+      priors,
+      decisions: state.decisions.map((d, k) => ({ d, p: priors ? priors[k] : 0 })),
+      selected,
+      select: (v) => { selected = v; render(); },
     };
   }
 
@@ -133,6 +146,7 @@ const CrumbleBoard = (() => {
     const g = hooksOf(state.game);
     $("#status").textContent = state.status + (state.over ? "" : `, you play ${state.human}`);
     $("#thinking").hidden = !state.thinking && !busy;
+    if (state.svg) picture($("#board"), state.svg);
     g.draw($("#board"), state, ui());
     $("#building").textContent = state.building || "";
     $("#hover-text").textContent = "";

@@ -7,20 +7,11 @@
 "use strict";
 
 (() => {
-  let selected = null; // the point whose heights are shown
-  let selectedFor = null;
-
   const { el } = CrumbleBoard;
-  const hook = CrumbleBoard.target;
 
   function draw(svg, s, ui) {
-    CrumbleBoard.picture(svg, s.svg);
     const S = s.step;
-    const key = `${s.ply}/${s.building}/${s.moves.length}`;
-    if (selectedFor !== key) { selected = null; selectedFor = key; }
-    const priors = (s.eval && s.eval.priors) || null;
-    const all = s.decisions.map((d, k) => ({ d, p: priors ? priors[k] : 0 }));
-    const onBoard = all.filter((m) => m.d.at);
+    const onBoard = ui.decisions.filter((m) => m.d.at);
 
     // The prior summed per point: its placements, the move from its stack, or the move to it.
     const byPoint = new Map();
@@ -31,7 +22,7 @@
       byPoint.set(m.d.point, e);
     }
     const max = Math.max(1e-9, ...[...byPoint.values()].map((e) => e.p));
-    if (ui.heat && priors) {
+    if (ui.heat && ui.priors) {
       const heat = el(svg, "g", { class: "heatmap", "pointer-events": "none" });
       for (const e of byPoint.values()) {
         el(heat, "circle", {
@@ -62,11 +53,11 @@
           cx: e.at[0], cy: e.at[1], r: S * 0.4, fill: "#2a6db022", stroke: "#2a6db0",
           "stroke-width": 3, "stroke-dasharray": m.d.kind === "to" ? "6 4" : "none",
         });
-        hook(c, m.d, ui);
+        CrumbleBoard.target(c, m.d, ui);
       }
       // An empty point to place on: a click shows its heights.
       if (e.place.length && !e.other.length) {
-        const sel = e.point === selected;
+        const sel = e.point === ui.selected;
         const c = el(targets, "circle", {
           cx: e.at[0], cy: e.at[1], r: S * 0.3, fill: sel ? "#2a9d8f55" : "transparent",
           stroke: sel ? "#2a9d8f" : "#2a9d8f66", "stroke-width": sel ? 4 : 2,
@@ -75,13 +66,12 @@
         el(c, "title").textContent = `${e.point}: place a stack`;
         c.addEventListener("click", (ev) => {
           ev.stopPropagation();
-          selected = sel ? null : e.point;
-          ui.redraw();
+          ui.select(sel ? null : e.point);
         });
       }
     }
     // The heights of the selected point, in a row above it.
-    const e = selected && byPoint.get(selected);
+    const e = ui.selected && byPoint.get(ui.selected);
     if (e) {
       const n = e.place.length;
       const w = S * 0.5;
@@ -103,7 +93,7 @@
           "font-weight": "bold", "font-family": "sans-serif", fill: "#222",
         });
         t.textContent = m.d.height;
-        hook(g, m.d, ui);
+        CrumbleBoard.target(g, m.d, ui);
       });
     }
   }

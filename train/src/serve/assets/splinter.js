@@ -7,21 +7,12 @@
 "use strict";
 
 (() => {
-  let selected = null; // the square whose moves are shown
-  let selectedFor = null; // the position it was chosen in
-
   const { el } = CrumbleBoard;
-  const hook = CrumbleBoard.target;
 
   function draw(svg, s, ui) {
-    CrumbleBoard.picture(svg, s.svg);
     const C = s.cell;
-    const key = `${s.ply}/${s.building}/${s.moves.length}`;
-    if (selectedFor !== key) { selected = null; selectedFor = key; }
-    const priors = (s.eval && s.eval.priors) || null;
-    const prior = (k) => (priors ? priors[k] : 0);
-    const moves = s.decisions.map((d, k) => ({ d, p: prior(k) })).filter((m) => m.d.kind === "move");
-    const keeps = s.decisions.map((d, k) => ({ d, p: prior(k) })).filter((m) => m.d.kind === "keep");
+    const moves = ui.decisions.filter((m) => m.d.kind === "move");
+    const keeps = ui.decisions.filter((m) => m.d.kind === "keep");
 
     // The prior summed per piece (its moves), or per group (a splinter choice).
     const heat = el(svg, "g", { class: "heatmap", "pointer-events": "none" });
@@ -40,7 +31,7 @@
       });
       t.textContent = `${(100 * p).toFixed(0)}%`;
     };
-    if (ui.heat && priors) {
+    if (ui.heat && ui.priors) {
       for (const e of bySquare.values()) {
         el(heat, "rect", {
           x: e.at[0] - C / 2, y: e.at[1] - C / 2, width: C, height: C, fill: "#ff6a00",
@@ -62,7 +53,7 @@
     const targets = el(svg, "g", { class: "targets" });
     // Pieces that can move: a click selects one and shows its arrows.
     for (const e of bySquare.values()) {
-      const sel = e.square === selected;
+      const sel = e.square === ui.selected;
       const r = el(targets, "rect", {
         x: e.at[0] - C / 2 + 3, y: e.at[1] - C / 2 + 3, width: C - 6, height: C - 6,
         fill: "transparent", stroke: sel ? "#2a6db0" : "#2a6db080", "stroke-width": sel ? 5 : 2,
@@ -71,12 +62,11 @@
       el(r, "title").textContent = `${e.square}: show its moves`;
       r.addEventListener("click", (ev) => {
         ev.stopPropagation();
-        selected = sel ? null : e.square;
-        ui.redraw();
+        ui.select(sel ? null : e.square);
       });
     }
-    if (selected) {
-      for (const m of moves.filter((x) => x.d.square === selected && x.d.to)) {
+    if (ui.selected) {
+      for (const m of moves.filter((x) => x.d.square === ui.selected && x.d.to)) {
         const [x1, y1] = m.d.from;
         const [x2, y2] = m.d.to;
         const g = el(targets, "g", { opacity: 0.85 });
@@ -87,14 +77,14 @@
         el(g, "circle", {
           cx: x1 + (x2 - x1) * 0.8, cy: y1 + (y2 - y1) * 0.8, r: C * 0.18, fill: "#2a6db0",
         });
-        if (priors) {
+        if (ui.priors) {
           const t = el(g, "text", {
             x: x1 + (x2 - x1) * 0.8, y: y1 + (y2 - y1) * 0.8 + C * 0.07, "text-anchor": "middle",
             "font-size": C * 0.18, fill: "#fff", "font-family": "sans-serif",
           });
           t.textContent = (100 * m.p).toFixed(0);
         }
-        hook(g, m.d, ui);
+        CrumbleBoard.target(g, m.d, ui);
       }
     }
     // A splinter choice: each group that may stay, clicked on any of its squares.
@@ -106,7 +96,7 @@
           stroke: "#2a9d8f", "stroke-width": 4,
         });
       }
-      hook(g, m.d, ui);
+      CrumbleBoard.target(g, m.d, ui);
     }
   }
 

@@ -91,13 +91,7 @@ impl Highlight {
             let mut at = swap.from;
             path.push(at);
             for &d in &swap.steps {
-                let (x, y) = match d {
-                    Dir::N if at.top() < g => (at.x, at.top()),
-                    Dir::S if at.y > 0 => (at.x, at.y - 1),
-                    Dir::E if at.right() < g => (at.right(), at.y),
-                    Dir::W if at.x > 0 => (at.x - 1, at.y),
-                    _ => return None,
-                };
+                let (x, y) = at.beside(d, g)?;
                 at = b.piece_at(x, y).rect;
                 path.push(at);
                 steps.push(d);

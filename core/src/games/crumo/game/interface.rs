@@ -14,15 +14,14 @@ impl GameState for Crumo {
     type StartError = CrumoStartError;
 
     fn from_start(start: &CrumoStart) -> Result<Crumo, CrumoStartError> {
-        let Some(json) = &start.position else {
-            return Crumo::standard(start.size).ok_or(CrumoStartError::Size(start.size));
-        };
-        let game = position::from_value(json)?;
-        StartMismatch::check(
-            format!("size {}", start.size),
-            format!("size {}", game.size()),
-        )?;
-        Ok(game)
+        let words = |size| format!("size {size}");
+        StartMismatch::start_on_board(
+            start.position.as_ref(),
+            words(start.size),
+            || Crumo::standard(start.size).ok_or(CrumoStartError::Size(start.size)),
+            |json| Ok(position::from_value(json)?),
+            |game| words(game.size()),
+        )
     }
 
     fn to_start(&self) -> CrumoStart {

@@ -25,19 +25,15 @@ impl GameState for Splinter {
     type StartError = SplinterStartError;
 
     fn from_start(start: &SplinterStart) -> Result<Splinter, SplinterStartError> {
-        let Some(json) = &start.position else {
-            return Splinter::standard(start.width, start.height).ok_or(SplinterStartError::Size {
-                width: start.width,
-                height: start.height,
-            });
-        };
-        let game = position::from_value(json)?;
-        let b = game.board();
-        StartMismatch::check(
-            format!("{}x{}", start.width, start.height),
-            format!("{}x{}", b.width(), b.height()),
-        )?;
-        Ok(game)
+        let (width, height) = (start.width, start.height);
+        let words = |w, h| format!("{w}x{h}");
+        StartMismatch::start_on_board(
+            start.position.as_ref(),
+            words(width, height),
+            || Splinter::standard(width, height).ok_or(SplinterStartError::Size { width, height }),
+            |json| Ok(position::from_value(json)?),
+            |game| words(game.board().width(), game.board().height()),
+        )
     }
 
     /// The standard start's own specification when the game is one.
