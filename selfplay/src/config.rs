@@ -113,16 +113,22 @@ pub struct SearchConfig {
     /// game's [`GameState::forcing_turn`] looks for a rest of the turn that wins at once or
     /// forces a win on the decider's next turn whatever the reply, visiting at most this many
     /// states (a budget in work, not time, so runs stay reproducible); a path found proves
-    /// the root won and is played. With the same budget, at every root (any phase of the
-    /// turn) the game's [`GameState::losing_decisions`] finds the decisions after which the
-    /// opponent wins at once whatever the rest of the turn; they become proven losses, so a
-    /// defence is found however few decisions hold. `0` is off. Needs no `lookahead`.
+    /// the root won and is played. `0` is off. Needs no `lookahead`.
     ///
     /// [`GameState::forcing_turn`]: crumble_core::GameState::forcing_turn
-    /// [`GameState::losing_decisions`]: crumble_core::GameState::losing_decisions
     pub forcing_budget: u64,
     /// The same in matches, evaluation, tactics and play.
     pub play_forcing_budget: u64,
+    /// The two-turn lookahead's other half in self-play: at the root of every search (any
+    /// phase of the turn) the game's [`GameState::losing_decisions`] finds the decisions
+    /// after which the opponent wins at once whatever the rest of the turn, within the
+    /// `forcing_budget` (off when it is 0); they become proven losses, so a defence is found
+    /// however few decisions hold.
+    ///
+    /// [`GameState::losing_decisions`]: crumble_core::GameState::losing_decisions
+    pub loss_check: bool,
+    /// The same in matches, tactics and play (evaluation follows `loss_check`).
+    pub play_loss_check: bool,
     /// Set by [`SearchConfig::for_play`]: the searches of matches, evaluation and play (what
     /// [`LcbConfig`] applies to). Not a config key.
     #[serde(skip)]
@@ -364,6 +370,8 @@ impl Default for SearchConfig {
             play_lookahead: Lookahead::AtVisit(1),
             forcing_budget: 0,
             play_forcing_budget: DEFAULT_PLAY_FORCING_BUDGET,
+            loss_check: false,
+            play_loss_check: true,
             playing: false,
         }
     }
@@ -464,6 +472,7 @@ impl SearchConfig {
         c.forced_playouts.enabled = false;
         c.lookahead = self.play_lookahead;
         c.forcing_budget = self.play_forcing_budget;
+        c.loss_check = self.play_loss_check;
         c.playing = true;
         c
     }

@@ -142,19 +142,8 @@ impl<G: GameState> GameState for Restricted<G> {
         (!self.in_root_turn || !self.reaches_barred(&path)).then_some(path)
     }
 
-    fn losing_decisions(
-        &self,
-        check: &mut G::ForcingCheck,
-        budget: u64,
-        legal: &[Decision],
-    ) -> Option<Vec<bool>> {
-        // In the root's turn a barred move ends the game here and not in the inner game, so
-        // the inner game's answer would not be this one's.
-        if self.hit || self.in_root_turn {
-            return None;
-        }
-        self.inner.losing_decisions(check, budget, legal)
-    }
+    // `losing_decisions` keeps the default (no answer): in the root's turn, where every
+    // search of the book starts, a barred move ends the game here and not in the inner game.
 
     fn action_count(&self) -> u32 {
         self.inner.action_count()

@@ -137,7 +137,7 @@ impl<G: GameState> Search<G> {
         true
     }
 
-    /// With a `forcing_budget`, once per search: the root's decisions that lose at once (the
+    /// With `loss_check` and a `forcing_budget`, once per search: the root's decisions that lose at once (the
     /// game's [`GameState::losing_decisions`]) become proven losses, creating their children
     /// where needed, so no simulation is spent on them and none is played while another is
     /// left: a defence is found however few decisions hold. Nothing is marked when every
@@ -146,7 +146,11 @@ impl<G: GameState> Search<G> {
     pub(super) fn mark_root_losses(&mut self) -> bool {
         let root = self.root;
         let nd = self.nodes[root as usize];
-        if self.cfg.forcing_budget == 0 || nd.n_edges < 2 || nd.proof != UNPROVEN {
+        if !self.cfg.loss_check
+            || self.cfg.forcing_budget == 0
+            || nd.n_edges < 2
+            || nd.proof != UNPROVEN
+        {
             return false;
         }
         let range = nd.edges as usize..(nd.edges + nd.n_edges) as usize;

@@ -330,6 +330,7 @@ impl<G: TrainGame> EvalJob<G> {
         // Evaluation looks two turns ahead only as far as self-play does (off by default): it
         // measures the nets, at the cost of the generation's time.
         search.forcing_budget = self.cfg.search.forcing_budget;
+        search.loss_check = self.cfg.search.loss_check;
         let pool = Pool::<G>::new(&specs, &search, &loader)?;
         let pairs = games.div_ceil(2);
         let seed = self.cfg.selfplay.seed ^ (u64::from(self.g) << 20) ^ name.len() as u64;
