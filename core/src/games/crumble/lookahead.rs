@@ -228,46 +228,45 @@ impl WinCheck {
 mod tests {
     use super::*;
     use crate::game::GameState as _;
+    use crate::games::crumble::for_random_states;
     use crate::games::crumble::solve::Solver;
     use rand::SeedableRng;
 
-    /// The answer agrees with the exhaustive solver on positions from random games, and the
-    /// winning path it gives is legal and wins.
+    /// Both exact one-turn answers agree with the exhaustive solver (which knows nothing of
+    /// either), on turn starts of random games of three sizes: the check's answer and its
+    /// winning path (legal, and it wins); the reach bound never rules out a win, and rules
+    /// out most turns without one, or it would save nothing.
     #[test]
-    fn agrees_with_the_solver_on_random_positions() {
+    fn exact_checks_agree_with_the_solver_on_random_turn_starts() {
         let mut check = WinCheck::new();
+        let mut reach = Reach::default();
         let mut solver = Solver::new();
-        let (mut positions, mut wins) = (0, 0);
-        let mut seed = 0u64;
-        while positions < 1200 {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            seed += 1;
-            let (n, r) = if seed.is_multiple_of(4) {
-                (4, 2)
-            } else {
-                (6, 8)
-            };
-            let mut g = Crumble::new(n, r).unwrap();
-            g.set_max_turns(120);
-            while !g.is_over() {
-                let want = solver.find_win(&g).is_some();
-                let got = check.win_path(&g).map(<[Decision]>::to_vec);
-                assert_eq!(got.is_some(), want, "seed {seed} turn {}", g.turns_played());
-                if let Some(path) = got {
-                    let mut h = g.clone();
-                    for d in path {
-                        h.apply(d).expect("a winning path is legal");
-                    }
-                    assert_eq!(h.outcome().and_then(|o| o.winner), Some(g.to_move()));
-                    wins += 1;
+        let (mut positions, mut ruled_out, mut wins) = (0, 0, 0);
+        let sizes = [(6, 8), (4, 2), (3, 4)];
+        for_random_states(0..60, &sizes, 150, false, |seed, g| {
+            let turn = g.turns_played();
+            let want = solver.find_win(g).is_some();
+            let may = reach.may_win(g.board(), g.to_move());
+            assert!(may || !want, "seed {seed} turn {turn}: a win ruled out");
+            let got = check.win_path(g).map(<[Decision]>::to_vec);
+            assert_eq!(got.is_some(), want, "seed {seed} turn {turn}");
+            if let Some(path) = got {
+                let mut h = g.clone();
+                for d in path {
+                    h.apply(d).expect("a winning path is legal");
                 }
-                positions += 1;
-                g.play_random_turn(&mut rng);
+                assert_eq!(h.outcome().and_then(|o| o.winner), Some(g.to_move()));
             }
-        }
+            positions += 1;
+            ruled_out += u32::from(!may);
+            wins += u32::from(want);
+        });
         // The test must see both answers to mean anything.
         assert!(wins >= 50, "only {wins} wins in {positions} positions");
-        assert!(positions - wins >= 50);
+        assert!(
+            ruled_out * 2 > positions - wins,
+            "ruled out {ruled_out} of {positions} positions ({wins} wins)"
+        );
     }
 
     #[test]

@@ -138,9 +138,8 @@ impl LossCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::GameState as _;
     use crate::games::crumble::ends::TurnEnds;
-    use rand::SeedableRng;
+    use crate::games::crumble::for_random_states;
     use std::ops::ControlFlow;
 
     /// Every answer, at turn starts and mid-turn, agrees with a walk over all the ends of the
@@ -153,55 +152,45 @@ mod tests {
         let mut ends = TurnEnds::new();
         let mut win = WinCheck::new();
         let (mut decisions, mut losing, mut mid_turn) = (0, 0, 0);
-        for seed in 0..12u64 {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let mut g = if seed % 3 == 0 {
-                Crumble::new(4, 2).unwrap()
-            } else {
-                Crumble::new(4, 4).unwrap()
+        let sizes = [(4, 2), (4, 4), (4, 4)];
+        for_random_states(0..12, &sizes, 60, true, |seed, g| {
+            let legal = g.legal_decisions();
+            let Some(got) = check.losing(g, &legal, u64::MAX) else {
+                assert!(!g.draw_candidates().is_empty(), "no budget: an answer");
+                return;
             };
-            g.set_max_turns(60);
-            while !g.is_over() {
-                let legal = g.legal_decisions();
-                if let Some(got) = check.losing(&g, &legal, u64::MAX) {
-                    let mover = g.to_move();
-                    let mut safe = |end: &Crumble| match end.outcome() {
-                        Some(o) => o.winner != Some(mover.opposite()),
-                        None => !win.can_win(end),
-                    };
-                    // Each decision on its own: does any end of the turn after it hold?
-                    let holds: Vec<bool> = legal
-                        .iter()
-                        .map(|&d| {
-                            let mut after = g.clone();
-                            after.apply_unchecked(d);
-                            if after.is_over() || after.turns_played() != g.turns_played() {
-                                return safe(&after);
-                            }
-                            ends.walk(&after, &mut |_, end| {
-                                if safe(end) {
-                                    ControlFlow::Break(())
-                                } else {
-                                    ControlFlow::Continue(())
-                                }
-                            })
-                            .is_break()
-                        })
-                        .collect();
-                    for (i, (&lost, &held)) in got.iter().zip(&holds).enumerate() {
-                        let turn = g.turns_played();
-                        assert_eq!(lost, !held, "seed {seed} turn {turn} decision {i}");
+            let mover = g.to_move();
+            let mut safe = |end: &Crumble| match end.outcome() {
+                Some(o) => o.winner != Some(mover.opposite()),
+                None => !win.can_win(end),
+            };
+            // Each decision on its own: does any end of the turn after it hold?
+            let holds: Vec<bool> = legal
+                .iter()
+                .map(|&d| {
+                    let mut after = g.clone();
+                    after.apply_unchecked(d);
+                    if after.is_over() || after.turns_played() != g.turns_played() {
+                        return safe(&after);
                     }
-                    decisions += got.len();
-                    losing += got.iter().filter(|&&l| l).count();
-                    mid_turn += usize::from(!g.at_turn_start());
-                } else {
-                    assert!(!g.draw_candidates().is_empty(), "no budget: an answer");
-                }
-                let d = legal[rand::Rng::random_range(&mut rng, 0..legal.len())];
-                g.apply(d).unwrap();
+                    ends.walk(&after, &mut |_, end| {
+                        if safe(end) {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    })
+                    .is_break()
+                })
+                .collect();
+            for (i, (&lost, &held)) in got.iter().zip(&holds).enumerate() {
+                let turn = g.turns_played();
+                assert_eq!(lost, !held, "seed {seed} turn {turn} decision {i}");
             }
-        }
+            decisions += got.len();
+            losing += got.iter().filter(|&&l| l).count();
+            mid_turn += usize::from(!g.at_turn_start());
+        });
         // Both answers, and mid-turn states, must occur for the test to mean anything.
         assert!(losing >= 500, "{losing} losing of {decisions}");
         assert!(decisions - losing >= 2000, "{losing} losing of {decisions}");

@@ -254,6 +254,35 @@ impl GameState for Crumble {
     }
 }
 
+/// For the exact checks' tests: every state of one random game per seed (a game of
+/// `sizes[seed % len]`, board and resolution, under `max_turns`), each passed to `visit`
+/// before the game goes on by a random turn, or by one random decision with `by_decision`.
+#[cfg(test)]
+pub(crate) fn for_random_states(
+    seeds: std::ops::Range<u64>,
+    sizes: &[(u16, u16)],
+    max_turns: u32,
+    by_decision: bool,
+    mut visit: impl FnMut(u64, &mut Crumble),
+) {
+    use rand::SeedableRng;
+    for seed in seeds {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let (n, r) = sizes[seed as usize % sizes.len()];
+        let mut g = Crumble::new(n, r).unwrap();
+        g.set_max_turns(max_turns);
+        while !g.is_over() {
+            visit(seed, &mut g);
+            if by_decision {
+                let legal = g.legal_decisions();
+                g.apply(legal[rng.random_range(0..legal.len())]).unwrap();
+            } else {
+                g.play_random_turn(&mut rng);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

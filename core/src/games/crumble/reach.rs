@@ -218,45 +218,5 @@ impl Reach {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::GameState as _;
-    use crate::games::crumble::Crumble;
-    use crate::games::crumble::solve::Solver;
-    use rand::SeedableRng;
-
-    /// Every "cannot win" agrees with the exhaustive solver (which knows nothing of the
-    /// bound), on turn starts of random games of three sizes; and the bound does rule out
-    /// most of them, or it would save nothing.
-    #[test]
-    fn never_rules_out_a_win_and_rules_out_most_turns() {
-        let mut reach = Reach::default();
-        let mut solver = Solver::new();
-        let (mut positions, mut ruled_out, mut wins) = (0, 0, 0);
-        for seed in 0..60u64 {
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            let (n, r) = [(6, 8), (4, 2), (3, 4)][seed as usize % 3];
-            let mut g = Crumble::new(n, r).unwrap();
-            g.set_max_turns(150);
-            while !g.is_over() {
-                let win = solver.find_win(&g).is_some();
-                let may = reach.may_win(g.board(), g.to_move());
-                assert!(
-                    may || !win,
-                    "seed {seed} turn {}: a win ruled out",
-                    g.turns_played()
-                );
-                positions += 1;
-                ruled_out += u32::from(!may);
-                wins += u32::from(win);
-                g.play_random_turn(&mut rng);
-            }
-        }
-        assert!(wins >= 50, "only {wins} wins in {positions} positions");
-        assert!(
-            ruled_out * 2 > positions - wins,
-            "ruled out {ruled_out} of {positions} positions ({wins} wins)"
-        );
-    }
-}
+// Tested against the exhaustive solver with the one-turn check that uses it
+// (`lookahead.rs`: exact_checks_agree_with_the_solver_on_random_turn_starts).
