@@ -137,9 +137,9 @@ impl<G: GameState> Search<G> {
         true
     }
 
-    /// With `loss_check` and a `forcing_budget`, once per search: the root's decisions that lose at once (the
-    /// game's [`GameState::losing_decisions`]) become proven losses, creating their children
-    /// where needed, so no simulation is spent on them and none is played while another is
+    /// With `loss_check` and a `forcing_budget`, once per search: the root's decisions that
+    /// lose at once (the game's [`GameState::losing_decisions`]) become proven losses,
+    /// creating their children where needed, so no simulation is spent on them and none is played while another is
     /// left: a defence is found however few decisions hold. Nothing is marked when every
     /// decision loses (the root is lost whatever is played). The simulation game must hold
     /// the root's state; returns whether it marked any (the simulation game is then changed).
@@ -157,7 +157,7 @@ impl<G: GameState> Search<G> {
         self.legal.clear();
         self.legal
             .extend(self.edges[range.clone()].iter().map(|e| e.decision));
-        let sim = self.sim.as_mut().expect("a simulation is running");
+        let sim = self.sim.as_ref().expect("a simulation is running");
         let Some(lost) =
             sim.losing_decisions(&mut self.forcing, self.cfg.forcing_budget, &self.legal)
         else {

@@ -61,8 +61,8 @@ impl LossCheck {
         // Siblings at a swap state share the tiling, so their seen states carry over.
         let shared = matches!(game.phase(), Phase::Swap);
         let mut out = Vec::with_capacity(legal.len());
+        grow_to_depth(&mut self.games, &mut self.bufs, 0);
         for &d in legal {
-            grow_to_depth(&mut self.games, &mut self.bufs, 0);
             let (parent, child) = self.games.split_at_mut(1);
             child[0].clone_from(&parent[0]);
             child[0].apply_unchecked(d);
