@@ -5,6 +5,7 @@
 
 use crate::game::Color;
 use crate::games::crumble::error::SizeError;
+use crate::games::crumble::game::Reads;
 use crate::games::crumble::geom::{Dir, Piece, Rect, piece_hash};
 
 pub(crate) const NO_SLOT: u32 = u32::MAX;
@@ -57,6 +58,46 @@ pub struct Board {
     hash: u64,
     /// Reused buffer for joins (no allocation per move).
     scratch: Vec<u32>,
+    /// Grid units per block side, as a shift: the grid is seen as at most 16 × 16 blocks.
+    block_shift: u8,
+    /// By colour: the blocks changed since that colour's splits and joins were last listed
+    /// (see [`Board::take_changed`]); every block in a new or copied board.
+    changed: [Blocks; 2],
+}
+
+/// A set of the board's blocks (at most 16 × 16 of them; row `y` is bits `16y..16y + 16`):
+/// where the tiling changed, or which part of it an answer was read from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Blocks([u64; 4]);
+
+/// The blocks of the cells a query read (see [`Board::block_reads`]).
+pub(crate) struct BlockReads {
+    shift: u8,
+    pub(crate) blocks: Blocks,
+}
+
+impl Reads for BlockReads {
+    #[inline]
+    fn cell(&mut self, x: u16, y: u16) {
+        let (bx, by) = (u32::from(x >> self.shift), u32::from(y >> self.shift));
+        self.blocks.0[(by >> 2) as usize] |= 1 << (16 * (by & 3) + bx);
+    }
+}
+
+impl Blocks {
+    pub(crate) const ALL: Blocks = Blocks([u64::MAX; 4]);
+
+    #[inline]
+    pub(crate) fn meets(&self, o: &Blocks) -> bool {
+        (0..4).any(|i| self.0[i] & o.0[i] != 0)
+    }
+
+    #[inline]
+    fn add(&mut self, o: &Blocks) {
+        for i in 0..4 {
+            self.0[i] |= o.0[i];
+        }
+    }
 }
 
 impl Clone for Board {
@@ -73,6 +114,8 @@ impl Clone for Board {
             white_bits: self.white_bits.clone(),
             hash: self.hash,
             scratch: Vec::new(),
+            block_shift: self.block_shift,
+            changed: [Blocks::ALL; 2],
         }
     }
 
@@ -89,6 +132,9 @@ impl Clone for Board {
         self.black_bits.clone_from(&src.black_bits);
         self.white_bits.clone_from(&src.white_bits);
         self.hash = src.hash;
+        // What the copy's owner listed before was another board's.
+        self.block_shift = src.block_shift;
+        self.changed = [Blocks::ALL; 2];
     }
 }
 
@@ -164,6 +210,8 @@ impl Board {
             white_bits: Vec::new(),
             hash: 0,
             scratch: Vec::new(),
+            block_shift: (0..16u8).find(|&s| (g - 1) >> s < 16).expect("g <= 1024"),
+            changed: [Blocks::ALL; 2],
         };
         for p in pieces {
             b.add(*p);
@@ -271,6 +319,41 @@ impl Board {
         &self.black_bits
     }
 
+    /// The blocks that `r` covers.
+    #[inline]
+    pub(crate) fn blocks_of(&self, r: Rect) -> Blocks {
+        let s = self.block_shift;
+        let (bx0, bx1) = (r.x >> s, (r.right() - 1) >> s);
+        let row = u64::from((((2u32 << bx1) - (1u32 << bx0)) & 0xffff) as u16);
+        let mut b = Blocks::default();
+        for by in (r.y >> s)..=((r.top() - 1) >> s) {
+            b.0[usize::from(by >> 2)] |= row << (16 * (by & 3));
+        }
+        b
+    }
+
+    /// A [`Reads`] that gathers the blocks of the cells read.
+    pub(crate) fn block_reads(&self) -> BlockReads {
+        BlockReads {
+            shift: self.block_shift,
+            blocks: Blocks::default(),
+        }
+    }
+
+    /// Notes that the piece on `r` changed, for both colours' listings.
+    #[inline]
+    fn touch(&mut self, r: Rect) {
+        let b = self.blocks_of(r);
+        self.changed[0].add(&b);
+        self.changed[1].add(&b);
+    }
+
+    /// The blocks changed since the last call for `color` (every block after a copy), and
+    /// forgets them: the cache of `color`'s splits and joins keeps what lies elsewhere.
+    pub(crate) fn take_changed(&mut self, color: Color) -> Blocks {
+        std::mem::take(&mut self.changed[usize::from(color == Color::White)])
+    }
+
     fn fill(&mut self, r: Rect, slot: u32) {
         let g = usize::from(self.g);
         for y in r.y..r.top() {
@@ -327,6 +410,7 @@ impl Board {
         self.hash ^= piece_hash(p.rect, p.color);
         self.set_color_bits(slot, Some(p.color));
         self.fill(p.rect, slot);
+        self.touch(p.rect);
         slot
     }
 
@@ -335,6 +419,7 @@ impl Board {
         let p = self.slots[slot as usize];
         debug_assert!(p.rect.w != 0);
         self.hash ^= piece_hash(p.rect, p.color);
+        self.touch(p.rect);
         self.slots[slot as usize].rect = Rect::default();
         self.set_color_bits(slot, None);
         self.free.push(slot);
@@ -347,7 +432,9 @@ impl Board {
         if p.color != c {
             self.hash ^= piece_hash(p.rect, p.color) ^ piece_hash(p.rect, c);
             p.color = c;
+            let r = p.rect;
             self.set_color_bits(slot, Some(c));
+            self.touch(r);
         }
     }
 
@@ -363,6 +450,7 @@ impl Board {
         debug_assert!(p.rect.midline(cut).is_some());
         let (lo, hi) = p.rect.halves(cut);
         self.hash ^= piece_hash(p.rect, p.color) ^ piece_hash(lo, p.color);
+        self.touch(p.rect);
         self.slots[slot as usize].rect = lo;
         let hi_slot = self.add(Piece {
             rect: hi,

@@ -11,6 +11,9 @@ use crate::games::crumble::decision::{DecisionKind, action_count};
 use crate::games::crumble::error::SizeError;
 use crate::games::crumble::geom::{Cut, Dir, Piece, Rect, rect_key};
 
+mod bases;
+pub(crate) use bases::Reads;
+
 named_enum! {
     /// Why a game ended (RULES.md section 5).
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -155,8 +158,8 @@ pub(crate) struct Scratch {
     xs: Vec<u16>,
     ys: Vec<u16>,
     run: Vec<u32>,
-    runs: Vec<(Cut, u32, u32)>,
-    joins: Vec<(u32, Rect)>,
+    /// Splits and joins of the player to move, by piece, kept between turns (`bases.rs`).
+    bases: bases::BaseCache,
     /// Buffers for `is_legal`, `any_step` and random play: each user its own, because they
     /// nest (applying a decision checks for steps while random play holds its list).
     legal: Vec<Decision>,
@@ -768,28 +771,49 @@ impl Crumble {
     /// `color`'s with its legal midline on the line (rules 4.1.2, 4.1.3).
     #[inline]
     pub(crate) fn run_next(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
-        match cut {
-            Cut::H => Crumble::run_walk::<true, true>(b, c, pos, color),
-            Cut::V => Crumble::run_walk::<false, true>(b, c, pos, color),
-        }
+        Crumble::run_next_read(b, cut, c, pos, color, &mut ())
     }
 
-    /// Like [`Crumble::run_next`] but walking back from `pos` (exclusive).
+    /// [`Crumble::run_next`], telling `reads` every cell it looks at.
     #[inline]
-    fn run_prev(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
+    pub(crate) fn run_next_read(
+        b: &Board,
+        cut: Cut,
+        c: u16,
+        pos: u16,
+        color: Color,
+        reads: &mut impl Reads,
+    ) -> Option<u32> {
         match cut {
-            Cut::H => Crumble::run_walk::<true, false>(b, c, pos, color),
-            Cut::V => Crumble::run_walk::<false, false>(b, c, pos, color),
+            Cut::H => Crumble::run_walk::<true, true>(b, c, pos, color, reads),
+            Cut::V => Crumble::run_walk::<false, true>(b, c, pos, color, reads),
         }
     }
 
-    /// The walk behind [`Crumble::run_next`] (`FORWARD`) and [`Crumble::run_prev`], specialised
+    /// Like [`Crumble::run_next_read`] but walking back from `pos` (exclusive).
+    #[inline]
+    pub(crate) fn run_prev_read(
+        b: &Board,
+        cut: Cut,
+        c: u16,
+        pos: u16,
+        color: Color,
+        reads: &mut impl Reads,
+    ) -> Option<u32> {
+        match cut {
+            Cut::H => Crumble::run_walk::<true, false>(b, c, pos, color, reads),
+            Cut::V => Crumble::run_walk::<false, false>(b, c, pos, color, reads),
+        }
+    }
+
+    /// The walk behind [`Crumble::run_next_read`] (`FORWARD`) and [`Crumble::run_prev_read`], specialised
     /// for horizontal (`H`) and vertical lines, since it runs for every piece every turn.
     fn run_walk<const H: bool, const FORWARD: bool>(
         b: &Board,
         c: u16,
         mut pos: u16,
         color: Color,
+        reads: &mut impl Reads,
     ) -> Option<u32> {
         let g = b.grid_size();
         let cut = if H { Cut::H } else { Cut::V };
@@ -799,8 +823,12 @@ impl Crumble {
             }
             let at = if FORWARD { pos } else { pos - 1 };
             let (p, q) = if H {
+                reads.cell(at, c);
+                reads.cell(at, c - 1);
                 (b.slot_at(at, c), b.slot_at(at, c - 1))
             } else {
+                reads.cell(c, at);
+                reads.cell(c - 1, at);
                 (b.slot_at(c, at), b.slot_at(c - 1, at))
             };
             if p == q {
@@ -817,14 +845,14 @@ impl Crumble {
     }
 
     #[inline]
-    fn run_end(r: Rect, cut: Cut) -> u16 {
+    pub(crate) fn run_end(r: Rect, cut: Cut) -> u16 {
         match cut {
             Cut::H => r.right(),
             Cut::V => r.top(),
         }
     }
     #[inline]
-    fn run_start(r: Rect, cut: Cut) -> u16 {
+    pub(crate) fn run_start(r: Rect, cut: Cut) -> u16 {
         match cut {
             Cut::H => r.x,
             Cut::V => r.y,
@@ -833,9 +861,10 @@ impl Crumble {
 
     /// Checks that `outline` is a union of whole pieces of `color` (rule 4.2), given that the
     /// pieces along its bottom and left sides are already known to sit inside it.
-    fn outline_is_own(b: &Board, o: Rect, color: Color) -> bool {
+    fn outline_is_own(b: &Board, o: Rect, color: Color, reads: &mut impl Reads) -> bool {
         let (x1, y1) = (o.right(), o.top());
         // Cheap filter first: the upper-right piece must be own and fit the corner.
+        reads.cell(x1 - 1, y1 - 1);
         let ur = b.slot_at(x1 - 1, y1 - 1);
         let r = b.rect(ur);
         if r.right() != x1 || r.top() != y1 || b.color(ur) != color {
@@ -843,6 +872,7 @@ impl Crumble {
         }
         let mut x = o.x;
         while x < x1 {
+            reads.cell(x, y1 - 1);
             let r = b.rect(b.slot_at(x, y1 - 1));
             if r.top() != y1 {
                 return false;
@@ -851,6 +881,7 @@ impl Crumble {
         }
         let mut y = o.y;
         while y < y1 {
+            reads.cell(x1 - 1, y);
             let r = b.rect(b.slot_at(x1 - 1, y));
             if r.right() != x1 {
                 return false;
@@ -863,11 +894,12 @@ impl Crumble {
             let mut x = o.x;
             let mut next = y1;
             while x < x1 {
+                reads.cell(x, y);
                 let s = b.slot_at(x, y);
+                let r = b.rect(s);
                 if b.color(s) != color {
                     return false;
                 }
-                let r = b.rect(s);
                 next = next.min(r.top());
                 x = r.right();
             }
@@ -878,61 +910,71 @@ impl Crumble {
 
     /// Calls `f` with every legal join outline whose lower-left corner is the corner of piece
     /// `p` (of colour `color`), until `f` returns false.
-    fn joins_from(
+    fn joins_from(b: &Board, s: &mut Scratch, p: u32, color: Color, f: impl FnMut(Rect) -> bool) {
+        Crumble::joins_from_read(b, &mut s.xs, &mut s.ys, p, color, f, &mut ());
+    }
+
+    /// [`Crumble::joins_from`] with the candidate buffers given, telling `reads` every piece
+    /// it looks at.
+    pub(crate) fn joins_from_read(
         b: &Board,
-        s: &mut Scratch,
+        xs: &mut Vec<u16>,
+        ys: &mut Vec<u16>,
         p: u32,
         color: Color,
         mut f: impl FnMut(Rect) -> bool,
+        reads: &mut impl Reads,
     ) {
         let g = b.grid_size();
         let pr = b.rect(p);
         let (x0, y0) = (pr.x, pr.y);
         // Candidate tops: the pieces up the left side must sit on it. The first `ys_flat` of
         // them also end at the piece's right side: a column of whole pieces.
-        s.ys.clear();
-        s.ys.push(pr.top());
+        ys.clear();
+        ys.push(pr.top());
         let mut ys_flat = 1;
         let mut y = pr.top();
         while y < g {
+            reads.cell(x0, y);
             let q = b.slot_at(x0, y);
             let r = b.rect(q);
             if r.x != x0 || b.color(q) != color {
                 break;
             }
             y = r.top();
-            s.ys.push(y);
-            if ys_flat == s.ys.len() - 1 && r.right() == pr.right() {
+            ys.push(y);
+            if ys_flat == ys.len() - 1 && r.right() == pr.right() {
                 ys_flat += 1;
             }
         }
         // Candidate right sides, no further than twice the tallest candidate height; the
         // first `xs_flat` also end at the piece's top: a row of whole pieces.
         let x_max = (u32::from(x0) + 2 * u32::from(y - y0)).min(u32::from(g)) as u16;
-        s.xs.clear();
+        xs.clear();
         let mut xs_flat = 0;
         let mut x = x0;
         if pr.right() <= x_max {
-            s.xs.push(pr.right());
+            xs.push(pr.right());
             xs_flat = 1;
             x = pr.right();
         }
         while x < x_max {
+            reads.cell(x, y0);
             let q = b.slot_at(x, y0);
             let r = b.rect(q);
             if r.y != y0 || b.color(q) != color || r.right() > x_max {
                 break;
             }
             x = r.right();
-            s.xs.push(x);
-            if xs_flat == s.xs.len() - 1 && r.top() == pr.top() {
+            xs.push(x);
+            if xs_flat == xs.len() - 1 && r.top() == pr.top() {
                 xs_flat += 1;
             }
         }
-        if s.xs.len() + s.ys.len() <= 2 {
+        if xs.len() + ys.len() <= 2 {
             return; // only the piece itself fits
         }
-        for (k, &x1) in s.xs.iter().enumerate() {
+        for (k, &x1) in xs.iter().enumerate() {
             let w = x1 - x0;
             let mut hs = [w / 2, w, 2 * w];
             if w % 2 != 0 {
@@ -946,13 +988,13 @@ impl Crumble {
                 if y1 > u32::from(y) {
                     break; // taller than the left side allows; larger h only more so
                 }
-                let Ok(j) = s.ys.binary_search(&(y1 as u16)) else {
+                let Ok(j) = ys.binary_search(&(y1 as u16)) else {
                     continue;
                 };
                 let o = Rect::new(x0, y0, w, h);
                 // A row or column of whole own pieces needs no further check.
                 let whole = (h == pr.h && k < xs_flat) || (w == pr.w && j < ys_flat);
-                if (whole || Crumble::outline_is_own(b, o, color)) && !f(o) {
+                if (whole || Crumble::outline_is_own(b, o, color, reads)) && !f(o) {
                     return;
                 }
             }
@@ -984,114 +1026,6 @@ impl Crumble {
         let found = any_split || own.iter().any(|&p| self.has_join_from(p, color));
         self.s.run = own;
         found
-    }
-
-    /// Finds every legal split and join of the player to move: split runs go to `s.runs`
-    /// (cut, offset into `s.run`, length: a run of `m` pieces gives `m(m+1)/2` splits), joins
-    /// to `s.joins`. Returns the number of complete splits and joins.
-    fn find_bases(&mut self) -> usize {
-        let color = self.to_move;
-        let mut run = std::mem::take(&mut self.s.run);
-        let mut runs = std::mem::take(&mut self.s.runs);
-        let mut joins = std::mem::take(&mut self.s.joins);
-        run.clear();
-        runs.clear();
-        joins.clear();
-        let mut total = 0;
-        for p in self.board.slots_of(color) {
-            let r = self.board.rect(p);
-            for cut in [Cut::H, Cut::V] {
-                let Some(c) = r.midline(cut) else { continue };
-                if Crumble::run_prev(&self.board, cut, c, Crumble::run_start(r, cut), color)
-                    .is_some()
-                {
-                    continue; // not the first piece of its run; its run is listed from there
-                }
-                let offset = run.len();
-                run.push(p);
-                let mut q = p;
-                while let Some(n) = Crumble::run_next(
-                    &self.board,
-                    cut,
-                    c,
-                    Crumble::run_end(self.board.rect(q), cut),
-                    color,
-                ) {
-                    run.push(n);
-                    q = n;
-                }
-                let m = run.len() - offset;
-                total += m * (m + 1) / 2;
-                runs.push((cut, offset as u32, m as u32));
-            }
-            Crumble::joins_from(&self.board, &mut self.s, p, color, |o| {
-                joins.push((p, o));
-                true
-            });
-        }
-        total += joins.len();
-        self.s.run = run;
-        self.s.runs = runs;
-        self.s.joins = joins;
-        total
-    }
-
-    /// The `k`-th complete split or join found by [`Crumble::find_bases`], as (choose, extent).
-    pub(crate) fn nth_base(&self, mut k: usize) -> (Decision, Decision) {
-        let g = self.board.grid_size();
-        for &(cut, offset, m) in &self.s.runs {
-            let (offset, m) = (offset as usize, m as usize);
-            if k >= m * (m + 1) / 2 {
-                k -= m * (m + 1) / 2;
-                continue;
-            }
-            for i in 0..m {
-                if k < m - i {
-                    let a = self.board.rect(self.s.run[offset + i]);
-                    let b = self.board.rect(self.s.run[offset + i + k]);
-                    return (
-                        Decision::encode(
-                            DecisionKind::Split {
-                                cut,
-                                x: a.x,
-                                y: a.y,
-                            },
-                            g,
-                        ),
-                        Decision::encode(DecisionKind::End { x: b.x, y: b.y }, g),
-                    );
-                }
-                k -= m - i;
-            }
-        }
-        let (_, o) = self.s.joins[k];
-        (
-            Decision::encode(DecisionKind::Join { x: o.x, y: o.y }, g),
-            Decision::encode(
-                DecisionKind::End {
-                    x: o.right() - 1,
-                    y: o.top() - 1,
-                },
-                g,
-            ),
-        )
-    }
-
-    /// Picks one complete split or join uniformly with `pick(n) in 0..n`; `None` if there is none.
-    pub(crate) fn pick_base(
-        &mut self,
-        pick: impl FnOnce(usize) -> usize,
-    ) -> Option<(Decision, Decision)> {
-        let n = self.find_bases();
-        (n > 0).then(|| self.nth_base(pick(n)))
-    }
-
-    /// Every legal (choose, extent) pair of the player to move, in no particular order: all
-    /// complete splits (each contiguous run of each cut line) and joins.
-    pub(crate) fn collect_bases(&mut self, out: &mut Vec<(Decision, Decision)>) {
-        out.clear();
-        let n = self.find_bases();
-        out.extend((0..n).map(|k| self.nth_base(k)));
     }
 
     // ---------------------------------------------------------------- legal decisions
