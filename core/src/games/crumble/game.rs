@@ -771,12 +771,13 @@ impl Crumble {
     /// `color`'s with its legal midline on the line (rules 4.1.2, 4.1.3).
     #[inline]
     pub(crate) fn run_next(b: &Board, cut: Cut, c: u16, pos: u16, color: Color) -> Option<u32> {
-        Crumble::run_next_read(b, cut, c, pos, color, &mut ())
+        Crumble::run_read::<true>(b, cut, c, pos, color, &mut ())
     }
 
-    /// [`Crumble::run_next`], telling `reads` every cell it looks at.
+    /// [`Crumble::run_next`] (`FORWARD`) or the same walk back from `pos` (exclusive),
+    /// telling `reads` every cell it looks at.
     #[inline]
-    pub(crate) fn run_next_read(
+    pub(crate) fn run_read<const FORWARD: bool>(
         b: &Board,
         cut: Cut,
         c: u16,
@@ -785,28 +786,12 @@ impl Crumble {
         reads: &mut impl Reads,
     ) -> Option<u32> {
         match cut {
-            Cut::H => Crumble::run_walk::<true, true>(b, c, pos, color, reads),
-            Cut::V => Crumble::run_walk::<false, true>(b, c, pos, color, reads),
+            Cut::H => Crumble::run_walk::<true, FORWARD>(b, c, pos, color, reads),
+            Cut::V => Crumble::run_walk::<false, FORWARD>(b, c, pos, color, reads),
         }
     }
 
-    /// Like [`Crumble::run_next_read`] but walking back from `pos` (exclusive).
-    #[inline]
-    pub(crate) fn run_prev_read(
-        b: &Board,
-        cut: Cut,
-        c: u16,
-        pos: u16,
-        color: Color,
-        reads: &mut impl Reads,
-    ) -> Option<u32> {
-        match cut {
-            Cut::H => Crumble::run_walk::<true, false>(b, c, pos, color, reads),
-            Cut::V => Crumble::run_walk::<false, false>(b, c, pos, color, reads),
-        }
-    }
-
-    /// The walk behind [`Crumble::run_next_read`] (`FORWARD`) and [`Crumble::run_prev_read`], specialised
+    /// The walk behind [`Crumble::run_read`] (`FORWARD` or back), specialised
     /// for horizontal (`H`) and vertical lines, since it runs for every piece every turn.
     fn run_walk<const H: bool, const FORWARD: bool>(
         b: &Board,

@@ -131,12 +131,12 @@ impl BaseCache {
         for (cut, m) in [Cut::H, Cut::V].into_iter().zip(&mut runs) {
             let Some(c) = r.midline(cut) else { continue };
             let start = Crumble::run_start(r, cut);
-            if Crumble::run_prev_read(b, cut, c, start, color, &mut span).is_some() {
+            if Crumble::run_read::<false>(b, cut, c, start, color, &mut span).is_some() {
                 continue; // not the first piece of its run; its run is listed from there
             }
             let mut q = p;
             *m = 1;
-            while let Some(n) = Crumble::run_next_read(
+            while let Some(n) = Crumble::run_read::<true>(
                 b,
                 cut,
                 c,
