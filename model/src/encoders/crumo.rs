@@ -120,10 +120,10 @@ impl Encoder<Crumo> for CrumoEncoder {
     const POLICY_PLANES: usize = POLICY_PLANES;
     const POLICY_EXTRA: usize = 2;
     const OWNERSHIP: bool = true;
-    /// 38 generations of `configs/crumo.toml` (`model/assets/README.md`).
+    /// 114 generations (2 CPU-hours) of `configs/crumo.toml` (`model/assets/README.md`).
     const BUILTIN: Option<Builtin> = Some(Builtin {
-        name: "<built-in Crumo network gen-0038>",
-        bytes: include_bytes!("../../assets/crumo-gen0038.crnet"),
+        name: "<built-in Crumo network gen-0114>",
+        bytes: include_bytes!("../../assets/crumo-gen0114.crnet"),
     });
     fn board_mask_plane(&self) -> Option<usize> {
         Some(BOARD)

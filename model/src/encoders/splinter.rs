@@ -93,10 +93,10 @@ impl Encoder<Splinter> for SplinterEncoder {
     const INPUT_PLANES: usize = PLANES;
     const POLICY_PLANES: usize = POLICY_PLANES;
     const OWNERSHIP: bool = true;
-    /// 47 generations of `configs/splinter.toml` (`model/assets/README.md`).
+    /// 243 generations (2 CPU-hours) of `configs/splinter.toml` (`model/assets/README.md`).
     const BUILTIN: Option<Builtin> = Some(Builtin {
-        name: "<built-in Splinter network gen-0047>",
-        bytes: include_bytes!("../../assets/splinter-gen0047.crnet"),
+        name: "<built-in Splinter network gen-0243>",
+        bytes: include_bytes!("../../assets/splinter-gen0243.crnet"),
     });
     fn grid(&self, state: &Splinter) -> usize {
         let b = state.board();
