@@ -82,6 +82,7 @@ fn train_run(
         run_dir: Some(run.clone()),
         runs_root: base.to_path_buf(),
         generations: Some(generations),
+        cpu_budget_s: None,
     };
     train(&opts, on_event).unwrap();
     run
@@ -352,5 +353,54 @@ fn evaluation_beside_the_loop_lands_later_and_gates_when_it_lands() {
         rows[5].eval_net, 6.0,
         "the last checkpoint is measured in the loop"
     );
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `--cpu-hours`: no generation starts once the ledger's CPU time has reached the budget
+/// (judged by the ledger, not the clock, so where the run stops does not depend on timing),
+/// and the generation target still caps the run.
+#[test]
+fn a_cpu_budget_stops_the_run_by_its_ledger() {
+    let base = fresh_dir("budget");
+    let cfg = base.join("ttt.toml");
+    std::fs::write(&cfg, CONFIG).unwrap();
+    let run = train_run(&base, cfg.clone(), 1, &mut |_| {});
+    let rows = || crumble_train::ledger::read(&run.join("progress.csv")).unwrap();
+    let used = rows()[0].cpu_s;
+    assert!(used > 0.0, "generation 1 used {used} CPU seconds");
+    let resume = |generations: u32, budget: f64| {
+        let opts = TrainOptions {
+            config: Some(cfg.clone()),
+            run_dir: Some(run.clone()),
+            runs_root: base.clone(),
+            generations: Some(generations),
+            cpu_budget_s: Some(budget),
+        };
+        let mut started = None;
+        train(&opts, &mut |e| {
+            if let Event::Started {
+                cpu_s,
+                cpu_budget_s,
+                ..
+            } = e
+            {
+                started = Some((cpu_s, cpu_budget_s));
+            }
+        })
+        .unwrap();
+        started.expect("a Started event")
+    };
+
+    // The budget is used up: nothing more, though the target allows four more generations.
+    assert_eq!(resume(5, used), (used, Some(used)));
+    assert_eq!(rows().len(), 1);
+    // Just short of it: one more generation, which passes it.
+    resume(5, used + 1e-6);
+    let after = rows();
+    assert_eq!(after.len(), 2);
+    assert!(after[1].cpu_s > used + 1e-6);
+    // A budget far off: the target of 3 generations ends the run.
+    resume(3, 1e9);
+    assert_eq!(rows().len(), 3);
     let _ = std::fs::remove_dir_all(&base);
 }

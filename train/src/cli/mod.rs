@@ -161,9 +161,18 @@ where
 
 /// The value parser of durations in seconds: finite and positive.
 pub fn seconds_arg(s: &str) -> Result<f64, String> {
+    positive_amount(s, "seconds")
+}
+
+/// The value parser of durations in hours: finite and positive.
+pub fn hours_arg(s: &str) -> Result<f64, String> {
+    positive_amount(s, "hours")
+}
+
+fn positive_amount(s: &str, unit: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
+        _ => Err(format!("`{s}` is not a positive number of {unit}")),
     }
 }
 

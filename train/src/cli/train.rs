@@ -32,6 +32,12 @@ pub struct Args {
     /// Generations the run should have in total (default: the config's generation.total).
     #[arg(long, value_name = "N")]
     generations: Option<u32>,
+    /// Stop once the run has used H CPU-hours (the ledger's cpu_s: every generation, every
+    /// resume): no generation starts after that, so the run ends just past H. --generations
+    /// (or the config's total) still caps it; raise both to continue a run. Runs in a
+    /// directory only.
+    #[arg(long, value_name = "H", value_parser = crate::cli::hours_arg)]
+    cpu_hours: Option<f64>,
     /// Where self-play games come from: `local` (this process plays them) or `external`
     /// (`crumble worker` processes upload them to the run's location).
     #[arg(long, value_name = "MODE", default_value = "local", value_parser = ["local", "external"])]
@@ -132,6 +138,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         run_dir,
         runs_root: PathBuf::from("runs"),
         generations: a.generations,
+        cpu_budget_s: a.cpu_hours.map(|h| h * 3600.0),
     };
     if shared.is_some() {
         *RESUME.lock().unwrap_or_else(|p| p.into_inner()) = Some(resume_command(&a));
@@ -203,6 +210,9 @@ struct Display {
     last_line: Instant,
     phase: String,
     target: u32,
+    /// The CPU budget (seconds) and the ledger's CPU time when this process started.
+    cpu_budget_s: Option<f64>,
+    cpu_at_start: f64,
     run_start: Instant,
     gens_this_process: u32,
     gen_start: Instant,
@@ -229,6 +239,8 @@ impl Display {
             last_line: Instant::now(),
             phase: String::new(),
             target: 0,
+            cpu_budget_s: None,
+            cpu_at_start: 0.0,
             run_start: Instant::now(),
             gens_this_process: 0,
             gen_start: Instant::now(),
@@ -266,7 +278,9 @@ impl Display {
                 dir,
                 resumed_from,
                 target,
-            } => self.started(dir, resumed_from, target),
+                cpu_s,
+                cpu_budget_s,
+            } => self.started(dir, resumed_from, target, cpu_s, cpu_budget_s),
             Event::SelfPlay {
                 generation,
                 progress,
@@ -356,10 +370,28 @@ impl Display {
     }
 
     /// The run's first line: a new run or a resumed one, and the target.
-    fn started(&mut self, dir: &Path, resumed_from: u32, target: u32) {
+    fn started(
+        &mut self,
+        dir: &Path,
+        resumed_from: u32,
+        target: u32,
+        cpu_s: f64,
+        budget: Option<f64>,
+    ) {
         self.target = target;
+        self.cpu_budget_s = budget;
+        self.cpu_at_start = cpu_s;
         self.run_start = Instant::now();
         self.gen_start = Instant::now();
+        let hours = |s: f64| format!("{:.2}", s / 3600.0);
+        let goal = match budget {
+            Some(b) => format!(
+                "{target} generations or {} CPU-hours, {} used",
+                hours(b),
+                hours(cpu_s)
+            ),
+            None => format!("{target} generations"),
+        };
         if resumed_from >= target && resumed_from > 0 {
             self.say(format!(
                 "run {} has {resumed_from} generations already, as many as the target of \
@@ -367,14 +399,22 @@ impl Display {
                  nothing to train; --generations N continues it to N",
                 dir.display()
             ));
+        } else if let Some(b) = budget.filter(|&b| cpu_s >= b) {
+            self.say(format!(
+                "run {} has used {} CPU-hours already, the budget of {}: nothing to train; \
+                 a larger --cpu-hours continues it",
+                dir.display(),
+                hours(cpu_s),
+                hours(b)
+            ));
         } else if resumed_from > 0 {
             self.say(format!(
-                "resuming run {} after generation {resumed_from} (target {target} generations)",
+                "resuming run {} after generation {resumed_from} (target {goal})",
                 dir.display()
             ));
         } else {
             self.say(format!(
-                "training run {} ({target} generations); TensorBoard: scripts/tensorboard.sh {}",
+                "training run {} ({goal}); TensorBoard: scripts/tensorboard.sh {}",
                 dir.display(),
                 dir.display()
             ));
@@ -385,7 +425,16 @@ impl Display {
     fn finished(&mut self, generation: u32, row: &Row) {
         self.gens_this_process += 1;
         let per_gen = self.run_start.elapsed().as_secs_f64() / f64::from(self.gens_this_process);
-        let left = f64::from(self.target.saturating_sub(generation)) * per_gen;
+        let mut gens_left = f64::from(self.target.saturating_sub(generation));
+        // A CPU budget may end the run first: its generations left at this process's CPU
+        // time per generation.
+        if let Some(b) = self.cpu_budget_s {
+            let per_gen_cpu = (row.cpu_s - self.cpu_at_start) / f64::from(self.gens_this_process);
+            if per_gen_cpu > 0.0 {
+                gens_left = gens_left.min(((b - row.cpu_s) / per_gen_cpu).max(0.0).ceil());
+            }
+        }
+        let left = gens_left * per_gen;
         let score = |v: f64| {
             if v.is_finite() {
                 format!("{v:.2}")

@@ -252,6 +252,7 @@ fn a_trainer_stopped_between_mirror_and_commit_restarts_with_other_settings() {
         run_dir: Some(dir.to_path_buf()),
         runs_root: base.clone(),
         generations: Some(generations),
+        cpu_budget_s: None,
     };
     train(&local(&src, 1), &mut |_| {}).unwrap();
     let upload = |store: &Store, files: u64| {
@@ -317,6 +318,28 @@ fn a_trainer_stopped_between_mirror_and_commit_restarts_with_other_settings() {
         sha256_hex(&second),
         "workers take the new network"
     );
+    std::fs::remove_dir_all(base).unwrap();
+}
+
+/// A shared run's CPU time is its trainer's alone, so it takes no CPU budget: refused before
+/// anything is read or written.
+#[test]
+fn a_cpu_budget_is_refused_for_a_shared_run() {
+    use crate::run::{TrainError, TrainOptions, train_shared};
+    let base = temp("budget");
+    let store = Store::open(&Location::Local(base.join("store"))).unwrap();
+    let opts = TrainOptions {
+        config: Some(
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../configs/tiny.toml"),
+        ),
+        run_dir: Some(base.join("copy")),
+        runs_root: base.clone(),
+        generations: Some(1),
+        cpu_budget_s: Some(3600.0),
+    };
+    let e = train_shared(&opts, Some(&shared(&store, false)), &mut |_| {}).unwrap_err();
+    assert!(matches!(e, TrainError::SharedCpuBudget), "{e}");
+    assert!(!base.join("copy").exists(), "nothing written");
     std::fs::remove_dir_all(base).unwrap();
 }
 

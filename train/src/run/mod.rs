@@ -106,6 +106,14 @@ pub enum TrainError {
          nothing was saved or promoted, and the finished generations are untouched"
     )]
     NonFinite { generation: u32, what: String },
+    #[error(
+        "{path} has generations whose CPU time was not measured (a ledger from before `cpu_s`): a CPU budget cannot be kept for this run"
+    )]
+    NoCpuTime { path: String },
+    #[error(
+        "a CPU budget is for runs in a directory: a shared run's CPU time counts its trainer alone"
+    )]
+    SharedCpuBudget,
     #[error("the evaluation of gen-{generation:04} panicked")]
     EvalPanicked { generation: u32 },
     // Transparent: its messages name the store already, and `{:#}` would repeat them.
@@ -136,16 +144,23 @@ pub struct TrainOptions {
     pub runs_root: PathBuf,
     /// Generations the run should have in total (`None`: the config's `generation.total`).
     pub generations: Option<u32>,
+    /// The run's CPU budget in seconds: no generation starts once the ledger's CPU time
+    /// (`cpu_s`: every generation, every resume) has reached it, so a run ends just past it
+    /// (`None`: none). `generations` still caps the run. Local runs only.
+    pub cpu_budget_s: Option<f64>,
 }
 
 /// What the loop reports as it goes.
 #[derive(Clone, Debug)]
 pub enum Event<'a> {
-    /// The run directory is ready (`resumed_from` finished generations found).
+    /// The run directory is ready (`resumed_from` finished generations found, `cpu_s` CPU
+    /// seconds spent on them).
     Started {
         dir: &'a Path,
         resumed_from: u32,
         target: u32,
+        cpu_s: f64,
+        cpu_budget_s: Option<f64>,
     },
     SelfPlay {
         generation: u32,
@@ -207,6 +222,9 @@ pub fn train_shared(
     shared: Option<&Shared>,
     on_event: &mut (dyn FnMut(Event) + Send),
 ) -> Result<PathBuf, TrainError> {
+    if opts.cpu_budget_s.is_some() && shared.is_some() {
+        return Err(TrainError::SharedCpuBudget);
+    }
     if let (Some(sh), Some(dir)) = (shared, &opts.run_dir) {
         crate::distributed::trainer::sync_down(&sh.store, dir)?;
     }
@@ -224,6 +242,7 @@ fn train_game<G: TrainGame>(
     on_event: &mut (dyn FnMut(Event) + Send),
 ) -> Result<PathBuf, TrainError> {
     let target = opts.generations.unwrap_or(cfg.generation.total);
+    let budget = opts.cpu_budget_s;
     // Before the run opens: a shared run settles a half-committed generation first.
     let side = match shared {
         Some(sh) => Some(TrainerSide::start(sh.clone(), &dir)?),
@@ -231,15 +250,29 @@ fn train_game<G: TrainGame>(
     };
     let mut run = Run::<G>::open(dir.clone(), cfg)?;
     run.dist = side;
+    // The ledger's CPU time, not the clock's: where a run stops depends on its rows alone.
+    let spent = |h: &History| h.last.as_ref().map_or(0.0, |r| r.cpu_s);
+    if budget.is_some() && !spent(&run.history).is_finite() {
+        return Err(TrainError::NoCpuTime {
+            path: dir.join("progress.csv").display().to_string(),
+        });
+    }
     on_event(Event::Started {
         dir: &dir,
         resumed_from: run.history.done,
         target,
+        cpu_s: spent(&run.history),
+        cpu_budget_s: budget,
     });
     run.publish(run.history.done >= target)?;
-    while run.history.done < target {
-        let last = run.history.done + 1 == target;
+    // The next generation's CPU time, guessed from the previous one (the mean at first): the
+    // generation expected to reach the budget is the last and so always evaluated.
+    let mut cost = spent(&run.history) / f64::from(run.history.done.max(1));
+    while run.history.done < target && budget.is_none_or(|b| spent(&run.history) < b) {
+        let before = spent(&run.history);
+        let last = run.history.done + 1 == target || budget.is_some_and(|b| before + cost >= b);
         run.generation(last, on_event)?;
+        cost = spent(&run.history) - before;
     }
     Ok(dir)
 }
