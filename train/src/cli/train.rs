@@ -383,7 +383,11 @@ impl Display {
         self.cpu_at_start = cpu_s;
         self.run_start = Instant::now();
         self.gen_start = Instant::now();
-        let hours = |s: f64| format!("{:.2}", s / 3600.0);
+        // Two decimals, more for a small budget (a test's) so it does not read as 0.
+        let hours = |s: f64| match s / 3600.0 {
+            h if h < 0.1 => format!("{h:.4}"),
+            h => format!("{h:.2}"),
+        };
         let goal = match budget {
             Some(b) => format!(
                 "{target} generations or {} CPU-hours, {} used",

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# scripts/learning-curve.sh: a long run of a recipe and what it is judged by, every step
+# resumable: kill it at any moment (or lose the session) and run it again with the same
+# arguments to go on from where it stopped.
+#
+#   1. `crumble train` of CONFIG in RUN until its ledger holds CPU_HOURS CPU-hours;
+#   2. `crumble tournament` of every EVERY-th checkpoint with the anchors random,
+#      mcts:rollout:200 and ANCHORS (schedule anchored: each checkpoint against every anchor
+#      and its neighbour), GAMES games a pairing: RUN/curve/table.txt and the learning curve
+#      as Elo against CPU-hours, RUN/curve/curve.svg;
+#   3. the checkpoint the tournament rates highest against each of OPPONENTS, MATCH_GAMES
+#      games from random 4-turn openings at SIMS simulations: RUN/curve/vs-*/;
+#   4. its tactics suites: RUN/curve/tactics.txt.
+#
+# Usage: scripts/learning-curve.sh RUN [CPU_HOURS]   (default 8)
+# Environment: CRUMBLE (default target/release/crumble), CONFIG (configs/default.toml, for a
+# new run), EVERY (10), GAMES (10), ANCHORS ("bot mcts:rollout:800"), OPPONENTS
+# ("mcts:rollout:800 mcts:rollout:3200"), MATCH_GAMES (100), SIMS (64), STEPS ("train rate
+# match tactics": the steps to run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { echo "usage: scripts/learning-curve.sh RUN [CPU_HOURS]" >&2; exit 2; }
+RUN=$1
+HOURS=${2:-8}
+CRUMBLE=${CRUMBLE:-target/release/crumble}
+CONFIG=${CONFIG:-configs/default.toml}
+EVERY=${EVERY:-10}
+GAMES=${GAMES:-10}
+ANCHORS=${ANCHORS:-bot mcts:rollout:800}
+OPPONENTS=${OPPONENTS:-mcts:rollout:800 mcts:rollout:3200}
+MATCH_GAMES=${MATCH_GAMES:-100}
+SIMS=${SIMS:-64}
+STEPS=${STEPS:-train rate match tactics}
+CURVE=$RUN/curve
+step() { [[ " $STEPS " == *" $1 "* ]]; }
+say() { printf '\n== %s\n' "$*" >&2; }
+
+if step train; then
+    say "training $RUN to $HOURS CPU-hours"
+    config=()
+    [ -f "$RUN/config.toml" ] || config=(--config "$CONFIG")
+    "$CRUMBLE" train "${config[@]}" --run-dir "$RUN" --generations 1000000 --cpu-hours "$HOURS"
+fi
+
+# The anchors count: random and the rollout baseline, then ANCHORS.
+read -ra anchors <<<"$ANCHORS"
+mkdir -p "$CURVE"
+if step rate || step match || step tactics; then
+    say "rating every $EVERY-th checkpoint of $RUN"
+    # The tournament plays only the pairings its directory does not hold yet; with nothing
+    # left to play it prints the table again, which the later steps read.
+    "$CRUMBLE" tournament --run-dir "$RUN" --every "$EVERY" --rollout-sims 200 \
+        --agents "${anchors[@]}" --schedule "anchored:$((2 + ${#anchors[@]}))" \
+        --games-per-pair "$GAMES" --out "$CURVE/tournament" --plot "$CURVE/curve.svg" --force \
+        --plot-x cpu-hours --format csv >"$CURVE/table.csv"
+    "$CRUMBLE" tournament --run-dir "$RUN" --every "$EVERY" --rollout-sims 200 \
+        --agents "${anchors[@]}" --schedule "anchored:$((2 + ${#anchors[@]}))" \
+        --games-per-pair "$GAMES" --out "$CURVE/tournament" --format text >"$CURVE/table.txt"
+    cat "$CURVE/table.txt"
+fi
+
+# The highest-rated checkpoint: the table's first `gen-NNNN` row (rows are by rating).
+best=$(grep -o 'gen-[0-9]\{4\}' "$CURVE/table.csv" 2>/dev/null | head -1 || true)
+if step match || step tactics; then
+    [ -n "$best" ] || { echo "no rated checkpoint in $CURVE/table.csv" >&2; exit 1; }
+    net=$RUN/checkpoints/$best/net.crnet
+    say "best checkpoint: $best"
+fi
+
+if step match; then
+    for opp in $OPPONENTS; do
+        out=$CURVE/vs-${opp//:/-}
+        say "$best against $opp, $MATCH_GAMES games"
+        resume=()
+        [ -f "$out/match-settings.json" ] && resume=(--resume)
+        "$CRUMBLE" match "ckpt:$net:$SIMS" "$opp" --config "$RUN/config.toml" --opening-turns 4 \
+            --games "$MATCH_GAMES" --out "$out" "${resume[@]}"
+    done
+fi
+
+if step tactics; then
+    say "tactics of $best"
+    "$CRUMBLE" tactics --agent "ckpt:$net:$SIMS" --config "$RUN/config.toml" | tee "$CURVE/tactics.txt"
+fi
