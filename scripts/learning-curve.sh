@@ -14,7 +14,9 @@
 #
 # Usage: scripts/learning-curve.sh RUN [CPU_HOURS]   (default 8)
 # Environment: CRUMBLE (default target/release/crumble), CONFIG (configs/default.toml, for a
-# new run), EVERY (10), GAMES (10), ANCHORS ("bot mcts:rollout:800"), OPPONENTS
+# new run), EVERY (100: about one checkpoint a CPU-hour of the default recipe; a checkpoint's
+# pairings cost about a quarter of a CPU-hour, most of it the games against
+# mcts:rollout:800), GAMES (10), ANCHORS ("bot mcts:rollout:800"), OPPONENTS
 # ("mcts:rollout:800 mcts:rollout:3200"), MATCH_GAMES (100), SIMS (64), STEPS ("train rate
 # match tactics": the steps to run).
 set -euo pipefail
@@ -24,7 +26,7 @@ RUN=$1
 HOURS=${2:-8}
 CRUMBLE=${CRUMBLE:-target/release/crumble}
 CONFIG=${CONFIG:-configs/default.toml}
-EVERY=${EVERY:-10}
+EVERY=${EVERY:-100}
 GAMES=${GAMES:-10}
 ANCHORS=${ANCHORS:-bot mcts:rollout:800}
 OPPONENTS=${OPPONENTS:-mcts:rollout:800 mcts:rollout:3200}
