@@ -49,22 +49,18 @@ read -ra anchors <<<"$ANCHORS"
 mkdir -p "$CURVE"
 if step rate || step match || step tactics; then
     say "rating every $EVERY-th checkpoint of $RUN"
-    # The tournament plays only the pairings its directory does not hold yet; with nothing
-    # left to play it prints the table again, which the later steps read.
+    # The tournament plays only the pairings its directory does not hold yet and writes the
+    # table there (ratings.csv, read below) as well as to stdout.
     "$CRUMBLE" tournament --run-dir "$RUN" --every "$EVERY" --rollout-sims 200 \
         --agents "${anchors[@]}" --schedule "anchored:$((2 + ${#anchors[@]}))" \
         --games-per-pair "$GAMES" --out "$CURVE/tournament" --plot "$CURVE/curve.svg" --force \
-        --plot-x cpu-hours --format csv >"$CURVE/table.csv"
-    "$CRUMBLE" tournament --run-dir "$RUN" --every "$EVERY" --rollout-sims 200 \
-        --agents "${anchors[@]}" --schedule "anchored:$((2 + ${#anchors[@]}))" \
-        --games-per-pair "$GAMES" --out "$CURVE/tournament" --format text >"$CURVE/table.txt"
-    cat "$CURVE/table.txt"
+        --plot-x cpu-hours | tee "$CURVE/table.txt"
 fi
 
 # The highest-rated checkpoint: the table's first `gen-NNNN` row (rows are by rating).
-best=$(grep -o 'gen-[0-9]\{4\}' "$CURVE/table.csv" 2>/dev/null | head -1 || true)
+best=$(grep -o 'gen-[0-9]\{4\}' "$CURVE/tournament/ratings.csv" 2>/dev/null | head -1 || true)
 if step match || step tactics; then
-    [ -n "$best" ] || { echo "no rated checkpoint in $CURVE/table.csv" >&2; exit 1; }
+    [ -n "$best" ] || { echo "no rated checkpoint in $CURVE/tournament/ratings.csv" >&2; exit 1; }
     net=$RUN/checkpoints/$best/net.crnet
     say "best checkpoint: $best"
 fi
