@@ -484,11 +484,10 @@ pub struct PairSettings {
     pub max_turns: u32,
     /// Games at once.
     pub concurrency: usize,
+    /// With the game's number (pair `p` of every pairing plays games `2p` and `2p + 1`, A
+    /// first in the even one), what every game's randomness derives from: a pairing's games
+    /// do not depend on the other pairings played with it.
     pub seed: u64,
-    /// Number of the first game (keep it even: agent A is first in the even-numbered games);
-    /// pair `p` of every pairing plays games `first_game + 2p` and the next, so a pairing's
-    /// games do not depend on the other pairings played with it.
-    pub first_game: u64,
     /// When games end early by their searches' agreement (off by default).
     pub adjudication: Adjudication,
 }
@@ -549,14 +548,16 @@ pub fn points(winner: Option<Player>, a_side: Player) -> f64 {
 }
 
 /// Plays `settings.pairs` game pairs for every pairing, pair `p` of every pairing from
-/// `openings[p]`, and hands each finished pair to `on_pair` (in order: pairing by pairing,
-/// pair by pair). Pairings listed in `skip` are not played. `on_round` sees the engine's
-/// progress after every round of moves: games finish out of order, so a long match can show
-/// progress before its first pair in order is done.
+/// `openings[p]` as games `2p` and `2p + 1`, and hands each finished pair to `on_pair` (in
+/// order: pairing by pairing, pair by pair). `done[k]` pairs of pairing `k` were played
+/// before (0 where `done` has no entry): its pairs from there on are played, so a stopped
+/// match or tournament goes on to the games an unbroken one plays. `on_round` sees the
+/// engine's progress after every round of moves: games finish out of order, so a long match
+/// can show progress before its first pair in order is done.
 pub fn play_pairings<G: GameState>(
     pool: &Pool<G>,
     pairings: &[Pairing],
-    skip: &[usize],
+    done: &[u64],
     openings: &[G],
     settings: &PairSettings,
     on_pair: &mut dyn FnMut(&PairOutcome) -> Result<Flow, ArenaError>,
@@ -572,11 +573,8 @@ pub fn play_pairings<G: GameState>(
     let mut jobs = Vec::new();
     let mut keys = Vec::new();
     for (k, pg) in pairings.iter().enumerate() {
-        if skip.contains(&k) {
-            continue;
-        }
-        for p in 0..settings.pairs {
-            let first = settings.first_game + 2 * p;
+        for p in done.get(k).copied().unwrap_or(0)..settings.pairs {
+            let first = 2 * p;
             jobs.push(Job {
                 agents: vec![pg.a, pg.b],
                 seating: Seating::Alternate,
@@ -778,6 +776,54 @@ impl<G: GameText> RecordWriter<G> {
             }
         }
         Ok((w, games))
+    }
+
+    /// [`RecordWriter::resume`] for the games of pairing `pairing` between agents named
+    /// `names` (A, B): the game pairs finished so far, as [`play_pairings`] numbered them
+    /// (pair `p` is games `2p`, A first, and `2p + 1`), read back as outcomes. Refuses an odd
+    /// number of games, more than `pairs` pairs, or a game with another number or other
+    /// agents: the directory holds another match's games.
+    pub fn resume_pairs(
+        dir: &Path,
+        prefix: &str,
+        per_file: usize,
+        names: [&str; 2],
+        pairing: usize,
+        pairs: u64,
+    ) -> Result<(RecordWriter<G>, Vec<PairOutcome>), ArenaError> {
+        let (writer, games) = RecordWriter::<G>::resume(dir, prefix, per_file)?;
+        let other = |what: String| ArenaError::Io {
+            path: dir.join(format!("{prefix}-*.crsp")).display().to_string(),
+            error: std::io::Error::new(std::io::ErrorKind::InvalidData, what),
+        };
+        if games.len() % 2 == 1 || games.len() as u64 > 2 * pairs {
+            return Err(other(format!(
+                "{} games; {pairs} game pairs can only have an even number up to {}",
+                games.len(),
+                2 * pairs
+            )));
+        }
+        let mut finished = Vec::with_capacity(games.len() / 2);
+        for (pair, two) in games.chunks_exact(2).enumerate() {
+            for (i, g) in two.iter().enumerate() {
+                let index = (2 * pair + i) as u64;
+                let seats = if index.is_multiple_of(2) {
+                    names
+                } else {
+                    [names[1], names[0]]
+                };
+                let agents = g.agents.as_ref().map(|[x, y]| [x.as_str(), y.as_str()]);
+                if g.index != index || agents != Some(seats) {
+                    return Err(other(format!(
+                        "game {} is not game {index} of {} against {}",
+                        g.index, seats[0], seats[1]
+                    )));
+                }
+            }
+            let two = [two[0].clone(), two[1].clone()];
+            finished.push(PairOutcome::of_games::<G>(pairing, pair as u64, two)?);
+        }
+        Ok((writer, finished))
     }
 
     /// Queues a game with its agents' names; writes its file when it is full.

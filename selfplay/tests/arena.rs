@@ -25,7 +25,6 @@ fn settings(pairs: u64, concurrency: usize) -> PairSettings {
         max_turns: 30,
         concurrency,
         seed: 5,
-        first_game: 0,
         adjudication: Default::default(),
     }
 }

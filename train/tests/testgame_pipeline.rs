@@ -131,7 +131,6 @@ fn play_match<G: crumble_train::games::TrainGame>(
         max_turns,
         concurrency: 4,
         seed: 5,
-        first_game: 0,
         adjudication: Default::default(),
     };
     let mut tally = Tally::default();

@@ -2,7 +2,9 @@
 //! they finish so that a later run plays only the rest.
 
 use super::*;
+use crate::arena::PairOutcome;
 use crumble_core::GameText;
+use crumble_core::game::hash::fnv1a;
 
 /// A finished pairing as stored in `pairings.jsonl`, by agent string.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -94,7 +96,8 @@ fn upgraded(mut settings: Value) -> Value {
 
 /// A tournament's output directory: `tournament.json` (the settings), `pairings.jsonl`
 /// (one line per finished pairing, appended and synced whole) and `games/` (each pairing's
-/// records, `pairing-NNNN-*`).
+/// records, written after every game pair: `pairing-HASH-*`, or `pairing-NNNN-*` by the
+/// order they finished in tournaments stored before).
 #[derive(Debug)]
 pub struct Ledger {
     dir: PathBuf,
@@ -170,39 +173,55 @@ impl Ledger {
         })
     }
 
-    /// Stores a finished pairing: its line in `pairings.jsonl` (one write, synced), then its
-    /// games of game `G` (`a_first`: whether A was the first player) as records named by the
-    /// entries' names.
-    pub fn commit<G: GameText>(
-        &mut self,
+    /// The games of the pairing of `a` against `b` played so far (whole game pairs, in
+    /// order, as pairing `pairing` of [`arena::play_pairings`] of `pairs` pairs), with the
+    /// writer that adds the next ones to `games/`: a stopped tournament keeps every finished
+    /// pair, not only finished pairings. A pairing's records are named by its two agents
+    /// (`pairing-HASH`), so they are found again whatever order pairings finish in.
+    pub fn open_pairing<G: GameText>(
+        &self,
         a: &Entry,
         b: &Entry,
-        tally: &Tally,
-        games: impl IntoIterator<Item = (GameRecord, bool)>,
-    ) -> Result<(), TournamentError> {
-        let prefix = format!("pairing-{:04}", self.stored.len());
+        pairing: usize,
+        pairs: u64,
+    ) -> Result<(RecordWriter<G>, Vec<PairOutcome>), TournamentError> {
+        let dir = self.dir.join("games");
+        std::fs::create_dir_all(&dir).map_err(io_err("create", &dir))?;
+        let prefix = records_prefix(&a.spec.to_string(), &b.spec.to_string());
+        let names = [a.name.as_str(), b.name.as_str()];
+        Ok(RecordWriter::resume_pairs(
+            &dir,
+            &prefix,
+            RECORDS_PER_FILE,
+            names,
+            pairing,
+            pairs,
+        )?)
+    }
+
+    /// Stores a finished pairing, whose games [`Ledger::open_pairing`]'s writer holds: its
+    /// line in `pairings.jsonl` (one write, synced).
+    pub fn commit(&mut self, a: &Entry, b: &Entry, tally: &Tally) -> Result<(), TournamentError> {
         let d = StoredPairing {
             a: a.spec.to_string(),
             b: b.spec.to_string(),
             tally: *tally,
         };
-        append_line(
-            &self.dir.join("pairings.jsonl"),
-            &d.to_json(&format!("games/{prefix}")),
-        )?;
+        let records = format!("games/{}", records_prefix(&d.a, &d.b));
+        append_line(&self.dir.join("pairings.jsonl"), &d.to_json(&records))?;
         self.stored.push(d);
-        let mut w = RecordWriter::<G>::new(&self.dir.join("games"), &prefix, 1 << 20)?;
-        for (g, a_first) in games {
-            let (first, second) = if a_first {
-                (&a.name, &b.name)
-            } else {
-                (&b.name, &a.name)
-            };
-            w.push(g, first, second)?;
-        }
-        w.flush()?;
         Ok(())
     }
+}
+
+/// Games per record file: a pairing's games all go to one file, rewritten whole after every
+/// pair.
+const RECORDS_PER_FILE: usize = 1 << 20;
+
+/// The records' name of the pairing of agents `a` and `b` (agent strings, A first): stable
+/// across runs and Rust versions (FNV-1a).
+pub(super) fn records_prefix(a: &str, b: &str) -> String {
+    format!("pairing-{:016x}", fnv1a(format!("{a}\n{b}").as_bytes()))
 }
 
 fn append_line(path: &Path, v: &Value) -> Result<(), TournamentError> {

@@ -1,10 +1,10 @@
 //! Tournaments: the agents to rate, which pairs of them play (the schedule), the resumable
 //! ledger of finished pairings, and the ratings table fitted from the results.
 //!
-//! A [`Tournament`] plays its pairings with [`arena::play_pairings`]; each finished pairing
-//! goes to the [`Ledger`] of its output directory (`tournament.json` holds the settings,
-//! `pairings.jsonl` one line per pairing, `games/` the records), so a later run with the
-//! same settings plays only the pairings not stored yet. [`Tournament::table`] fits the
+//! A [`Tournament`] plays its pairings with [`arena::play_pairings`]; each finished game pair
+//! goes to the records of the [`Ledger`] of its output directory (`games/`) and each finished
+//! pairing to its `pairings.jsonl` (`tournament.json` holds the settings), so a later run
+//! with the same settings plays only the game pairs not stored yet. [`Tournament::table`] fits the
 //! ratings ([`ratings::fit`]) and ranks the agents in a [`Table`].
 //!
 //! Files: `ledger` the output directory's stored pairings, `table` the ratings table and its
@@ -16,7 +16,6 @@ use crate::config::ConfigFile;
 use crate::driver::Progress;
 use crate::plot::{Chart, Point, Reference};
 use crate::ratings::{self, FitOptions, PairResult, RatingError, Ratings};
-use crate::record::GameRecord;
 use crate::stats::fmt_elo;
 use crumble_core::GameText;
 use serde_json::{Value, json};
@@ -253,9 +252,11 @@ impl Tournament {
     }
 
     /// Plays the unfinished pairings, all at once; each finished one is committed to the
-    /// ledger (if any), then reported to `on_finished`. `on_round` sees the engine's progress
-    /// over all their games after every round of moves (for a progress line between
-    /// pairings, which can be far apart).
+    /// ledger (if any), then reported to `on_finished`. With a ledger, every game pair is
+    /// stored as it finishes and the pairs an earlier run stored are not played again, so a
+    /// stop loses only the games in progress. `on_round` sees the engine's progress over all
+    /// the games to play after every round of moves (for a progress line between pairings,
+    /// which can be far apart).
     pub fn play<G: GameText>(
         &mut self,
         pool: &Pool<G>,
@@ -265,39 +266,65 @@ impl Tournament {
         on_finished: &mut dyn FnMut(&Entry, &Entry, &Tally),
         on_round: &mut dyn FnMut(&Progress),
     ) -> Result<(), ArenaError> {
-        let skip: Vec<usize> = (0..self.pairings.len())
-            .filter(|&k| self.tallies[k].is_some())
-            .collect();
-        if skip.len() == self.pairings.len() {
+        let (entries, pairings, tallies) = (&self.entries, &self.pairings, &mut self.tallies);
+        let ledger_err = |e| match e {
+            TournamentError::Games(e) => e,
+            e => ArenaError::Sink(e.into()),
+        };
+        // Each unfinished pairing's tally so far and its records' writer.
+        let mut running: Vec<(Tally, Option<RecordWriter<G>>)> = Vec::new();
+        let mut done = Vec::with_capacity(pairings.len());
+        for (k, p) in pairings.iter().enumerate() {
+            let (a, b) = (&entries[p.a], &entries[p.b]);
+            let mut tally = Tally::default();
+            let mut writer = None;
+            let mut kept = 0;
+            if tallies[k].is_some() {
+                kept = settings.pairs;
+            } else if let Some(l) = ledger.as_deref_mut() {
+                let (w, finished) = l
+                    .open_pairing::<G>(a, b, k, settings.pairs)
+                    .map_err(ledger_err)?;
+                finished.iter().for_each(|pair| tally.add(pair));
+                kept = finished.len() as u64;
+                writer = Some(w);
+                // Stopped after its last pair and before its line: finished now.
+                if kept == settings.pairs {
+                    l.commit(a, b, &tally).map_err(ledger_err)?;
+                    tallies[k] = Some(tally);
+                    on_finished(a, b, &tally);
+                }
+            }
+            done.push(kept);
+            running.push((tally, writer));
+        }
+        if done.iter().all(|&d| d >= settings.pairs) {
             return Ok(());
         }
-        let (entries, pairings, tallies) = (&self.entries, &self.pairings, &mut self.tallies);
-        let mut running: Vec<(Tally, Vec<(GameRecord, bool)>)> =
-            vec![(Tally::default(), Vec::new()); pairings.len()];
         arena::play_pairings(
             pool,
             pairings,
-            &skip,
+            &done,
             openings,
             settings,
             &mut |p| {
                 let k = p.pairing;
-                let (tally, games) = &mut running[k];
+                let (a, b) = (&entries[pairings[k].a], &entries[pairings[k].b]);
+                let (tally, writer) = &mut running[k];
                 tally.add(p);
-                for (g, &ab) in p.games.iter().zip(&p.a_first) {
-                    games.push((g.clone(), ab));
+                if let Some(w) = writer.as_mut() {
+                    for (g, &a_first) in p.games.iter().zip(&p.a_first) {
+                        let (first, second) = if a_first { (a, b) } else { (b, a) };
+                        w.push(g.clone(), &first.name, &second.name)?;
+                    }
+                    w.flush()?;
                 }
                 if tally.penta.pairs() < settings.pairs {
                     return Ok(Flow::Continue);
                 }
                 tallies[k] = Some(*tally);
-                let (a, b) = (&entries[pairings[k].a], &entries[pairings[k].b]);
                 if let Some(l) = ledger.as_deref_mut() {
-                    l.commit::<G>(a, b, tally, games.drain(..))
-                        .map_err(|e| match e {
-                            TournamentError::Games(e) => e,
-                            e => ArenaError::Sink(e.into()),
-                        })?;
+                    l.commit(a, b, tally).map_err(ledger_err)?;
                 }
                 on_finished(a, b, tally);
                 Ok(Flow::Continue)

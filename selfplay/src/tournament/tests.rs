@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::stats::{Pentanomial, Wdl};
-use crumble_core::games::crumble::Crumble;
 
 fn entries(specs: &[&str]) -> Vec<Entry> {
     specs
@@ -122,7 +121,6 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
         max_turns: 50,
         concurrency: 4,
         seed: 7,
-        first_game: 0,
         adjudication: Default::default(),
     };
     let cfg = ConfigFile::default();
@@ -133,14 +131,18 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
     {
         let mut l = Ledger::open(&dir, &settings).unwrap();
         assert!(l.stored().is_empty());
-        l.commit::<Crumble>(&list[0], &list[1], &t01, []).unwrap();
+        l.commit(&list[0], &list[1], &t01).unwrap();
         // Stored as B against A: found from A's side.
-        l.commit::<Crumble>(&list[2], &list[1], &tally(0, 2, 2, [1, 1, 0, 0, 0]), [])
+        l.commit(&list[2], &list[1], &tally(0, 2, 2, [1, 1, 0, 0, 0]))
             .unwrap();
     }
     let text = std::fs::read_to_string(dir.join("pairings.jsonl")).unwrap();
     assert_eq!(text.lines().count(), 2);
-    assert!(text.contains(r#""records":"games/pairing-0001""#), "{text}");
+    let records = format!(
+        r#""records":"games/{}""#,
+        ledger::records_prefix("mcts:uniform:16", "mcts:uniform:8")
+    );
+    assert!(text.contains(&records), "{text}");
 
     let l = Ledger::open(&dir, &settings).unwrap();
     assert_eq!(l.stored().len(), 2);
@@ -192,6 +194,112 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
         "{e}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A tournament stopped with one pairing stored, one with its first pair stored, one with
+/// every pair stored but not its line goes on to exactly the games,
+/// tallies and stored lines of an unbroken one.
+#[test]
+fn a_stopped_tournament_keeps_its_finished_pairs_and_resumes_to_the_unbroken_result() {
+    use crate::agent::NoCheckpoints;
+    use crate::arena::{Openings, opening_positions};
+    use crate::config::SearchConfig;
+    use crumble_core::GameState;
+    use crumble_core::games::tictactoe::TicTacToe;
+    let base = std::env::temp_dir().join(format!("crumble-stopped-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let play = PairSettings {
+        pairs: 3,
+        max_turns: 0,
+        concurrency: 4,
+        seed: 11,
+        adjudication: Default::default(),
+    };
+    let list = entries(&["random", "mcts:uniform:4", "mcts:uniform:8"]);
+    let openings = opening_positions(
+        &TicTacToe::from_start(&Default::default()).unwrap(),
+        &Openings::RandomTurns(1),
+        3,
+        5,
+    )
+    .unwrap();
+    let pool = Pool::<TicTacToe>::new(
+        &list.iter().map(|e| e.spec.clone()).collect::<Vec<_>>(),
+        &SearchConfig::default().for_play(),
+        &NoCheckpoints,
+    )
+    .unwrap();
+    let settings = settings_json(&play, "1 random turn", r#"{}"#, &ConfigFile::default()).unwrap();
+    let run = |dir: &Path| {
+        let mut l = Ledger::open(dir, &settings).unwrap();
+        let mut t = Tournament::new(list.clone(), "round-robin").unwrap();
+        t.resume(&l);
+        let mut reported = Vec::new();
+        t.play(
+            &pool,
+            &openings,
+            &play,
+            Some(&mut l),
+            &mut |a, b, _| reported.push((a.name.clone(), b.name.clone())),
+            &mut |_| {},
+        )
+        .unwrap();
+        (t.tallies, reported)
+    };
+    let (whole, part) = (base.join("whole"), base.join("part"));
+    let (tallies, reported) = run(&whole);
+    assert_eq!(reported.len(), 3);
+    // The stop: pairing 0 stored, pairing 1 its first pair only, pairing 2 (mcts:uniform:4
+    // against mcts:uniform:8) every pair but not its line.
+    let games = |dir: &Path| dir.join("games");
+    std::fs::create_dir_all(games(&part)).unwrap();
+    let lines = std::fs::read_to_string(whole.join("pairings.jsonl")).unwrap();
+    let lines: Vec<&str> = lines.lines().collect();
+    std::fs::write(part.join("pairings.jsonl"), format!("{}\n", lines[0])).unwrap();
+    std::fs::copy(whole.join("tournament.json"), part.join("tournament.json")).unwrap();
+    for (k, keep) in [(0, 3), (1, 1), (2, 3)] {
+        let (a, b) = (&list[[0, 0, 1][k]], &list[[1, 2, 2][k]]);
+        let prefix = ledger::records_prefix(&a.spec.to_string(), &b.spec.to_string());
+        let file = format!("{prefix}-000000.crsp");
+        let all =
+            crate::record::read_file_checked::<TicTacToe>(&games(&whole).join(&file)).unwrap();
+        assert_eq!(all.len(), 6, "{file}");
+        let mut w = RecordWriter::<TicTacToe>::new(&games(&part), &prefix, 1 << 20).unwrap();
+        for g in &all[..2 * keep] {
+            let [first, second] = g.agents.clone().unwrap();
+            w.push(g.clone(), &first, &second).unwrap();
+        }
+        w.flush().unwrap();
+    }
+    let (resumed, reported) = run(&part);
+    assert_eq!(resumed, tallies);
+    // Pairing 2 is finished from its records alone, then pairing 1 is played.
+    let names = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(
+        reported,
+        [
+            names("mcts:uniform:4", "mcts:uniform:8"),
+            names("random", "mcts:uniform:8")
+        ]
+    );
+    let sorted = |dir: &Path| {
+        let text = std::fs::read_to_string(dir.join("pairings.jsonl")).unwrap();
+        let mut v: Vec<String> = text.lines().map(String::from).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(&whole), sorted(&part));
+    let mut files: Vec<_> = std::fs::read_dir(games(&whole))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 6);
+    for f in files {
+        let bytes = |dir: &Path| std::fs::read(games(dir).join(&f)).unwrap();
+        assert!(bytes(&whole) == bytes(&part), "{f:?} differs");
+    }
+    std::fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]

@@ -50,7 +50,6 @@ impl GameArgs {
             max_turns: self.max_turns,
             concurrency: self.concurrency.max(1),
             seed: self.seed,
-            first_game: 0,
             adjudication: full.adjudication,
         }
     }

@@ -163,8 +163,7 @@ fn play<G: TrainGame>(
     if done > 0 {
         eprintln!("match: resuming after {done} finished pairs of {pairs}");
     }
-    let mut settings = a.game.pair_settings(pairs - done, full);
-    settings.first_game = 2 * done;
+    let mut settings = a.game.pair_settings(pairs, full);
     if status != SprtStatus::Continue {
         settings.pairs = 0;
     }
@@ -176,8 +175,8 @@ fn play<G: TrainGame>(
     let totals = arena::play_pairings(
         &pool,
         &[Pairing { a: 0, b: 1 }],
-        &[],
-        &openings[done as usize..],
+        &[done],
+        &openings,
         &settings,
         &mut |p| {
             tally.add(p);
@@ -329,40 +328,8 @@ fn resume<G: TrainGame>(
             );
         }
     }
-    let (writer, games) = RecordWriter::<G>::resume(dir, "match", 64)?;
-    if games.len() % 2 == 1 || games.len() as u64 > 2 * pairs {
-        bail!(
-            "--resume: {} holds {} games; a match of {pairs} pairs can only have an even \
-             number up to {}",
-            dir.display(),
-            games.len(),
-            2 * pairs
-        );
-    }
-    let mut finished = Vec::new();
-    for (pair, two) in games.chunks(2).enumerate() {
-        for (i, g) in two.iter().enumerate() {
-            let index = (2 * pair + i) as u64;
-            let seats = if index.is_multiple_of(2) {
-                [&names[0], &names[1]]
-            } else {
-                [&names[1], &names[0]]
-            };
-            let agents = g.agents.as_ref().map(|[x, y]| [x, y]);
-            if g.index != index || agents != Some(seats) {
-                bail!(
-                    "--resume: game {} in {} is not this match's game {index} ({} against {})",
-                    g.index,
-                    dir.display(),
-                    seats[0],
-                    seats[1]
-                );
-            }
-        }
-        let two = [two[0].clone(), two[1].clone()];
-        finished.push(PairOutcome::of_games::<G>(0, pair as u64, two)?);
-    }
-    Ok((writer, finished))
+    RecordWriter::<G>::resume_pairs(dir, "match", 64, [&names[0], &names[1]], 0, pairs)
+        .with_context(|| format!("--resume: the games saved in {}", dir.display()))
 }
 
 /// The adjudication's settings and what it did, for the summary line.

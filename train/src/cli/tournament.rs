@@ -11,9 +11,10 @@
 //! checkpoints of a run are rated, `ratings.svg` (rating against generation, error bars,
 //! baselines as lines). With `--run-dir`, `--out` defaults to `DIR/tournament`.
 //!
-//! Resumable: finished pairings are appended to `OUT/pairings.jsonl`; a later run with the
-//! same settings plays only the pairings not there yet (so a tournament over a growing run
-//! only plays the new checkpoints' games).
+//! Resumable: every finished game pair is written to `OUT/games/` and every finished pairing
+//! appended to `OUT/pairings.jsonl`; a later run with the same settings plays only the game
+//! pairs not there yet (so a stop loses only the games in progress, and a tournament over a
+//! growing run only plays the new checkpoints' games).
 //!
 //! The schedules, the ledger and the table are `crumble_selfplay::tournament`; this file
 //! reads the flags and prints.
@@ -135,8 +136,8 @@ fn entries(a: &Args) -> anyhow::Result<Vec<Entry>> {
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     super::on_interrupt(match (&a.out, &a.run_dir) {
         (None, None) => "the tournament is not finished; nothing was saved (--out keeps it)".into(),
-        _ => "the finished pairings are saved (pairings.jsonl in the output directory); the \
-              same command again plays only the others"
+        _ => "the finished game pairs are saved (games/ and pairings.jsonl in the output \
+              directory); the same command again plays only the others"
             .into(),
     })?;
     if a.plot_x == PlotX::CpuHours && a.run_dir.is_none() {

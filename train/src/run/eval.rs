@@ -340,7 +340,6 @@ impl<G: TrainGame> EvalJob<G> {
             max_turns: e.max_turns,
             concurrency: e.parallel_games,
             seed,
-            first_game: 0,
             adjudication: Default::default(),
         };
         let mut tally = Tally::default();
