@@ -1,7 +1,12 @@
 //! Unit tests of the tournament's parts.
 
 use super::*;
+use crate::agent::NoCheckpoints;
+use crate::arena::{Openings, opening_positions};
+use crate::config::SearchConfig;
 use crate::stats::{Pentanomial, Wdl};
+use crumble_core::GameState;
+use crumble_core::games::tictactoe::TicTacToe;
 
 fn entries(specs: &[&str]) -> Vec<Entry> {
     specs
@@ -196,16 +201,38 @@ fn the_ledger_resumes_finished_pairings_and_refuses_other_settings() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A tournament stopped with one pairing stored, one with its first pair stored, one with
-/// every pair stored but not its line goes on to exactly the games,
-/// tallies and stored lines of an unbroken one.
+/// Copies the first `pairs` game pairs of the records `prefix` from games directory `from`
+/// into `to`, as a tournament stopped after them left them.
+fn copy_pairs(from: &Path, to: &Path, prefix: &str, pairs: usize) {
+    let file = from.join(format!("{prefix}-000000.crsp"));
+    let all = crate::record::read_file_checked::<TicTacToe>(&file).unwrap();
+    assert!(all.len() >= 2 * pairs, "{}", file.display());
+    let mut w = RecordWriter::<TicTacToe>::new(to, prefix, 1 << 20).unwrap();
+    for g in &all[..2 * pairs] {
+        let [first, second] = g.agents.clone().unwrap();
+        w.push(g.clone(), &first, &second).unwrap();
+    }
+    w.flush().unwrap();
+}
+
+/// The files of directory `dir`, each with its bytes, by name.
+fn files_of(dir: &Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.file_name(), std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// A tournament stopped with one pairing stored, one with its first pair stored and one with
+/// every pair stored but not its line goes on to exactly the games, tallies and stored lines
+/// of an unbroken one.
 #[test]
 fn a_stopped_tournament_keeps_its_finished_pairs_and_resumes_to_the_unbroken_result() {
-    use crate::agent::NoCheckpoints;
-    use crate::arena::{Openings, opening_positions};
-    use crate::config::SearchConfig;
-    use crumble_core::GameState;
-    use crumble_core::games::tictactoe::TicTacToe;
     let base = std::env::temp_dir().join(format!("crumble-stopped-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     let play = PairSettings {
@@ -216,31 +243,25 @@ fn a_stopped_tournament_keeps_its_finished_pairs_and_resumes_to_the_unbroken_res
         adjudication: Default::default(),
     };
     let list = entries(&["random", "mcts:uniform:4", "mcts:uniform:8"]);
-    let openings = opening_positions(
-        &TicTacToe::from_start(&Default::default()).unwrap(),
-        &Openings::RandomTurns(1),
-        3,
-        5,
-    )
-    .unwrap();
-    let pool = Pool::<TicTacToe>::new(
-        &list.iter().map(|e| e.spec.clone()).collect::<Vec<_>>(),
-        &SearchConfig::default().for_play(),
-        &NoCheckpoints,
-    )
-    .unwrap();
-    let settings = settings_json(&play, "1 random turn", r#"{}"#, &ConfigFile::default()).unwrap();
+    let start = TicTacToe::from_start(&Default::default()).unwrap();
+    let openings = opening_positions(&start, &Openings::RandomTurns(1), 3, 5).unwrap();
+    let specs: Vec<AgentSpec> = list.iter().map(|e| e.spec.clone()).collect();
+    let pool = Pool::<TicTacToe>::new(&specs, &SearchConfig::default().for_play(), &NoCheckpoints)
+        .unwrap();
+    let settings = settings_json(&play, "1 random turn", "{}", &ConfigFile::default()).unwrap();
     let run = |dir: &Path| {
         let mut l = Ledger::open(dir, &settings).unwrap();
         let mut t = Tournament::new(list.clone(), "round-robin").unwrap();
         t.resume(&l);
         let mut reported = Vec::new();
+        let on_finished =
+            &mut |a: &Entry, b: &Entry, _: &Tally| reported.push(format!("{} {}", a.name, b.name));
         t.play(
             &pool,
             &openings,
             &play,
             Some(&mut l),
-            &mut |a, b, _| reported.push((a.name.clone(), b.name.clone())),
+            on_finished,
             &mut |_| {},
         )
         .unwrap();
@@ -251,36 +272,23 @@ fn a_stopped_tournament_keeps_its_finished_pairs_and_resumes_to_the_unbroken_res
     assert_eq!(reported.len(), 3);
     // The stop: pairing 0 stored, pairing 1 its first pair only, pairing 2 (mcts:uniform:4
     // against mcts:uniform:8) every pair but not its line.
-    let games = |dir: &Path| dir.join("games");
-    std::fs::create_dir_all(games(&part)).unwrap();
+    let (from, to) = (whole.join("games"), part.join("games"));
+    std::fs::create_dir_all(&to).unwrap();
     let lines = std::fs::read_to_string(whole.join("pairings.jsonl")).unwrap();
-    let lines: Vec<&str> = lines.lines().collect();
-    std::fs::write(part.join("pairings.jsonl"), format!("{}\n", lines[0])).unwrap();
+    let first_line = lines.lines().next().unwrap();
+    std::fs::write(part.join("pairings.jsonl"), format!("{first_line}\n")).unwrap();
     std::fs::copy(whole.join("tournament.json"), part.join("tournament.json")).unwrap();
     for (k, keep) in [(0, 3), (1, 1), (2, 3)] {
-        let (a, b) = (&list[[0, 0, 1][k]], &list[[1, 2, 2][k]]);
-        let prefix = ledger::records_prefix(&a.spec.to_string(), &b.spec.to_string());
-        let file = format!("{prefix}-000000.crsp");
-        let all =
-            crate::record::read_file_checked::<TicTacToe>(&games(&whole).join(&file)).unwrap();
-        assert_eq!(all.len(), 6, "{file}");
-        let mut w = RecordWriter::<TicTacToe>::new(&games(&part), &prefix, 1 << 20).unwrap();
-        for g in &all[..2 * keep] {
-            let [first, second] = g.agents.clone().unwrap();
-            w.push(g.clone(), &first, &second).unwrap();
-        }
-        w.flush().unwrap();
+        let (a, b) = (&specs[[0, 0, 1][k]], &specs[[1, 2, 2][k]]);
+        let prefix = ledger::records_prefix(&a.to_string(), &b.to_string());
+        copy_pairs(&from, &to, &prefix, keep);
     }
     let (resumed, reported) = run(&part);
     assert_eq!(resumed, tallies);
     // Pairing 2 is finished from its records alone, then pairing 1 is played.
-    let names = |a: &str, b: &str| (a.to_string(), b.to_string());
     assert_eq!(
         reported,
-        [
-            names("mcts:uniform:4", "mcts:uniform:8"),
-            names("random", "mcts:uniform:8")
-        ]
+        ["mcts:uniform:4 mcts:uniform:8", "random mcts:uniform:8"]
     );
     let sorted = |dir: &Path| {
         let text = std::fs::read_to_string(dir.join("pairings.jsonl")).unwrap();
@@ -289,16 +297,8 @@ fn a_stopped_tournament_keeps_its_finished_pairs_and_resumes_to_the_unbroken_res
         v
     };
     assert_eq!(sorted(&whole), sorted(&part));
-    let mut files: Vec<_> = std::fs::read_dir(games(&whole))
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 6);
-    for f in files {
-        let bytes = |dir: &Path| std::fs::read(games(dir).join(&f)).unwrap();
-        assert!(bytes(&whole) == bytes(&part), "{f:?} differs");
-    }
+    assert_eq!(files_of(&from).len(), 6);
+    assert!(files_of(&from) == files_of(&to), "the records differ");
     std::fs::remove_dir_all(&base).unwrap();
 }
 
