@@ -7,7 +7,7 @@ use crumble_core::GameState;
 use crumble_core::games::crumble::Crumble;
 use crumble_core::games::tictactoe::TicTacToe;
 use crumble_model::{NetEvaluator, NetLoader, TicTacToeEncoder};
-use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pairing, Pool, Tally};
+use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pool, Tally};
 use crumble_selfplay::record::read_file;
 use crumble_selfplay::selfplay::record_files;
 use crumble_selfplay::{AgentSpec, GameRecord, SearchConfig};
@@ -133,21 +133,7 @@ fn play_match<G: crumble_train::games::TrainGame>(
         seed: 5,
         adjudication: Default::default(),
     };
-    let mut tally = Tally::default();
-    arena::play_pairings(
-        &pool,
-        &[Pairing { a: 0, b: 1 }],
-        &[],
-        &starts,
-        &settings,
-        &mut |p| {
-            tally.add(p);
-            Ok(Flow::Continue)
-        },
-        &mut |_| {},
-    )
-    .unwrap();
-    tally
+    arena::play_match(&pool, &starts, &settings, &mut |_| Flow::Continue).unwrap()
 }
 
 #[test]

@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex};
 
 pub use crate::driver::Flow;
 pub use crate::evaluator::mix;
-pub use pairs::{PairOutcome, PairSettings, Pairing, Tally, play_pairings, points};
+pub use pairs::{PairOutcome, PairSettings, Pairing, Tally, play_match, play_pairings, points};
 pub use records::RecordWriter;
 
 mod pairs;

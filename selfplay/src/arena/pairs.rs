@@ -139,6 +139,25 @@ pub fn play_pairings<G: GameState>(
     )
 }
 
+/// A against B (pool agents 0 and 1): `settings.pairs` game pairs from `openings` as
+/// [`play_pairings`] plays them, `on_pair` told A's tally after every pair (and saying
+/// whether to go on). Returns A's tally.
+pub fn play_match<G: GameState>(
+    pool: &Pool<G>,
+    openings: &[G],
+    settings: &PairSettings,
+    on_pair: &mut dyn FnMut(&Tally) -> Flow,
+) -> Result<Tally, ArenaError> {
+    let mut tally = Tally::default();
+    let mut add = |p: &PairOutcome| {
+        tally.add(p);
+        Ok(on_pair(&tally))
+    };
+    let a_b = [Pairing { a: 0, b: 1 }];
+    play_pairings(pool, &a_b, &[], openings, settings, &mut add, &mut |_| {})?;
+    Ok(tally)
+}
+
 /// Running totals of one pairing, from A's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Tally {

@@ -233,8 +233,6 @@ fn files_of(dir: &Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
 /// of an unbroken one.
 #[test]
 fn a_stopped_tournament_keeps_its_finished_pairs_and_resumes_to_the_unbroken_result() {
-    let base = std::env::temp_dir().join(format!("crumble-stopped-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
     let play = PairSettings {
         pairs: 3,
         max_turns: 0,
@@ -242,6 +240,8 @@ fn a_stopped_tournament_keeps_its_finished_pairs_and_resumes_to_the_unbroken_res
         seed: 11,
         adjudication: Default::default(),
     };
+    let base = std::env::temp_dir().join(format!("crumble-stopped-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
     let list = entries(&["random", "mcts:uniform:4", "mcts:uniform:8"]);
     let start = TicTacToe::from_start(&Default::default()).unwrap();
     let openings = opening_positions(&start, &Openings::RandomTurns(1), 3, 5).unwrap();

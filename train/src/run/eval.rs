@@ -11,7 +11,7 @@ use crate::games::TrainGame;
 use crate::ledger::{Opponent, Row};
 use crumble_model::NetLoader;
 use crumble_selfplay::AgentSpec;
-use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pairing, Pool, Tally};
+use crumble_selfplay::arena::{self, Flow, Openings, PairSettings, Pool, Tally};
 use crumble_selfplay::driver::with_threads;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -342,20 +342,10 @@ impl<G: TrainGame> EvalJob<G> {
             seed,
             adjudication: Default::default(),
         };
-        let mut tally = Tally::default();
-        with_threads(self.cfg.generation.threads, || {
-            arena::play_pairings(
-                &pool,
-                &[Pairing { a: 0, b: 1 }],
-                &[],
-                &starts,
-                &settings,
-                &mut |pair| {
-                    tally.add(pair);
-                    Ok(progress(name, &tally, 2 * pairs))
-                },
-                &mut |_| {},
-            )
+        let tally = with_threads(self.cfg.generation.threads, || {
+            arena::play_match(&pool, &starts, &settings, &mut |t| {
+                progress(name, t, 2 * pairs)
+            })
         })?;
         Ok(tally)
     }
