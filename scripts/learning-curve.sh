@@ -18,7 +18,8 @@
 # pairings cost about a quarter of a CPU-hour, most of it the games against
 # mcts:rollout:800), GAMES (10), ANCHORS ("bot mcts:rollout:800"), OPPONENTS
 # ("mcts:rollout:800 mcts:rollout:3200"), MATCH_GAMES (100), SIMS (64), STEPS ("train rate
-# match tactics": the steps to run).
+# match tactics": the steps to run), UP_TO (rate only the checkpoints up to this generation:
+# the rating step run beside a run that is still training).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: scripts/learning-curve.sh RUN [CPU_HOURS]" >&2; exit 2; }
@@ -33,6 +34,7 @@ OPPONENTS=${OPPONENTS:-mcts:rollout:800 mcts:rollout:3200}
 MATCH_GAMES=${MATCH_GAMES:-100}
 SIMS=${SIMS:-64}
 STEPS=${STEPS:-train rate match tactics}
+UP_TO=${UP_TO:-}
 CURVE=$RUN/curve
 step() { [[ " $STEPS " == *" $1 "* ]]; }
 say() { printf '\n== %s\n' "$*" >&2; }
@@ -51,7 +53,9 @@ if step rate || step match || step tactics; then
     say "rating every $EVERY-th checkpoint of $RUN"
     # The tournament plays only the pairings its directory does not hold yet and writes the
     # table there (ratings.csv, read below) as well as to stdout.
-    "$CRUMBLE" tournament --run-dir "$RUN" --every "$EVERY" --rollout-sims 200 \
+    upto=()
+    [ -n "$UP_TO" ] && upto=(--up-to "$UP_TO")
+    "$CRUMBLE" tournament --run-dir "$RUN" --every "$EVERY" "${upto[@]}" --rollout-sims 200 \
         --agents "${anchors[@]}" --schedule "anchored:$((2 + ${#anchors[@]}))" \
         --games-per-pair "$GAMES" --out "$CURVE/tournament" --plot "$CURVE/curve.svg" --force \
         --plot-x cpu-hours | tee "$CURVE/table.txt"

@@ -257,17 +257,23 @@ fn tournament_rates_a_run_and_resumes() {
     assert!(csv.starts_with("rank,name,agent,generation,elo,elo_low,elo_high"));
 
     // Run again with every checkpoint: only pairings with the new ones are played.
+    // ... and up to generation 3 only: 0, 1, 2, 3 (the run as it stood at 3).
     let mut again = args.to_vec();
     again[4] = "1";
+    again.extend(["--up-to", "3"]);
     let o = crumble(&again);
     assert!(o.status.success(), "{}", stderr(&o));
-    let err = stderr(&o);
+    let (err, text) = (stderr(&o), String::from_utf8_lossy(&o.stdout));
     assert!(err.contains("stored"), "{err}");
+    assert!(
+        text.contains("gen-0003") && !text.contains("gen-0004"),
+        "{text}"
+    );
     let lines = std::fs::read_to_string(out.join("pairings.jsonl")).unwrap();
-    // ladder:2 over 7 agents: 6 + 5 = 11 pairings, the 7 earlier ones kept... but not all
+    // ladder:2 over 6 agents: 5 + 4 = 9 pairings, the 7 earlier ones kept... but not all
     // earlier pairings are in the new ladder; every stored one is reused, none replayed.
     let count = lines.lines().count();
-    assert!(count > 7 && count <= 7 + 11, "{count}");
+    assert!(count > 7 && count <= 7 + 9, "{count}");
     // Other settings in the same directory are refused.
     let mut other = args.to_vec();
     other[12] = "9";

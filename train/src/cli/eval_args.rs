@@ -118,9 +118,14 @@ pub struct Checkpoint {
     pub path: PathBuf,
 }
 
-/// The checkpoints of a training run, `DIR/checkpoints/gen-NNNN/net.crnet`, by generation;
-/// every `every`-th one (counting from the first) plus always the last.
-pub fn run_checkpoints(run_dir: &Path, every: usize) -> anyhow::Result<Vec<Checkpoint>> {
+/// The checkpoints of a training run, `DIR/checkpoints/gen-NNNN/net.crnet`, by generation, up
+/// to generation `up_to` when given; every `every`-th one (counting from the first) plus
+/// always the last.
+pub fn run_checkpoints(
+    run_dir: &Path,
+    every: usize,
+    up_to: Option<u64>,
+) -> anyhow::Result<Vec<Checkpoint>> {
     let dir = run_dir.join("checkpoints");
     let entries = std::fs::read_dir(&dir).with_context(|| {
         format!(
@@ -140,7 +145,7 @@ pub fn run_checkpoints(run_dir: &Path, every: usize) -> anyhow::Result<Vec<Check
             continue;
         };
         let path = e.path().join("net.crnet");
-        if path.is_file() {
+        if path.is_file() && up_to.is_none_or(|g| n <= g) {
             all.push(Checkpoint {
                 generation: n,
                 path,
@@ -148,8 +153,10 @@ pub fn run_checkpoints(run_dir: &Path, every: usize) -> anyhow::Result<Vec<Check
         }
     }
     if all.is_empty() {
+        let upto = up_to.map(|g| format!(" up to generation {g}"));
         bail!(
-            "no checkpoints in {} (expected gen-NNNN/net.crnet)",
+            "no checkpoints{} in {} (expected gen-NNNN/net.crnet)",
+            upto.unwrap_or_default(),
             dir.display()
         );
     }

@@ -173,7 +173,7 @@ fn entrants(a: &Args) -> anyhow::Result<Vec<Entrant>> {
             agents.push((spec.to_string(), spec, None));
         }
         (None, Some(dir)) => {
-            for c in eval_args::run_checkpoints(dir, a.every)? {
+            for c in eval_args::run_checkpoints(dir, a.every, None)? {
                 agents.push((
                     format!("gen-{:04}", c.generation),
                     eval_args::checkpoint_spec(&c, a.sims)?,

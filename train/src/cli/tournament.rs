@@ -1,5 +1,5 @@
 //! `crumble tournament (--agents A B C ... | --run-dir DIR [--agents ANCHORS...] [--every K]
-//! [--sims N] [--rollout-sims N]) [--games-per-pair N]
+//! [--up-to GEN] [--sims N] [--rollout-sims N]) [--games-per-pair N]
 //! [--schedule round-robin|gauntlet|ladder:K|anchored:K]
 //! [--anchor AGENT] [--prior-draws X] [--out DIR] [--plot FILE] [--format F] [game flags]`:
 //! every scheduled pairing plays game pairs (as `crumble match` does, all pairings' games
@@ -66,6 +66,11 @@ pub struct Args {
     /// With --run-dir: every K-th checkpoint (from the first), and always the last.
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = crate::cli::positive::<usize>)]
     every: usize,
+    /// With --run-dir: only the checkpoints up to generation GEN, the last of them counting
+    /// as the last. Rates a run that is still training as it stood, so that no pairing is
+    /// played for a last checkpoint that a later run of the tournament would no longer rate.
+    #[arg(long, value_name = "GEN", requires = "run_dir")]
+    up_to: Option<u64>,
     /// With --run-dir: simulations per decision of the checkpoint agents (default: the
     /// config's search.simulations).
     #[arg(long, value_name = "N", value_parser = crate::cli::positive::<u32>)]
@@ -124,7 +129,7 @@ fn entries(a: &Args) -> anyhow::Result<Vec<Entry>> {
     for s in &a.agents {
         v.push(Entry::agent(AgentSpec::parse(s)?));
     }
-    for c in eval_args::run_checkpoints(dir, a.every)? {
+    for c in eval_args::run_checkpoints(dir, a.every, a.up_to)? {
         v.push(Entry::checkpoint(
             eval_args::checkpoint_spec(&c, a.sims)?,
             c.generation,
