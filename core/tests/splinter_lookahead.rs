@@ -70,3 +70,76 @@ fn lookahead_agrees_with_an_exhaustive_search_of_the_turn() {
     assert!(wins > 100, "{wins} wins in one");
     assert!(pending > 50, "{pending} pending choices");
 }
+
+/// Does `decision` lose at once for the player to decide at `game`: is every end of the turn
+/// it leads to (a splinter choice may follow) won by the opponent, or a turn start where the
+/// opponent has a winning move? By exhaustive search.
+fn exhaustive_loss(game: &Splinter, decision: crumble_core::game::Decision) -> bool {
+    let opponent = game.to_move().opposite();
+    let mut after = game.clone();
+    after.apply(decision).unwrap();
+    let mut ends = vec![after.clone()];
+    if !after.is_over() && !after.at_turn_start() {
+        let mut keeps = Vec::new();
+        after.legal_decisions_into(&mut keeps);
+        ends = keeps
+            .iter()
+            .map(|&k| {
+                let mut e = after.clone();
+                e.apply(k).unwrap();
+                e
+            })
+            .collect();
+    }
+    ends.iter().all(|e| match e.outcome() {
+        Some(o) => o.winner == Some(opponent),
+        None => exhaustive_win(e),
+    })
+}
+
+/// The loss check (`GameState::losing_decisions`, written once over the win check) against
+/// an exhaustive search, at turn starts and with a splinter choice pending: a decision is
+/// found losing exactly when every end of its turn loses at once. Some positions have both
+/// losing and holding decisions (a defence to find), and a budget too small gives no answer.
+#[test]
+fn loss_check_agrees_with_an_exhaustive_search() {
+    let mut check = SplinterWinCheck::default();
+    let (mut positions, mut mixed, mut losing) = (0, 0, 0);
+    let mut legal = Vec::new();
+    for (w, h) in [(5, 6), (7, 8)] {
+        for seed in 0..12u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (u64::from(w) << 32) ^ 77);
+            let mut g = Splinter::standard(w, h).unwrap();
+            g.set_turn_limit(80);
+            while !g.is_over() {
+                // The turn start, and the states after each first decision that asks for a choice.
+                let mut states = vec![g.clone()];
+                g.legal_decisions_into(&mut legal);
+                for &m in &legal {
+                    let mut t = g.clone();
+                    t.apply(m).unwrap();
+                    if t.is_pending() {
+                        states.push(t);
+                    }
+                }
+                for s in &states {
+                    s.clone().legal_decisions_into(&mut legal);
+                    let got = s.losing_decisions(&mut check, u64::MAX, &legal).unwrap();
+                    let want: Vec<bool> = legal.iter().map(|&d| exhaustive_loss(s, d)).collect();
+                    assert_eq!(got, want, "{w}x{h} seed {seed} turn {}", s.turns_played());
+                    positions += 1;
+                    losing += got.iter().filter(|&&l| l).count();
+                    mixed += usize::from(got.contains(&true) && got.contains(&false));
+                    assert_eq!(s.losing_decisions(&mut check, 0, &legal), None);
+                }
+                g.play_random_turn(&mut rng);
+            }
+        }
+    }
+    assert!(positions > 500, "{positions} positions");
+    assert!(losing > 200, "{losing} losing decisions");
+    assert!(
+        mixed > 20,
+        "{mixed} positions with a defence among losing decisions"
+    );
+}
