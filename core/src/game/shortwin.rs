@@ -1,11 +1,10 @@
 //! Short forced wins for any game, by exhaustive search over complete turns: the moves that
 //! win at once, and the moves that force a win within the mover's next two turns. The ground
 //! truth `crumble solve` gives for every game (Crumble has a much faster solver of its own,
-//! `games::crumble::solve`, with the same answers). And the other side, [`losing_by_win_check`]:
-//! the decisions that lose at once, for games with an exact one-turn win check and short turns.
+//! `games::crumble::solve`, with the same answers).
 
 use super::decision::Decision;
-use super::perft::{each_turn, find_turn};
+use super::perft::each_turn;
 use super::state::{GameResult, GameState, Player};
 
 /// How a move forces the win.
@@ -96,47 +95,4 @@ impl ShortWins {
             None => reply.decider() == Some(me) && !self.winning_moves(reply).is_empty(),
         })
     }
-}
-
-/// [`GameState::losing_decisions`] for a game whose [`GameState::win_this_turn`] is exact
-/// and whose turns are a few decisions (a complete move; Crumble, with long turns of swaps,
-/// has a faster search of its own): for each of `legal` (legal decisions of the live `game`,
-/// in any phase of a turn), does every end of the turn it leads to lose at once, the opponent
-/// having won or having a win within their next turn? The turn's ends are searched
-/// depth-first and a decision's search stops at its first safe end. `None` when more than
-/// `budget` turn ends were visited first. A game without a win check gets no losing
-/// decisions: an end is lost only when it is shown to be.
-pub fn losing_by_win_check<G: GameState>(
-    game: &G,
-    win: &mut G::WinCheck,
-    budget: u64,
-    legal: &[Decision],
-) -> Option<Vec<bool>> {
-    let opponent = game.decider()?.opponent();
-    let mut lost_end = |end: &mut G| match end.game_result() {
-        Some(result) => result == GameResult::Win(opponent),
-        None => end.win_this_turn(win).is_some(),
-    };
-    let mut ends = 0u64;
-    let mut out = Vec::with_capacity(legal.len());
-    let mut after = game.clone();
-    for &d in legal {
-        after.clone_from(game);
-        after.apply_unchecked(d);
-        let lost = if after.is_over() || after.at_turn_start() {
-            ends += 1;
-            lost_end(&mut after)
-        } else {
-            find_turn(&after, &mut |end, _| {
-                ends += 1;
-                ends > budget || !lost_end(end)
-            })
-            .is_none()
-        };
-        if ends > budget {
-            return None;
-        }
-        out.push(lost);
-    }
-    Some(out)
 }

@@ -59,21 +59,10 @@ impl GameState for Splinter {
     }
 
     type WinCheck = SplinterWinCheck;
-    /// The loss check needs only the win check's buffers.
-    type ForcingCheck = SplinterWinCheck;
+    type ForcingCheck = ();
 
     fn win_this_turn<'c>(&self, check: &'c mut SplinterWinCheck) -> Option<&'c [Decision]> {
         crate::games::splinter::lookahead::win_this_turn(self, check)
-    }
-
-    /// Written once over the exact win check: a turn is a move and maybe its splinter choice.
-    fn losing_decisions(
-        &self,
-        check: &mut SplinterWinCheck,
-        budget: u64,
-        legal: &[Decision],
-    ) -> Option<Vec<bool>> {
-        crate::game::shortwin::losing_by_win_check(self, check, budget, legal)
     }
 
     /// `9 · W · H` (rule 12.2).
