@@ -6,9 +6,9 @@
 //! * A [`Job`] is a few games from one start (a game pair in a match, one game in a tactics
 //!   test); [`run_jobs`] turns all jobs into one queue of games for the engine, which plays
 //!   `concurrency` of them at once and evaluates the leaves of all running games in one
-//!   batch per agent and round. Results come back **in job order**, and every game depends
-//!   only on its start, agents, game number and seed: the same settings give the same games
-//!   at any concurrency.
+//!   batch per agent and round. Results come back **in job order** (game pairs: in order
+//!   within each pairing), and every game depends only on its start, agents, game number and
+//!   seed: the same settings give the same games at any concurrency.
 //!
 //! On top: [`play_pairings`] plays game pairs (one opening, each agent first once) for any
 //! list of pairings, the unit of matches, tournaments and training's evaluation;
@@ -326,6 +326,7 @@ pub fn run_jobs<G: GameState>(
     run_adjudicated(
         pool,
         jobs,
+        &vec![0; jobs.len()],
         concurrency,
         Adjudication::default(),
         on_job,
@@ -335,9 +336,12 @@ pub fn run_jobs<G: GameState>(
 
 /// [`run_jobs`] whose games end early as `adjudication` says, calling `on_round` with the
 /// engine's progress after every round of moves (games finished out of order included).
+/// Jobs are handed over in order within each lane (`lanes[j]`: job `j`'s), the lanes' jobs
+/// interleaved as they finish: a slow job holds back only the later jobs of its own lane.
 fn run_adjudicated<G: GameState>(
     pool: &Pool<G>,
     jobs: &[Job<G>],
+    lanes: &[usize],
     concurrency: usize,
     adjudication: Adjudication,
     on_job: &mut dyn FnMut(usize, Vec<GameRecord>) -> Result<Flow, ArenaError>,
@@ -346,7 +350,18 @@ fn run_adjudicated<G: GameState>(
     let (games, owner) = game_queue(pool, jobs)?;
     let mut totals = RunTotals::default();
     let mut done: BTreeMap<usize, Vec<GameRecord>> = BTreeMap::new();
-    let mut due = 0usize;
+    // Each lane's next job to hand over, and each job's successor in its lane (NONE: none).
+    const NONE: usize = usize::MAX;
+    let mut due = vec![NONE; lanes.iter().max().map_or(0, |&m| m + 1)];
+    let mut next = vec![NONE; jobs.len()];
+    let mut last = due.clone();
+    for (j, &lane) in lanes.iter().enumerate() {
+        match last[lane] {
+            NONE => due[lane] = j,
+            before => next[before] = j,
+        }
+        last[lane] = j;
+    }
     let mut failure: Option<ArenaError> = None;
     let mut agents = pool.agents.lock().unwrap_or_else(|p| p.into_inner());
     let opts = EngineOptions {
@@ -362,17 +377,19 @@ fn run_adjudicated<G: GameState>(
             let k = owner[g];
             let finished = done.entry(k).or_default();
             finished.push(record);
-            // Hand over every job that is complete and next in order.
-            while let Some(records) = done.get(&due) {
-                if records.len() as u64 != jobs[due].games.end - jobs[due].games.start {
+            // Hand over every job of this lane that is complete and next in order.
+            let lane = lanes[k];
+            while let Some(records) = done.get(&due[lane]) {
+                let j = due[lane];
+                if records.len() as u64 != jobs[j].games.end - jobs[j].games.start {
                     break;
                 }
-                let mut records = done.remove(&due).unwrap_or_default();
+                let mut records = done.remove(&j).unwrap_or_default();
                 records.sort_by_key(|r| r.index);
                 totals.jobs += 1;
                 totals.games += records.len() as u64;
-                due += 1;
-                match on_job(due - 1, records) {
+                due[lane] = next[j];
+                match on_job(j, records) {
                     Ok(Flow::Continue) => {}
                     Ok(Flow::Stop) => return Ok(Flow::Stop),
                     Err(e) => {

@@ -82,8 +82,9 @@ pub fn points(winner: Option<Player>, a_side: Player) -> f64 {
 }
 
 /// Plays `settings.pairs` game pairs for every pairing, pair `p` of every pairing from
-/// `openings[p]` as games `2p` and `2p + 1`, and hands each finished pair to `on_pair` (in
-/// order: pairing by pairing, pair by pair). `done[k]` pairs of pairing `k` were played
+/// `openings[p]` as games `2p` and `2p + 1`, and hands each finished pair to `on_pair`: each
+/// pairing's pairs in order, different pairings' pairs as they finish (a slow pair holds back
+/// only its own pairing's later pairs, so a tournament can store what is done). `done[k]` pairs of pairing `k` were played
 /// before (0 where `done` has no entry): its pairs from there on are played, so a stopped
 /// match or tournament goes on to the games an unbroken one plays. `on_round` sees the
 /// engine's progress after every round of moves: games finish out of order, so a long match
@@ -105,6 +106,7 @@ pub fn play_pairings<G: GameState>(
         )));
     }
     let mut jobs = Vec::new();
+    // (pairing, pair) of each job; the pairing is its lane.
     let mut keys = Vec::new();
     for (k, pg) in pairings.iter().enumerate() {
         for p in done.get(k).copied().unwrap_or(0)..settings.pairs {
@@ -122,9 +124,11 @@ pub fn play_pairings<G: GameState>(
         }
     }
     let adjudication = settings.adjudication;
+    let lanes: Vec<usize> = keys.iter().map(|&(pairing, _)| pairing).collect();
     run_adjudicated(
         pool,
         &jobs,
+        &lanes,
         settings.concurrency,
         adjudication,
         &mut |j, records| {
