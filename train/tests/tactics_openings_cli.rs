@@ -2,7 +2,7 @@
 //! input (exit status 2, nothing on stdout, a message naming what and where, no panic).
 
 mod common;
-use common::{ok, refused, selfplay_into, temp_dir, write_in};
+use common::{config, ok, refused, selfplay_into, temp_dir, write_in};
 
 use std::path::PathBuf;
 
@@ -130,6 +130,17 @@ fn tactics_refuses_bad_input() {
         &["win3"],
     );
     refused(&["tactics"], &["--agent"]);
+    // The built-in suite is on the standard 6x6 board; tiny.toml starts on a 4x4 one.
+    refused(
+        &[
+            "tactics",
+            "--agent",
+            "random",
+            "--config",
+            &config("tiny.toml"),
+        ],
+        &["built-in suite", "6x6", "4x4", "--generate"],
+    );
     let suite = dir.join("suite");
     std::fs::create_dir_all(&suite).unwrap();
     let suite_args = [

@@ -13,6 +13,7 @@
 
 use super::eval_args::{self, GameArgs};
 use anyhow::{Context as _, bail};
+use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::arena::Pool;
 use crumble_selfplay::games::crumble::tactics::{self, Attempt, Kind, Score, Suite};
@@ -119,7 +120,8 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     if suite.tactics.is_empty() {
         bail!("no tactics of kinds {} in the {suite_name}", a.kinds);
     }
-    let (cfg, _) = a.game.crumble_config("tactics")?;
+    let (cfg, start) = a.game.crumble_config("tactics")?;
+    check_suite_fits(&suite, &suite_name, &start)?;
     eval_args::set_threads(a.game.threads);
     let specs: Vec<AgentSpec> = agents.iter().map(|x| x.1.clone()).collect();
     let pool = Pool::new(
@@ -159,6 +161,25 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     super::print(&s)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a suite whose positions are on another board than the config's start: the
+/// networks are built for the start's board, so without this the first evaluation fails deep
+/// inside the engine with no word of the cause.
+fn check_suite_fits(suite: &Suite, suite_name: &str, start: &Crumble) -> anyhow::Result<()> {
+    let shape = |g: &Crumble| (g.board().board_size(), g.board().resolution());
+    let (n, r) = shape(start);
+    if let Some(t) = suite.tactics.iter().find(|t| shape(&t.position) != (n, r)) {
+        let (tn, tr) = shape(&t.position);
+        bail!(
+            "the {suite_name} is for a {tn}x{tn} board at resolution {tr} (position {}), but \
+             the config's start is a {n}x{n} board at resolution {r}: give a config with that \
+             start, or a suite made for this one (`crumble tactics --generate` with this \
+             config, then --suite DIR)",
+            t.id
+        );
+    }
+    Ok(())
 }
 
 /// An agent under test: its name, its spec and its generation (for a run's checkpoints).
