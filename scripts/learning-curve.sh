@@ -19,7 +19,10 @@
 # mcts:rollout:800), GAMES (10), ANCHORS ("bot mcts:rollout:800"), OPPONENTS
 # ("mcts:rollout:800 mcts:rollout:3200"), MATCH_GAMES (100), SIMS (64), STEPS ("train rate
 # match tactics": the steps to run), UP_TO (rate only the checkpoints up to this generation:
-# the rating step run beside a run that is still training).
+# the rating step run beside a run that is still training), CONCURRENCY (games played at once
+# by the tournament and the matches, default 16: a stop loses the games in progress, so on a
+# machine of few cores, where each of 16 games takes long, fewer lose less; the results do
+# not depend on it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: scripts/learning-curve.sh RUN [CPU_HOURS]" >&2; exit 2; }
@@ -35,6 +38,7 @@ MATCH_GAMES=${MATCH_GAMES:-100}
 SIMS=${SIMS:-64}
 STEPS=${STEPS:-train rate match tactics}
 UP_TO=${UP_TO:-}
+CONCURRENCY=${CONCURRENCY:-16}
 CURVE=$RUN/curve
 step() { [[ " $STEPS " == *" $1 "* ]]; }
 say() { printf '\n== %s\n' "$*" >&2; }
@@ -57,7 +61,8 @@ if step rate || step match || step tactics; then
     [ -n "$UP_TO" ] && upto=(--up-to "$UP_TO")
     "$CRUMBLE" tournament --run-dir "$RUN" --every "$EVERY" "${upto[@]}" --rollout-sims 200 \
         --agents "${anchors[@]}" --schedule "anchored:$((2 + ${#anchors[@]}))" \
-        --games-per-pair "$GAMES" --out "$CURVE/tournament" --plot "$CURVE/curve.svg" --force \
+        --games-per-pair "$GAMES" --concurrency "$CONCURRENCY" --out "$CURVE/tournament" \
+        --plot "$CURVE/curve.svg" --force \
         --plot-x cpu-hours | tee "$CURVE/table.txt"
 fi
 
@@ -76,7 +81,7 @@ if step match; then
         resume=()
         [ -f "$out/match-settings.json" ] && resume=(--resume)
         "$CRUMBLE" match "ckpt:$net:$SIMS" "$opp" --config "$RUN/config.toml" --opening-turns 4 \
-            --games "$MATCH_GAMES" --out "$out" "${resume[@]}"
+            --games "$MATCH_GAMES" --concurrency "$CONCURRENCY" --out "$out" "${resume[@]}"
     done
 fi
 
