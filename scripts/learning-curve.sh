@@ -24,6 +24,9 @@
 # machine of few cores, where each of 16 games takes long, fewer lose less; the results do
 # not depend on it).
 set -euo pipefail
+# The whole script is one group, read before it runs: bash reads a script as it goes, so an
+# edit made during an hours-long step would otherwise be read at the old offset after it.
+{
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: scripts/learning-curve.sh RUN [CPU_HOURS]" >&2; exit 2; }
 RUN=$1
@@ -89,3 +92,5 @@ if step tactics; then
     say "tactics of $best"
     "$CRUMBLE" tactics --agent "ckpt:$net:$SIMS" --config "$RUN/config.toml" | tee "$CURVE/tactics.txt"
 fi
+exit
+}
