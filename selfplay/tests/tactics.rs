@@ -271,3 +271,25 @@ fn games_stop_after_the_first_turn_under_the_real_turn_limit() {
         }
     }
 }
+
+/// A suite fits only a start on its own board: the built-in one (6x6 at resolution 8) fits
+/// the standard start and is refused for a 4x4 board or another resolution, naming the tactic.
+#[test]
+fn a_suite_fits_only_its_own_board() {
+    use crumble_core::games::crumble::Crumble;
+    let s = builtin();
+    s.check_fits(&Crumble::new(6, 8).unwrap())
+        .expect("the built-in suite fits the standard board");
+    for (n, r) in [(4, 8), (6, 4)] {
+        match s.check_fits(&Crumble::new(n, r).unwrap()) {
+            Err(e @ TacticsError::OtherBoard { .. }) => {
+                let text = e.to_string();
+                assert!(
+                    text.contains(&s.tactics[0].id) && text.contains(&format!("{n}x{n}")),
+                    "{text}"
+                );
+            }
+            other => panic!("{n}x{n} at resolution {r}: {other:?}"),
+        }
+    }
+}

@@ -121,7 +121,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         bail!("no tactics of kinds {} in the {suite_name}", a.kinds);
     }
     let (cfg, start) = a.game.crumble_config("tactics")?;
-    check_suite_fits(&suite, &suite_name, &start)?;
+    suite.check_fits(&start).with_context(|| {
+        format!(
+            "the {suite_name} does not fit the config: give a config with the suite's start, \
+             or a suite made for this one (`crumble tactics --generate` with this config, \
+             then --suite DIR)"
+        )
+    })?;
     eval_args::set_threads(a.game.threads);
     let specs: Vec<AgentSpec> = agents.iter().map(|x| x.1.clone()).collect();
     let pool = Pool::new(
@@ -161,25 +167,6 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     super::print(&s)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Refuses a suite whose positions are on another board than the config's start: the
-/// networks are built for the start's board, so without this the first evaluation fails deep
-/// inside the engine with no word of the cause.
-fn check_suite_fits(suite: &Suite, suite_name: &str, start: &Crumble) -> anyhow::Result<()> {
-    let shape = |g: &Crumble| (g.board().board_size(), g.board().resolution());
-    let (n, r) = shape(start);
-    if let Some(t) = suite.tactics.iter().find(|t| shape(&t.position) != (n, r)) {
-        let (tn, tr) = shape(&t.position);
-        bail!(
-            "the {suite_name} is for a {tn}x{tn} board at resolution {tr} (position {}), but \
-             the config's start is a {n}x{n} board at resolution {r}: give a config with that \
-             start, or a suite made for this one (`crumble tactics --generate` with this \
-             config, then --suite DIR)",
-            t.id
-        );
-    }
-    Ok(())
 }
 
 /// An agent under test: its name, its spec and its generation (for a run's checkpoints).

@@ -152,6 +152,19 @@ pub enum TacticsError {
     },
     #[error("the tactics suite is empty{0}")]
     Empty(String),
+    /// A tactic is on another board than the one the agents are set up for.
+    #[error(
+        "the suite's tactic {id} is on a {board}x{board} board at resolution {resolution}, \
+         but the start given is a {start_board}x{start_board} board at resolution \
+         {start_resolution}"
+    )]
+    OtherBoard {
+        id: String,
+        board: u16,
+        resolution: u16,
+        start_board: u16,
+        start_resolution: u16,
+    },
     /// A played game could not be read back (a bug of the arena or the rules, not bad input).
     #[error("tactic {id}: {message}")]
     Replay { id: String, message: String },
@@ -268,6 +281,31 @@ impl Suite {
             self.tactics.push(t);
         }
         Ok(())
+    }
+
+    /// Refuses a suite with a position on another board (size or resolution) than `start`,
+    /// the game the agents are configured for: such a position fails only at its first
+    /// network evaluation, or is played on rules the agents were not set up for.
+    pub fn check_fits(&self, start: &Crumble) -> Result<(), TacticsError> {
+        let shape = |g: &Crumble| (g.board().board_size(), g.board().resolution());
+        let (start_board, start_resolution) = shape(start);
+        match self
+            .tactics
+            .iter()
+            .find(|t| shape(&t.position) != (start_board, start_resolution))
+        {
+            None => Ok(()),
+            Some(t) => {
+                let (board, resolution) = shape(&t.position);
+                Err(TacticsError::OtherBoard {
+                    id: t.id.clone(),
+                    board,
+                    resolution,
+                    start_board,
+                    start_resolution,
+                })
+            }
+        }
     }
 
     /// The tactics of the given kinds, in order.
