@@ -13,7 +13,6 @@
 
 use super::eval_args::{self, GameArgs};
 use anyhow::{Context as _, bail};
-use crumble_core::games::crumble::Crumble;
 use crumble_selfplay::AgentSpec;
 use crumble_selfplay::arena::Pool;
 use crumble_selfplay::games::crumble::tactics::{self, Attempt, Kind, Score, Suite};
