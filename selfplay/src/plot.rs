@@ -153,13 +153,27 @@ impl Axes {
     }
 }
 
+/// The document's width: `W`, or wider when a reference label would run past the right edge
+/// (a checkpoint anchor's label holds its path). Text is not measured in SVG without a font,
+/// so this takes a generous average width per character of the labels' 13-pixel font.
+fn width(chart: &Chart) -> f64 {
+    let longest = chart
+        .references
+        .iter()
+        .map(|r| r.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    (LEFT + PW + 8.0 + 7.5 * longest as f64 + 8.0).max(W)
+}
+
 /// The chart as an SVG document (sized by its `viewBox`).
 pub fn render(chart: &Chart) -> String {
     let ax = Axes::fit(chart);
+    let w = width(chart);
     let mut s = String::new();
     let _ = writeln!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" font-family="sans-serif">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {H}" font-family="sans-serif">"#
     );
     let _ = writeln!(s, "<title>{}</title>", escape(&chart.title));
     s += "<style>.axis{stroke:#333;stroke-width:1.2} .grid{stroke:#e3e3e3;stroke-width:1} \
@@ -168,7 +182,7 @@ pub fn render(chart: &Chart) -> String {
 .note{font-size:12px;fill:#666} .ref{stroke:#c0392b;stroke-width:1.5;stroke-dasharray:6 4} .band{fill:#c0392b;fill-opacity:0.08} .reflabel{font-size:13px;fill:#c0392b}</style>\n";
     let _ = writeln!(
         s,
-        r##"<rect x="0" y="0" width="{W}" height="{H}" fill="#ffffff"/>"##
+        r##"<rect x="0" y="0" width="{w}" height="{H}" fill="#ffffff"/>"##
     );
     grid(&mut s, &ax);
     references(&mut s, chart, &ax);
@@ -320,5 +334,39 @@ mod tests {
         );
         let t: Vec<String> = ticks(0.3, 0.9, 3).into_iter().map(fmt_tick).collect();
         assert_eq!(t, ["0.4", "0.6", "0.8"]);
+    }
+
+    /// Short reference labels keep the standard width; a long one (a checkpoint anchor's
+    /// path) widens the document so that it ends inside it, and the plot area stays put.
+    #[test]
+    fn long_reference_labels_widen_the_document() {
+        let reference = |label: &str| Reference {
+            label: label.into(),
+            y: 500.0,
+            low: 400.0,
+            high: 600.0,
+        };
+        let mut chart = Chart {
+            points: vec![Point {
+                x: 1.0,
+                y: 1000.0,
+                low: 900.0,
+                high: 1100.0,
+            }],
+            references: vec![reference("random 0.0"), reference("rollout:800 +637.4")],
+            ..Chart::default()
+        };
+        assert_eq!(width(&chart), W);
+        assert!(render(&chart).contains(&format!("viewBox=\"0 0 {W} {H}\"")));
+        let long = "ckpt:model/assets/crumble-gen0079.crnet:64 +890.8";
+        chart.references.push(reference(long));
+        let w = width(&chart);
+        assert!(w >= LEFT + PW + 8.0 + 7.0 * long.len() as f64, "{w}");
+        let svg = render(&chart);
+        assert!(svg.contains(&format!("viewBox=\"0 0 {w} {H}\"")), "{svg}");
+        assert!(
+            svg.contains(&format!("x1=\"{LEFT}\" y1=\"{TOP}\"")),
+            "the axes moved"
+        );
     }
 }

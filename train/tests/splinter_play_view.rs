@@ -144,7 +144,8 @@ fn match_out_writes_splinter_records_beside_the_record_files() {
 }
 
 /// `tournament --run-dir` rates a Splinter run's checkpoints in Splinter, reading the run's
-/// own config (no --config): its nets cannot play Crumble.
+/// own config (no --config): its nets cannot play Crumble; `--plot-x cpu-hours` draws them
+/// all against the run's ledger.
 #[test]
 fn tournament_rates_a_splinter_runs_checkpoints_from_its_own_config() {
     let dir = temp_dir("tournament");
@@ -173,12 +174,20 @@ fn tournament_rates_a_splinter_runs_checkpoints_from_its_own_config() {
         "30",
         "--format",
         "csv",
+        "--plot",
+        s(&dir.join("curve.svg")),
+        "--plot-x",
+        "cpu-hours",
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let table = text(&o.stdout);
     assert!(
-        table.contains("gen-0001") && table.contains("random"),
+        table.contains("gen-0000") && table.contains("gen-0001") && table.contains("random"),
         "{table}"
     );
+    // Both checkpoints are on the curve by CPU hours: gen-0000 at 0 (the ledger starts with
+    // generation 1), gen-0001 at its ledger's CPU time.
+    let svg = std::fs::read_to_string(dir.join("curve.svg")).unwrap();
+    assert_eq!(svg.matches(r#"<circle class="dot""#).count(), 2, "{svg}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -202,6 +202,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         (PlotX::CpuHours, Some(dir)) => {
             let rows = crumble_train::ledger::read(&dir.join("progress.csv"))?;
             let hours = |g: u32| {
+                // gen-0000 is the network before any training: the ledger has no row for it.
+                if g == 0 {
+                    return Some(0.0);
+                }
                 let r = rows.iter().find(|r| r.generation == f64::from(g))?;
                 r.cpu_s.is_finite().then_some(r.cpu_s / 3600.0)
             };
