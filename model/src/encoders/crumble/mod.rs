@@ -27,10 +27,10 @@ impl Encoder<Crumble> for CrumbleEncoder {
     const POLICY_PLANES: usize = 8;
     const POLICY_EXTRA: usize = 1;
     const OWNERSHIP: bool = true;
-    /// The default recipe restarted on 2026-11-30, generation 170 (`model/assets/README.md`).
+    /// The default recipe's long run, generation 841 at 8 CPU-hours (`model/assets/README.md`).
     const BUILTIN: Option<Builtin> = Some(Builtin {
-        name: "<built-in Crumble network gen-0170>",
-        bytes: include_bytes!("../../../assets/crumble-gen0170.crnet"),
+        name: "<built-in Crumble network gen-0841>",
+        bytes: include_bytes!("../../../assets/crumble-gen0841.crnet"),
     });
     fn grid(&self, state: &Crumble) -> usize {
         usize::from(state.grid_size())
