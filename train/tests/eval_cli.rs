@@ -422,3 +422,93 @@ fn a_stopped_match_resumes_to_the_unbroken_result() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `match-report` reads a saved match back to its own summary, and sums the parts of one
+/// match played with different seeds into the pairs of both; parts of two matches, two
+/// parts with one seed and a directory without a match are refused.
+#[test]
+fn match_report_sums_the_parts_of_a_match() {
+    let dir = temp_dir("report");
+    let cfg = small_config(&dir);
+    let part = |name: &str, agent: &str, seed: &str| {
+        let out = dir.join(name);
+        let out = out.to_str().unwrap().to_string();
+        let args = [
+            "match",
+            agent,
+            "random",
+            "--max-turns",
+            "40",
+            "--games",
+            "6",
+            "--seed",
+            seed,
+            "--config",
+            &cfg,
+            "--out",
+            &out,
+        ];
+        ok(&args);
+        out
+    };
+    let (p1, p2) = (
+        part("p1", "mcts:uniform:16", "3"),
+        part("p2", "mcts:uniform:16", "4"),
+    );
+    let other = part("other", "mcts:uniform:8", "5");
+    let saved = |d: &str| json(&std::fs::read_to_string(Path::new(d).join("match.json")).unwrap());
+    let report = |dirs: &[&str]| {
+        let mut args = vec!["match-report", "--json"];
+        args.extend_from_slice(dirs);
+        json(&ok(&args))
+    };
+
+    let one = report(&[&p1]);
+    let mut want = saved(&p1);
+    for key in ["seconds", "seed"] {
+        want.as_object_mut().unwrap().remove(key);
+    }
+    let mut got = one.clone();
+    got.as_object_mut().unwrap().remove("seconds");
+    assert_eq!(
+        got["parts"],
+        serde_json::json!([{"dir": p1, "seed": 3, "pairs": 3}])
+    );
+    got.as_object_mut().unwrap().remove("parts");
+    assert_eq!(got, want);
+
+    let both = report(&[&p1, &p2]);
+    let (a, b) = (saved(&p1), saved(&p2));
+    assert_eq!(both["games"], 12);
+    for key in ["a_wins", "draws", "b_wins", "black_wins", "white_wins"] {
+        let sum = a[key].as_u64().unwrap() + b[key].as_u64().unwrap();
+        assert_eq!(both[key], sum, "{key}");
+    }
+    let penta: Vec<u64> = (0..5)
+        .map(|i| a["pentanomial"][i].as_u64().unwrap() + b["pentanomial"][i].as_u64().unwrap())
+        .collect();
+    assert_eq!(both["pentanomial"], serde_json::json!(penta));
+    let text = ok(&["match-report", &p1, &p2]);
+    assert!(text.contains("12 games in 6 pairs"), "{text}");
+    assert!(
+        text.contains("(seed 3): 3 pairs") && text.contains("(seed 4): 3 pairs"),
+        "{text}"
+    );
+
+    refused(
+        &["match-report", &p1, &other],
+        &["another match", "(other settings: a)"],
+    );
+    refused(
+        &["match-report", &p1, &p2, &p1],
+        &["both played with seed 3"],
+    );
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    refused(
+        &["match-report", empty.to_str().unwrap()],
+        &["match-settings.json"],
+    );
+    refused(&["match-report"], &["<DIR>"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

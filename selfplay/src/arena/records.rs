@@ -137,38 +137,20 @@ impl<G: GameText> RecordWriter<G> {
         pairs: u64,
     ) -> Result<(RecordWriter<G>, Vec<PairOutcome>), ArenaError> {
         let (writer, games) = RecordWriter::<G>::resume(dir, prefix, per_file)?;
-        let other = |what: String| ArenaError::Io {
-            path: dir.join(format!("{prefix}-*.crsp")).display().to_string(),
-            error: std::io::Error::new(std::io::ErrorKind::InvalidData, what),
-        };
-        if games.len() % 2 == 1 || games.len() as u64 > 2 * pairs {
-            return Err(other(format!(
-                "{} games; {pairs} game pairs can only have an even number up to {}",
-                games.len(),
-                2 * pairs
-            )));
-        }
-        let mut finished = Vec::with_capacity(games.len() / 2);
-        for (pair, two) in games.chunks_exact(2).enumerate() {
-            for (i, g) in two.iter().enumerate() {
-                let index = (2 * pair + i) as u64;
-                let seats = if index.is_multiple_of(2) {
-                    names
-                } else {
-                    [names[1], names[0]]
-                };
-                let agents = g.agents.as_ref().map(|[x, y]| [x.as_str(), y.as_str()]);
-                if g.index != index || agents != Some(seats) {
-                    return Err(other(format!(
-                        "game {} is not game {index} of {} against {}",
-                        g.index, seats[0], seats[1]
-                    )));
-                }
-            }
-            let two = [two[0].clone(), two[1].clone()];
-            finished.push(PairOutcome::of_games::<G>(pairing, pair as u64, two)?);
-        }
+        let finished = pairs_of::<G>(dir, prefix, &games, names, pairing, pairs)?;
         Ok((writer, finished))
+    }
+
+    /// The game pairs of pairing `pairing` saved in `dir` (as [`RecordWriter::resume_pairs`]
+    /// reads them, with no bound on their number), to report a match without playing on.
+    pub fn saved_pairs(
+        dir: &Path,
+        prefix: &str,
+        names: [&str; 2],
+        pairing: usize,
+    ) -> Result<Vec<PairOutcome>, ArenaError> {
+        let (_, games) = RecordWriter::<G>::resume(dir, prefix, 1)?;
+        pairs_of::<G>(dir, prefix, &games, names, pairing, u64::MAX / 2)
     }
 
     /// Queues a game with its agents' names; writes its file when it is full.
@@ -221,4 +203,48 @@ impl<G: GameText> RecordWriter<G> {
         write(&path, &crate::record::encode_file(&games))?;
         write(&path.with_extension("txt"), text.as_bytes())
     }
+}
+
+/// The saved `games` of `dir` as game pairs between `names`, checked as
+/// [`RecordWriter::resume_pairs`] says.
+fn pairs_of<G: GameState>(
+    dir: &Path,
+    prefix: &str,
+    games: &[GameRecord],
+    names: [&str; 2],
+    pairing: usize,
+    pairs: u64,
+) -> Result<Vec<PairOutcome>, ArenaError> {
+    let other = |what: String| ArenaError::Io {
+        path: dir.join(format!("{prefix}-*.crsp")).display().to_string(),
+        error: std::io::Error::new(std::io::ErrorKind::InvalidData, what),
+    };
+    if games.len() % 2 == 1 || games.len() as u64 > 2 * pairs {
+        return Err(other(format!(
+            "{} games; {pairs} game pairs can only have an even number up to {}",
+            games.len(),
+            2 * pairs
+        )));
+    }
+    let mut finished = Vec::with_capacity(games.len() / 2);
+    for (pair, two) in games.chunks_exact(2).enumerate() {
+        for (i, g) in two.iter().enumerate() {
+            let index = (2 * pair + i) as u64;
+            let seats = if index.is_multiple_of(2) {
+                names
+            } else {
+                [names[1], names[0]]
+            };
+            let agents = g.agents.as_ref().map(|[x, y]| [x.as_str(), y.as_str()]);
+            if g.index != index || agents != Some(seats) {
+                return Err(other(format!(
+                    "game {} is not game {index} of {} against {}",
+                    g.index, seats[0], seats[1]
+                )));
+            }
+        }
+        let two = [two[0].clone(), two[1].clone()];
+        finished.push(PairOutcome::of_games::<G>(pairing, pair as u64, two)?);
+    }
+    Ok(finished)
 }

@@ -234,7 +234,13 @@ fn play<G: TrainGame>(
     let secs = clock.secs();
     let (batches, positions) = pool.batch_stats();
     let adjudication = rules.is_on().then_some((rules, adjudicated));
-    let mut summary = summary_json(&names, a, &tally, sprt.as_ref(), llr, status, secs);
+    let header = Header {
+        names: &names,
+        openings: a.game.describe_openings(),
+        max_turns: a.game.max_turns,
+    };
+    let mut summary = summary_json(&header, &tally, sprt.as_ref(), llr, status, Some(secs));
+    summary["seed"] = a.game.seed.into();
     summary["adjudication"] = adjudication_json(adjudication);
     if let Some(dir) = &a.out {
         let path = dir.join("match.json");
@@ -249,7 +255,15 @@ fn play<G: TrainGame>(
     if a.json {
         super::print(&format!("{summary}\n"))?;
     } else {
-        let mut s = report(&names, a, &tally, pairs, sprt.as_ref(), llr, status, secs);
+        let mut s = report(
+            &header,
+            &tally,
+            pairs,
+            sprt.as_ref(),
+            llr,
+            status,
+            Some(secs),
+        );
         if let Some((r, t)) = adjudication {
             s.push_str(&adjudication_line(&r, &t));
         }
@@ -270,6 +284,14 @@ fn play<G: TrainGame>(
 
 /// The file in `--out` that names the match's settings, for `--resume` to compare.
 const SETTINGS: &str = "match-settings.json";
+
+/// What a report says of a match besides its tally: the agents' names (A, B), the openings
+/// and the turn limit.
+pub(super) struct Header<'a> {
+    pub names: &'a [String; 2],
+    pub openings: String,
+    pub max_turns: u32,
+}
 
 /// What makes a match the same match: the agents, the game's whole config (with agent B's
 /// search settings), the openings, the seed and the turn limit. Not the number of games,
@@ -304,36 +326,48 @@ fn resume<G: TrainGame>(
     names: &[String; 2],
     pairs: u64,
 ) -> anyhow::Result<(RecordWriter<G>, Vec<PairOutcome>)> {
-    let path = dir.join(SETTINGS);
-    let text = std::fs::read_to_string(&path).with_context(|| {
-        format!(
-            "--resume: cannot read {} (written when a match starts)",
-            path.display()
-        )
-    })?;
-    let saved: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("--resume: {} is not JSON", path.display()))?;
-    if let (Some(saved), Some(now)) = (saved.as_object(), settings.as_object()) {
-        let differ: Vec<&str> = now
-            .iter()
-            .filter(|(k, v)| saved.get(*k) != Some(*v))
-            .map(|(k, _)| k.as_str())
-            .collect();
-        if !differ.is_empty() {
-            bail!(
-                "--resume: the match in {} was started with other settings ({}): give the \
-                 same agents, config, openings, seed and --max-turns, or another --out",
-                dir.display(),
-                differ.join(", ")
-            );
-        }
+    let saved = saved_settings(dir, "--resume")?;
+    let differ = differing(&saved, settings);
+    if !differ.is_empty() {
+        bail!(
+            "--resume: the match in {} was started with other settings ({}): give the same \
+             agents, config, openings, seed and --max-turns, or another --out",
+            dir.display(),
+            differ.join(", ")
+        );
     }
     RecordWriter::<G>::resume_pairs(dir, "match", 64, [&names[0], &names[1]], 0, pairs)
         .with_context(|| format!("--resume: the games saved in {}", dir.display()))
 }
 
+/// The settings saved in `dir` when its match started (`what`: the option that named it).
+pub(super) fn saved_settings(
+    dir: &std::path::Path,
+    what: &str,
+) -> anyhow::Result<serde_json::Value> {
+    let path = dir.join(SETTINGS);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "{what}: cannot read {} (written when a match starts)",
+            path.display()
+        )
+    })?;
+    serde_json::from_str(&text).with_context(|| format!("{what}: {} is not JSON", path.display()))
+}
+
+/// The settings whose values differ between two matches' settings, by name.
+pub(super) fn differing<'a>(saved: &serde_json::Value, now: &'a serde_json::Value) -> Vec<&'a str> {
+    let (Some(saved), Some(now)) = (saved.as_object(), now.as_object()) else {
+        return vec!["(not an object)"];
+    };
+    now.iter()
+        .filter(|(k, v)| saved.get(*k) != Some(*v))
+        .map(|(k, _)| k.as_str())
+        .collect()
+}
+
 /// The adjudication's settings and what it did, for the summary line.
-fn adjudication_line(r: &Adjudication, t: &AdjudicationTally) -> String {
+pub(super) fn adjudication_line(r: &Adjudication, t: &AdjudicationTally) -> String {
     let mut rules = Vec::new();
     if r.resign_turns > 0 {
         rules.push(format!(
@@ -359,7 +393,7 @@ fn adjudication_line(r: &Adjudication, t: &AdjudicationTally) -> String {
     )
 }
 
-fn adjudication_json(a: Option<(Adjudication, AdjudicationTally)>) -> serde_json::Value {
+pub(super) fn adjudication_json(a: Option<(Adjudication, AdjudicationTally)>) -> serde_json::Value {
     a.map_or(serde_json::Value::Null, |(rules, tally)| {
         serde_json::json!({ "rules": rules, "resigned": tally.resigned, "drawn": tally.drawn,
             "checked": tally.checked, "wrong": tally.wrong })
@@ -370,23 +404,23 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn report(
-    names: &[String; 2],
-    a: &Args,
+/// The match's report; `secs` the time it took, when known.
+pub(super) fn report(
+    h: &Header,
     t: &Tally,
     pairs: u64,
     sprt: Option<&Sprt>,
     llr: f64,
     status: SprtStatus,
-    secs: f64,
+    secs: Option<f64>,
 ) -> String {
     let e = t.penta.elo_estimate();
     let w = &t.wdl;
-    let limit = if a.game.max_turns == 0 {
+    let names = h.names;
+    let limit = if h.max_turns == 0 {
         "no turn limit".to_string()
     } else {
-        format!("turn limit {}", a.game.max_turns)
+        format!("turn limit {}", h.max_turns)
     };
     let mut s = format!(
         "{} vs {}: {} games in {} pairs ({}, each agent Black once per pair; {limit})\n",
@@ -394,7 +428,7 @@ fn report(
         names[1],
         w.games(),
         t.penta.pairs(),
-        a.game.describe_openings(),
+        h.openings,
     );
     s += &format!(
         "A: {} wins ({} as Black, {} as White), {} draws, {} losses; score {} [{}, {}]\n",
@@ -420,12 +454,12 @@ fn report(
     );
     let draws = w.games() - t.first_wins - t.second_wins;
     s += &format!(
-        "Black won {}, White won {}, {} drawn; mean {:.1} turns; {:.0} s\n",
+        "Black won {}, White won {}, {} drawn; mean {:.1} turns{}\n",
         t.first_wins,
         t.second_wins,
         draws,
         t.mean_turns(),
-        secs
+        secs.map(|s| format!("; {s:.0} s")).unwrap_or_default()
     );
     if let Some(sp) = sprt {
         let (lo, hi) = sp.bounds();
@@ -447,16 +481,16 @@ fn report(
     s
 }
 
-#[allow(clippy::too_many_arguments)]
-fn summary_json(
-    names: &[String; 2],
-    a: &Args,
+/// The match's summary (`match.json`); `secs` the time it took, when known.
+pub(super) fn summary_json(
+    h: &Header,
     t: &Tally,
     sprt: Option<&Sprt>,
     llr: f64,
     status: SprtStatus,
-    secs: f64,
+    secs: Option<f64>,
 ) -> serde_json::Value {
+    let names = h.names;
     let e = t.penta.elo_estimate();
     let trinomial = t.wdl.elo_estimate();
     let round = |x: f64| (x * 1e4).round() / 1e4;
@@ -484,10 +518,9 @@ fn summary_json(
             })
         }),
         "mean_turns": round(t.mean_turns()),
-        "max_turns": a.game.max_turns,
-        "openings": a.game.describe_openings(),
-        "seed": a.game.seed,
+        "max_turns": h.max_turns,
+        "openings": h.openings,
         "z": stats::Z95,
-        "seconds": (secs * 10.0).round() / 10.0,
+        "seconds": secs.map(|s| (s * 10.0).round() / 10.0),
     })
 }

@@ -8,6 +8,7 @@ mod book;
 mod eval_args;
 mod game_args;
 mod match_;
+mod match_report;
 mod moves;
 mod openings;
 mod output;
@@ -67,6 +68,9 @@ enum Command {
     Selfplay(selfplay::Args),
     /// A match between two agents in game pairs: score, Elo with intervals, optional SPRT.
     Match(match_::Args),
+    /// The result of matches saved with `match --out`: one so far, or the parts of one match
+    /// (each with its own --seed) summed.
+    MatchReport(match_report::Args),
     /// Ratings of many agents (or a training run's checkpoints) from a round robin or gauntlet.
     Tournament(tournament::Args),
     /// The tactics suite: an agent's solve rate on short forced wins and defences.
@@ -102,6 +106,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(b) => bench::run(b),
         Command::Selfplay(a) => selfplay::run(a),
         Command::Match(a) => match_::run(a),
+        Command::MatchReport(a) => match_report::run(a),
         Command::Tournament(a) => tournament::run(a),
         Command::Tactics(a) => tactics::run(a),
         Command::Openings(a) => openings::run(a),
